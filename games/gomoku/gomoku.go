@@ -1,0 +1,384 @@
+// Package gomoku is tic-tac-toe and gomoku: an n×n board on which two
+// players take turns placing X and O; the first to make a line of k of its
+// symbols horizontally, vertically or diagonally wins, and a full board with
+// no such line is a draw. Tic-tac-toe is n = 3, k = 3.
+//
+// The protocol is the Wrocław tic-tac-toe protocol: queries CurrentTurn,
+// LastMove, SymbolAt x y, Board, Params, MySymbol; command PlaceSymbol x y,
+// of which the last valid one in a turn binds. See docs/protocol/gomoku.md.
+package gomoku
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"judge/games"
+)
+
+// Game is the gomoku family. The zero value is ready to use.
+type Game struct{}
+
+// Name implements games.Game.
+func (Game) Name() string { return "gomoku" }
+
+// Describe implements games.Game.
+func (Game) Describe() string {
+	return "n×n board, k in a row wins (tic-tac-toe is n=3 k=3); Wrocław protocol"
+}
+
+// Params implements games.Game.
+func (Game) Params() []games.ParamSpec {
+	return []games.ParamSpec{
+		{Name: "n", Default: 15, Min: 1, Max: 100, Doc: "board size: cells 0..n-1 each way"},
+		{Name: "k", Default: 5, Min: 1, Max: 100, Doc: "length of the line that wins (k <= n)"},
+	}
+}
+
+// New implements games.Game. The seed is unused: the game has no chance.
+func (g Game) New(p games.Params, _ uint64) (games.State, error) {
+	p, err := games.Resolve(g.Params(), p)
+	if err != nil {
+		return nil, err
+	}
+	if p["k"] > p["n"] {
+		return nil, fmt.Errorf("parameter k = %d is larger than n = %d", p["k"], p["n"])
+	}
+	return New(p["n"], p["k"]), nil
+}
+
+// Cell is the content of one square.
+type Cell byte
+
+// The contents of a square, as the protocol writes them.
+const (
+	Empty Cell = '-'
+	X     Cell = 'X'
+	O     Cell = 'O'
+)
+
+// Symbol is the symbol of seat 0 (X, who moves first) or seat 1 (O).
+func Symbol(seat int) Cell {
+	if seat == 0 {
+		return X
+	}
+	return O
+}
+
+// State is a game in progress.
+type State struct {
+	n, k   int
+	cells  []Cell // row-major: cells[y*n+x]
+	turn   int    // counted from 1
+	placed int
+	last   [2][2]int // last[seat] = where seat last placed, or -1 -1
+	out    games.Outcome
+}
+
+// New starts an n×n game with k in a row to win.
+func New(n, k int) *State {
+	s := &State{n: n, k: k, cells: make([]Cell, n*n), turn: 1}
+	for i := range s.cells {
+		s.cells[i] = Empty
+	}
+	s.last = [2][2]int{{-1, -1}, {-1, -1}}
+	s.out.Winner = -1
+	return s
+}
+
+// Parse reads a board drawn as text, one row a line, cells separated by
+// optional spaces, and returns the state in which it is the turn of the
+// player with fewer symbols (X on a tie). Meant for tests.
+func Parse(k int, board string) (*State, error) {
+	var rows []string
+	for _, l := range strings.Split(strings.TrimSpace(board), "\n") {
+		rows = append(rows, strings.ReplaceAll(strings.TrimSpace(l), " ", ""))
+	}
+	n := len(rows)
+	s := New(n, k)
+	for y, r := range rows {
+		if len(r) != n {
+			return nil, fmt.Errorf("row %d has %d cells, want %d", y, len(r), n)
+		}
+		for x := 0; x < n; x++ {
+			c := Cell(r[x])
+			if c != Empty && c != X && c != O {
+				return nil, fmt.Errorf("row %d: bad cell %q", y, r[x])
+			}
+			s.cells[y*n+x] = c
+			if c != Empty {
+				s.placed++
+			}
+		}
+	}
+	s.turn = s.placed + 1
+	s.settle(-1, -1)
+	return s, nil
+}
+
+// Clone returns an independent copy.
+func (s *State) Clone() *State {
+	c := *s
+	c.cells = append([]Cell(nil), s.cells...)
+	c.out.Scores = append([]float64(nil), s.out.Scores...)
+	return &c
+}
+
+// Size returns n and k.
+func (s *State) Size() (n, k int) { return s.n, s.k }
+
+// At returns the cell at (x, y), which must be on the board.
+func (s *State) At(x, y int) Cell { return s.cells[y*s.n+x] }
+
+// Seats implements games.State.
+func (s *State) Seats() int { return 2 }
+
+// Turn implements games.State.
+func (s *State) Turn() int { return s.turn }
+
+// ToMove is the seat whose turn it is.
+func (s *State) ToMove() int { return (s.turn - 1) % 2 }
+
+// Movers implements games.State.
+func (s *State) Movers() []int {
+	if s.out.Over {
+		return nil
+	}
+	return []int{s.ToMove()}
+}
+
+// Query implements games.State.
+func (s *State) Query(seat int, l games.Line) (string, error) {
+	switch l.Verb {
+	case "CurrentTurn":
+		return strconv.Itoa(s.turn), nil
+	case "LastMove":
+		m := s.last[1-seat]
+		return strconv.Itoa(m[0]) + " " + strconv.Itoa(m[1]), nil
+	case "SymbolAt":
+		x, y, ok := s.coords(l.Args)
+		if !ok {
+			return "!", nil
+		}
+		return string(s.At(x, y)), nil
+	case "Board":
+		return s.board(), nil
+	case "Params":
+		return strconv.Itoa(s.n) + " " + strconv.Itoa(s.k), nil
+	case "MySymbol":
+		return string(Symbol(seat)), nil
+	}
+	return "", games.ErrNotQuery
+}
+
+func (s *State) board() string {
+	b := make([]byte, 0, 2*s.n*s.n)
+	for y := 0; y < s.n; y++ {
+		if y > 0 {
+			b = append(b, '\n')
+		}
+		for x := 0; x < s.n; x++ {
+			if x > 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, byte(s.cells[y*s.n+x]))
+		}
+	}
+	return string(b)
+}
+
+// coords parses two coordinates and reports whether they are on the board.
+func (s *State) coords(args []string) (x, y int, ok bool) {
+	if len(args) != 2 {
+		return 0, 0, false
+	}
+	x, err1 := strconv.Atoi(args[0])
+	y, err2 := strconv.Atoi(args[1])
+	if err1 != nil || err2 != nil || x < 0 || y < 0 || x >= s.n || y >= s.n {
+		return 0, 0, false
+	}
+	return x, y, true
+}
+
+// Render implements games.State: the board as the Board query draws it.
+func (s *State) Render() string { return s.board() + "\n" }
+
+// Orders implements games.State.
+func (s *State) Orders(seat int) games.Orders { return &orders{s: s, seat: seat} }
+
+type orders struct {
+	s       *State
+	seat    int
+	move    games.Move
+	lastErr error
+}
+
+func (o *orders) Command(l games.Line) error {
+	if l.Verb != "PlaceSymbol" {
+		return fmt.Errorf("%q: %w", l.Verb, games.ErrUnknown)
+	}
+	err := o.s.check(l.Args)
+	if err != nil {
+		o.lastErr = fmt.Errorf("%s: %w", l, err)
+		return err
+	}
+	o.move = games.Move{l.String()}
+	return nil
+}
+
+func (o *orders) Commit() (games.Move, error) {
+	if o.move != nil {
+		return o.move, nil
+	}
+	if o.lastErr != nil {
+		return nil, fmt.Errorf("no valid PlaceSymbol before #END (last one was %v)", o.lastErr)
+	}
+	return nil, errors.New("no PlaceSymbol before #END")
+}
+
+// check tells why PlaceSymbol with args cannot be played now.
+func (s *State) check(args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("want 2 numbers x y, got %d words", len(args))
+	}
+	x, err1 := strconv.Atoi(args[0])
+	y, err2 := strconv.Atoi(args[1])
+	if err1 != nil || err2 != nil {
+		return errors.New("coordinates must be whole numbers")
+	}
+	if x < 0 || y < 0 || x >= s.n || y >= s.n {
+		return fmt.Errorf("(%d,%d) is off the %d×%d board (cells 0..%d)", x, y, s.n, s.n, s.n-1)
+	}
+	if c := s.At(x, y); c != Empty {
+		return fmt.Errorf("(%d,%d) is already taken by %c", x, y, c)
+	}
+	return nil
+}
+
+// Apply implements games.State.
+func (s *State) Apply(moves map[int]games.Move) error {
+	if s.out.Over {
+		return errors.New("game is over")
+	}
+	seat := s.ToMove()
+	m, ok := moves[seat]
+	if !ok || len(m) != 1 {
+		return fmt.Errorf("want one move of seat %d, got %q", seat, m)
+	}
+	l := games.ParseLine(m[0])
+	if l.Verb != "PlaceSymbol" {
+		return fmt.Errorf("move %q is not PlaceSymbol", m[0])
+	}
+	if err := s.check(l.Args); err != nil {
+		return err
+	}
+	x, _ := strconv.Atoi(l.Args[0])
+	y, _ := strconv.Atoi(l.Args[1])
+	s.Place(x, y)
+	return nil
+}
+
+// Place puts the symbol of the seat to move on (x, y), an empty cell, and
+// ends the turn.
+func (s *State) Place(x, y int) {
+	seat := s.ToMove()
+	s.cells[y*s.n+x] = Symbol(seat)
+	s.placed++
+	s.last[seat] = [2]int{x, y}
+	s.turn++
+	s.settle(x, y)
+}
+
+// settle decides whether the game is over after a symbol at (x, y), or
+// after any position when x < 0.
+func (s *State) settle(x, y int) {
+	if x >= 0 {
+		if s.lineThrough(x, y) {
+			s.finish(int(boolInt(s.At(x, y) == O)), fmt.Sprintf("%c made %d in a row", s.At(x, y), s.k))
+			return
+		}
+	} else if w := s.Winner(); w != Empty {
+		s.finish(int(boolInt(w == O)), fmt.Sprintf("%c made %d in a row", w, s.k))
+		return
+	}
+	if s.placed == s.n*s.n {
+		s.finish(-1, "the board is full")
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (s *State) finish(winner int, reason string) {
+	s.out = games.Outcome{Over: true, Winner: winner, Scores: games.TwoPlayerScores(winner), Reason: reason}
+}
+
+var dirs = [4][2]int{{1, 0}, {0, 1}, {1, 1}, {1, -1}}
+
+// lineThrough reports whether the symbol at (x, y) is part of a line of k.
+func (s *State) lineThrough(x, y int) bool {
+	c := s.At(x, y)
+	for _, d := range dirs {
+		run := 1
+		for i := 1; run < s.k; i++ {
+			xx, yy := x+i*d[0], y+i*d[1]
+			if xx < 0 || yy < 0 || xx >= s.n || yy >= s.n || s.At(xx, yy) != c {
+				break
+			}
+			run++
+		}
+		for i := 1; run < s.k; i++ {
+			xx, yy := x-i*d[0], y-i*d[1]
+			if xx < 0 || yy < 0 || xx >= s.n || yy >= s.n || s.At(xx, yy) != c {
+				break
+			}
+			run++
+		}
+		if run >= s.k {
+			return true
+		}
+	}
+	return false
+}
+
+// Winner scans the whole board: the symbol with a line of k, or Empty.
+// It is the slow, obvious reference for the incremental check.
+func (s *State) Winner() Cell {
+	for y := 0; y < s.n; y++ {
+		for x := 0; x < s.n; x++ {
+			c := s.At(x, y)
+			if c == Empty {
+				continue
+			}
+			for _, d := range dirs {
+				i := 1
+				for ; i < s.k; i++ {
+					xx, yy := x+i*d[0], y+i*d[1]
+					if xx < 0 || yy < 0 || xx >= s.n || yy >= s.n || s.At(xx, yy) != c {
+						break
+					}
+				}
+				if i == s.k {
+					return c
+				}
+			}
+		}
+	}
+	return Empty
+}
+
+// Forfeit implements games.State: the other seat wins.
+func (s *State) Forfeit(seat int) {
+	if s.out.Over {
+		return
+	}
+	s.finish(1-seat, fmt.Sprintf("%c forfeited", Symbol(seat)))
+}
+
+// Outcome implements games.State.
+func (s *State) Outcome() games.Outcome { return s.out }

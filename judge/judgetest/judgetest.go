@@ -1,0 +1,121 @@
+// Package judgetest builds bot programs for tests: example bots and test
+// bots in any supported language, compiled once per test binary into a
+// temporary directory.
+package judgetest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Root is the repository root (the directory holding go.mod).
+func Root(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("judgetest: no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+var (
+	mu     sync.Mutex
+	built  = map[string]*buildResult{}
+	outDir string
+)
+
+type buildResult struct {
+	once sync.Once
+	argv []string
+	err  error
+}
+
+// Bot builds the bot whose source is at path (relative to the repository
+// root: a .c, .cpp, .rs, .java or .py file, or a Go package directory) and
+// returns the command line that runs it. Builds are shared by all tests
+// of the binary.
+func Bot(tb testing.TB, path string) []string {
+	tb.Helper()
+	root := Root(tb)
+	mu.Lock()
+	if outDir == "" {
+		d, err := os.MkdirTemp("", "judgetest-bots-")
+		if err != nil {
+			mu.Unlock()
+			tb.Fatal(err)
+		}
+		outDir = d
+	}
+	r := built[path]
+	if r == nil {
+		r = &buildResult{}
+		built[path] = r
+	}
+	dir := outDir
+	mu.Unlock()
+	r.once.Do(func() { r.argv, r.err = build(root, path, dir) })
+	if r.err != nil {
+		tb.Fatalf("judgetest: build %s: %v", path, r.err)
+	}
+	return append([]string(nil), r.argv...)
+}
+
+// Cleanup removes the built bots; call it from TestMain after m.Run.
+func Cleanup() {
+	mu.Lock()
+	defer mu.Unlock()
+	if outDir != "" {
+		os.RemoveAll(outDir)
+	}
+}
+
+func build(root, path, dir string) ([]string, error) {
+	src := filepath.Join(root, path)
+	name := strings.NewReplacer("/", "_", ".", "_").Replace(path)
+	out := filepath.Join(dir, name)
+	run := func(args ...string) error {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = root
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("%s: %w\n%s", strings.Join(args, " "), err, b)
+		}
+		return nil
+	}
+	switch ext := filepath.Ext(path); ext {
+	case ".c":
+		return []string{out}, run("gcc", "-O2", "-o", out, src, "-lm")
+	case ".cpp", ".cc":
+		return []string{out}, run("g++", "-O2", "-o", out, src)
+	case ".rs":
+		return []string{out}, run("rustc", "-O", "-o", out, src)
+	case ".java":
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return nil, err
+		}
+		if err := run("javac", "-d", out, src); err != nil {
+			return nil, err
+		}
+		cls := strings.TrimSuffix(filepath.Base(path), ".java")
+		return []string{"java", "-cp", out, cls}, nil
+	case ".py":
+		return []string{"python3", src}, nil
+	case "":
+		return []string{out}, run("go", "build", "-o", out, "./"+path)
+	default:
+		return nil, fmt.Errorf("no rule for %q files", ext)
+	}
+}

@@ -1,0 +1,108 @@
+package judge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"judge/games"
+)
+
+// ReplayVersion is the version of the replay format this judge writes.
+// Readers refuse other versions.
+const ReplayVersion = 1
+
+// Replay is the record of one match: enough to watch it again, to check
+// it, and to see what each bot did and when. Apart from the timing fields
+// (wall_us, cpu_us, trace times) the same bots and seed give the same
+// replay.
+type Replay struct {
+	Version int           `json:"version"`
+	Game    string        `json:"game"`
+	Params  games.Params  `json:"params"`
+	Seed    uint64        `json:"seed"`
+	IO      string        `json:"io"`
+	Sandbox string        `json:"sandbox,omitempty"` // the protection the bots ran under
+	Bots    []ReplayBot   `json:"bots"`
+	Turns   []ReplayTurn  `json:"turns"`
+	Outcome ReplayOutcome `json:"outcome"`
+}
+
+// ReplayBot is one seat's bot.
+type ReplayBot struct {
+	Name        string      `json:"name"`
+	Command     []string    `json:"command"`
+	SHA256      string      `json:"sha256"`
+	Stderr      string      `json:"stderr,omitempty"`       // the kept tail of its stderr
+	StderrBytes int64       `json:"stderr_bytes,omitempty"` // all it wrote there
+	Trace       []TraceLine `json:"trace,omitempty"`        // with --trace: every line in and out
+}
+
+// TraceLine is one protocol line: "out" from the bot, "in" to it (an
+// answer may span several lines), at T microseconds from the match start.
+type TraceLine struct {
+	T    int64  `json:"t_us"`
+	Dir  string `json:"dir"`
+	Line string `json:"line"`
+}
+
+// ReplayTurn is one turn: the move of every seat that moved.
+type ReplayTurn struct {
+	Turn  int        `json:"turn"`
+	Moves []TurnMove `json:"moves"`
+}
+
+// TurnMove is one seat's part of a turn.
+type TurnMove struct {
+	Seat    int        `json:"seat"`
+	Move    games.Move `json:"move"`              // the commands applied; null when the seat failed
+	Invalid []string   `json:"invalid,omitempty"` // commands refused during the turn, with why
+	Queries int        `json:"queries"`
+	WallUS  int64      `json:"wall_us"`
+	CPUUS   int64      `json:"cpu_us"`
+	Status  Status     `json:"status"`
+	Reason  string     `json:"reason,omitempty"`
+}
+
+// ReplayOutcome is how the match ended.
+type ReplayOutcome struct {
+	Winner  int            `json:"winner"`
+	Reason  string         `json:"reason"`
+	Players []PlayerResult `json:"players"`
+}
+
+// WriteReplay writes r to path atomically: a reader never sees half a file.
+func WriteReplay(path string, r *Replay) error {
+	b, err := json.MarshalIndent(r, "", " ")
+	if err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	b = append(b, '\n')
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("replay: %w", err)
+	}
+	return nil
+}
+
+// ReadReplay reads a replay and checks its version.
+func ReadReplay(r io.Reader) (*Replay, error) {
+	var rp Replay
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(&rp); err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	if rp.Version != ReplayVersion {
+		return nil, fmt.Errorf("replay: version %d, this judge reads version %d", rp.Version, ReplayVersion)
+	}
+	if rp.Game == "" {
+		return nil, errors.New("replay: no game")
+	}
+	return &rp, nil
+}
