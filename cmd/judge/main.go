@@ -1,0 +1,128 @@
+// Command judge runs game-playing bots against each other.
+//
+//	judge match --game NAME [flags] BOT BOT     play one match
+//	judge replay FILE                           watch a replay in the terminal
+//	judge games                                 list the games and their parameters
+//
+// Run `judge help` or `judge COMMAND --help` for the details.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := (&Main{Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// Main is the program, with its outputs, so tests can drive it in-process.
+type Main struct {
+	Stdout, Stderr io.Writer
+}
+
+// errUsage marks an error in how the command was called (exit status 2).
+var errUsage = errors.New("usage")
+
+type command struct {
+	name, args, summary string
+	run                 func(m *Main, ctx context.Context, args []string) error
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"match", "--game NAME [flags] BOT BOT", "play one match between bots", (*Main).match},
+		{"replay", "[flags] FILE", "play a replay back in the terminal", (*Main).replay},
+		{"games", "", "list the games and their parameters", (*Main).games},
+	}
+}
+
+// Run runs the command line args and returns the exit status: 0 when the
+// command did its job, 1 when it failed, 2 when it was called wrongly.
+func (m *Main) Run(ctx context.Context, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		m.usage(m.Stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			err := c.run(m, ctx, args[1:])
+			switch {
+			case err == nil:
+				return 0
+			case errors.Is(err, flag.ErrHelp):
+				return 0
+			case errors.Is(err, errUsage):
+				fmt.Fprintf(m.Stderr, "judge %s: %v\n", c.name, err)
+				fmt.Fprintf(m.Stderr, "run 'judge %s --help' for usage\n", c.name)
+				return 2
+			default:
+				fmt.Fprintf(m.Stderr, "judge %s: %v\n", c.name, err)
+				return 1
+			}
+		}
+	}
+	fmt.Fprintf(m.Stderr, "judge: unknown command %q\n", args[0])
+	m.usage(m.Stderr)
+	return 2
+}
+
+func (m *Main) usage(w io.Writer) {
+	fmt.Fprintln(w, "judge runs game-playing bots against each other.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  judge %-8s %-32s %s\n", c.name, c.args, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'judge COMMAND --help' for a command's flags.")
+}
+
+// newFlags makes a flag set for a command whose help goes to m.Stdout.
+func (m *Main) newFlags(name, args, about string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fs.SetOutput(m.Stdout)
+		fmt.Fprintf(m.Stdout, "Usage: judge %s %s\n\n%s\n\nFlags:\n", name, args, about)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+// parse parses flags and positional arguments in any order.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err // the flag set has printed the usage
+			}
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"judge/games"
+	"judge/games/catalog"
+	"judge/judge"
+)
+
+func (m *Main) match(ctx context.Context, args []string) error {
+	fs := m.newFlags("match", "--game NAME [flags] BOT BOT...",
+		"Plays one match. Each BOT is the path of an executable or a quoted command line\n"+
+			"such as \"python3 bot.py\". The exit status is 0 whenever the match was played,\n"+
+			"whatever the bots did.")
+	var (
+		game       = fs.String("game", "", "game to play (see 'judge games'); may come from --config")
+		configFile = fs.String("config", "", "match configuration file (TOML, see configs/)")
+		seed       = fs.Uint64("seed", 0, "seed of the match (default: random, printed)")
+		asJSON     = fs.Bool("json", false, "print the result as one JSON object")
+		replayFile = fs.String("replay", "", "write the replay to this file")
+		trace      = fs.Bool("trace", false, "keep every protocol line of every bot in the replay")
+		ioMode     = fs.String("io", "", "bots' stdout: pty (default) or pipe")
+		turn       = fs.Duration("turn", 0, "time limit per turn (default 1s)")
+		firstTurn  = fs.Duration("first-turn", 0, "time limit of each bot's first turn (default 5s)")
+		params     paramFlag
+	)
+	fs.Var(&params, "param", "game parameter NAME=VALUE (repeatable), e.g. --param n=9")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+
+	mt := judge.Match{Limits: judge.DefaultLimits}
+	if *configFile != "" {
+		c, err := judge.LoadConfig(*configFile)
+		if err != nil {
+			return err
+		}
+		if err := c.Apply(&mt); err != nil {
+			return err
+		}
+		if *game != "" && *game != c.Game {
+			v, err := catalog.Lookup(*game)
+			if err != nil {
+				return fmt.Errorf("%w: %v", errUsage, err)
+			}
+			if v.Game.Name() != mt.Variant.Game.Name() {
+				return fmt.Errorf("%w: --game %s does not match game %q of %s", errUsage, *game, c.Game, *configFile)
+			}
+		}
+	} else {
+		if *game == "" {
+			return fmt.Errorf("%w: no game: give --game NAME or --config FILE", errUsage)
+		}
+		v, err := catalog.Lookup(*game)
+		if err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		mt.Variant = v
+	}
+	over := games.Params{}
+	for k, v := range mt.Params {
+		over[k] = v
+	}
+	for k, v := range params {
+		over[k] = v
+	}
+	mt.Params, err = mt.Variant.Resolve(over)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v", errUsage, mt.Variant.Name, err)
+	}
+	if *ioMode != "" {
+		mt.IO = judge.IO(*ioMode)
+		if mt.IO != judge.PTY && mt.IO != judge.Pipe {
+			return fmt.Errorf("%w: --io %q: want pty or pipe", errUsage, *ioMode)
+		}
+	}
+	if *turn > 0 {
+		mt.Limits.Turn = *turn
+	}
+	if *firstTurn > 0 {
+		mt.Limits.FirstTurn = *firstTurn
+	}
+	mt.Seed = *seed
+	if !seedSet(fs) {
+		mt.Seed = randomSeed()
+	}
+	if len(pos) == 0 {
+		return fmt.Errorf("%w: no bots given", errUsage)
+	}
+	for _, a := range pos {
+		b, err := judge.ParseBot(a)
+		if err != nil {
+			return err
+		}
+		mt.Bots = append(mt.Bots, b)
+	}
+	mt.Trace = *trace
+
+	res, err := judge.Run(ctx, mt)
+	if err != nil {
+		return err
+	}
+	if *replayFile != "" {
+		if err := judge.WriteReplay(*replayFile, res.Replay); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(m.Stdout)
+		return enc.Encode(res)
+	}
+	printResult(m, res)
+	return nil
+}
+
+func seedSet(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "seed" {
+			set = true
+		}
+	})
+	return set
+}
+
+func randomSeed() uint64 {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return uint64(time.Now().UnixNano())
+	}
+	return binary.LittleEndian.Uint64(b[:]) >> 1
+}
+
+// printResult writes a result for people.
+func printResult(m *Main, res *judge.Result) {
+	fmt.Fprintf(m.Stdout, "%s (%s), seed %d: ", res.Game, formatParams(res.Params), res.Seed)
+	if res.Winner >= 0 {
+		fmt.Fprintf(m.Stdout, "seat %d (%s) wins", res.Winner, res.Players[res.Winner].Name)
+	} else {
+		fmt.Fprint(m.Stdout, "no winner")
+	}
+	fmt.Fprintf(m.Stdout, " after %d turns: %s\n", res.Turns, res.Reason)
+	for i, p := range res.Players {
+		fmt.Fprintf(m.Stdout, "  seat %d  %-20s %-8s score %g", i, p.Name, p.Status, p.Score)
+		if p.Reason != "" {
+			fmt.Fprintf(m.Stdout, "  %s", p.Reason)
+		}
+		fmt.Fprintln(m.Stdout)
+	}
+}
+
+func formatParams(p games.Params) string {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s=%d", k, p[k])
+	}
+	return b.String()
+}
+
+// paramFlag collects --param NAME=VALUE flags.
+type paramFlag games.Params
+
+func (p *paramFlag) String() string { return "" }
+
+func (p *paramFlag) Set(s string) error {
+	name, val, ok := strings.Cut(s, "=")
+	if !ok {
+		return fmt.Errorf("want NAME=VALUE, got %q", s)
+	}
+	var n int
+	if _, err := fmt.Sscan(val, &n); err != nil {
+		return fmt.Errorf("%s: want a whole number, got %q", name, val)
+	}
+	if *p == nil {
+		*p = paramFlag{}
+	}
+	(*p)[strings.TrimSpace(name)] = n
+	return nil
+}
