@@ -1,0 +1,319 @@
+package judge_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"judge/games/catalog"
+	"judge/judge"
+	"judge/judge/judgetest"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	judgetest.Cleanup()
+	os.Exit(code)
+}
+
+// play runs one match of the variant between bots given as source paths
+// (relative to the repository root).
+func play(t *testing.T, variant string, seed uint64, mod func(*judge.Match), bots ...string) *judge.Result {
+	t.Helper()
+	v, err := catalog.Lookup(variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := v.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := judge.Match{Variant: v, Params: p, Seed: seed, Limits: judge.DefaultLimits, Trace: true}
+	for _, b := range bots {
+		m.Bots = append(m.Bots, judge.BotSpec{Name: filepath.Base(b), Argv: judgetest.Bot(t, b)})
+	}
+	if mod != nil {
+		mod(&m)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := judge.Run(ctx, m)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if _, _, err := judge.Playback(res.Replay); err != nil {
+		t.Errorf("the replay does not play back: %v", err)
+	}
+	return res
+}
+
+const (
+	randomC  = "examples/gomoku/random.c"
+	randomPy = "examples/gomoku/random.py"
+	strong   = "examples/gomoku/strong"
+)
+
+// TestNoFlushBots plays the C and Python bots that never flush, on 3×3
+// and 15×15, with PYTHONUNBUFFERED set in the judge's environment: the
+// bots must not inherit it, and must work through the pty all the same.
+func TestNoFlushBots(t *testing.T) {
+	t.Setenv("PYTHONUNBUFFERED", "1")
+	for _, variant := range []string{"tictactoe", "gomoku"} {
+		for seed := uint64(1); seed <= 2; seed++ {
+			res := play(t, variant, seed, nil, randomC, randomPy)
+			for i, p := range res.Players {
+				if p.Status != judge.OK {
+					t.Errorf("%s seed %d: seat %d %s: %s %s", variant, seed, i, p.Name, p.Status, p.Reason)
+				}
+			}
+			if res.Turns < 5 {
+				t.Errorf("%s seed %d: only %d turns", variant, seed, res.Turns)
+			}
+		}
+	}
+}
+
+// TestPipeNeedsFlush shows what the pty is for: on a plain pipe the same
+// C bot never gets its query out, and the reason says to flush.
+func TestPipeNeedsFlush(t *testing.T) {
+	res := play(t, "tictactoe", 1, func(m *judge.Match) {
+		m.IO = judge.Pipe
+		m.Limits.FirstTurn = time.Second
+	}, randomC, randomPy)
+	p := res.Players[0]
+	if p.Status != judge.Timeout || !strings.Contains(p.Reason, "flush") {
+		t.Fatalf("C bot on a pipe: got %s %q, want timeout with advice to flush", p.Status, p.Reason)
+	}
+	if res.Winner != 1 {
+		t.Errorf("winner %d, want 1", res.Winner)
+	}
+}
+
+func TestPipeModeWithFlushingBot(t *testing.T) {
+	res := play(t, "gomoku", 7, func(m *judge.Match) { m.IO = judge.Pipe }, strong, strong)
+	for i, p := range res.Players {
+		if p.Status != judge.OK {
+			t.Errorf("seat %d: %s %s", i, p.Status, p.Reason)
+		}
+	}
+}
+
+func TestStrongBeatsRandom(t *testing.T) {
+	wins := 0
+	for seed := uint64(1); seed <= 4; seed++ {
+		if res := play(t, "gomoku", seed, nil, strong, randomC); res.Winner == 0 {
+			wins++
+		}
+		if res := play(t, "gomoku", seed, nil, randomC, strong); res.Winner == 1 {
+			wins++
+		}
+	}
+	if wins < 7 {
+		t.Errorf("strong won %d of 8 games against random, want at least 7", wins)
+	}
+}
+
+func TestEnvironment(t *testing.T) {
+	t.Setenv("PYTHONUNBUFFERED", "1")
+	t.Setenv("JUDGE_SECRET", "do not leak")
+	res := play(t, "tictactoe", 5, func(m *judge.Match) { m.Env = map[string]string{"EXTRA": "yes"} },
+		"judge/testdata/env.py", randomC)
+	env := res.Replay.Bots[0].Stderr
+	for _, want := range []string{"PATH=", "HOME=", "LANG=", "JUDGE_SEED=", "EXTRA=yes"} {
+		if !strings.Contains(env, want) {
+			t.Errorf("bot environment lacks %s:\n%s", want, env)
+		}
+	}
+	for _, bad := range []string{"PYTHONUNBUFFERED", "JUDGE_SECRET"} {
+		if strings.Contains(env, bad) {
+			t.Errorf("bot environment has %s:\n%s", bad, env)
+		}
+	}
+}
+
+func TestMisbehavingBots(t *testing.T) {
+	tests := []struct {
+		bot    string
+		status judge.Status
+		words  []string // the reason must contain each
+	}{
+		{"judge/testdata/never_end.py", judge.Timeout, []string{"no #END within"}},
+		{"judge/testdata/noeol.c", judge.Timeout, []string{`"#END" has no newline`}},
+		{"judge/testdata/noflush.c", judge.Timeout, []string{"waiting for an answer", "flush"}},
+		{"judge/testdata/crash.c", judge.Crash, []string{"SIGSEGV", "about to dereference NULL"}},
+		{"judge/testdata/exit3.py", judge.Crash, []string{"exit code 3", "giving up"}},
+		{"judge/testdata/garbage.py", judge.Protocol, []string{"unknown query or command", "Hello judge"}},
+		{"judge/testdata/binary.py", judge.Protocol, []string{"not valid UTF-8"}},
+		{"judge/testdata/longline.py", judge.Protocol, []string{"longer than 65536 bytes"}},
+		{"judge/testdata/flood.py", judge.Output, []string{"more than"}},
+		{"judge/testdata/invalid_only.py", judge.Illegal, []string{"(5,5) is off the 3×3 board"}},
+	}
+	for _, tt := range tests {
+		t.Run(filepath.Base(tt.bot), func(t *testing.T) {
+			t.Parallel()
+			res := play(t, "tictactoe", 1, func(m *judge.Match) { m.Limits.FirstTurn = 2 * time.Second }, tt.bot, randomC)
+			p := res.Players[0]
+			if p.Status != tt.status {
+				t.Fatalf("status %s (%s), want %s", p.Status, p.Reason, tt.status)
+			}
+			for _, w := range tt.words {
+				if !strings.Contains(p.Reason, w) {
+					t.Errorf("reason %q does not say %q", p.Reason, w)
+				}
+			}
+			if res.Winner != 1 || res.Players[1].Status != judge.OK || res.Players[1].Score != 1 {
+				t.Errorf("the other seat: winner %d, %+v", res.Winner, res.Players[1])
+			}
+		})
+	}
+}
+
+func TestLinesAfterEndWaitForNextTurn(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		res := play(t, "tictactoe", seed, nil, randomC, "judge/testdata/after_end.py")
+		if p := res.Players[1]; p.Status != judge.OK {
+			t.Fatalf("seed %d: %s %s", seed, p.Status, p.Reason)
+		}
+	}
+}
+
+func TestLastValidPlaceSymbolBinds(t *testing.T) {
+	res := play(t, "tictactoe", 1, nil, "judge/testdata/override.py", randomC)
+	if p := res.Players[0]; p.Status != judge.OK {
+		t.Fatalf("%s %s", p.Status, p.Reason)
+	}
+	for _, turn := range res.Replay.Turns {
+		for _, mv := range turn.Moves {
+			if mv.Seat != 0 {
+				continue
+			}
+			if len(mv.Invalid) == 0 {
+				t.Errorf("turn %d: no refused command recorded", turn.Turn)
+			}
+			// The bot's last valid command is the last empty cell in
+			// reading order; its trace shows what it sent.
+			if len(mv.Move) != 1 || !strings.HasPrefix(mv.Move[0], "PlaceSymbol ") {
+				t.Fatalf("turn %d: move %q", turn.Turn, mv.Move)
+			}
+		}
+	}
+	// Check the binding move against the transcript: for every #END, the
+	// third PlaceSymbol before it is the one applied.
+	var sent []string
+	for _, l := range res.Replay.Bots[0].Trace {
+		if l.Dir == "out" && strings.HasPrefix(l.Line, "PlaceSymbol") {
+			sent = append(sent, l.Line)
+		}
+		if l.Dir == "out" && l.Line == "#END" {
+			sent = append(sent, "#END")
+		}
+	}
+	var applied []string
+	for _, turn := range res.Replay.Turns {
+		for _, mv := range turn.Moves {
+			if mv.Seat == 0 {
+				applied = append(applied, mv.Move[0])
+			}
+		}
+	}
+	var want []string
+	var turn []string
+	for _, s := range sent {
+		if s == "#END" {
+			// valid, maybe taken, valid (last empty), off-board
+			want = append(want, turn[len(turn)-2])
+			turn = nil
+			continue
+		}
+		turn = append(turn, s)
+	}
+	if strings.Join(applied, ",") != strings.Join(want, ",") {
+		t.Errorf("applied %q, want the last valid of each turn %q", applied, want)
+	}
+}
+
+// TestNoProcessOutlivesMatch: a bot's child is killed with it.
+func TestNoProcessOutlivesMatch(t *testing.T) {
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	play(t, "tictactoe", 1, func(m *judge.Match) { m.Env = map[string]string{"PIDFILE": pidfile} },
+		"judge/testdata/spawner.py", randomC)
+	b, err := os.ReadFile(pidfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The child may be a zombie for a moment until init reaps it.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		err := syscall.Kill(pid, 0)
+		if errors.Is(err, syscall.ESRCH) {
+			return
+		}
+		if st, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); strings.Contains(string(st), ") Z ") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the bot's child %d is still alive after the match", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestReplayDeterministic(t *testing.T) {
+	strip := func(r *judge.Replay) {
+		for i := range r.Turns {
+			for j := range r.Turns[i].Moves {
+				r.Turns[i].Moves[j].WallUS = 0
+				r.Turns[i].Moves[j].CPUUS = 0
+			}
+		}
+		for i := range r.Bots {
+			for j := range r.Bots[i].Trace {
+				r.Bots[i].Trace[j].T = 0
+			}
+		}
+	}
+	dir := t.TempDir()
+	var files [2][]byte
+	for i := range files {
+		res := play(t, "gomoku", 42, nil, randomC, randomPy)
+		strip(res.Replay)
+		path := filepath.Join(dir, "r.json")
+		if err := judge.WriteReplay(path, res.Replay); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[i] = b
+	}
+	if string(files[0]) != string(files[1]) {
+		t.Errorf("same bots and seed gave different replays")
+	}
+	res := play(t, "gomoku", 43, nil, randomC, randomPy)
+	strip(res.Replay)
+	if b, _ := os.ReadFile(filepath.Join(dir, "r.json")); len(res.Replay.Turns) > 0 && string(b) == "" {
+		t.Fatal("no replay")
+	}
+}
+
+func TestTimings(t *testing.T) {
+	res := play(t, "tictactoe", 1, nil, strong, strong)
+	for _, turn := range res.Replay.Turns {
+		for _, mv := range turn.Moves {
+			if mv.WallUS <= 0 || mv.CPUUS < 0 || mv.Queries != 3 {
+				t.Errorf("turn %d: wall %dµs cpu %dµs queries %d", turn.Turn, mv.WallUS, mv.CPUUS, mv.Queries)
+			}
+		}
+	}
+}

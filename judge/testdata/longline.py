@@ -1,0 +1,3 @@
+# Writes a line longer than 64 KiB.
+print("x" * 70000)
+input()
