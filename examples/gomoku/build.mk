@@ -1,0 +1,9 @@
+EXAMPLES += bin/examples/gomoku/random bin/examples/gomoku/strong
+
+bin/examples/gomoku/random: examples/gomoku/random.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -o $@ $<
+
+bin/examples/gomoku/strong: $(wildcard examples/gomoku/strong/*.go)
+	@mkdir -p $(@D)
+	$(GO) build -o $@ ./examples/gomoku/strong
