@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/creack/pty"
@@ -176,7 +175,8 @@ func SplitCommand(s string) ([]string, error) {
 type botProc struct {
 	proc   *sandbox.Process
 	out    *os.File      // the judge reads the bot's stdout here
-	r      *bufio.Reader // over out
+	outR   *fdReader     // over out
+	r      *bufio.Reader // over outR
 	in     *os.File      // the judge writes the bot's stdin here
 	stderr *tailBuffer
 	errs   sync.WaitGroup // the stderr copier
@@ -222,10 +222,20 @@ func startBot(spec BotSpec, mode IO, env []string, limits sandbox.Limits, stderr
 		errR.Close()
 		return nil, err
 	}
+	fr, err := newFDReader(outR)
+	if err != nil {
+		proc.Kill()
+		<-proc.Done()
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		return nil, err
+	}
 	b := &botProc{
 		proc:   proc,
 		out:    outR,
-		r:      bufio.NewReaderSize(outR, MaxLine),
+		outR:   fr,
+		r:      bufio.NewReaderSize(fr, MaxLine),
 		in:     inW,
 		stderr: newTailBuffer(stderrCap),
 	}
@@ -284,8 +294,8 @@ func openRawPTY() (master, slave *os.File, err error) {
 // errLineTooLong is returned by readLine for a line over MaxLine bytes.
 var errLineTooLong = errors.New("line too long")
 
-// readLine reads one line, newline included, before the read deadline of
-// b.out. The returned slice is valid until the next read. io.EOF means the
+// readLine reads one line, newline included, before b.outR's deadline.
+// The returned slice is valid until the next read. io.EOF means the
 // bot closed its output (or exited).
 func (b *botProc) readLine() ([]byte, error) {
 	line, err := b.r.ReadSlice('\n')
@@ -294,9 +304,6 @@ func (b *botProc) readLine() ([]byte, error) {
 		return line, nil
 	case errors.Is(err, bufio.ErrBufferFull):
 		return line, errLineTooLong
-	case errors.Is(err, syscall.EIO):
-		// A pty master reads EIO once no process has the slave open.
-		return line, io.EOF
 	}
 	return line, err
 }
@@ -320,6 +327,7 @@ func (b *botProc) stop(grace time.Duration) sandbox.Exit {
 	t.Stop()
 	b.proc.Kill()
 	<-b.proc.Done()
+	b.outR.close()
 	b.out.Close()
 	b.errs.Wait()
 	return b.proc.Exit()

@@ -265,14 +265,12 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 	rec := TurnMove{Seat: s.index}
 	start := time.Now()
 	deadline := start.Add(limit)
-	if err := b.out.SetReadDeadline(deadline); err != nil {
-		return nil, rec, fmt.Errorf("bot %d: %w", s.index, err)
-	}
+	b.outR.deadline = deadline
 	if err := b.in.SetWriteDeadline(deadline); err != nil {
 		return nil, rec, fmt.Errorf("bot %d: %w", s.index, err)
 	}
 	// Ctrl-C and the like wake a read that is waiting.
-	stopWake := context.AfterFunc(ctx, func() { _ = b.out.SetReadDeadline(time.Unix(1, 0)) })
+	stopWake := context.AfterFunc(ctx, b.outR.cancel)
 	defer stopWake()
 	cpu0, _ := b.proc.CPUTime()
 
