@@ -1,0 +1,114 @@
+package judge
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestSplitCommand(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"python3 bot.py", []string{"python3", "bot.py"}},
+		{"  java  -cp  dir   Main ", []string{"java", "-cp", "dir", "Main"}},
+		{`python3 "my bot.py"`, []string{"python3", "my bot.py"}},
+		{`python3 'my bot.py'`, []string{"python3", "my bot.py"}},
+		{`python3 my\ bot.py`, []string{"python3", "my bot.py"}},
+		{`echo "a \"b\" \\c"`, []string{"echo", `a "b" \c`}},
+		{`a''b`, []string{"ab"}},
+		{`''`, []string{""}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		got, err := SplitCommand(tt.in)
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("SplitCommand(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{`"open`, `'open`} {
+		if _, err := SplitCommand(bad); err == nil {
+			t.Errorf("SplitCommand(%q): no error", bad)
+		}
+	}
+}
+
+func FuzzSplitCommand(f *testing.F) {
+	for _, s := range []string{"python3 bot.py", `a "b c" 'd e' f\ g`, `"`, `\`, "a\tb\nc"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		words, err := SplitCommand(s)
+		if err != nil {
+			return
+		}
+		// Quoting each word back and splitting again gives the same words.
+		var b strings.Builder
+		for i, w := range words {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString("'" + strings.ReplaceAll(w, "'", `'\''`) + "'")
+		}
+		again, err := SplitCommand(b.String())
+		if err != nil || !reflect.DeepEqual(again, words) && !(len(again) == 0 && len(words) == 0) {
+			t.Fatalf("%q → %q → %q → %q (%v)", s, words, b.String(), again, err)
+		}
+	})
+}
+
+func TestParseBot(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "my bot")
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(dir, "bot.py")
+	if err := os.WriteFile(script, []byte("print()\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		arg  string
+		name string
+		argv []string
+	}{
+		{exe, "my bot", []string{exe}},
+		{"python3 " + script, "bot.py", []string{"python3", script}},
+		{"sh", "sh", []string{"sh"}},
+	}
+	for _, tt := range tests {
+		b, err := ParseBot(tt.arg)
+		if err != nil {
+			t.Errorf("ParseBot(%q): %v", tt.arg, err)
+			continue
+		}
+		if b.Name != tt.name || !reflect.DeepEqual(b.Argv, tt.argv) {
+			t.Errorf("ParseBot(%q) = %q %q, want %q %q", tt.arg, b.Name, b.Argv, tt.name, tt.argv)
+		}
+	}
+	for _, bad := range []string{filepath.Join(dir, "none"), "no-such-program-anywhere", script, ""} {
+		if _, err := ParseBot(bad); err == nil {
+			t.Errorf("ParseBot(%q): no error", bad)
+		}
+	}
+}
+
+func TestTailBuffer(t *testing.T) {
+	b := newTailBuffer(8)
+	b.Write([]byte("hello "))
+	b.Write([]byte("world"))
+	got, total := b.Bytes()
+	if string(got) != "lo world" || total != 11 {
+		t.Errorf("kept %q of %d, want %q of 11", got, total, "lo world")
+	}
+	b.Write([]byte("0123456789"))
+	if got, _ := b.Bytes(); string(got) != "23456789" {
+		t.Errorf("kept %q after a long write", got)
+	}
+	if s := lastLines([]byte("a\nb\nc\nd\n"), 2, 100); s != "c\nd" {
+		t.Errorf("lastLines: %q", s)
+	}
+}
