@@ -180,6 +180,8 @@ type botProc struct {
 	in     *os.File      // the judge writes the bot's stdin here
 	stderr *tailBuffer
 	errs   sync.WaitGroup // the stderr copier
+
+	stopOnce sync.Once
 }
 
 // startBot starts spec with a minimal environment.
@@ -317,19 +319,22 @@ func (b *botProc) write(p []byte) error {
 // stop ends the bot: its stdin is closed, it has grace to exit by itself,
 // then its whole process group is killed. It returns once the process is
 // reaped and its stderr read to the end.
+// It may be called more than once; only the first call acts.
 func (b *botProc) stop(grace time.Duration) sandbox.Exit {
-	b.in.Close()
-	t := time.NewTimer(grace)
-	select {
-	case <-b.proc.Done():
-	case <-t.C:
-	}
-	t.Stop()
-	b.proc.Kill()
-	<-b.proc.Done()
-	b.outR.close()
-	b.out.Close()
-	b.errs.Wait()
+	b.stopOnce.Do(func() {
+		b.in.Close()
+		t := time.NewTimer(grace)
+		select {
+		case <-b.proc.Done():
+		case <-t.C:
+		}
+		t.Stop()
+		b.proc.Kill()
+		<-b.proc.Done()
+		b.outR.close()
+		b.out.Close()
+		b.errs.Wait()
+	})
 	return b.proc.Exit()
 }
 
