@@ -1,0 +1,151 @@
+package connect4_test
+
+import (
+	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"judge/games"
+	"judge/games/catalog"
+	"judge/judge"
+	"judge/judge/judgetest"
+	"judge/sandbox"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.Init()
+	code := m.Run()
+	judgetest.Cleanup()
+	os.Exit(code)
+}
+
+func play(t *testing.T, seed uint64, bots ...judge.BotSpec) *judge.Result {
+	t.Helper()
+	v, err := catalog.Lookup("connect4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := v.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := judge.Run(ctx, judge.Match{Variant: v, Params: p, Seed: seed, Bots: bots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func bot(t *testing.T, name, path string, args ...string) judge.BotSpec {
+	return judge.BotSpec{Name: name, Argv: append(judgetest.Bot(t, path), args...)}
+}
+
+func TestAlphaBetaBeatsRandom(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays real matches")
+	}
+	strong := bot(t, "alphabeta", "examples/connect4/alphabeta.rs")
+	random := bot(t, "random", "examples/connect4/random.c")
+	wins := 0
+	const games = 4
+	for seed := uint64(1); seed <= games; seed++ {
+		seat := int(seed % 2) // the strong bot plays both sides
+		bots := []judge.BotSpec{random, random}
+		bots[seat] = strong
+		res := play(t, seed, bots...)
+		for i, pr := range res.Players {
+			if pr.Status != judge.OK {
+				t.Errorf("seed %d: %s: %s: %s", seed, pr.Name, pr.Status, pr.Reason)
+			}
+			_ = i
+		}
+		if res.Winner == seat {
+			wins++
+		}
+		t.Logf("seed %d: strong as seat %d: winner %d (%s) in %d turns", seed, seat, res.Winner, res.Reason, res.Turns)
+	}
+	if wins < games-1 {
+		t.Errorf("alphabeta won %d of %d games against random", wins, games)
+	}
+}
+
+func TestRandomPlaysToTheEnd(t *testing.T) {
+	random := bot(t, "random", "examples/connect4/random.c")
+	python := bot(t, "random.py", "examples/connect4/random.py")
+	res := play(t, 7, random, python)
+	for _, pr := range res.Players {
+		if pr.Status != judge.OK {
+			t.Errorf("%s: %s: %s", pr.Name, pr.Status, pr.Reason)
+		}
+	}
+	if res.Reason == "" || res.Turns < 7 {
+		t.Errorf("odd result: %+v", res)
+	}
+}
+
+func TestRuleBreakers(t *testing.T) {
+	random := bot(t, "random", "examples/connect4/random.c")
+	for _, tt := range []struct {
+		mode   string
+		vs     judge.BotSpec // seat 1
+		reason string
+	}{
+		// Two bots filling column 0: X's 7th disc does not fit.
+		{"column0", bot(t, "column0", "examples/connect4/testdata/cheat.py", "column0"),
+			"turn 7: no valid DropDisc before #END (last one was DropDisc 0: column 0 is full)"},
+		{"offboard", random, "turn 1: no valid DropDisc before #END (last one was DropDisc 7: column 7 is off the board (columns 0..6))"},
+		{"nomove", random, "turn 1: no DropDisc before #END"},
+	} {
+		t.Run(tt.mode, func(t *testing.T) {
+			cheat := bot(t, tt.mode, "examples/connect4/testdata/cheat.py", tt.mode)
+			res := play(t, 1, cheat, tt.vs)
+			got := res.Players[0]
+			if got.Status != judge.Illegal || got.Reason != tt.reason {
+				t.Errorf("got %s %q, want %s %q", got.Status, got.Reason, judge.Illegal, tt.reason)
+			}
+			if res.Winner != 1 || res.Players[1].Status != judge.OK {
+				t.Errorf("the other bot: winner %d, %+v", res.Winner, res.Players[1])
+			}
+			if !strings.Contains(res.Reason, "forfeited") {
+				t.Errorf("reason %q", res.Reason)
+			}
+		})
+	}
+}
+
+// The config file plays the catalog's variant.
+func TestConfig(t *testing.T) {
+	checkConfig(t, "configs/connect4.toml", "connect4")
+}
+
+func checkConfig(t *testing.T, path, variant string) {
+	t.Helper()
+	c, err := judge.LoadConfig(filepath.Join(judgetest.Root(t), path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := catalog.Lookup(variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromFile, err := v.Resolve(c.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	preset, err := v.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(fromFile, preset) || !maps.Equal(games.Params(c.Params), v.Params) {
+		t.Errorf("%s: params %v, the catalog's %s has %v", path, c.Params, variant, v.Params)
+	}
+	if fv, err := catalog.Lookup(c.Game); err != nil || fv.Game.Name() != v.Game.Name() {
+		t.Errorf("%s: game %q is not %s (%v)", path, c.Game, variant, err)
+	}
+}

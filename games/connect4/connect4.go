@@ -1,0 +1,441 @@
+// Package connect4 is Connect Four: two players take turns dropping discs
+// into the columns of an upright board; a disc falls to the lowest free
+// cell of its column. The first to make a line of k discs horizontally,
+// vertically or diagonally wins; a full board with no such line is a draw.
+// The board is width columns by height rows (7×6 and k = 4 by default).
+//
+// Coordinates are those of gomoku: x is the column, 0 at the left; y is the
+// row, 0 at the TOP. Discs fall towards y = height-1.
+//
+// The protocol is the Wrocław protocol with gomoku's names: queries
+// CurrentTurn, Params, MySymbol, MySeat, LastMove, Board, SymbolAt x y,
+// Heights; command DropDisc col, of which the last valid one in a turn
+// binds. See docs/protocol/connect4.md.
+package connect4
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"judge/games"
+)
+
+// Game is Connect Four. The zero value is ready to use.
+type Game struct{}
+
+// Name implements games.Game.
+func (Game) Name() string { return "connect4" }
+
+// Describe implements games.Game.
+func (Game) Describe() string {
+	return "Connect Four: drop discs into columns, k in a row wins (7×6, k=4 by default)"
+}
+
+// Limits of the parameters.
+const (
+	MaxWidth  = 30
+	MaxHeight = 30
+)
+
+// Params implements games.Game.
+func (Game) Params() []games.ParamSpec {
+	return []games.ParamSpec{
+		{Name: "width", Default: 7, Min: 1, Max: MaxWidth, Doc: "number of columns, 0..width-1 from the left"},
+		{Name: "height", Default: 6, Min: 1, Max: MaxHeight, Doc: "number of rows, 0..height-1 from the top"},
+		{Name: "k", Default: 4, Min: 1, Max: max(MaxWidth, MaxHeight), Doc: "length of the line that wins (k <= width or k <= height)"},
+	}
+}
+
+// New implements games.Game. The seed is unused: the game has no chance.
+func (g Game) New(p games.Params, _ uint64) (games.State, error) {
+	p, err := games.Resolve(g.Params(), p)
+	if err != nil {
+		return nil, err
+	}
+	w, h, k := p["width"], p["height"], p["k"]
+	if k > w && k > h {
+		return nil, fmt.Errorf("parameter k = %d is larger than both width = %d and height = %d: nobody could win", k, w, h)
+	}
+	return New(w, h, k), nil
+}
+
+// Cell is the content of one square.
+type Cell byte
+
+// The contents of a square, as the protocol writes them.
+const (
+	Empty Cell = '-'
+	X     Cell = 'X'
+	O     Cell = 'O'
+)
+
+// Symbol is the symbol of seat 0 (X, who moves first) or seat 1 (O).
+func Symbol(seat int) Cell {
+	if seat == 0 {
+		return X
+	}
+	return O
+}
+
+// State is a game in progress.
+type State struct {
+	w, h, k int
+	cells   []Cell // row-major, top row first: cells[y*w+x]
+	filled  []int  // discs in each column
+	turn    int    // counted from 1
+	placed  int
+	last    [2]int // last[seat] = the column seat last dropped into, or -1
+	out     games.Outcome
+}
+
+// New starts a game on a board of w columns and h rows, k in a row to win.
+func New(w, h, k int) *State {
+	s := &State{w: w, h: h, k: k, cells: make([]Cell, w*h), filled: make([]int, w), turn: 1}
+	for i := range s.cells {
+		s.cells[i] = Empty
+	}
+	s.last = [2]int{-1, -1}
+	s.out.Winner = -1
+	return s
+}
+
+// Parse reads a board drawn as text, top row first, one row a line, cells
+// (-, X, O) separated by optional spaces. It is the turn of the player
+// with fewer discs (X on a tie). Discs must rest on discs or on the bottom.
+// Meant for tests.
+func Parse(k int, board string) (*State, error) {
+	var rows []string
+	for _, l := range strings.Split(strings.TrimSpace(board), "\n") {
+		rows = append(rows, strings.ReplaceAll(strings.TrimSpace(l), " ", ""))
+	}
+	h := len(rows)
+	w := len(rows[0])
+	s := New(w, h, k)
+	nx, no := 0, 0
+	for y, r := range rows {
+		if len(r) != w {
+			return nil, fmt.Errorf("row %d has %d cells, want %d", y, len(r), w)
+		}
+		for x := 0; x < w; x++ {
+			c := Cell(r[x])
+			switch c {
+			case Empty:
+				if y > 0 && s.At(x, y-1) != Empty {
+					return nil, fmt.Errorf("(%d,%d): a disc floats above an empty cell", x, y-1)
+				}
+				continue
+			case X:
+				nx++
+			case O:
+				no++
+			default:
+				return nil, fmt.Errorf("row %d: bad cell %q", y, r[x])
+			}
+			s.cells[y*w+x] = c
+			s.filled[x]++
+			s.placed++
+		}
+	}
+	if nx != no && nx != no+1 {
+		return nil, fmt.Errorf("%d X and %d O: X moves first, so X has as many discs as O or one more", nx, no)
+	}
+	s.turn = s.placed + 1
+	if w := s.Winner(); w != Empty {
+		s.finish(seatOf(w), fmt.Sprintf("%c made %d in a row", w, s.k))
+	} else if s.placed == s.w*s.h {
+		s.finish(-1, "the board is full")
+	}
+	return s, nil
+}
+
+func seatOf(c Cell) int {
+	if c == O {
+		return 1
+	}
+	return 0
+}
+
+// Clone returns an independent copy.
+func (s *State) Clone() *State {
+	c := *s
+	c.cells = append([]Cell(nil), s.cells...)
+	c.filled = append([]int(nil), s.filled...)
+	c.out.Scores = append([]float64(nil), s.out.Scores...)
+	return &c
+}
+
+// Size returns the width, height and k.
+func (s *State) Size() (w, h, k int) { return s.w, s.h, s.k }
+
+// At returns the cell at (x, y), which must be on the board.
+func (s *State) At(x, y int) Cell { return s.cells[y*s.w+x] }
+
+// Key is the board as a string: equal positions have equal keys.
+func (s *State) Key() string {
+	b := make([]byte, len(s.cells))
+	for i, c := range s.cells {
+		b[i] = byte(c)
+	}
+	return string(b)
+}
+
+// Seats implements games.State.
+func (s *State) Seats() int { return 2 }
+
+// Turn implements games.State.
+func (s *State) Turn() int { return s.turn }
+
+// ToMove is the seat whose turn it is.
+func (s *State) ToMove() int { return (s.turn - 1) % 2 }
+
+// Movers implements games.State.
+func (s *State) Movers() []int {
+	if s.out.Over {
+		return nil
+	}
+	return []int{s.ToMove()}
+}
+
+// Query implements games.State.
+func (s *State) Query(seat int, l games.Line) (string, error) {
+	switch l.Verb {
+	case "CurrentTurn":
+		return strconv.Itoa(s.turn), nil
+	case "Params":
+		return strconv.Itoa(s.w) + " " + strconv.Itoa(s.h) + " " + strconv.Itoa(s.k), nil
+	case "MySymbol":
+		return string(Symbol(seat)), nil
+	case "MySeat":
+		return strconv.Itoa(seat), nil
+	case "LastMove":
+		return strconv.Itoa(s.last[1-seat]), nil
+	case "Board":
+		return s.board(), nil
+	case "SymbolAt":
+		x, y, ok := s.coords(l.Args)
+		if !ok {
+			return "!", nil
+		}
+		return string(s.At(x, y)), nil
+	case "Heights":
+		b := make([]byte, 0, 3*s.w)
+		for x, n := range s.filled {
+			if x > 0 {
+				b = append(b, ' ')
+			}
+			b = strconv.AppendInt(b, int64(n), 10)
+		}
+		return string(b), nil
+	}
+	return "", games.ErrNotQuery
+}
+
+func (s *State) board() string {
+	b := make([]byte, 0, 2*s.w*s.h)
+	for y := 0; y < s.h; y++ {
+		if y > 0 {
+			b = append(b, '\n')
+		}
+		for x := 0; x < s.w; x++ {
+			if x > 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, byte(s.At(x, y)))
+		}
+	}
+	return string(b)
+}
+
+// coords parses two coordinates and reports whether they are on the board.
+func (s *State) coords(args []string) (x, y int, ok bool) {
+	if len(args) != 2 {
+		return 0, 0, false
+	}
+	x, err1 := strconv.Atoi(args[0])
+	y, err2 := strconv.Atoi(args[1])
+	if err1 != nil || err2 != nil || x < 0 || y < 0 || x >= s.w || y >= s.h {
+		return 0, 0, false
+	}
+	return x, y, true
+}
+
+// Render implements games.State: the board as the Board query draws it,
+// with the column numbers under it.
+func (s *State) Render() string {
+	var b strings.Builder
+	b.WriteString(s.board())
+	b.WriteByte('\n')
+	for x := 0; x < s.w; x++ {
+		if x > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteByte("0123456789"[x%10])
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// Orders implements games.State.
+func (s *State) Orders(seat int) games.Orders { return &orders{s: s, seat: seat} }
+
+type orders struct {
+	s       *State
+	seat    int
+	move    games.Move
+	lastErr error
+}
+
+func (o *orders) Command(l games.Line) error {
+	if l.Verb != "DropDisc" {
+		return fmt.Errorf("%q: %w", l.Verb, games.ErrUnknown)
+	}
+	col, err := o.s.check(l.Args)
+	if err != nil {
+		o.lastErr = fmt.Errorf("%s: %w", l, err)
+		return err
+	}
+	o.move = games.Move{"DropDisc " + strconv.Itoa(col)}
+	return nil
+}
+
+func (o *orders) Commit() (games.Move, error) {
+	if o.move != nil {
+		return o.move, nil
+	}
+	if o.lastErr != nil {
+		return nil, fmt.Errorf("no valid DropDisc before #END (last one was %v)", o.lastErr)
+	}
+	return nil, errors.New("no DropDisc before #END")
+}
+
+// ParseColumn reads the arguments of DropDisc: one whole number.
+func ParseColumn(args []string) (int, error) {
+	if len(args) != 1 {
+		return 0, fmt.Errorf("want 1 number (a column), got %d words", len(args))
+	}
+	col, err := strconv.Atoi(args[0])
+	if err != nil {
+		return 0, fmt.Errorf("column %q is not a whole number", args[0])
+	}
+	return col, nil
+}
+
+// check tells why DropDisc with args cannot be played now.
+func (s *State) check(args []string) (int, error) {
+	col, err := ParseColumn(args)
+	if err != nil {
+		return 0, err
+	}
+	if col < 0 || col >= s.w {
+		return 0, fmt.Errorf("column %d is off the board (columns 0..%d)", col, s.w-1)
+	}
+	if s.filled[col] == s.h {
+		return 0, fmt.Errorf("column %d is full", col)
+	}
+	return col, nil
+}
+
+// Apply implements games.State.
+func (s *State) Apply(moves map[int]games.Move) error {
+	if s.out.Over {
+		return errors.New("game is over")
+	}
+	seat := s.ToMove()
+	m, ok := moves[seat]
+	if !ok || len(m) != 1 {
+		return fmt.Errorf("want one move of seat %d, got %q", seat, m)
+	}
+	l := games.ParseLine(m[0])
+	if l.Verb != "DropDisc" {
+		return fmt.Errorf("move %q is not DropDisc", m[0])
+	}
+	col, err := s.check(l.Args)
+	if err != nil {
+		return err
+	}
+	s.Drop(col)
+	return nil
+}
+
+// CanDrop reports whether col is on the board and not full.
+func (s *State) CanDrop(col int) bool {
+	return col >= 0 && col < s.w && s.filled[col] < s.h
+}
+
+// Drop drops the disc of the seat to move into col, which must not be
+// full, and ends the turn.
+func (s *State) Drop(col int) {
+	seat := s.ToMove()
+	y := s.h - 1 - s.filled[col]
+	s.cells[y*s.w+col] = Symbol(seat)
+	s.filled[col]++
+	s.placed++
+	s.last[seat] = col
+	s.turn++
+	if s.lineThrough(col, y) {
+		s.finish(seat, fmt.Sprintf("%c made %d in a row", Symbol(seat), s.k))
+	} else if s.placed == s.w*s.h {
+		s.finish(-1, "the board is full")
+	}
+}
+
+func (s *State) finish(winner int, reason string) {
+	s.out = games.Outcome{Over: true, Winner: winner, Scores: games.TwoPlayerScores(winner), Reason: reason}
+}
+
+var dirs = [4][2]int{{1, 0}, {0, 1}, {1, 1}, {1, -1}}
+
+func (s *State) on(x, y int) bool { return x >= 0 && y >= 0 && x < s.w && y < s.h }
+
+// lineThrough reports whether the disc at (x, y) is part of a line of k.
+func (s *State) lineThrough(x, y int) bool {
+	c := s.At(x, y)
+	for _, d := range dirs {
+		run := 1
+		for i := 1; run < s.k && s.on(x+i*d[0], y+i*d[1]) && s.At(x+i*d[0], y+i*d[1]) == c; i++ {
+			run++
+		}
+		for i := 1; run < s.k && s.on(x-i*d[0], y-i*d[1]) && s.At(x-i*d[0], y-i*d[1]) == c; i++ {
+			run++
+		}
+		if run >= s.k {
+			return true
+		}
+	}
+	return false
+}
+
+// Winner scans the whole board: the symbol with a line of k, or Empty.
+// It is the slow, obvious reference for the incremental check.
+func (s *State) Winner() Cell {
+	for y := 0; y < s.h; y++ {
+		for x := 0; x < s.w; x++ {
+			c := s.At(x, y)
+			if c == Empty {
+				continue
+			}
+			for _, d := range dirs {
+				i := 1
+				for ; i < s.k && s.on(x+i*d[0], y+i*d[1]) && s.At(x+i*d[0], y+i*d[1]) == c; i++ {
+				}
+				if i == s.k {
+					return c
+				}
+			}
+		}
+	}
+	return Empty
+}
+
+// Forfeit implements games.State: the other seat wins.
+func (s *State) Forfeit(seat int) {
+	if s.out.Over {
+		return
+	}
+	s.finish(1-seat, fmt.Sprintf("%c forfeited", Symbol(seat)))
+}
+
+// Outcome implements games.State.
+func (s *State) Outcome() games.Outcome { return s.out }
