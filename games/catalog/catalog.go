@@ -9,7 +9,10 @@ import (
 	"strings"
 
 	"judge/games"
+	"judge/games/battleship"
+	"judge/games/connect4"
 	"judge/games/gomoku"
+	"judge/games/splix"
 )
 
 // Variant is a game under a name, with preset parameters.
@@ -22,6 +25,17 @@ type Variant struct {
 var variants = []Variant{
 	{Name: "tictactoe", Game: gomoku.Game{}, Params: games.Params{"n": 3, "k": 3}},
 	{Name: "gomoku", Game: gomoku.Game{}, Params: games.Params{"n": 15, "k": 5}},
+	{Name: "connect4", Game: connect4.Game{}, Params: games.Params{"width": 7, "height": 6, "k": 4}},
+	// The contest's standard fleet: lengths 5, 4, 3, 3, 2 on 10×10.
+	{Name: "battleship", Game: battleship.Game{}, Params: games.Params{
+		"width": 10, "height": 10, "ship1": 0, "ship2": 1, "ship3": 2, "ship4": 1, "ship5": 1, "ship6": 0}},
+	// botsarena's example request (the same fleet, every parameter given).
+	{Name: "battleship-botsarena", Game: battleship.Game{}, Params: games.Params{
+		"width": 10, "height": 10, "ship1": 0, "ship2": 1, "ship3": 2, "ship4": 1, "ship5": 1, "ship6": 0}},
+	// The source's game: 200×200, 2000 turns.
+	{Name: "splix", Game: splix.Game{}, Params: games.Params{"size": 200, "turns": 2000}},
+	// A small, short board for demos and tests.
+	{Name: "splix-small", Game: splix.Game{}, Params: games.Params{"size": 32, "turns": 300}},
 }
 
 // All returns every variant, sorted by name.
