@@ -185,7 +185,7 @@ type botProc struct {
 }
 
 // startBot starts spec with a minimal environment.
-func startBot(spec BotSpec, mode IO, env []string, limits sandbox.Limits, stderrCap int) (*botProc, error) {
+func startBot(spec BotSpec, mode IO, env []string, level sandbox.Level, limits sandbox.Limits, stderrCap int) (*botProc, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("stdin pipe: %w", err)
@@ -217,6 +217,9 @@ func startBot(spec BotSpec, mode IO, env []string, limits sandbox.Limits, stderr
 		Argv: spec.Argv, Dir: spec.Dir, Env: env,
 		Stdin: inR, Stdout: outW, Stderr: errW,
 		Limits: limits,
+		Level:  level,
+		// The bot sees its own files (read-only), nothing else of ours.
+		ReadOnly: sandbox.PathsOf(spec.Argv, spec.Dir),
 	})
 	if err != nil {
 		inW.Close()
@@ -322,6 +325,7 @@ func (b *botProc) write(p []byte) error {
 // It may be called more than once; only the first call acts.
 func (b *botProc) stop(grace time.Duration) sandbox.Exit {
 	b.stopOnce.Do(func() {
+		_ = b.proc.Thaw() // to exit by itself, it must run
 		b.in.Close()
 		t := time.NewTimer(grace)
 		select {

@@ -48,8 +48,11 @@ type Match struct {
 	Limits  Limits
 	IO      IO
 	Env     map[string]string // added to every bot's environment
-	Sandbox sandbox.Limits
-	Trace   bool // keep the full protocol transcript in the replay
+	Sandbox sandbox.Limits    // zero for sandbox.DefaultLimits
+	// SandboxLevel caps the bots' isolation: "" (sandbox.Auto) for the
+	// strongest the machine allows, sandbox.None for no sandbox at all.
+	SandboxLevel sandbox.Level
+	Trace        bool // keep the full protocol transcript in the replay
 }
 
 // Result is how a match ended.
@@ -124,11 +127,18 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 		}
 		rp.Bots = append(rp.Bots, ReplayBot{Name: spec.Name, Command: spec.Argv, SHA256: sum})
 		env := botEnv(m.Env, botSeed(m.Seed, i))
-		b, err := startBot(spec, m.IO, env, m.Sandbox, lim.Stderr)
+		sbLimits := m.Sandbox
+		if sbLimits == (sandbox.Limits{}) {
+			sbLimits = sandbox.DefaultLimits
+		}
+		b, err := startBot(spec, m.IO, env, m.SandboxLevel, sbLimits, lim.Stderr)
 		if err != nil {
 			return nil, fmt.Errorf("bot %d (%s): %w", i, spec.Name, err)
 		}
 		seats[i] = &seat{index: i, spec: spec, bot: b, status: OK}
+		rp.Sandbox = b.proc.Protection()
+		// Frozen until its turn: no bot computes on another's time.
+		_ = b.proc.Freeze()
 	}
 
 	start := time.Now()
@@ -272,6 +282,9 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 	// Ctrl-C and the like wake a read that is waiting.
 	stopWake := context.AfterFunc(ctx, b.outR.cancel)
 	defer stopWake()
+	if err := b.proc.Thaw(); err != nil {
+		return nil, rec, fmt.Errorf("bot %d: %w", s.index, err)
+	}
 	cpu0, _ := b.proc.CPUTime()
 
 	orders := st.Orders(s.index)
@@ -347,6 +360,9 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 	if cpu1, err := b.proc.CPUTime(); err == nil {
 		rec.CPUUS = us(cpu1 - cpu0)
 	}
+	if s.status == OK {
+		_ = b.proc.Freeze()
+	}
 	rec.Move = move
 	rec.Status = s.status
 	rec.Reason = s.reason
@@ -367,7 +383,7 @@ func (s *seat) readFault(err error, partial []byte, limit, grace time.Duration) 
 	case errors.Is(err, errLineTooLong):
 		s.fail(Protocol, fmt.Sprintf("a line longer than %d bytes (starting %q)", MaxLine, clip(partial)))
 	case errors.Is(err, io.EOF):
-		s.fail(Crash, s.crashReason(grace, "closed its standard output"))
+		s.fail(s.crashReason(grace, "closed its standard output"))
 	default:
 		s.fail(Crash, fmt.Sprintf("reading its output: %v", err))
 	}
@@ -379,26 +395,30 @@ func (s *seat) writeFault(err error, limit, grace time.Duration) {
 		s.fail(Timeout, fmt.Sprintf("did not read its answers within %v", limit))
 		return
 	}
-	s.fail(Crash, s.crashReason(grace, "closed its standard input"))
+	s.fail(s.crashReason(grace, "closed its standard input"))
 }
 
-// crashReason waits a little for the process to end and describes how it
-// ended, with the tail of its stderr.
-func (s *seat) crashReason(grace time.Duration, alive string) string {
+// crashReason waits a little for the process to end and says how it
+// ended (Memory when the sandbox's memory limit stopped it, else Crash),
+// with the tail of its stderr.
+func (s *seat) crashReason(grace time.Duration, alive string) (Status, string) {
 	t := time.NewTimer(grace + 100*time.Millisecond)
 	defer t.Stop()
-	var reason string
+	status, reason := Crash, alive
 	select {
 	case <-s.bot.proc.Done():
-		reason = s.bot.proc.Exit().String()
+		e := s.bot.proc.Exit()
+		reason = e.String()
+		if e.OOM {
+			status = Memory
+		}
 	case <-t.C:
-		reason = alive
 	}
 	s.bot.errs.Wait()
 	if text, _ := s.bot.stderr.Bytes(); len(text) > 0 {
 		reason += "; stderr: " + lastLines(text, 5, 600)
 	}
-	return reason
+	return status, reason
 }
 
 // badText says why a line is not protocol text, or "".

@@ -14,9 +14,11 @@ import (
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/judgetest"
+	"judge/sandbox"
 )
 
 func TestMain(m *testing.M) {
+	sandbox.Init()
 	code := m.Run()
 	judgetest.Cleanup()
 	os.Exit(code)
@@ -55,7 +57,7 @@ func play(t *testing.T, variant string, seed uint64, mod func(*judge.Match), bot
 
 const (
 	randomC  = "examples/gomoku/random.c"
-	randomPy = "examples/gomoku/random.py"
+	randomPy = "examples/gomoku/random_bot.py"
 	strong   = "examples/gomoku/strong"
 )
 
@@ -241,7 +243,12 @@ func TestLastValidPlaceSymbolBinds(t *testing.T) {
 // TestNoProcessOutlivesMatch: a bot's child is killed with it.
 func TestNoProcessOutlivesMatch(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pid")
-	play(t, "tictactoe", 1, func(m *judge.Match) { m.Env = map[string]string{"PIDFILE": pidfile} },
+	// Unsandboxed: a sandboxed bot can neither write the pid file nor
+	// show its real pid (sandbox's hostile suite checks that case).
+	play(t, "tictactoe", 1, func(m *judge.Match) {
+		m.Env = map[string]string{"PIDFILE": pidfile}
+		m.SandboxLevel = sandbox.None
+	},
 		"judge/testdata/spawner.py", randomC)
 	b, err := os.ReadFile(pidfile)
 	if err != nil {

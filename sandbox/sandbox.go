@@ -1,13 +1,20 @@
 // Package sandbox starts untrusted programs, measures what they use and
 // stops them: a whole process tree, never a stray child left behind. It
 // knows nothing of games or protocols.
+//
+// By default a program runs isolated with the strongest protection the
+// machine allows (see Level and Probe): its own user, PID, mount, network,
+// IPC and UTS namespaces under a tiny init, cgroup limits on memory and
+// processes, Landlock and a seccomp filter. A program that embeds this
+// package must call Init first thing in main (and in TestMain), since the
+// init is the program itself, run again.
 package sandbox
 
 import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -15,151 +22,189 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// Level is how strongly a program is isolated. Higher levels include what
+// the lower ones enforce.
+type Level string
+
+// The levels, from the strongest.
+const (
+	// Auto picks the strongest level the machine allows.
+	Auto Level = ""
+	// Full is Namespaces with cgroup limits: real memory, processes and
+	// threads, CPU accounting and freezing by cgroup.
+	Full Level = "full"
+	// Namespaces runs the program in its own user, PID, mount, network,
+	// IPC and UTS namespaces, with Landlock and seccomp where available;
+	// memory and processes are bounded by rlimits.
+	Namespaces Level = "namespaces"
+	// Basic has no namespaces: rlimits, Landlock and seccomp only (and
+	// cgroups when Auto finds them usable).
+	Basic Level = "basic"
+	// None is no sandbox at all: a process group and rlimits. For
+	// debugging only.
+	None Level = "none"
+)
+
+// rank orders the levels; higher is stronger.
+func (l Level) rank() int {
+	switch l {
+	case Full:
+		return 3
+	case Namespaces:
+		return 2
+	case Basic:
+		return 1
+	}
+	return 0
+}
+
+// ParseLevel checks a level name ("" and "auto" mean Auto).
+func ParseLevel(s string) (Level, error) {
+	switch l := Level(s); l {
+	case Auto, Full, Namespaces, Basic, None:
+		return l, nil
+	case "auto":
+		return Auto, nil
+	}
+	return "", fmt.Errorf("unknown sandbox level %q (want auto, full, namespaces, basic or none)", s)
+}
+
 // Spec says what to run and how.
 type Spec struct {
-	Argv []string // Argv[0] is looked up in PATH when it has no slash
-	Dir  string   // working directory; empty for the current one
-	Env  []string // the whole environment, nothing inherited
+	// Argv[0] is looked up in PATH when it has no slash: among the
+	// directories the sandbox shows, when it is isolated.
+	Argv []string
+	// Dir is the working directory; empty for the current one. When
+	// isolated it must be visible (see ReadOnly).
+	Dir string
+	Env []string // the whole environment, nothing inherited
 
 	// The child's standard files. Nil means /dev/null.
 	Stdin, Stdout, Stderr *os.File
 
 	Limits Limits
+
+	// Level caps the isolation: Auto for the strongest available; a
+	// level the machine cannot give is an error.
+	Level Level
+	// ReadOnly are files and directories shown read-only at the same
+	// path, besides the system directories (/usr, /bin, /lib*, /sbin,
+	// /etc): the program's own directory, interpreters installed
+	// elsewhere. Arguments that name existing files inside them are made
+	// absolute, so that relative paths keep working.
+	ReadOnly []string
+	// Writable are directories shown writable at the same path (a
+	// compiler's output directory).
+	Writable []string
 }
 
 // Limits bound what a process may use. Zero means no limit.
 type Limits struct {
-	Memory    int64 // bytes of memory
-	Procs     int   // processes and threads
-	FileSize  int64 // bytes in one written file
-	OpenFiles int   // open file descriptors
+	Memory    int64         // bytes of real memory (cgroup), else of data segment (RLIMIT_DATA)
+	Procs     int           // processes and threads
+	FileSize  int64         // bytes in one written file
+	OpenFiles int           // open file descriptors
+	TmpSize   int64         // bytes in the private /tmp (isolated levels)
+	Wall      time.Duration // the program is killed after this long, whatever it does
 }
 
-// Process is a started program and its process group.
-type Process struct {
-	cmd  *exec.Cmd
-	pid  int
-	done chan struct{}
+// DefaultLimits are the limits of a bot.
+var DefaultLimits = Limits{
+	Memory:    256 << 20,
+	Procs:     64,
+	FileSize:  64 << 20,
+	OpenFiles: 256,
+	TmpSize:   64 << 20,
+}
 
-	mu   sync.Mutex
-	exit Exit
+// CompileLimits are the limits of a compiler building a submission.
+var CompileLimits = Limits{
+	Memory:    1 << 30,
+	Procs:     256,
+	FileSize:  256 << 20,
+	OpenFiles: 1024,
+	TmpSize:   512 << 20,
+	Wall:      2 * time.Minute,
 }
 
 // Exit is how a process ended.
 type Exit struct {
 	Code   int            // exit code when it exited by itself, else -1
 	Signal syscall.Signal // the signal that killed it, when one did
-	CPU    time.Duration  // user + system time of the process and its waited-for children
+	OOM    bool           // the memory limit stopped it (read from the cgroup)
+	Wall   bool           // it was killed for running longer than Limits.Wall
+	CPU    time.Duration  // user + system time of the process and all its descendants
 	MaxRSS int64          // peak resident memory, bytes
 }
 
 // Signaled reports whether a signal ended the process.
 func (e Exit) Signaled() bool { return e.Signal != 0 }
 
+// SignalName is the name of the signal that ended the process ("SIGSEGV"),
+// or "".
+func (e Exit) SignalName() string {
+	if e.Signal == 0 {
+		return ""
+	}
+	if n := unix.SignalName(e.Signal); n != "" {
+		return n
+	}
+	return fmt.Sprintf("signal %d", int(e.Signal))
+}
+
 // String describes the exit for a person: "exit code 3",
-// "killed by SIGSEGV (segmentation fault)".
+// "killed by SIGSEGV (segmentation fault)", "killed by SIGKILL (killed):
+// out of memory".
 func (e Exit) String() string {
+	var s string
 	if e.Signaled() {
-		return fmt.Sprintf("killed by %s (%s)", unix.SignalName(e.Signal), e.Signal)
+		s = fmt.Sprintf("killed by %s (%s)", e.SignalName(), e.Signal)
+	} else {
+		s = fmt.Sprintf("exit code %d", e.Code)
 	}
-	return fmt.Sprintf("exit code %d", e.Code)
+	switch {
+	case e.OOM:
+		s += ": out of memory"
+	case e.Wall:
+		s += ": ran out of wall-clock time"
+	}
+	return s
 }
 
-// Start runs spec.Argv in a process group of its own.
-func Start(spec Spec) (*Process, error) {
-	if len(spec.Argv) == 0 {
-		return nil, errors.New("sandbox: empty command")
-	}
-	path, err := exec.LookPath(spec.Argv[0])
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	cmd := &exec.Cmd{
-		Path:   path,
-		Args:   spec.Argv,
-		Dir:    spec.Dir,
-		Env:    spec.Env,
-		Stdin:  spec.Stdin,
-		Stdout: spec.Stdout,
-		Stderr: spec.Stderr,
-		SysProcAttr: &syscall.SysProcAttr{
-			Setpgid:   true,
-			Pdeathsig: syscall.SIGKILL,
-		},
-	}
-	if cmd.Env == nil {
-		cmd.Env = []string{}
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("sandbox: start %s: %w", spec.Argv[0], err)
-	}
-	p := &Process{cmd: cmd, pid: cmd.Process.Pid, done: make(chan struct{})}
-	if err := applyRlimits(p.pid, spec.Limits); err != nil {
-		p.Kill()
-		<-p.Done()
-		return nil, err
-	}
-	go p.wait()
-	return p, nil
+// Process is a started program with everything it started.
+type Process struct {
+	pid   int // the program's pid, as the judge sees it
+	level Level
+	desc  string
+	done  chan struct{}
+
+	init   *os.Process // the sandbox's init; nil at level None
+	ctl    *os.File    // commands to the init; closing it ends the sandbox
+	ctlMu  sync.Mutex
+	cg     *cgroup // nil without cgroups
+	tmpDir string  // the private /tmp at level Basic, removed at the end
+	plain  *plainProc
+
+	mu     sync.Mutex
+	exit   Exit
+	frozen bool
+	wall   bool
+	killed bool
 }
 
-// applyRlimits sets the limits that rlimits can express on a started
-// process. (The child runs a few instructions before they apply.)
-func applyRlimits(pid int, l Limits) error {
-	set := func(res int, v uint64) error {
-		if err := unix.Prlimit(pid, res, &unix.Rlimit{Cur: v, Max: v}, nil); err != nil {
-			return fmt.Errorf("sandbox: prlimit: %w", err)
-		}
-		return nil
-	}
-	if l.Memory > 0 {
-		if err := set(unix.RLIMIT_DATA, uint64(l.Memory)); err != nil {
-			return err
-		}
-	}
-	if l.FileSize > 0 {
-		if err := set(unix.RLIMIT_FSIZE, uint64(l.FileSize)); err != nil {
-			return err
-		}
-	}
-	if l.OpenFiles > 0 {
-		if err := set(unix.RLIMIT_NOFILE, uint64(l.OpenFiles)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (p *Process) wait() {
-	err := p.cmd.Wait()
-	e := Exit{Code: -1}
-	if ps := p.cmd.ProcessState; ps != nil {
-		if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
-			if ws.Signaled() {
-				e.Signal = ws.Signal()
-			} else {
-				e.Code = ws.ExitStatus()
-			}
-		}
-		e.CPU = ps.UserTime() + ps.SystemTime()
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			e.MaxRSS = ru.Maxrss * 1024
-		}
-	} else if err != nil {
-		e.Code = -1
-	}
-	// The group may still hold children that left; end them too.
-	_ = unix.Kill(-p.pid, unix.SIGKILL)
-	p.mu.Lock()
-	p.exit = e
-	p.mu.Unlock()
-	close(p.done)
-}
-
-// Pid is the process id of the started program.
+// Pid is the process id of the started program (not of the sandbox's
+// init), as seen from outside the sandbox.
 func (p *Process) Pid() int { return p.pid }
 
-// Done is closed once the process has exited and been reaped.
+// Level is the level the process runs at.
+func (p *Process) Level() Level { return p.level }
+
+// Protection describes the protection the process runs under, for replays
+// and logs: "full: namespaces (user, pid, mount, net, ipc, uts), cgroup v1
+// (memory, pids, freezer, cpuacct), landlock v7, seccomp, no_new_privs".
+func (p *Process) Protection() string { return p.desc }
+
+// Done is closed once the process and all it started have ended.
 func (p *Process) Done() <-chan struct{} { return p.done }
 
 // Exit returns how the process ended; valid after Done is closed.
@@ -169,19 +214,120 @@ func (p *Process) Exit() Exit {
 	return p.exit
 }
 
-// Kill ends the whole process group at once.
-func (p *Process) Kill() {
-	_ = unix.Kill(-p.pid, unix.SIGKILL)
-	_ = unix.Kill(p.pid, unix.SIGKILL)
+// Start runs spec.Argv isolated at spec.Level (the strongest available by
+// default).
+func Start(spec Spec) (*Process, error) {
+	if len(spec.Argv) == 0 {
+		return nil, errors.New("sandbox: empty command")
+	}
+	level, err := ParseLevel(string(spec.Level))
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	pr := probe()
+	if level == Auto {
+		level = pr.Level
+	} else if level.rank() > pr.Level.rank() {
+		return nil, fmt.Errorf("sandbox: level %s is not available here (the best is %s): run judge doctor", level, pr.Level)
+	}
+	if level == None {
+		return startPlain(spec)
+	}
+	return startIsolated(spec, level, pr, spec.Level == Auto)
 }
 
-// CPUTime is the CPU time the process (all its threads) has used so far,
-// read from its process CPU clock with nanosecond resolution.
+// Kill ends the process and everything it started, at once.
+func (p *Process) Kill() {
+	p.mu.Lock()
+	p.killed = true
+	p.mu.Unlock()
+	if p.plain != nil {
+		p.plain.kill()
+		return
+	}
+	if p.level.rank() >= Namespaces.rank() {
+		// The kernel ends the whole PID namespace with its init.
+		_ = p.init.Signal(syscall.SIGKILL)
+	} else {
+		if p.cg != nil {
+			p.cg.killAll()
+		}
+		_ = unix.Kill(-p.pid, unix.SIGKILL)
+		p.ctlMu.Lock()
+		_ = p.ctl.Close() // the init kills what is left and exits
+		p.ctlMu.Unlock()
+	}
+	// Frozen processes die only once thawed.
+	if p.cg != nil {
+		_ = p.cg.freeze(false)
+	}
+	if p.level.rank() < Namespaces.rank() {
+		_ = unix.Kill(-p.pid, unix.SIGCONT)
+	}
+}
+
+// Freeze stops every process of the sandbox until Thaw, so that it
+// computes nothing while it is not its turn: with the cgroup v2 freezer
+// when there is one, else SIGSTOP of every process (sent by the init in
+// its PID namespace when there is one). Freezing an ended process does
+// nothing.
+func (p *Process) Freeze() error { return p.setFrozen(true) }
+
+// Thaw lets a frozen process run again.
+func (p *Process) Thaw() error { return p.setFrozen(false) }
+
+func (p *Process) setFrozen(on bool) error {
+	select {
+	case <-p.done:
+		return nil
+	default:
+	}
+	p.mu.Lock()
+	if p.frozen == on {
+		p.mu.Unlock()
+		return nil
+	}
+	p.frozen = on
+	p.mu.Unlock()
+	if p.plain != nil {
+		return p.plain.signalGroup(on)
+	}
+	// cgroup v2's freezer is asynchronous and cheap. v1's write of FROZEN
+	// takes about 0.2 ms, a hundred times the init's SIGSTOP of every
+	// process in the namespace (BenchmarkFreezeThaw): on v1 the init does it.
+	if p.cg != nil && p.cg.sys.version == 2 && p.cg.canFreeze() {
+		return p.cg.freeze(on)
+	}
+	sig := byte('C')
+	if on {
+		sig = 'S'
+	}
+	p.ctlMu.Lock()
+	defer p.ctlMu.Unlock()
+	if _, err := p.ctl.Write([]byte{sig}); err != nil {
+		select {
+		case <-p.done:
+			return nil
+		default:
+		}
+		return fmt.Errorf("sandbox: freeze: %w", err)
+	}
+	return nil
+}
+
+// CPUTime is the CPU time used so far by every process of the sandbox
+// (from cgroup accounting when there is one, else from the program's
+// process CPU clock), with at least microsecond resolution.
 func (p *Process) CPUTime() (time.Duration, error) {
 	select {
 	case <-p.done:
 		return p.Exit().CPU, nil
 	default:
+	}
+	if p.cg != nil {
+		if d, err := p.cg.cpu(); err == nil {
+			return d, nil
+		}
 	}
 	var ts unix.Timespec
 	clock := int32((^p.pid)<<3 | 2) // MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)
@@ -191,19 +337,59 @@ func (p *Process) CPUTime() (time.Duration, error) {
 	return time.Duration(ts.Nano()), nil
 }
 
-// Blocked tells what the process is waiting for when it sleeps in a
-// system call: "read stdin" when it waits to read file descriptor 0, or "".
+// Blocked tells what the program is waiting for when it sleeps in a
+// system call: "read stdin" when one of its threads waits to read file
+// descriptor 0, or "".
 func (p *Process) Blocked() string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/syscall", p.pid))
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", p.pid))
 	if err != nil {
 		return ""
 	}
-	var nr, fd uint64
-	if _, err := fmt.Sscanf(string(b), "%d 0x%x", &nr, &fd); err != nil {
-		return ""
+	for _, t := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/syscall", p.pid, t.Name()))
+		if err != nil {
+			continue
+		}
+		var nr, fd uint64
+		if _, err := fmt.Sscanf(string(b), "%d 0x%x", &nr, &fd); err != nil {
+			continue
+		}
+		if fd == 0 && (nr == unix.SYS_READ || nr == unix.SYS_READV || nr == unix.SYS_PREAD64) {
+			return "read stdin"
+		}
 	}
-	if nr == unix.SYS_READ && fd == 0 {
+	// A frozen or stopped program sleeps elsewhere; the wait channel of
+	// the main thread still names a pipe read.
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/wchan", p.pid)); err == nil && strings.Contains(string(b), "pipe_read") {
 		return "read stdin"
 	}
 	return ""
+}
+
+// finish records how the process ended and closes Done.
+func (p *Process) finish(e Exit) {
+	p.mu.Lock()
+	e.Wall = p.wall && !e.OOM
+	p.exit = e
+	p.mu.Unlock()
+	close(p.done)
+}
+
+// wallTimer kills p after d, marking the exit.
+func (p *Process) wallTimer(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	go func() {
+		defer t.Stop()
+		select {
+		case <-t.C:
+			p.mu.Lock()
+			p.wall = true
+			p.mu.Unlock()
+			p.Kill()
+		case <-p.done:
+		}
+	}()
 }

@@ -54,6 +54,10 @@ func Bot(tb testing.TB, path string) []string {
 	mu.Lock()
 	if outDir == "" {
 		d, err := os.MkdirTemp("", "judgetest-bots-")
+		if err == nil {
+			// Sandboxed bots run as nobody when the tests run as root.
+			err = os.Chmod(d, 0o755)
+		}
 		if err != nil {
 			mu.Unlock()
 			tb.Fatal(err)

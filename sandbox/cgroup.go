@@ -1,0 +1,494 @@
+package sandbox
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// cgroupSys is what the machine's cgroups offer this process: where the
+// cgroups of sandboxes are made, and which controllers they have.
+type cgroupSys struct {
+	version int    // 2, 1, or 0 for none
+	v2      string // v2: the directory that holds the sandboxes' cgroups
+	v1      map[string]string
+	// v1: controller (memory, pids, freezer, cpuacct) → directory that
+	// holds the sandboxes' cgroups
+
+	memory, pids, freezer, cpu bool
+	notes                      []string // why something is missing, for doctor
+}
+
+var (
+	cgOnce sync.Once
+	cgSys  *cgroupSys
+	cgSeq  atomic.Int64
+)
+
+// cgroups finds, once, the cgroups this process may use.
+func cgroups() *cgroupSys {
+	cgOnce.Do(func() { cgSys = findCgroups() })
+	return cgSys
+}
+
+// mountInfo is one cgroup file system mount.
+type mountInfo struct {
+	root, point, fstype string
+	opts                []string
+}
+
+func cgroupMounts() []mountInfo {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []mountInfo
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		sep := -1
+		for i, s := range fields {
+			if s == "-" {
+				sep = i
+				break
+			}
+		}
+		if sep < 0 || sep+3 >= len(fields)+1 || len(fields) < sep+3 {
+			continue
+		}
+		fstype := fields[sep+1]
+		if fstype != "cgroup" && fstype != "cgroup2" {
+			continue
+		}
+		opts := []string{}
+		if sep+3 < len(fields) {
+			opts = strings.Split(fields[sep+3], ",")
+		}
+		out = append(out, mountInfo{root: unescape(fields[3]), point: unescape(fields[4]), fstype: fstype, opts: opts})
+	}
+	return out
+}
+
+// unescape undoes the octal escapes of /proc/self/mountinfo.
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// ownCgroups maps each v1 controller, and "" for v2, to this process's
+// cgroup path.
+func ownCgroups() map[string]string {
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if parts[1] == "" {
+			out[""] = parts[2]
+			continue
+		}
+		for _, c := range strings.Split(parts[1], ",") {
+			out[c] = parts[2]
+		}
+	}
+	return out
+}
+
+// dirOf is the directory of cgroup path in mount m.
+func dirOf(m mountInfo, path string) string {
+	rel := path
+	if m.root != "/" {
+		rel = strings.TrimPrefix(path, m.root)
+	}
+	return filepath.Join(m.point, rel)
+}
+
+func findCgroups() *cgroupSys {
+	s := &cgroupSys{}
+	mounts := cgroupMounts()
+	own := ownCgroups()
+	if len(mounts) == 0 || own == nil {
+		s.notes = append(s.notes, "no cgroup file system is mounted")
+		return s
+	}
+	for _, m := range mounts {
+		if m.fstype != "cgroup2" {
+			continue
+		}
+		p, ok := own[""]
+		if !ok {
+			continue
+		}
+		dir, err := setupV2(dirOf(m, p), p == "/")
+		if err != nil {
+			s.notes = append(s.notes, "cgroup v2: "+err.Error())
+			break
+		}
+		s.version, s.v2 = 2, dir
+		s.memory, s.pids, s.cpu = true, true, true
+		s.freezer = true // cgroup.freeze, in every non-root v2 cgroup
+		cleanStale(dir)
+		return s
+	}
+	// A hybrid or v1 host: the v1 controllers, each where this process is.
+	s.v1 = map[string]string{}
+	for _, ctrl := range []string{"memory", "pids", "freezer", "cpuacct"} {
+		var found bool
+		for _, m := range mounts {
+			if m.fstype != "cgroup" || !contains(m.opts, ctrl) {
+				continue
+			}
+			found = true
+			p, ok := own[ctrl]
+			if !ok {
+				continue
+			}
+			dir := dirOf(m, p)
+			if err := unix.Access(dir, unix.W_OK); err != nil {
+				s.notes = append(s.notes, fmt.Sprintf("cgroup v1 %s: %s is not writable (%v)", ctrl, dir, err))
+				continue
+			}
+			s.v1[ctrl] = dir
+			cleanStale(dir)
+			break
+		}
+		if !found {
+			s.notes = append(s.notes, fmt.Sprintf("cgroup v1 %s: not mounted", ctrl))
+		}
+	}
+	_, s.memory = s.v1["memory"]
+	_, s.pids = s.v1["pids"]
+	_, s.freezer = s.v1["freezer"]
+	_, s.cpu = s.v1["cpuacct"]
+	if len(s.v1) > 0 {
+		s.version = 1
+	}
+	return s
+}
+
+// setupV2 prepares a delegated v2 cgroup for sandboxes: the judge moves
+// into a leaf of its own ("no internal processes"), and the memory and
+// pids controllers are enabled for the sandboxes beside it.
+func setupV2(dir string, isRoot bool) (string, error) {
+	ctrls, err := os.ReadFile(filepath.Join(dir, "cgroup.controllers"))
+	if err != nil {
+		return "", err
+	}
+	have := strings.Fields(string(ctrls))
+	for _, c := range []string{"memory", "pids"} {
+		if !contains(have, c) {
+			return "", fmt.Errorf("the %s controller is not available in %s (not delegated, or a hybrid host)", c, dir)
+		}
+	}
+	if err := unix.Access(filepath.Join(dir, "cgroup.subtree_control"), unix.W_OK); err != nil {
+		return "", fmt.Errorf("%s is not delegated to this user: %v", dir, err)
+	}
+	sub, _ := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
+	on := strings.Fields(string(sub))
+	if contains(on, "memory") && contains(on, "pids") {
+		return dir, nil
+	}
+	if !isRoot {
+		leaf := filepath.Join(dir, "judge")
+		if err := os.Mkdir(leaf, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(leaf, "cgroup.procs"), []byte(strconv.Itoa(os.Getpid())), 0); err != nil {
+			return "", fmt.Errorf("moving the judge into %s: %w", leaf, err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte("+memory +pids"), 0); err != nil {
+		return "", fmt.Errorf("enabling memory and pids in %s: %w (other processes share the judge's cgroup)", dir, err)
+	}
+	return dir, nil
+}
+
+// cleanStale removes the empty cgroups of sandboxes whose judge died.
+func cleanStale(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if !e.IsDir() || !strings.HasPrefix(name, "judge-sb-") {
+			continue
+		}
+		f := strings.Split(name, "-")
+		if len(f) < 4 {
+			continue
+		}
+		pid, err := strconv.Atoi(f[2])
+		if err != nil || pid == os.Getpid() || unix.Kill(pid, 0) == nil {
+			continue
+		}
+		_ = unix.Rmdir(filepath.Join(dir, name))
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// cgroup is the cgroup of one sandbox (one directory per v1 controller).
+type cgroup struct {
+	sys  *cgroupSys
+	dirs map[string]string // v1 controller, or "" for v2 → directory
+}
+
+// create makes the cgroup of a new sandbox with limit l.
+func (s *cgroupSys) create(l Limits) (*cgroup, error) {
+	name := fmt.Sprintf("judge-sb-%d-%d", os.Getpid(), cgSeq.Add(1))
+	c := &cgroup{sys: s, dirs: map[string]string{}}
+	if s.version == 2 {
+		c.dirs[""] = filepath.Join(s.v2, name)
+	} else {
+		for ctrl, base := range s.v1 {
+			c.dirs[ctrl] = filepath.Join(base, name)
+		}
+	}
+	for _, d := range c.dirs {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			c.remove()
+			return nil, fmt.Errorf("sandbox: cgroup: %w", err)
+		}
+	}
+	var err error
+	if s.version == 2 {
+		d := c.dirs[""]
+		if l.Memory > 0 {
+			err = writeFile(filepath.Join(d, "memory.max"), l.Memory)
+			_ = writeFile(filepath.Join(d, "memory.swap.max"), 0)
+		}
+	} else if d, ok := c.dirs["memory"]; ok && l.Memory > 0 {
+		err = writeFile(filepath.Join(d, "memory.limit_in_bytes"), l.Memory)
+		_ = writeFile(filepath.Join(d, "memory.memsw.limit_in_bytes"), l.Memory)
+	}
+	if err != nil {
+		c.remove()
+		return nil, fmt.Errorf("sandbox: cgroup memory limit: %w", err)
+	}
+	return c, nil
+}
+
+// setPids limits the cgroup to n tasks.
+func (c *cgroup) setPids(n int) error {
+	d, ok := c.dirs["pids"]
+	if c.sys.version == 2 {
+		d, ok = c.dirs[""], true
+	}
+	if !ok {
+		return nil
+	}
+	return writeFile(filepath.Join(d, "pids.max"), int64(n))
+}
+
+// attach moves process pid (all its threads) into the cgroup.
+func (c *cgroup) attach(pid int) error {
+	for _, d := range c.dirs {
+		if err := writeFile(filepath.Join(d, "cgroup.procs"), int64(pid)); err != nil {
+			return fmt.Errorf("sandbox: cgroup attach: %w", err)
+		}
+	}
+	return nil
+}
+
+func (c *cgroup) canFreeze() bool {
+	if c.sys.version == 2 {
+		return true
+	}
+	_, ok := c.dirs["freezer"]
+	return ok
+}
+
+func (c *cgroup) freeze(on bool) error {
+	if c.sys.version == 2 {
+		v := "0"
+		if on {
+			v = "1"
+		}
+		return os.WriteFile(filepath.Join(c.dirs[""], "cgroup.freeze"), []byte(v), 0)
+	}
+	d, ok := c.dirs["freezer"]
+	if !ok {
+		return nil
+	}
+	v := "THAWED"
+	if on {
+		v = "FROZEN"
+	}
+	return os.WriteFile(filepath.Join(d, "freezer.state"), []byte(v), 0)
+}
+
+// cpu is the CPU time used by the cgroup's processes.
+func (c *cgroup) cpu() (time.Duration, error) {
+	if c.sys.version == 2 {
+		v, err := readKey(filepath.Join(c.dirs[""], "cpu.stat"), "usage_usec")
+		return time.Duration(v) * time.Microsecond, err
+	}
+	d, ok := c.dirs["cpuacct"]
+	if !ok {
+		return 0, errors.New("no cpuacct controller")
+	}
+	v, err := readInt(filepath.Join(d, "cpuacct.usage"))
+	return time.Duration(v), err
+}
+
+// oom reports whether the OOM killer acted in the cgroup.
+func (c *cgroup) oom() bool {
+	if c.sys.version == 2 {
+		n, _ := readKey(filepath.Join(c.dirs[""], "memory.events"), "oom_kill")
+		return n > 0
+	}
+	d, ok := c.dirs["memory"]
+	if !ok {
+		return false
+	}
+	n, _ := readKey(filepath.Join(d, "memory.oom_control"), "oom_kill")
+	return n > 0
+}
+
+// peak is the most memory the cgroup used, or 0 when unknown.
+func (c *cgroup) peak() int64 {
+	if c.sys.version == 2 {
+		n, _ := readInt(filepath.Join(c.dirs[""], "memory.peak"))
+		return n
+	}
+	if d, ok := c.dirs["memory"]; ok {
+		n, _ := readInt(filepath.Join(d, "memory.max_usage_in_bytes"))
+		return n
+	}
+	return 0
+}
+
+// procsDir is a directory whose cgroup.procs lists every process.
+func (c *cgroup) procsDir() string {
+	if c.sys.version == 2 {
+		return c.dirs[""]
+	}
+	for _, ctrl := range []string{"pids", "freezer", "memory", "cpuacct"} {
+		if d, ok := c.dirs[ctrl]; ok {
+			return d
+		}
+	}
+	return ""
+}
+
+// pids lists the processes in the cgroup.
+func (c *cgroup) pidList() []int {
+	b, err := os.ReadFile(filepath.Join(c.procsDir(), "cgroup.procs"))
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, f := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(f); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// killAll kills every process in the cgroup.
+func (c *cgroup) killAll() {
+	if c.sys.version == 2 {
+		if os.WriteFile(filepath.Join(c.dirs[""], "cgroup.kill"), []byte("1"), 0) == nil {
+			return
+		}
+	}
+	for i := 0; i < 10; i++ {
+		pids := c.pidList()
+		if len(pids) == 0 {
+			return
+		}
+		for _, pid := range pids {
+			_ = unix.Kill(pid, unix.SIGKILL)
+		}
+	}
+}
+
+// remove deletes the cgroup once its processes are gone.
+func (c *cgroup) remove() {
+	for _, d := range c.dirs {
+		for i := 0; ; i++ {
+			err := unix.Rmdir(d)
+			if err == nil || errors.Is(err, unix.ENOENT) || i >= 200 {
+				break
+			}
+			if i == 20 {
+				c.killAll()
+				_ = c.freeze(false)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+func writeFile(path string, v int64) error {
+	return os.WriteFile(path, []byte(strconv.FormatInt(v, 10)), 0)
+}
+
+func readInt(path string) (int64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	s := strings.TrimSpace(string(b))
+	if s == "max" {
+		return -1, nil
+	}
+	return strconv.ParseInt(s, 10, 64)
+}
+
+// readKey reads "key value" from a flat-keyed cgroup file.
+func readKey(path, key string) (int64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == key {
+			return strconv.ParseInt(f[1], 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("%s: no %s", path, key)
+}

@@ -1,0 +1,199 @@
+package sandbox
+
+import (
+	"bufio"
+	"os"
+	"testing"
+	"time"
+)
+
+// TestFreeze checks that a frozen program computes nothing, at every
+// level, and that CPU time is accounted.
+func TestFreeze(t *testing.T) {
+	argv, dir := build(t, "threads.c")
+	for _, l := range levels {
+		t.Run(string(l), func(t *testing.T) {
+			available(t, l)
+			p, err := Start(Spec{Argv: argv, ReadOnly: []string{dir}, Level: l, Limits: hostileLimits})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				p.Kill()
+				<-p.Done()
+			}()
+			time.Sleep(200 * time.Millisecond)
+			c0, err := p.CPUTime()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c0 < 50*time.Millisecond {
+				t.Errorf("CPU time after 200ms of busy threads is %v", c0)
+			}
+			if err := p.Freeze(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(50 * time.Millisecond) // freezing takes a moment
+			c1, _ := p.CPUTime()
+			time.Sleep(300 * time.Millisecond)
+			c2, _ := p.CPUTime()
+			if d := c2 - c1; d > 20*time.Millisecond {
+				t.Errorf("frozen, it used %v of CPU in 300ms", d)
+			}
+			if err := p.Thaw(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(200 * time.Millisecond)
+			c3, _ := p.CPUTime()
+			if c3-c2 < 50*time.Millisecond {
+				t.Errorf("thawed, it used only %v of CPU in 200ms", c3-c2)
+			}
+			t.Logf("cpu: %v, frozen +%v, thawed +%v", c0, c2-c1, c3-c2)
+		})
+	}
+}
+
+// TestKillFrozen checks that a frozen sandbox still dies at once.
+func TestKillFrozen(t *testing.T) {
+	argv, dir := build(t, "daemon.c")
+	for _, l := range levels {
+		t.Run(string(l), func(t *testing.T) {
+			available(t, l)
+			p, err := Start(Spec{Argv: argv, ReadOnly: []string{dir}, Level: l, Limits: hostileLimits})
+			if err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(100 * time.Millisecond)
+			_ = p.Freeze()
+			p.Kill()
+			select {
+			case <-p.Done():
+			case <-time.After(5 * time.Second):
+				t.Fatal("a frozen sandbox did not die within 5s")
+			}
+			if l != None {
+				if left := remains(dir); len(left) > 0 {
+					t.Errorf("processes remain: %q", left)
+				}
+			}
+		})
+	}
+}
+
+// TestWall checks the wall-clock backstop.
+func TestWall(t *testing.T) {
+	argv, dir := build(t, "sleep.c")
+	lim := hostileLimits
+	lim.Wall = 200 * time.Millisecond
+	p, err := Start(Spec{Argv: argv, ReadOnly: []string{dir}, Limits: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the wall-clock limit did not stop the program")
+	}
+	if e := p.Exit(); !e.Wall || e.Signal == 0 {
+		t.Errorf("exit %v, want killed for wall-clock time", e)
+	}
+}
+
+// TestStartErrors checks that what cannot run is an error of Start.
+func TestStartErrors(t *testing.T) {
+	for _, l := range []Level{Probe().Level, Basic} {
+		if _, err := Start(Spec{Argv: []string{"no-such-program-here"}, Level: l}); err == nil {
+			t.Errorf("%s: starting a missing program: no error", l)
+		}
+		if _, err := Start(Spec{Argv: []string{"/etc/hostname"}, Level: l}); err == nil {
+			t.Errorf("%s: starting a file that is no program: no error", l)
+		}
+	}
+	if _, err := Start(Spec{Argv: []string{"true"}, Level: "bogus"}); err == nil {
+		t.Error("an unknown level: no error")
+	}
+}
+
+func benchStart(b *testing.B, l Level) {
+	if l.rank() > Probe().Level.rank() {
+		b.Skipf("level %s is not available", l)
+	}
+	for b.Loop() {
+		p, err := Start(Spec{Argv: []string{"/bin/true"}, Level: l, Limits: DefaultLimits})
+		if err != nil {
+			b.Fatal(err)
+		}
+		<-p.Done()
+	}
+}
+
+// BenchmarkStart measures starting a sandboxed program and seeing it end.
+func BenchmarkStart(b *testing.B) {
+	for _, l := range levels {
+		b.Run(string(l), func(b *testing.B) { benchStart(b, l) })
+	}
+}
+
+// BenchmarkQuery measures one query and answer with a program (cat),
+// sandboxed or not.
+func BenchmarkQuery(b *testing.B) {
+	for _, l := range levels {
+		b.Run(string(l), func(b *testing.B) {
+			if l.rank() > Probe().Level.rank() {
+				b.Skipf("level %s is not available", l)
+			}
+			inR, inW, _ := os.Pipe()
+			outR, outW, _ := os.Pipe()
+			p, err := Start(Spec{Argv: []string{"/bin/cat"}, Level: l, Limits: DefaultLimits, Stdin: inR, Stdout: outW})
+			inR.Close()
+			outW.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer func() {
+				inW.Close()
+				p.Kill()
+				<-p.Done()
+				outR.Close()
+			}()
+			r := bufio.NewReader(outR)
+			q := []byte("board 3 3\n")
+			for b.Loop() {
+				if _, err := inW.Write(q); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := r.ReadSlice('\n'); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkFreezeThaw measures freezing and thawing a program once, as
+// every turn does.
+func BenchmarkFreezeThaw(b *testing.B) {
+	for _, l := range levels {
+		b.Run(string(l), func(b *testing.B) {
+			if l.rank() > Probe().Level.rank() {
+				b.Skipf("level %s is not available", l)
+			}
+			p, err := Start(Spec{Argv: []string{"/bin/sleep", "1000"}, Level: l, Limits: DefaultLimits})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer func() {
+				p.Kill()
+				<-p.Done()
+			}()
+			for b.Loop() {
+				if err := p.Freeze(); err != nil {
+					b.Fatal(err)
+				}
+				if err := p.Thaw(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,135 @@
+package sandbox
+
+import (
+	"os"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// Landlock is used through its three system calls directly: the rules
+// must bind only the thread that execs the program.
+
+func landlockCreateRuleset(attr *unix.LandlockRulesetAttr, size uintptr, flags int) (int, error) {
+	fd, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(attr)), size, uintptr(flags))
+	if e != 0 {
+		return -1, e
+	}
+	return int(fd), nil
+}
+
+func landlockAddPath(ruleset int, attr *unix.LandlockPathBeneathAttr) error {
+	_, _, e := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(attr)), 0, 0, 0)
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
+func landlockRestrictSelf(ruleset int) error {
+	_, _, e := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(ruleset), 0, 0)
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
+// Short names for the rights.
+const (
+	llExec     = unix.LANDLOCK_ACCESS_FS_EXECUTE
+	llWrite    = unix.LANDLOCK_ACCESS_FS_WRITE_FILE
+	llRead     = unix.LANDLOCK_ACCESS_FS_READ_FILE
+	llReadDir  = unix.LANDLOCK_ACCESS_FS_READ_DIR
+	llMakeSym  = unix.LANDLOCK_ACCESS_FS_MAKE_SYM
+	llRefer    = unix.LANDLOCK_ACCESS_FS_REFER
+	llTruncate = unix.LANDLOCK_ACCESS_FS_TRUNCATE
+	llIoctlDev = unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+)
+
+// landlockABI is the Landlock ABI version of the kernel, or 0.
+func landlockABI() int {
+	v, err := landlockCreateRuleset(nil, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
+// fsRights are the file system rights Landlock ABI abi knows.
+func fsRights(abi int) uint64 {
+	r := uint64(llMakeSym<<1 - 1) // ABI 1
+	if abi >= 2 {
+		r |= llRefer
+	}
+	if abi >= 3 {
+		r |= llTruncate
+	}
+	if abi >= 5 {
+		r |= llIoctlDev
+	}
+	return r
+}
+
+// fileRights are the rights that apply to a file (not a directory).
+const fileRights = llExec | llWrite | llRead | llTruncate | llIoctlDev
+
+// applyLandlock restricts the calling thread (and what it execs) to
+// reading and executing ro, anything in rw, reading and writing the
+// devices of /dev and reading /proc. It denies TCP (ABI 4), abstract unix
+// sockets and signals out of the sandbox (ABI 6).
+func applyLandlock(abi int, ro, rw []string) error {
+	all := fsRights(abi)
+	attr := unix.LandlockRulesetAttr{Handled_access_fs: all}
+	size := unsafe.Sizeof(attr.Handled_access_fs)
+	if abi >= 4 {
+		attr.Handled_access_net = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
+		size += unsafe.Sizeof(attr.Handled_access_net)
+	}
+	if abi >= 6 {
+		attr.Scoped = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL
+		size += unsafe.Sizeof(attr.Scoped)
+	}
+	fd, err := landlockCreateRuleset(&attr, size, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	read := uint64(llExec | llRead | llReadDir)
+	add := func(path string, access uint64) error {
+		pfd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil
+			}
+			return err
+		}
+		defer unix.Close(pfd)
+		var st unix.Stat_t
+		if err := unix.Fstat(pfd, &st); err != nil {
+			return err
+		}
+		access &= all
+		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			access &= fileRights
+		}
+		return landlockAddPath(fd, &unix.LandlockPathBeneathAttr{Allowed_access: access, Parent_fd: int32(pfd)})
+	}
+	for _, p := range ro {
+		if err := add(p, read); err != nil {
+			return err
+		}
+	}
+	for _, p := range rw {
+		if err := add(p, all); err != nil {
+			return err
+		}
+	}
+	dev := uint64(llRead | llWrite | llTruncate | llIoctlDev | llReadDir)
+	if err := add("/dev", dev); err != nil {
+		return err
+	}
+	if err := add("/proc", llRead|llReadDir|llWrite); err != nil {
+		return err
+	}
+	return landlockRestrictSelf(fd)
+}

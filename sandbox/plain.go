@@ -1,0 +1,128 @@
+package sandbox
+
+import (
+	"fmt"
+	"os/exec"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// plainProc is a program run with no sandbox: a process group and rlimits.
+type plainProc struct {
+	cmd *exec.Cmd
+	pid int
+}
+
+// startPlain runs spec.Argv in a process group of its own, at level None.
+func startPlain(spec Spec) (*Process, error) {
+	path, err := exec.LookPath(spec.Argv[0])
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	cmd := &exec.Cmd{
+		Path:   path,
+		Args:   spec.Argv,
+		Dir:    spec.Dir,
+		Env:    spec.Env,
+		Stdin:  spec.Stdin,
+		Stdout: spec.Stdout,
+		Stderr: spec.Stderr,
+		SysProcAttr: &syscall.SysProcAttr{
+			Setpgid:   true,
+			Pdeathsig: syscall.SIGKILL,
+		},
+	}
+	if cmd.Env == nil {
+		cmd.Env = []string{}
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("sandbox: start %s: %w", spec.Argv[0], err)
+	}
+	pp := &plainProc{cmd: cmd, pid: cmd.Process.Pid}
+	p := &Process{pid: pp.pid, level: None, desc: describe(None, nil, nil), done: make(chan struct{}), plain: pp}
+	// The child runs a few instructions before these apply.
+	for _, r := range rlimitsFor(spec.Limits, false, false) {
+		lim := unix.Rlimit{Cur: r.Value, Max: r.Value}
+		if err := unix.Prlimit(pp.pid, r.Resource, &lim, nil); err != nil {
+			pp.kill()
+			_ = cmd.Wait()
+			return nil, fmt.Errorf("sandbox: prlimit: %w", err)
+		}
+	}
+	go p.waitPlain()
+	p.wallTimer(spec.Limits.Wall)
+	return p, nil
+}
+
+func (p *Process) waitPlain() {
+	_ = p.plain.cmd.Wait()
+	e := Exit{Code: -1}
+	if ps := p.plain.cmd.ProcessState; ps != nil {
+		if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
+			e.Code, e.Signal = fromWaitStatus(ws)
+		}
+		e.CPU = ps.UserTime() + ps.SystemTime()
+		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+			e.MaxRSS = ru.Maxrss * 1024
+		}
+	}
+	// The group may still hold children that left; end them too.
+	_ = unix.Kill(-p.pid, unix.SIGKILL)
+	p.finish(e)
+}
+
+func (pp *plainProc) kill() {
+	_ = unix.Kill(-pp.pid, unix.SIGKILL)
+	_ = unix.Kill(pp.pid, unix.SIGKILL)
+	_ = unix.Kill(-pp.pid, unix.SIGCONT)
+}
+
+func (pp *plainProc) signalGroup(stop bool) error {
+	sig := unix.SIGCONT
+	if stop {
+		sig = unix.SIGSTOP
+	}
+	if err := unix.Kill(-pp.pid, sig); err != nil && err != unix.ESRCH {
+		return fmt.Errorf("sandbox: freeze: %w", err)
+	}
+	return nil
+}
+
+// fromWaitStatus splits a wait status into an exit code (-1 when killed)
+// and a signal.
+func fromWaitStatus(ws syscall.WaitStatus) (int, syscall.Signal) {
+	if ws.Signaled() {
+		return -1, ws.Signal()
+	}
+	return ws.ExitStatus(), 0
+}
+
+// rlimit is one resource limit to set.
+type rlimit struct {
+	Resource int
+	Value    uint64
+}
+
+// rlimitsFor lists the rlimits that enforce l. With cgroups for memory
+// or processes, those are left to the cgroup; RLIMIT_NPROC only makes
+// sense in a user namespace of its own (it counts every process of the
+// user).
+func rlimitsFor(l Limits, cgMemory, nprocOK bool) []rlimit {
+	rs := []rlimit{{unix.RLIMIT_CORE, 0}}
+	if l.Memory > 0 && !cgMemory {
+		// Never RLIMIT_AS: Java and Go reserve far more address space
+		// than they use.
+		rs = append(rs, rlimit{unix.RLIMIT_DATA, uint64(l.Memory)})
+	}
+	if l.Procs > 0 && nprocOK {
+		rs = append(rs, rlimit{unix.RLIMIT_NPROC, uint64(l.Procs)})
+	}
+	if l.FileSize > 0 {
+		rs = append(rs, rlimit{unix.RLIMIT_FSIZE, uint64(l.FileSize)})
+	}
+	if l.OpenFiles > 0 {
+		rs = append(rs, rlimit{unix.RLIMIT_NOFILE, uint64(l.OpenFiles)})
+	}
+	return rs
+}

@@ -1,0 +1,267 @@
+package sandbox
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Report says what protection this machine gives sandboxed programs.
+type Report struct {
+	Level  Level   // the strongest level available
+	Checks []Check // each protection, active or not
+
+	ns       bool
+	landlock int // Landlock ABI, 0 without
+	seccomp  bool
+}
+
+// Check is one protection: whether it is active, what it does or why it
+// is not, and what a user can do about it.
+type Check struct {
+	Name   string
+	Active bool
+	Detail string
+	Advice string
+}
+
+var (
+	probeOnce   sync.Once
+	probeReport *Report
+)
+
+// Probe examines the machine, once per process, and reports what the
+// sandbox can enforce here. It starts one sandbox to try the namespaces.
+func Probe() *Report { return probe() }
+
+func probe() *Report {
+	probeOnce.Do(func() { probeReport = runProbe() })
+	return probeReport
+}
+
+func runProbe() *Report {
+	r := &Report{}
+	add := func(name string, active bool, detail, advice string) {
+		r.Checks = append(r.Checks, Check{Name: name, Active: active, Detail: detail, Advice: advice})
+	}
+
+	// Seccomp, as far as the kernel says.
+	actions, err := os.ReadFile("/proc/sys/kernel/seccomp/actions_avail")
+	r.seccomp = err == nil && strings.Contains(string(actions), "errno") && auditArch != 0
+	r.landlock = landlockABI()
+
+	nsErr := probeNamespaces(r.seccomp)
+	r.ns = nsErr == nil
+	id := "the judge's own user id"
+	if os.Geteuid() == 0 {
+		id = "uid 65534 (nobody)"
+	}
+	if r.ns {
+		add("user namespace", true, "programs run as "+id+" with no capabilities", "")
+		add("pid, mount, network, ipc, uts namespaces", true,
+			"a tiny init as PID 1; read-only system directories and bot directory, private /tmp, fresh /proc, minimal /dev; no network but an own loopback", "")
+	} else {
+		add("user namespace", false, nsErr.Error(),
+			"allow unprivileged user namespaces: sysctl kernel.unprivileged_userns_clone=1 and user.max_user_namespaces>0; on Ubuntu 23.10+ also kernel.apparmor_restrict_unprivileged_userns=0 (or an AppArmor profile for the judge); in Docker, --security-opt seccomp=unconfined or a privileged container")
+		add("pid, mount, network, ipc, uts namespaces", false, "need the user namespace", "as above")
+	}
+
+	cg := cgroups()
+	where := func(ctrl string) string {
+		if cg.version == 2 {
+			return "cgroup v2 in " + cg.v2
+		}
+		return "cgroup v1 in " + cg.v1[ctrl]
+	}
+	cgAdvice := "run the judge as root, or in a delegated cgroup v2 subtree: systemd-run --user --scope -p Delegate=yes judge ...; without it memory is bounded by RLIMIT_DATA and processes by RLIMIT_NPROC"
+	why := strings.Join(cg.notes, "; ")
+	if why == "" {
+		why = "no usable cgroup"
+	}
+	for _, c := range []struct {
+		name, ctrl, does string
+		on               bool
+	}{
+		{"cgroup memory", "memory", "real memory is limited; the OOM killer's verdict is read from the cgroup", cg.memory},
+		{"cgroup pids", "pids", "processes and threads are limited", cg.pids},
+		{"cgroup freezer", "freezer", "programs are frozen while it is not their turn", cg.freezer},
+		{"cgroup cpu accounting", "cpuacct", "CPU time of every turn from the cgroup", cg.cpu},
+	} {
+		if c.on {
+			add(c.name, true, c.does+" ("+where(c.ctrl)+")", "")
+		} else {
+			add(c.name, false, why, cgAdvice)
+		}
+	}
+	switch {
+	case !cg.freezer:
+		r.Checks[len(r.Checks)-2].Detail = "frozen with SIGSTOP instead; " + why
+	case cg.version == 1:
+		// v1's freezer takes about 0.2 ms a turn; SIGSTOP from the init
+		// stops the same processes (its whole PID namespace) in 2 µs.
+		r.Checks[len(r.Checks)-2].Detail = "present (" + where("freezer") + "); between turns programs are stopped with SIGSTOP, sent by the sandbox's init to its whole PID namespace, which costs 2 µs where the v1 freezer costs 0.2 ms"
+	}
+	if r.landlock > 0 {
+		what := "file system access limited to what the program needs"
+		if r.landlock >= 4 {
+			what += "; no TCP"
+		}
+		if r.landlock >= 6 {
+			what += "; no abstract unix sockets or signals out of the sandbox"
+		}
+		add("landlock", true, fmt.Sprintf("ABI %d: %s", r.landlock, what), "")
+	} else {
+		add("landlock", false, "the kernel has no Landlock (Linux 5.13+, lsm=landlock on the kernel command line)", "add landlock to the kernel's lsm= boot parameter")
+	}
+	if r.seccomp {
+		add("seccomp", true, "a filter denies sockets other than AF_UNIX, ptrace, keyctl, io_uring, bpf, perf, mount, unshare, TIOCSTI and more", "")
+	} else {
+		add("seccomp", false, "seccomp filters are not available on this kernel or architecture", "")
+	}
+	add("no_new_privs", true, "set-user-id programs cannot gain privileges", "")
+	if f, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0); err == nil {
+		f.Close()
+		add("pty", true, "bots write to a pseudo-terminal, so that C and Python flush every line", "")
+	} else {
+		add("pty", false, err.Error(), "mount devpts (/dev/pts) or run bots with io = pipe")
+	}
+
+	switch {
+	case r.ns && cg.memory && cg.pids:
+		r.Level = Full
+	case r.ns:
+		r.Level = Namespaces
+	default:
+		r.Level = Basic
+	}
+	return r
+}
+
+// probeNamespaces starts an init in fresh namespaces that sets up a root
+// file system, and reports what went wrong, if anything.
+func probeNamespaces(seccomp bool) error {
+	if !initCalled {
+		return fmt.Errorf("sandbox.Init is not called at the start of main")
+	}
+	id, gid := os.Geteuid(), os.Getegid()
+	if id == 0 {
+		id, gid = nobody, nobody
+	}
+	ctlR, ctlW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer ctlW.Close()
+	stR, stW, err := os.Pipe()
+	if err != nil {
+		ctlR.Close()
+		return err
+	}
+	defer stR.Close()
+	cmd := &exec.Cmd{
+		Path:       "/proc/self/exe",
+		Args:       []string{initName},
+		Env:        []string{"GOMAXPROCS=1", "GORACE=atexit_sleep_ms=0"},
+		ExtraFiles: []*os.File{ctlR, stW},
+		SysProcAttr: &syscall.SysProcAttr{
+			Cloneflags:  nsCloneFlags,
+			UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: id, Size: 1}},
+			GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: gid, Size: 1}},
+			Setsid:      true,
+			AmbientCaps: initCaps,
+			Credential:  &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: true},
+		},
+	}
+	err = cmd.Start()
+	ctlR.Close()
+	stW.Close()
+	if err != nil {
+		return fmt.Errorf("cannot create namespaces: %w", err)
+	}
+	b, _ := json.Marshal(config{Mode: "probe", Seccomp: seccomp, Uid: -1, Gid: -1})
+	_, _ = ctlW.Write(append(b, '\n'))
+	t := time.AfterFunc(10*time.Second, func() { _ = cmd.Process.Kill() })
+	defer t.Stop()
+	line, rerr := bufio.NewReader(stR).ReadBytes('\n')
+	_ = cmd.Wait()
+	var m message
+	if rerr != nil || json.Unmarshal(line, &m) != nil {
+		return fmt.Errorf("the probe sandbox ended early (%v)", cmd.ProcessState)
+	}
+	if m.Err != "" {
+		return fmt.Errorf("namespaces work, but not the sandbox's file system: %s", m.Err)
+	}
+	return nil
+}
+
+// String prints the report for a person, one protection a line.
+func (r *Report) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "sandbox level: %s\n", r.Level)
+	for _, c := range r.Checks {
+		state := "active "
+		if !c.Active {
+			state = "MISSING"
+		}
+		fmt.Fprintf(&b, "  %s  %-40s %s\n", state, c.Name, c.Detail)
+		if !c.Active && c.Advice != "" {
+			fmt.Fprintf(&b, "           %-40s what to do: %s\n", "", c.Advice)
+		}
+	}
+	switch r.Level {
+	case Namespaces:
+		b.WriteString("memory and processes are bounded by rlimits only (RLIMIT_DATA, RLIMIT_NPROC); out-of-memory shows as a crash\n")
+	case Basic:
+		b.WriteString("WARNING: no namespaces: bots see the machine's processes and file system names; only rlimits, Landlock and seccomp protect it\n")
+	}
+	return b.String()
+}
+
+// Summary is the level and its protections in one line, as stored in
+// replays.
+func (r *Report) Summary() string { return describe(r.Level, r, cgroups()) }
+
+// describe says in one line what a sandbox at level enforces.
+func describe(level Level, r *Report, cg *cgroupSys) string {
+	if level == None {
+		return "none: NOT SANDBOXED (process group and rlimits only)"
+	}
+	var parts []string
+	if level.rank() >= Namespaces.rank() {
+		parts = append(parts, "namespaces (user, pid, mount, net, ipc, uts)")
+	}
+	if cg != nil && (level == Full || level == Basic) && cg.version > 0 {
+		var ctrls []string
+		for _, c := range []struct {
+			name string
+			on   bool
+		}{{"memory", cg.memory}, {"pids", cg.pids}, {"freezer", cg.freezer}, {"cpu", cg.cpu}} {
+			if c.on {
+				ctrls = append(ctrls, c.name)
+			}
+		}
+		parts = append(parts, fmt.Sprintf("cgroup v%d (%s)", cg.version, strings.Join(ctrls, ", ")))
+	} else {
+		parts = append(parts, "rlimits")
+	}
+	if r != nil && r.landlock > 0 {
+		parts = append(parts, fmt.Sprintf("landlock v%d", r.landlock))
+	}
+	if r != nil && r.seccomp {
+		parts = append(parts, "seccomp")
+	}
+	parts = append(parts, "no_new_privs")
+	return string(level) + ": " + strings.Join(parts, ", ")
+}
+
+func durationUS(us int64) time.Duration { return time.Duration(us) * time.Microsecond }
+
+var _ = unix.Getpid

@@ -1,0 +1,114 @@
+package sandbox
+
+import (
+	"errors"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// The seccomp filter denies what a program playing a game never needs and
+// what most kernel exploits start with: sockets other than AF_UNIX,
+// ptrace and reading other processes' memory, keyrings, io_uring, BPF,
+// perf, userfaultfd, mounts, new namespaces, module and kexec loading,
+// clock setting, and the TIOCSTI and TIOCLINUX ioctls that push input
+// into a terminal. Everything else is allowed.
+
+const (
+	bpfLd   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+	bpfJeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+	bpfJge  = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+	bpfJset = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+	bpfRet  = unix.BPF_RET | unix.BPF_K
+
+	retAllow = unix.SECCOMP_RET_ALLOW
+	retKill  = unix.SECCOMP_RET_KILL_PROCESS
+
+	offNr   = 0
+	offArch = 4
+)
+
+func retErrno(e unix.Errno) uint32 { return unix.SECCOMP_RET_ERRNO | uint32(e) }
+
+func argLow(i int) uint32 { return uint32(16 + 8*i) } // little-endian low half
+
+// nsFlags are the clone flags that make new namespaces.
+const nsFlags = unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWNET |
+	unix.CLONE_NEWIPC | unix.CLONE_NEWUTS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWTIME
+
+// seccompFilter builds the filter for this architecture.
+func seccompFilter() ([]unix.SockFilter, error) {
+	if auditArch == 0 {
+		return nil, errors.New("no seccomp filter for this architecture")
+	}
+	st := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
+		return unix.SockFilter{Code: code, Jt: jt, Jf: jf, K: k}
+	}
+	f := []unix.SockFilter{
+		st(bpfLd, offArch, 0, 0),
+		st(bpfJeq, auditArch, 1, 0),
+		st(bpfRet, retKill, 0, 0),
+		st(bpfLd, offNr, 0, 0),
+	}
+	if x32Bit != 0 {
+		f = append(f, st(bpfJge, x32Bit, 0, 1), st(bpfRet, retErrno(unix.ENOSYS), 0, 0))
+	}
+	for _, nr := range deniedSyscalls {
+		f = append(f, st(bpfJeq, uint32(nr), 0, 1), st(bpfRet, retErrno(unix.EPERM), 0, 0))
+	}
+	f = append(f,
+		// clone3 hides its flags in memory: ENOSYS makes libcs fall back to clone.
+		st(bpfJeq, unix.SYS_CLONE3, 0, 1), st(bpfRet, retErrno(unix.ENOSYS), 0, 0),
+		// socket: AF_UNIX only.
+		st(bpfJeq, unix.SYS_SOCKET, 0, 4),
+		st(bpfLd, argLow(0), 0, 0),
+		st(bpfJeq, unix.AF_UNIX, 0, 1),
+		st(bpfRet, retAllow, 0, 0),
+		st(bpfRet, retErrno(unix.EAFNOSUPPORT), 0, 0),
+		// clone: no new namespaces.
+		st(bpfJeq, unix.SYS_CLONE, 0, 4),
+		st(bpfLd, argLow(0), 0, 0),
+		st(bpfJset, nsFlags, 0, 1),
+		st(bpfRet, retErrno(unix.EPERM), 0, 0),
+		st(bpfRet, retAllow, 0, 0),
+		// ioctl: no TIOCSTI, no TIOCLINUX.
+		st(bpfJeq, unix.SYS_IOCTL, 0, 5),
+		st(bpfLd, argLow(1), 0, 0),
+		st(bpfJeq, unix.TIOCSTI, 1, 0),
+		st(bpfJeq, unix.TIOCLINUX, 0, 1),
+		st(bpfRet, retErrno(unix.EPERM), 0, 0),
+		st(bpfRet, retAllow, 0, 0),
+		st(bpfRet, retAllow, 0, 0),
+	)
+	return f, nil
+}
+
+// installSeccomp installs the filter on the calling thread; no_new_privs
+// must be set.
+func installSeccomp() error {
+	f, err := seccompFilter()
+	if err != nil {
+		return err
+	}
+	prog := unix.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
+	return unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0)
+}
+
+// commonDenied are denied on every architecture.
+var commonDenied = []int{
+	unix.SYS_PTRACE, unix.SYS_PROCESS_VM_READV, unix.SYS_PROCESS_VM_WRITEV,
+	unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY,
+	unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER,
+	unix.SYS_MOUNT, unix.SYS_UMOUNT2, unix.SYS_PIVOT_ROOT, unix.SYS_CHROOT,
+	unix.SYS_UNSHARE, unix.SYS_SETNS,
+	unix.SYS_FSOPEN, unix.SYS_FSCONFIG, unix.SYS_FSMOUNT, unix.SYS_FSPICK,
+	unix.SYS_MOVE_MOUNT, unix.SYS_OPEN_TREE, unix.SYS_MOUNT_SETATTR,
+	unix.SYS_BPF, unix.SYS_PERF_EVENT_OPEN, unix.SYS_USERFAULTFD,
+	unix.SYS_KEXEC_LOAD, unix.SYS_KEXEC_FILE_LOAD,
+	unix.SYS_INIT_MODULE, unix.SYS_FINIT_MODULE, unix.SYS_DELETE_MODULE,
+	unix.SYS_REBOOT, unix.SYS_SWAPON, unix.SYS_SWAPOFF, unix.SYS_ACCT, unix.SYS_SYSLOG,
+	unix.SYS_OPEN_BY_HANDLE_AT, unix.SYS_NAME_TO_HANDLE_AT,
+	unix.SYS_SETTIMEOFDAY, unix.SYS_CLOCK_SETTIME, unix.SYS_CLOCK_ADJTIME,
+	unix.SYS_QUOTACTL, unix.SYS_VHANGUP, unix.SYS_PIDFD_GETFD,
+	unix.SYS_FANOTIFY_INIT, unix.SYS_LOOKUP_DCOOKIE,
+}

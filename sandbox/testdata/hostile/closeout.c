@@ -1,0 +1,2 @@
+#include <unistd.h>
+int main(void) { close(1); for (;;) pause(); }

@@ -1,0 +1,3 @@
+chunks = []
+while True:
+    chunks.append(bytearray(16 << 20))
