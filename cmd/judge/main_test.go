@@ -10,9 +10,11 @@ import (
 	"testing"
 
 	"judge/judge/judgetest"
+	"judge/sandbox"
 )
 
 func TestMain(m *testing.M) {
+	sandbox.Init()
 	code := m.Run()
 	judgetest.Cleanup()
 	os.Exit(code)
@@ -30,7 +32,7 @@ func quote(argv []string) string { return strings.Join(argv, " ") }
 
 func TestMatchJSON(t *testing.T) {
 	c := quote(judgetest.Bot(t, "examples/gomoku/random.c"))
-	py := quote(judgetest.Bot(t, "examples/gomoku/random.py"))
+	py := quote(judgetest.Bot(t, "examples/gomoku/random_bot.py"))
 	replay := filepath.Join(t.TempDir(), "r.json")
 	code, out, errs := run(t, "match", "--game", "tictactoe", "--seed", "3", "--json", "--replay", replay, c, py)
 	if code != 0 {

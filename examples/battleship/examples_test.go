@@ -75,7 +75,7 @@ func TestHunterBeatsRandom(t *testing.T) {
 
 func TestRandomPlaysToTheEnd(t *testing.T) {
 	random := bot(t, "random", "examples/battleship/random.c")
-	python := bot(t, "random.py", "examples/battleship/random.py")
+	python := bot(t, "random_bot.py", "examples/battleship/random_bot.py")
 	res := play(t, "battleship-botsarena", 3, python, random)
 	for _, pr := range res.Players {
 		if pr.Status != judge.OK {

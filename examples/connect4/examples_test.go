@@ -77,7 +77,7 @@ func TestAlphaBetaBeatsRandom(t *testing.T) {
 
 func TestRandomPlaysToTheEnd(t *testing.T) {
 	random := bot(t, "random", "examples/connect4/random.c")
-	python := bot(t, "random.py", "examples/connect4/random.py")
+	python := bot(t, "random_bot.py", "examples/connect4/random_bot.py")
 	res := play(t, 7, random, python)
 	for _, pr := range res.Players {
 		if pr.Status != judge.OK {

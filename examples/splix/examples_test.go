@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 
 const (
 	looper = "examples/splix/looper"
-	random = "examples/splix/random.py"
+	random = "examples/splix/random_bot.py"
 )
 
 // TestExamples plays the looper against two random bots on a small board,

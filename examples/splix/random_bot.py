@@ -11,8 +11,7 @@ own trail, going straight on more often than turning.
 import os
 
 # A small generator of its own, seeded from JUDGE_SEED so that games can be
-# replayed (and so that this file, named random.py, need not import the
-# standard module of the same name).
+# replayed.
 state = (int(os.environ.get("JUDGE_SEED", "1")) * 2654435761 + 12345) % 2**64 or 1
 
 
