@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"judge/judge"
+	"judge/judge/tournament"
+)
+
+func (m *Main) tournament(ctx context.Context, args []string) error {
+	fs := m.newFlags("tournament", "[--config FILE] [flags] BOT... | --bots DIR",
+		"Plays a tournament between bots and writes standings, replays and a results log\n"+
+			"into --out. A BOT is a source file or directory (built as configs/languages.toml\n"+
+			"says), an executable, or a quoted command line such as \"python3 bot.py\".\n"+
+			"Flags override the configuration file. Running the same command again resumes:\n"+
+			"only the matches not yet recorded are played.")
+	mf := addMatchFlags(fs)
+	var (
+		configFile = fs.String("config", "", "tournament file (TOML, see configs/tournament-*.toml)")
+		format     = fs.String("format", "", "roundrobin, gauntlet, swiss or groups (default: roundrobin for two players, groups for more)")
+		rounds     = fs.Int("rounds", 0, "rounds: in each, every pair plays both seat orders (swiss: rounds of pairings; groups: random draws) (default 1)")
+		gamesN     = fs.Int("games", 0, "groups: play at least this many games in all, in whole rounds (the Splix runner's --iterations)")
+		seed       = fs.Uint64("seed", 0, "tournament seed; every match's seed derives from it (default: the one recorded in --out, else random)")
+		jobs       = fs.Int("jobs", 0, "matches at once (default: one per CPU, fewer for games where several bots move at once)")
+		out        = fs.String("out", "", "output directory: results log, standings, replays (default results/GAME)")
+		cache      = fs.String("cache", "", "build cache directory (default OUT/cache)")
+		testBot    = fs.String("test-bot", "", "only matches with this bot (a name or a BOT argument); gauntlet: the bot against the field")
+		groupSize  = fs.Int("group-size", 0, "groups: players per match (default min(5, bots, the game's maximum))")
+		shard      = fs.String("shard", "", "play only share i of n of the matches, i/n with 0 <= i < n (combine with 'judge merge')")
+		botsDir    = fs.String("bots", "", "play every bot in this directory (sources, programs, directories)")
+		languages  = fs.String("languages", "", "how to build each language (default configs/languages.toml if present, else built in)")
+		quiet      = fs.Bool("quiet", false, "no progress, no table: only errors")
+	)
+	fs.IntVar(gamesN, "iterations", 0, "same as --games")
+	fs.StringVar(testBot, "t", "", "same as --test-bot")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	var (
+		cfg = &tournament.Config{}
+		mt  = judge.Match{Limits: judge.DefaultLimits}
+	)
+	if *configFile != "" {
+		if cfg, err = tournament.LoadConfig(*configFile); err != nil {
+			return err
+		}
+		if err := cfg.Apply(&mt); err != nil {
+			return err
+		}
+	}
+	ts := cfg.Tournament
+	if err := mf.apply(&mt, *configFile, cfg.Game, m.Stderr); err != nil {
+		return err
+	}
+
+	o := tournament.Options{Match: mt}
+	pick := func(flagName string, flagVal, cfgVal string) string {
+		if set[flagName] {
+			return flagVal
+		}
+		return cfgVal
+	}
+	pickInt := func(flagName string, flagVal, cfgVal int) int {
+		if set[flagName] || (flagName == "games" && set["iterations"]) {
+			return flagVal
+		}
+		return cfgVal
+	}
+	if f := pick("format", *format, ts.Format); f != "" {
+		if o.Format, err = tournament.ParseFormat(f); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	o.Rounds = pickInt("rounds", *rounds, ts.Rounds)
+	o.Games = pickInt("games", *gamesN, ts.Games)
+	o.Jobs = pickInt("jobs", *jobs, ts.Jobs)
+	o.GroupSize = pickInt("group-size", *groupSize, ts.GroupSize)
+	o.TestBot = pick("test-bot", *testBot, ts.TestBot)
+	if set["t"] {
+		o.TestBot = *testBot
+	}
+	o.Out = pick("out", *out, ts.Out)
+	if o.Out == "" {
+		o.Out = filepath.Join("results", mt.Variant.Name)
+	}
+	o.Cache = pick("cache", *cache, ts.Cache)
+	if *shard != "" {
+		if o.Shard, err = tournament.ParseShard(*shard); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	switch {
+	case set["seed"]:
+		o.Seed = *seed
+	case ts.Seed != nil:
+		o.Seed = *ts.Seed
+	default:
+		if h, _ := tournament.RecordedHeader(o.Out); h != nil {
+			o.Seed = h.Seed
+		} else {
+			o.Seed = randomSeed()
+			fmt.Fprintf(m.Stderr, "seed %d (give --seed %d to play the same tournament again)\n", o.Seed, o.Seed)
+		}
+	}
+
+	langFile := pick("languages", *languages, ts.Languages)
+	if langFile == "" {
+		if _, err := os.Stat("configs/languages.toml"); err == nil {
+			langFile = "configs/languages.toml"
+		}
+	}
+	if o.Languages, err = tournament.LoadLanguages(langFile); err != nil {
+		return err
+	}
+
+	// Bots: the command line's replace the file's.
+	dir := *botsDir
+	bots := pos
+	if len(pos) == 0 && dir == "" {
+		bots, dir = ts.Bots, ts.BotsDir
+	}
+	if dir != "" {
+		more, err := tournament.BotArgs(dir, o.Languages)
+		if err != nil {
+			return err
+		}
+		bots = append(append([]string(nil), bots...), more...)
+	}
+	if len(bots) == 0 {
+		return fmt.Errorf("%w: no bots: give them as arguments, with --bots DIR, or in the configuration", errUsage)
+	}
+	o.Bots = bots
+
+	o.Log = m.Stderr
+	if !*quiet {
+		o.Progress = &tournament.Progress{W: m.Stderr, Terminal: isTerminal(m.Stderr)}
+	} else {
+		o.Log = io.Discard
+	}
+	st, err := tournament.Run(ctx, o)
+	if st != nil && !*quiet {
+		st.Print(m.Stdout)
+		fmt.Fprintf(m.Stderr, "standings: %s; replays: %s; judge peak RSS %.1f MiB\n",
+			filepath.Join(o.Out, "standings.{md,csv,json}"), filepath.Join(o.Out, "replays"), peakRSS())
+	}
+	return err
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}
+
+// peakRSS is the judge's own peak resident memory, in MiB.
+func peakRSS() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Maxrss) / 1024
+}

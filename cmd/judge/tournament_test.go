@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"judge/judge/judgetest"
+	"judge/judge/tournament"
+)
+
+// The tournament as the real binary plays it: killed with SIGKILL in the
+// middle and resumed, split into shards run as separate processes and
+// merged, a torn record at the end of the log. Each must end with the
+// standings of one plain run.
+func TestTournamentProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the judge and plays real matches")
+	}
+	root := judgetest.Root(t)
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "judge")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/judge")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	bots := filepath.Join(tmp, "bots")
+	if err := os.Mkdir(bots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gcc := exec.Command("gcc", "-O2", "-o", filepath.Join(bots, "alpha"), filepath.Join(root, "examples/gomoku/random.c"))
+	if out, err := gcc.CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	for _, n := range []string{"beta", "gamma"} {
+		b, _ := os.ReadFile(filepath.Join(bots, "alpha"))
+		if err := os.WriteFile(filepath.Join(bots, n), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// 3 bots, 6 rounds: 36 matches.
+	const total = 36
+	args := func(out string, extra ...string) []string {
+		return append([]string{"tournament", "--game", "tictactoe", "--rounds", "6", "--seed", "11", "--jobs", "2",
+			"--out", out, "--bots", bots}, extra...)
+	}
+	run := func(a ...string) string {
+		t.Helper()
+		cmd := exec.Command(bin, a...)
+		cmd.Dir = root
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("judge %s: %v\n%s", strings.Join(a, " "), err, out.String())
+		}
+		return out.String()
+	}
+	standings := func(dir string) []byte {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(dir, "standings.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	checkLog := func(dir string) {
+		t.Helper()
+		recs, bad, err := tournament.ReadLog(filepath.Join(dir, tournament.LogName))
+		if err != nil || bad != 0 {
+			t.Fatalf("%s: %v, %d bad lines", dir, err, bad)
+		}
+		seen := map[string]bool{}
+		for _, r := range recs {
+			if r.Kind != tournament.KindMatch {
+				continue
+			}
+			if seen[r.Match.ID] {
+				t.Errorf("%s: %s recorded twice", dir, r.Match.ID)
+			}
+			seen[r.Match.ID] = true
+		}
+		if len(seen) != total {
+			t.Errorf("%s: %d matches recorded, want %d", dir, len(seen), total)
+		}
+	}
+
+	ref := filepath.Join(tmp, "ref")
+	run(args(ref)...)
+	want := standings(ref)
+	checkLog(ref)
+
+	t.Run("kill -9 and resume", func(t *testing.T) {
+		dir := filepath.Join(tmp, "killed")
+		cmd := exec.Command(bin, args(dir)...)
+		cmd.Dir = root
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			b, _ := os.ReadFile(filepath.Join(dir, tournament.LogName))
+			if n := bytes.Count(b, []byte(`"kind":"match"`)); n >= 6 {
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("no matches recorded in time\n%s", out.String())
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		err := cmd.Wait()
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
+			t.Fatalf("the judge was not killed (%v): it finished first\n%s", err, out.String())
+		}
+		recs, _, _ := tournament.ReadLog(filepath.Join(dir, tournament.LogName))
+		before := 0
+		for _, r := range recs {
+			if r.Kind == tournament.KindMatch {
+				before++
+			}
+		}
+		if before >= total {
+			t.Fatalf("all %d matches were done before the kill", before)
+		}
+		msg := run(args(dir)...)
+		if !strings.Contains(msg, "recorded before") {
+			t.Errorf("resume output:\n%s", msg)
+		}
+		checkLog(dir)
+		if got := standings(dir); !bytes.Equal(got, want) {
+			t.Errorf("standings after kill and resume differ:\n%s\nwant:\n%s", got, want)
+		}
+	})
+
+	t.Run("shards as processes, merged", func(t *testing.T) {
+		const n = 3
+		var (
+			wg   sync.WaitGroup
+			dirs []string
+			errs = make([]error, n)
+			outs = make([]bytes.Buffer, n)
+		)
+		for i := 0; i < n; i++ {
+			d := filepath.Join(tmp, "shard", string(rune('0'+i)))
+			dirs = append(dirs, d)
+			cmd := exec.Command(bin, args(d, "--shard", string(rune('0'+i))+"/3", "--jobs", "1")...)
+			cmd.Dir = root
+			cmd.Stdout, cmd.Stderr = &outs[i], &outs[i]
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = cmd.Run()
+			}()
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("shard %d: %v\n%s", i, err, outs[i].String())
+			}
+		}
+		merged := filepath.Join(tmp, "merged")
+		run(append([]string{"merge", "--out", merged}, dirs...)...)
+		checkLog(merged)
+		if got := standings(merged); !bytes.Equal(got, want) {
+			t.Errorf("merged standings differ:\n%s\nwant:\n%s", got, want)
+		}
+		if _, err := os.Stat(filepath.Join(merged, "replays", "r003-beta-vs-gamma.json")); err != nil {
+			t.Error(err)
+		}
+	})
+
+	t.Run("torn last record", func(t *testing.T) {
+		log := filepath.Join(ref, tournament.LogName)
+		b, _ := os.ReadFile(log)
+		// Cut the last record in half, as a crash in mid-write would.
+		last := bytes.LastIndexByte(b[:len(b)-1], '\n') + 1
+		cut := last + (len(b)-last)/2
+		if err := os.WriteFile(log, b[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		msg := run(args(ref)...)
+		if !strings.Contains(msg, "dropped 1 damaged record") || !strings.Contains(msg, "1 matches played") {
+			t.Errorf("output:\n%s", msg)
+		}
+		checkLog(ref)
+		if got := standings(ref); !bytes.Equal(got, want) {
+			t.Errorf("standings after repair differ:\n%s\nwant:\n%s", got, want)
+		}
+	})
+}

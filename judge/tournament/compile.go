@@ -1,0 +1,606 @@
+package tournament
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"judge/judge"
+	"judge/sandbox"
+)
+
+// DefaultLanguages is the built-in copy of configs/languages.toml, used
+// when no languages file is given or found.
+//
+//go:embed languages.toml
+var DefaultLanguages []byte
+
+// Languages says how to build and run submissions.
+type Languages struct {
+	Limits   CompileLimits        `toml:"limits"`
+	Language map[string]*Language `toml:"language"`
+}
+
+// CompileLimits bound one compile.
+type CompileLimits struct {
+	Time     judge.Duration `toml:"time"`
+	MemoryMB int64          `toml:"memory_mb"`
+	Procs    int            `toml:"procs"`
+}
+
+// Language is one [language.NAME] table of languages.toml.
+type Language struct {
+	Name          string            `toml:"-"`
+	Extensions    []string          `toml:"extensions"`
+	Markers       []string          `toml:"markers"`
+	Compile       []string          `toml:"compile"`
+	CompileMarked []string          `toml:"compile_marked"`
+	Env           map[string]string `toml:"env"`
+	Run           []string          `toml:"run"`
+}
+
+// LoadLanguages reads a languages file strictly; an empty path means the
+// built-in table.
+func LoadLanguages(path string) (*Languages, error) {
+	var l Languages
+	if path == "" {
+		tmp, err := os.CreateTemp("", "languages-*.toml")
+		if err != nil {
+			return nil, err
+		}
+		defer os.Remove(tmp.Name())
+		if _, err := tmp.Write(DefaultLanguages); err != nil {
+			tmp.Close()
+			return nil, err
+		}
+		tmp.Close()
+		if err := judge.DecodeFile(tmp.Name(), &l); err != nil {
+			return nil, fmt.Errorf("built-in languages: %w", err)
+		}
+	} else if err := judge.DecodeFile(path, &l); err != nil {
+		return nil, err
+	}
+	if len(l.Language) == 0 {
+		return nil, fmt.Errorf("%s: no [language.NAME] tables", path)
+	}
+	seen := map[string]string{}
+	for name, lang := range l.Language {
+		lang.Name = name
+		if len(lang.Run) == 0 {
+			return nil, fmt.Errorf("%s: language.%s: no run command", path, name)
+		}
+		if len(lang.Extensions) == 0 {
+			return nil, fmt.Errorf("%s: language.%s: no extensions", path, name)
+		}
+		for i, e := range lang.Extensions {
+			e = strings.TrimPrefix(e, ".")
+			lang.Extensions[i] = e
+			if other, ok := seen[e]; ok {
+				return nil, fmt.Errorf("%s: extension %q belongs to both %s and %s", path, e, other, name)
+			}
+			seen[e] = name
+		}
+	}
+	if l.Limits.Time == 0 {
+		l.Limits.Time = judge.Duration(time.Minute)
+	}
+	if l.Limits.MemoryMB == 0 {
+		l.Limits.MemoryMB = 1024
+	}
+	if l.Limits.Procs == 0 {
+		l.Limits.Procs = 256
+	}
+	return &l, nil
+}
+
+// names returns the language names, sorted.
+func (l *Languages) names() []string {
+	out := make([]string, 0, len(l.Language))
+	for n := range l.Language {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ByExt finds the language of a file name, or nil.
+func (l *Languages) ByExt(file string) *Language {
+	ext := strings.TrimPrefix(filepath.Ext(file), ".")
+	if ext == "" {
+		return nil
+	}
+	for _, n := range l.names() {
+		for _, e := range l.Language[n].Extensions {
+			if e == ext {
+				return l.Language[n]
+			}
+		}
+	}
+	return nil
+}
+
+// Submission is a bot given as sources.
+type Submission struct {
+	Path  string    // the file or directory given
+	Lang  *Language // its language
+	Files []string  // its files, relative to the submission root, sorted
+	Root  string    // the directory the files are relative to
+	Main  string    // the main source file, relative to Root
+	Class string    // Java main class
+	Mark  bool      // a marker file (go.mod) is present
+}
+
+const maxSubmission = 64 << 20 // bytes of sources
+
+// Detect reads a submission: a source file, or a directory of sources.
+func (l *Languages) Detect(path string) (*Submission, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	s := &Submission{Path: path}
+	if !st.IsDir() {
+		s.Lang = l.ByExt(path)
+		if s.Lang == nil {
+			return nil, fmt.Errorf("%s: no language for %q files in the languages file", path, filepath.Ext(path))
+		}
+		s.Root = filepath.Dir(path)
+		s.Main = filepath.Base(path)
+		s.Files = []string{s.Main}
+	} else {
+		s.Root = path
+		var total int64
+		err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if p != path && strings.HasPrefix(d.Name(), ".") {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() || isTestFile(d.Name()) {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			if total += info.Size(); total > maxSubmission {
+				return fmt.Errorf("more than %d MiB of files", maxSubmission>>20)
+			}
+			rel, _ := filepath.Rel(path, p)
+			s.Files = append(s.Files, rel)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		sort.Strings(s.Files)
+		s.Lang, s.Mark = l.dirLanguage(s.Files)
+		if s.Lang == nil {
+			return nil, fmt.Errorf("%s: cannot tell its language: no single language's files, no main.EXT or bot.EXT", path)
+		}
+		for _, pref := range []string{"main", "bot", "Main", "Bot"} {
+			for _, e := range s.Lang.Extensions {
+				if contains(s.Files, pref+"."+e) {
+					s.Main = pref + "." + e
+					break
+				}
+			}
+			if s.Main != "" {
+				break
+			}
+		}
+		if s.Main == "" {
+			var cands []string
+			for _, f := range s.Files {
+				if l.ByExt(f) == s.Lang && !strings.Contains(f, string(filepath.Separator)) {
+					cands = append(cands, f)
+				}
+			}
+			if len(cands) == 1 {
+				s.Main = cands[0]
+			} else if !s.Mark {
+				return nil, fmt.Errorf("%s: which %s file is the bot? name it main.%s", path, s.Lang.Name, s.Lang.Extensions[0])
+			}
+		}
+	}
+	s.Class = strings.TrimSuffix(filepath.Base(s.Main), filepath.Ext(s.Main))
+	return s, nil
+}
+
+// dirLanguage picks the language of a directory's files: a marker file
+// first, then the only language with files at the top, then the language
+// of a main.EXT or bot.EXT file.
+func (l *Languages) dirLanguage(files []string) (*Language, bool) {
+	for _, n := range l.names() {
+		for _, m := range l.Language[n].Markers {
+			if contains(files, m) {
+				return l.Language[n], true
+			}
+		}
+	}
+	found := map[*Language]bool{}
+	var main []*Language
+	for _, f := range files {
+		if strings.Contains(f, string(filepath.Separator)) {
+			continue
+		}
+		if lang := l.ByExt(f); lang != nil {
+			found[lang] = true
+			base := strings.TrimSuffix(f, filepath.Ext(f))
+			if strings.EqualFold(base, "main") || strings.EqualFold(base, "bot") {
+				main = append(main, lang)
+			}
+		}
+	}
+	if len(found) == 1 {
+		for lang := range found {
+			return lang, false
+		}
+	}
+	if len(main) == 1 {
+		return main[0], false
+	}
+	return nil, false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Key is the build's cache key: the sha256 of the language's command
+// lines and of every file's name and contents.
+func (s *Submission) Key() (string, error) {
+	h := sha256.New()
+	cmds, _ := json.Marshal([]any{s.Lang.Name, s.Lang.Compile, s.Lang.CompileMarked, s.Lang.Env, s.Lang.Run, s.Main})
+	h.Write(cmds)
+	for _, f := range s.Files {
+		fmt.Fprintf(h, "\x00%s\x00", f)
+		fh, err := os.Open(filepath.Join(s.Root, f))
+		if err != nil {
+			return "", err
+		}
+		_, err = io.Copy(h, fh)
+		fh.Close()
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// CompileError is a build that failed: the compiler's verdict.
+type CompileError struct {
+	Path    string
+	Message string // the compiler's output (its tail)
+}
+
+func (e *CompileError) Error() string {
+	return fmt.Sprintf("%s: compile error:\n%s", e.Path, e.Message)
+}
+
+// Build is a built submission.
+type Build struct {
+	Argv []string // the command that runs the bot
+	Dir  string   // the snapshot directory
+	Key  string
+}
+
+// builtInfo is stored in a cache entry.
+type builtInfo struct {
+	Argv []string `json:"argv"`
+}
+
+// Build compiles a submission into cache (a directory of builds named by
+// key), or finds it already built. A failed compile is an error of type
+// *CompileError, and is cached too when the compiler itself said no (not
+// when it was stopped for time or memory).
+func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Build, error) {
+	key, err := s.Key()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return nil, err
+	}
+	cache, err = filepath.Abs(cache)
+	if err != nil {
+		return nil, err
+	}
+	final := filepath.Join(cache, key)
+	if b, err := os.ReadFile(filepath.Join(final, "built.json")); err == nil {
+		var info builtInfo
+		if json.Unmarshal(b, &info) == nil && len(info.Argv) > 0 {
+			return &Build{Argv: info.Argv, Dir: filepath.Join(final, "src"), Key: key}, nil
+		}
+	}
+	if msg, err := os.ReadFile(final + ".failed"); err == nil {
+		return nil, &CompileError{Path: s.Path, Message: string(msg)}
+	}
+
+	work, err := os.MkdirTemp(cache, key+".tmp-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work) // gone once renamed
+	src := filepath.Join(work, "src")
+	for _, f := range s.Files {
+		if err := copyFile(filepath.Join(s.Root, f), filepath.Join(src, f)); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(work, "out"), 0o755); err != nil {
+		return nil, err
+	}
+	// The compiler may run as another user (the sandbox's): it must be
+	// able to write its output. Closed again once built.
+	if err := chmodTree(work, 0o777); err != nil {
+		return nil, err
+	}
+	// The build runs in the work directory but its paths name the final
+	// one, which the work directory becomes.
+	vars := s.vars(filepath.Join(final, "src"), filepath.Join(final, "out"))
+	workVars := s.vars(src, filepath.Join(work, "out"))
+	compile := s.Lang.Compile
+	if s.Mark && len(s.Lang.CompileMarked) > 0 {
+		compile = s.Lang.CompileMarked
+	}
+	if len(compile) > 0 {
+		argv := expand(compile, workVars)
+		out, cerr := l.runCompiler(ctx, argv, src, cache, []string{work}, s.Lang.Env)
+		if cerr != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			var ce *CompileError
+			if errors.As(cerr, &ce) {
+				ce.Path = s.Path
+				ce.Message = strings.ReplaceAll(ce.Message, src+string(filepath.Separator), s.Root+string(filepath.Separator))
+				if !ce.stopped() {
+					_ = writeFileSync(final+".failed", []byte(ce.Message))
+				}
+				ce.Message = strings.TrimPrefix(ce.Message, stoppedMark)
+				return nil, ce
+			}
+			return nil, fmt.Errorf("%s: compile: %w\n%s", s.Path, cerr, out)
+		}
+	}
+	if err := chmodTree(work, 0o755); err != nil {
+		return nil, err
+	}
+	argv := expand(s.Lang.Run, vars)
+	info, _ := json.Marshal(builtInfo{Argv: argv})
+	if err := os.WriteFile(filepath.Join(work, "built.json"), info, 0o644); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(work, final); err != nil {
+		// Another judge built it meanwhile: use that one.
+		if _, serr := os.Stat(filepath.Join(final, "built.json")); serr != nil {
+			return nil, err
+		}
+	}
+	return &Build{Argv: argv, Dir: filepath.Join(final, "src"), Key: key}, nil
+}
+
+// stoppedMark starts the message of a compile stopped by a limit.
+const stoppedMark = "\x00stopped\x00"
+
+func (e *CompileError) stopped() bool { return strings.HasPrefix(e.Message, stoppedMark) }
+
+// vars are the placeholders' values for a build in src with output out.
+func (s *Submission) vars(src, out string) map[string][]string {
+	var srcs []string
+	for _, f := range s.Files {
+		if contains(s.Lang.Extensions, strings.TrimPrefix(filepath.Ext(f), ".")) {
+			srcs = append(srcs, filepath.Join(src, f))
+		}
+	}
+	return map[string][]string{
+		"{src}":   {filepath.Join(src, s.Main)},
+		"{srcs}":  srcs,
+		"{dir}":   {src},
+		"{out}":   {out},
+		"{exe}":   {filepath.Join(out, "bot")},
+		"{class}": {s.Class},
+	}
+}
+
+func expand(tmpl []string, vars map[string][]string) []string {
+	var out []string
+	for _, a := range tmpl {
+		if v, ok := vars[a]; ok {
+			out = append(out, v...)
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// compileEnv is the environment of a compiler: a few variables of the
+// judge's (so toolchains are found) and the language's, where {cache}
+// stands for the build cache directory.
+func compileEnv(extra map[string]string, cache string) []string {
+	env := map[string]string{"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": os.TempDir(), "LANG": "C.UTF-8"}
+	for _, k := range []string{"PATH", "HOME", "LANG", "GOROOT", "GOPROXY",
+		"CARGO_HOME", "RUSTUP_HOME", "JAVA_HOME", "PYENV_ROOT"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env[k] = v
+		}
+	}
+	for k, v := range extra {
+		env[k] = strings.ReplaceAll(v, "{cache}", cache)
+	}
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// runCompiler runs one compile in the sandbox, under the compile limits,
+// with the compiler's own installation visible read-only and the build
+// directory and the cache writable. A compiler that fails gives a
+// *CompileError with its output.
+func (l *Languages) runCompiler(ctx context.Context, argv []string, dir, cache string, writable []string, env map[string]string) (string, error) {
+	logf, err := os.CreateTemp("", "compile-*.log")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(logf.Name())
+	defer logf.Close()
+	lim := sandbox.CompileLimits
+	lim.Memory = l.Limits.MemoryMB << 20
+	lim.Procs = l.Limits.Procs
+	lim.Wall = time.Duration(l.Limits.Time)
+	p, err := sandbox.Start(sandbox.Spec{
+		Argv: argv, Dir: dir, Env: compileEnv(env, cache),
+		Stdout: logf, Stderr: logf,
+		Limits:   lim,
+		ReadOnly: toolDirs(argv[0]),
+		Writable: writable,
+	})
+	if err != nil {
+		return "", fmt.Errorf("cannot run the compiler: %w", err)
+	}
+	select {
+	case <-p.Done():
+	case <-ctx.Done():
+		p.Kill()
+		<-p.Done()
+		return "", ctx.Err()
+	}
+	text, _ := os.ReadFile(logf.Name())
+	msg := tail(text, 40, 4000)
+	ex := p.Exit()
+	switch {
+	case ex.Wall:
+		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler took more than %v\n%s", lim.Wall, msg)}
+	case ex.OOM || ex.Signaled():
+		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler was %s\n%s", ex, msg)}
+	case ex.Code != 0:
+		return "", &CompileError{Message: fmt.Sprintf("%s: %s\n%s", filepath.Base(argv[0]), ex, msg)}
+	}
+	return msg, nil
+}
+
+// toolDirs are the directories a compiler needs to see besides the system
+// ones: its installation when it lives elsewhere (~/.cargo and ~/.rustup,
+// ~/.pyenv).
+func toolDirs(prog string) []string {
+	var dirs []string
+	add := func(d string) {
+		if d == "" {
+			return
+		}
+		if st, err := os.Stat(d); err == nil && st.IsDir() && !contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	if p, err := exec.LookPath(prog); err == nil {
+		for _, q := range []string{p, evalSymlinks(p)} {
+			// bin/ is in a toolchain's root: show the root.
+			add(filepath.Dir(filepath.Dir(q)))
+		}
+	}
+	// rustup's proxies in ~/.cargo/bin need the toolchains in ~/.rustup.
+	for _, d := range dirs {
+		if filepath.Base(d) == ".cargo" {
+			if rh := os.Getenv("RUSTUP_HOME"); rh != "" {
+				add(rh)
+			} else {
+				add(filepath.Join(filepath.Dir(d), ".rustup"))
+			}
+			break
+		}
+	}
+	var out []string
+	for _, d := range dirs {
+		switch d {
+		case "/", "/usr", "/usr/local", "/bin", "/sbin", "/lib", "/lib64", "/etc":
+			continue // shown anyway, or too much
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func evalSymlinks(p string) string {
+	q, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return p
+	}
+	return q
+}
+
+// tail is the last n lines of text, at most max bytes.
+func tail(text []byte, n, max int) string {
+	text = bytes.TrimRight(text, "\n")
+	if len(text) > max {
+		text = text[len(text)-max:]
+	}
+	lines := bytes.Split(text, []byte("\n"))
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.ToValidUTF8(string(bytes.Join(lines, []byte("\n"))), "?")
+}
+
+func copyFile(from, to string) error {
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	st, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, st.Mode().Perm()|0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// chmodTree sets the permissions of every directory under root.
+func chmodTree(root string, mode os.FileMode) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return os.Chmod(p, mode)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,134 @@
+package tournament
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"judge/games"
+	"judge/games/catalog"
+	"judge/judge"
+)
+
+// Config is a tournament file (configs/tournament-*.toml): a match
+// configuration (game, [params], [limits], [bots]) and a [tournament]
+// table.
+//
+//	game = "tictactoe"
+//	[limits]
+//	turn = "1s"
+//	[tournament]
+//	format = "roundrobin"   # roundrobin, gauntlet, swiss or groups
+//	rounds = 4              # every pair plays both seat orders each round
+//	games = 0               # groups: at least this many games in all (the seed's "iterations")
+//	seed = 1
+//	jobs = 2                # matches at once; 0 = one per CPU
+//	out = "results/tictactoe"
+//	cache = ""              # build cache; default OUT/cache
+//	test_bot = ""           # only matches with this bot (gauntlet: the bot against the field)
+//	group_size = 5          # groups: players per match
+//	bots = ["examples/gomoku/random.c", "python3 examples/gomoku/random_bot.py"]
+//	bots_dir = ""           # every bot in this directory too
+//	languages = "configs/languages.toml"
+type Config struct {
+	judge.Config
+	Tournament Settings `toml:"tournament"`
+}
+
+// Settings is the [tournament] table.
+type Settings struct {
+	Format    string   `toml:"format"`
+	Rounds    int      `toml:"rounds"`
+	Games     int      `toml:"games"`
+	Seed      *uint64  `toml:"seed"`
+	Jobs      int      `toml:"jobs"`
+	Out       string   `toml:"out"`
+	Cache     string   `toml:"cache"`
+	TestBot   string   `toml:"test_bot"`
+	GroupSize int      `toml:"group_size"`
+	Bots      []string `toml:"bots"`
+	BotsDir   string   `toml:"bots_dir"`
+	Languages string   `toml:"languages"`
+}
+
+// LoadConfig reads a tournament file strictly: unknown keys and values of
+// the wrong type are errors naming the file and line.
+func LoadConfig(path string) (*Config, error) {
+	c := &Config{}
+	if err := judge.DecodeFile(path, c); err != nil {
+		return nil, err
+	}
+	if err := c.Config.Check(path); err != nil {
+		return nil, err
+	}
+	t := c.Tournament
+	if t.Format != "" {
+		if _, err := ParseFormat(t.Format); err != nil {
+			return nil, fmt.Errorf("%s: tournament.format: %w", path, err)
+		}
+	}
+	for _, x := range []struct {
+		name string
+		v    int
+	}{{"rounds", t.Rounds}, {"games", t.Games}, {"jobs", t.Jobs}, {"group_size", t.GroupSize}} {
+		if x.v < 0 {
+			return nil, fmt.Errorf("%s: tournament.%s: %d is negative", path, x.name, x.v)
+		}
+	}
+	return c, nil
+}
+
+// Apply puts the match part of the file into m (see judge.Config.Apply)
+// when it names a game.
+func (c *Config) Apply(m *judge.Match) error {
+	if c.Game == "" {
+		return nil
+	}
+	return c.Config.Apply(m)
+}
+
+// Shard is a deterministic share of a tournament's matches: those whose
+// position in the schedule is Index modulo Count. The zero Shard is the
+// whole tournament.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// ParseShard reads "i/n" with 0 <= i < n.
+func ParseShard(s string) (Shard, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(strings.TrimSpace(a))
+	n, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return Shard{}, fmt.Errorf("shard %q: want i/n with 0 <= i < n, such as 0/4", s)
+	}
+	return Shard{Index: i, Count: n}, nil
+}
+
+func (s Shard) String() string {
+	if s.Count <= 1 {
+		return "all"
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+// has reports whether the fixture at position i of the schedule is in the
+// shard.
+func (s Shard) has(i int) bool { return s.Count <= 1 || i%s.Count == s.Index }
+
+// seatsOf says how many players a match of the game may have: a range
+// when the game has a "players" (or "seats") parameter, else the number
+// its states have.
+func seatsOf(v catalog.Variant, p games.Params) (lo, hi int, param string, err error) {
+	for _, s := range v.Game.Params() {
+		if s.Name == "players" || s.Name == "seats" {
+			return s.Min, s.Max, s.Name, nil
+		}
+	}
+	st, err := v.Game.New(p, 0)
+	if err != nil {
+		return 0, 0, "", fmt.Errorf("%s: %w", v.Name, err)
+	}
+	return st.Seats(), st.Seats(), "", nil
+}

@@ -1,0 +1,176 @@
+package tournament
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"judge/judge"
+)
+
+// Entrant is one bot of a tournament.
+type Entrant struct {
+	Name string
+	Arg  string // as given: a path or a command line
+	Spec judge.BotSpec
+	Hash string // sha256 of what it runs: its sources, or its program
+	Err  error  // why it cannot play (a compile error); nil when it can
+}
+
+// BotArgs lists the bots in dir: every source file, executable and
+// directory in it, sorted by name; names starting with a dot and test
+// files (x_test.go) are left out.
+func BotArgs(dir string, langs *Languages) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") || isTestFile(e.Name()) {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case st.IsDir(), langs.ByExt(p) != nil, st.Mode().IsRegular() && st.Mode()&0o111 != 0:
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no bots (source files, programs or directories) in it", dir)
+	}
+	return out, nil
+}
+
+// PrepareEntrants turns bot arguments into entrants: a directory or a
+// source file of a known language is built (in cache, at most jobs at
+// once), an executable or a command line is run as it is (like `judge
+// match`). A compile error is kept in the entrant's Err; other errors stop.
+// Names come from the file names, made unique.
+func PrepareEntrants(ctx context.Context, args []string, langs *Languages, cache string, jobs int) ([]*Entrant, error) {
+	ents := make([]*Entrant, len(args))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(jobs, 1))
+	for i, arg := range args {
+		e := &Entrant{Arg: arg}
+		ents[i] = e
+		g.Go(func() error {
+			return e.prepare(gctx, langs, cache)
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	nameEntrants(ents)
+	return ents, nil
+}
+
+func (e *Entrant) prepare(ctx context.Context, langs *Languages, cache string) error {
+	st, err := os.Stat(e.Arg)
+	isSource := err == nil && (st.IsDir() || (st.Mode().IsRegular() && langs.ByExt(e.Arg) != nil && st.Mode()&0o111 == 0))
+	if !isSource {
+		spec, err := judge.ParseBot(e.Arg)
+		if err != nil {
+			return err
+		}
+		e.Spec = spec
+		if e.Hash, err = spec.Hash(); err != nil {
+			return fmt.Errorf("bot %q: %w", e.Arg, err)
+		}
+		return nil
+	}
+	sub, err := langs.Detect(e.Arg)
+	if err != nil {
+		return err
+	}
+	b, err := langs.Build(ctx, sub, cache)
+	if err != nil {
+		var ce *CompileError
+		if errors.As(err, &ce) {
+			e.Err = ce
+			e.Hash, _ = sub.Key()
+			return nil
+		}
+		return err
+	}
+	e.Spec = judge.BotSpec{Argv: b.Argv, Dir: b.Dir}
+	e.Hash = b.Key
+	return nil
+}
+
+// baseName is the name an argument suggests: the file's name without its
+// extension, or the program of a command line.
+func baseName(arg string, full bool) string {
+	name := arg
+	if _, err := os.Stat(arg); err != nil {
+		if argv, err := judge.SplitCommand(arg); err == nil && len(argv) > 0 {
+			name = argv[len(argv)-1]
+			for i := len(argv) - 1; i >= 0; i-- {
+				if st, err := os.Stat(argv[i]); err == nil && !st.IsDir() {
+					name = argv[i]
+					break
+				}
+			}
+		}
+	}
+	name = filepath.Base(filepath.Clean(name))
+	if !full {
+		name = strings.TrimSuffix(name, filepath.Ext(name))
+	}
+	return name
+}
+
+// nameEntrants gives every entrant a unique name: the file name without
+// extension, with it when that is ambiguous (random.c, random.py), then
+// with the parent directory, then numbered.
+func nameEntrants(ents []*Entrant) {
+	try := []func(e *Entrant) string{
+		func(e *Entrant) string { return baseName(e.Arg, false) },
+		func(e *Entrant) string { return baseName(e.Arg, true) },
+		func(e *Entrant) string {
+			return filepath.Base(filepath.Dir(filepath.Clean(e.Arg))) + "-" + baseName(e.Arg, true)
+		},
+	}
+	names := make([]string, len(ents))
+	for i, e := range ents {
+		names[i] = try[0](e)
+	}
+	for level := 1; level < len(try); level++ {
+		count := map[string]int{}
+		for _, n := range names {
+			count[n]++
+		}
+		for i, e := range ents {
+			if count[names[i]] > 1 {
+				names[i] = try[level](e)
+			}
+		}
+	}
+	seen := map[string]int{}
+	for i, e := range ents {
+		n := names[i]
+		seen[n]++
+		if seen[n] > 1 {
+			n = fmt.Sprintf("%s-%d", n, seen[n])
+		}
+		e.Name = n
+		e.Spec.Name = n
+	}
+}
+
+// isTestFile reports whether a file is a test (x_test.go, x_test.py):
+// not part of a bot.
+func isTestFile(name string) bool {
+	return strings.Contains(name, "_test.")
+}

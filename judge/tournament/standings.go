@@ -1,0 +1,355 @@
+package tournament
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"judge/judge"
+)
+
+// Standings are the table of a tournament. standings.json is this value:
+// a contract for other tools.
+type Standings struct {
+	Game      string     `json:"game"`
+	Format    Format     `json:"format"`
+	Seed      uint64     `json:"seed"`
+	Matches   int        `json:"matches"`   // matches played and recorded
+	Scheduled int        `json:"scheduled"` // matches in the schedule (of this shard)
+	ScoreKind string     `json:"score_kind"`
+	RatingFit string     `json:"rating_model"`
+	Prior     bool       `json:"rating_prior"` // the ratings needed the prior (see docs/tournaments.md)
+	Standings []Standing `json:"standings"`
+	Excluded  []Excluded `json:"excluded,omitempty"`
+}
+
+// Standing is one bot's line.
+type Standing struct {
+	Rank       int      `json:"rank"`
+	Name       string   `json:"name"`
+	Played     int      `json:"played"`
+	Wins       int      `json:"wins"`
+	Draws      int      `json:"draws"`
+	Losses     int      `json:"losses"`
+	Score      float64  `json:"score"`     // points (two-player games) or average score per game
+	Points     float64  `json:"points"`    // one per win, a half per draw
+	AvgScore   float64  `json:"avg_score"` // the game's score per game
+	Rating     float64  `json:"rating"`
+	RatingLow  float64  `json:"rating_low"`
+	RatingHigh float64  `json:"rating_high"`
+	Failures   Failures `json:"failures"`
+}
+
+// Failures count how a bot's matches went wrong, by status.
+type Failures struct {
+	Total    int    `json:"total"`
+	Timeout  int    `json:"timeout"`
+	Crash    int    `json:"crash"`
+	Illegal  int    `json:"illegal"`
+	Protocol int    `json:"protocol"`
+	Output   int    `json:"output"`
+	Memory   int    `json:"memory"`
+	Last     string `json:"last,omitempty"` // the most recent: "r003-a-vs-b: timeout: no #END within 1s"
+}
+
+func (f *Failures) add(st judge.Status, where, reason string) {
+	if st == judge.OK {
+		return
+	}
+	f.Total++
+	switch st {
+	case judge.Timeout:
+		f.Timeout++
+	case judge.Crash:
+		f.Crash++
+	case judge.Illegal:
+		f.Illegal++
+	case judge.Protocol:
+		f.Protocol++
+	case judge.Output:
+		f.Output++
+	case judge.Memory:
+		f.Memory++
+	}
+	f.Last = fmt.Sprintf("%s: %s", where, st)
+	if reason != "" {
+		f.Last += ": " + reason
+	}
+}
+
+// sortRecords puts match records in schedule order: the order of
+// "most recent", the same however the matches were run or merged.
+func sortRecords(recs []*MatchRecord) {
+	sort.Slice(recs, func(i, j int) bool {
+		a, b := recs[i], recs[j]
+		if a.Round != b.Round {
+			return a.Round < b.Round
+		}
+		if a.Index != b.Index {
+			return a.Index < b.Index
+		}
+		return a.ID < b.ID
+	})
+}
+
+// multiplayer reports whether the tournament's scores are averages (any
+// match with more than two players) rather than points.
+func multiplayer(h *Header, recs []*MatchRecord) bool {
+	if h.Format == Groups && h.GroupSize > 2 {
+		return true
+	}
+	for _, r := range recs {
+		if len(r.Players) > 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// ComputeStandings builds the table from the match records of the named
+// entrants; records naming other bots are left out.
+func ComputeStandings(h *Header, names []string, excluded []Excluded, recs []*MatchRecord, scheduled int) *Standings {
+	recs = append([]*MatchRecord(nil), recs...)
+	sortRecords(recs)
+	idx := make(map[string]int, len(names))
+	rows := make([]Standing, len(names))
+	for i, n := range names {
+		idx[n] = i
+		rows[i].Name = n
+	}
+	multi := multiplayer(h, recs)
+	var games []Game
+	used := 0
+	for _, r := range recs {
+		g := Game{}
+		ok := true
+		for _, p := range r.Players {
+			i, known := idx[p.Name]
+			if !known {
+				ok = false
+				break
+			}
+			g.Players = append(g.Players, i)
+			g.Scores = append(g.Scores, p.Score)
+		}
+		if !ok {
+			continue
+		}
+		used++
+		games = append(games, g)
+		top := math.Inf(-1)
+		for _, p := range r.Players {
+			top = math.Max(top, p.Score)
+		}
+		for seat, p := range r.Players {
+			row := &rows[g.Players[seat]]
+			row.Played++
+			switch {
+			case r.Winner == seat:
+				row.Wins++
+				row.Points++
+			case r.Winner < 0 && p.Score == top:
+				row.Draws++
+				row.Points += 0.5
+			default:
+				row.Losses++
+			}
+			row.AvgScore += p.Score
+			row.Failures.add(p.Status, r.ID, p.Reason)
+		}
+	}
+	fit := FitRatings(len(names), games)
+	for i := range rows {
+		row := &rows[i]
+		if row.Played > 0 {
+			row.AvgScore /= float64(row.Played)
+		}
+		row.Score = row.Points
+		if multi {
+			row.Score = row.AvgScore
+		}
+		if i < len(fit.Ratings) {
+			row.Rating = round2(fit.Ratings[i].Elo)
+			row.RatingLow = round2(fit.Ratings[i].Low)
+			row.RatingHigh = round2(fit.Ratings[i].High)
+		}
+		row.AvgScore = round4(row.AvgScore)
+		row.Score = round4(row.Score)
+	}
+	// Ranked by points (the average score for multiplayer games, as the
+	// Splix runner ranks), then by rating, then by name.
+	sort.SliceStable(rows, func(a, b int) bool {
+		if rows[a].Score != rows[b].Score {
+			return rows[a].Score > rows[b].Score
+		}
+		if rows[a].Rating != rows[b].Rating {
+			return rows[a].Rating > rows[b].Rating
+		}
+		return rows[a].Name < rows[b].Name
+	})
+	for i := range rows {
+		rows[i].Rank = i + 1
+	}
+	s := &Standings{
+		Game: h.Game, Format: h.Format, Seed: h.Seed,
+		Matches: used, Scheduled: scheduled,
+		ScoreKind: "points", RatingFit: "bradley-terry",
+		Prior:     fit.Prior,
+		Standings: rows,
+		Excluded:  excluded,
+	}
+	if multi {
+		s.ScoreKind, s.RatingFit = "average", "plackett-luce"
+	}
+	return s
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+// Write writes standings.json, standings.csv and standings.md into dir,
+// each atomically.
+func (s *Standings) Write(dir string) error {
+	j, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	files := map[string][]byte{
+		"standings.json": append(j, '\n'),
+		"standings.csv":  s.CSV(),
+		"standings.md":   []byte(s.Markdown()),
+	}
+	for _, name := range []string{"standings.json", "standings.csv", "standings.md"} {
+		if err := writeFileSync(filepath.Join(dir, name), files[name]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CSV is the table as CSV, one row per bot.
+func (s *Standings) CSV() []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	_ = w.Write([]string{"rank", "name", "played", "wins", "draws", "losses", "score", "rating", "rating_low", "rating_high",
+		"failures", "timeout", "crash", "illegal", "protocol", "output", "memory", "last_failure"})
+	f := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	d := strconv.Itoa
+	for _, r := range s.Standings {
+		_ = w.Write([]string{d(r.Rank), r.Name, d(r.Played), d(r.Wins), d(r.Draws), d(r.Losses), f(r.Score),
+			f(r.Rating), f(r.RatingLow), f(r.RatingHigh),
+			d(r.Failures.Total), d(r.Failures.Timeout), d(r.Failures.Crash), d(r.Failures.Illegal),
+			d(r.Failures.Protocol), d(r.Failures.Output), d(r.Failures.Memory), r.Failures.Last})
+	}
+	w.Flush()
+	return b.Bytes()
+}
+
+// Markdown is the table and the failures in Markdown.
+func (s *Standings) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s — %s, seed %d\n\n", s.Game, s.Format, s.Seed)
+	fmt.Fprintf(&b, "%d of %d matches played. Score: %s. Rating: %s (Elo scale, 95%% interval).\n\n",
+		s.Matches, s.Scheduled, scoreDoc(s.ScoreKind), s.RatingFit)
+	b.WriteString("| # | bot | played | W | D | L | score | rating | 95% interval | failures |\n")
+	b.WriteString("|--:|:--|--:|--:|--:|--:|--:|--:|:--|:--|\n")
+	for _, r := range s.Standings {
+		fmt.Fprintf(&b, "| %d | %s | %d | %d | %d | %d | %s | %.0f | %.0f – %.0f | %s |\n",
+			r.Rank, mdEscape(r.Name), r.Played, r.Wins, r.Draws, r.Losses, fmtScore(r.Score),
+			r.Rating, r.RatingLow, r.RatingHigh, failureCounts(r.Failures))
+	}
+	var failed []Standing
+	for _, r := range s.Standings {
+		if r.Failures.Last != "" {
+			failed = append(failed, r)
+		}
+	}
+	if len(failed) > 0 {
+		b.WriteString("\n## Failures\n\n")
+		for _, r := range failed {
+			fmt.Fprintf(&b, "- **%s**: %s; last: %s\n", mdEscape(r.Name), failureCounts(r.Failures), mdEscape(r.Failures.Last))
+		}
+	}
+	if len(s.Excluded) > 0 {
+		b.WriteString("\n## Left out\n\n")
+		for _, e := range s.Excluded {
+			fmt.Fprintf(&b, "- **%s**:\n\n```\n%s\n```\n", mdEscape(e.Name), e.Error)
+		}
+	}
+	return b.String()
+}
+
+func scoreDoc(kind string) string {
+	if kind == "average" {
+		return "average score per game"
+	}
+	return "1 per win, ½ per draw"
+}
+
+func mdEscape(s string) string { return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s) }
+
+// fmtScore writes a score for people: at most two decimals (standings.json
+// keeps every digit).
+func fmtScore(x float64) string { return strconv.FormatFloat(math.Round(x*100)/100, 'f', -1, 64) }
+
+// failureCounts is "2 timeout, 1 crash", or "-".
+func failureCounts(f Failures) string {
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		name string
+	}{{f.Timeout, "timeout"}, {f.Crash, "crash"}, {f.Illegal, "illegal"}, {f.Protocol, "protocol"}, {f.Output, "output"}, {f.Memory, "memory"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.name))
+		}
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Print writes the table for a terminal.
+func (s *Standings) Print(w io.Writer) {
+	width := 4
+	for _, r := range s.Standings {
+		width = max(width, len(r.Name))
+	}
+	scoreHead := "points"
+	if s.ScoreKind == "average" {
+		scoreHead = "avg"
+	}
+	fmt.Fprintf(w, "%3s  %-*s %6s %5s %5s %5s %8s %7s  %-13s  %s\n", "#", width, "bot", "played", "W", "D", "L", scoreHead, "rating", "95% interval", "failures")
+	for _, r := range s.Standings {
+		fmt.Fprintf(w, "%3d  %-*s %6d %5d %5d %5d %8s %7.0f  %-13s  %s\n", r.Rank, width, r.Name, r.Played, r.Wins, r.Draws, r.Losses,
+			fmtScore(r.Score), r.Rating, fmt.Sprintf("%.0f–%.0f", r.RatingLow, r.RatingHigh), failureCounts(r.Failures))
+	}
+	for _, r := range s.Standings {
+		if r.Failures.Last != "" {
+			fmt.Fprintf(w, "  %s, last failure: %s\n", r.Name, r.Failures.Last)
+		}
+	}
+	for _, e := range s.Excluded {
+		fmt.Fprintf(w, "  %s left out: %s\n", e.Name, firstLines(e.Error, 6))
+	}
+	fmt.Fprintf(w, "%d of %d matches played; score: %s; rating: %s, Elo scale", s.Matches, s.Scheduled, scoreDoc(s.ScoreKind), s.RatingFit)
+	if s.Prior {
+		fmt.Fprint(w, " (with a weak prior: some bot won or lost everything)")
+	}
+	fmt.Fprintln(w)
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = append(lines[:n], "…")
+	}
+	return strings.Join(lines, "\n    ")
+}

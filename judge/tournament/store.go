@@ -1,0 +1,433 @@
+package tournament
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"golang.org/x/sys/unix"
+
+	"judge/games"
+	"judge/judge"
+)
+
+// LogName is the results log's file name in an output directory.
+const LogName = "results.log"
+
+// LogVersion is the version of the results log format.
+const LogVersion = 1
+
+// Record kinds.
+const (
+	KindHeader = "tournament" // first record: what the tournament is
+	KindRun    = "run"        // one per run of the judge: the entrants it had
+	KindMatch  = "match"      // one finished match
+)
+
+// Record is one line of the results log.
+type Record struct {
+	Kind string `json:"kind"`
+
+	// KindHeader
+	Header *Header `json:"header,omitempty"`
+	// KindRun
+	Run *RunInfo `json:"run,omitempty"`
+	// KindMatch
+	Match *MatchRecord `json:"match,omitempty"`
+}
+
+// Header is the identity of a tournament: a directory holds one.
+type Header struct {
+	Version   int          `json:"version"`
+	Game      string       `json:"game"`
+	Params    games.Params `json:"params"`
+	Format    Format       `json:"format"`
+	Seed      uint64       `json:"seed"`
+	TestBot   string       `json:"test_bot,omitempty"`
+	GroupSize int          `json:"group_size,omitempty"`
+}
+
+// RunInfo says what one run of the judge played with.
+type RunInfo struct {
+	Entrants []EntrantInfo `json:"entrants"`
+	Excluded []Excluded    `json:"excluded,omitempty"`
+	Rounds   int           `json:"rounds"`
+	Shard    Shard         `json:"shard"`
+}
+
+// EntrantInfo names a bot and the hash of what it runs.
+type EntrantInfo struct {
+	Name   string `json:"name"`
+	SHA256 string `json:"sha256"`
+}
+
+// Excluded is a bot left out of the tournament, and why.
+type Excluded struct {
+	Name  string `json:"name"`
+	Error string `json:"error"`
+}
+
+// MatchRecord is one finished match.
+type MatchRecord struct {
+	ID      string               `json:"id"`
+	Round   int                  `json:"round"`
+	Group   int                  `json:"group,omitempty"`
+	Index   int                  `json:"index"` // position in the schedule (Swiss: in its round)
+	Seed    uint64               `json:"seed"`
+	Winner  int                  `json:"winner"`
+	Turns   int                  `json:"turns"`
+	Reason  string               `json:"reason"`
+	Players []judge.PlayerResult `json:"players"`
+	Replay  string               `json:"replay"` // relative to the output directory
+	WallMS  int64                `json:"wall_ms"`
+}
+
+// line is how a record is framed in the log: the CRC-32 (Castagnoli) of
+// the record's exact bytes, then the record. Each line is JSON by itself.
+type line struct {
+	CRC string          `json:"crc"`
+	Rec json.RawMessage `json:"rec"`
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func encodeLine(r *Record) ([]byte, error) {
+	rec, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `{"crc":"%08x","rec":`, crc32.Checksum(rec, castagnoli))
+	b.Write(rec)
+	b.WriteString("}\n")
+	return b.Bytes(), nil
+}
+
+// decodeLine checks one line (without its newline) and decodes it.
+func decodeLine(b []byte) (*Record, error) {
+	var l line
+	if err := json.Unmarshal(b, &l); err != nil {
+		return nil, fmt.Errorf("not a record: %v", err)
+	}
+	if got := fmt.Sprintf("%08x", crc32.Checksum(l.Rec, castagnoli)); got != l.CRC {
+		return nil, fmt.Errorf("checksum %s, want %s", got, l.CRC)
+	}
+	var r Record
+	if err := json.Unmarshal(l.Rec, &r); err != nil {
+		return nil, fmt.Errorf("bad record: %v", err)
+	}
+	switch {
+	case r.Kind == KindHeader && r.Header != nil,
+		r.Kind == KindRun && r.Run != nil,
+		r.Kind == KindMatch && r.Match != nil && r.Match.ID != "":
+	default:
+		return nil, fmt.Errorf("bad record of kind %q", r.Kind)
+	}
+	return &r, nil
+}
+
+// Store is an open results log: an append-only file of records, each
+// written with one write, then fsynced, before it counts. One process at
+// a time holds it (an flock on the file).
+type Store struct {
+	mu      sync.Mutex
+	f       *os.File
+	path    string
+	header  *Header
+	runs    []*RunInfo
+	matches []*MatchRecord
+	byID    map[string]*MatchRecord
+}
+
+// Repair says what opening a log had to drop.
+type Repair struct {
+	Lines   int    // bad lines dropped
+	Bytes   int64  // their size
+	SavedTo string // where the dropped bytes were kept
+	Dups    int    // duplicate match records ignored
+}
+
+// OpenStore opens (or creates) the results log in dir, checks every line
+// and drops what does not check: a torn or corrupt tail is cut off, a
+// corrupt line inside is removed by rewriting the file. Dropped bytes are
+// kept beside the log (results.log.bad) and reported. Duplicate match
+// records (same ID) are ignored after the first.
+func OpenStore(dir string) (*Store, Repair, error) {
+	var rep Repair
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, rep, err
+	}
+	path := filepath.Join(dir, LogName)
+	_, statErr := os.Stat(path)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, rep, err
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, rep, fmt.Errorf("%s is in use by another judge", path)
+		}
+		return nil, rep, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if statErr != nil {
+		if err := syncDir(dir); err != nil {
+			f.Close()
+			return nil, rep, err
+		}
+	}
+	s := &Store{f: f, path: path, byID: map[string]*MatchRecord{}}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		f.Close()
+		return nil, rep, err
+	}
+	var good, bad []byte
+	goodEnd := 0 // end of the last good line when nothing bad came before it
+	for off := 0; off < len(data); {
+		end := bytes.IndexByte(data[off:], '\n')
+		var ln []byte
+		next := len(data)
+		if end >= 0 {
+			ln, next = data[off:off+end], off+end+1
+		} else {
+			ln = data[off:] // no newline: a torn write
+		}
+		var r *Record
+		if end >= 0 {
+			r, err = decodeLine(ln)
+		} else {
+			err = errors.New("torn")
+		}
+		if err != nil {
+			rep.Lines++
+			rep.Bytes += int64(next - off)
+			bad = append(bad, data[off:next]...)
+		} else {
+			if len(bad) == 0 {
+				goodEnd = next
+			}
+			good = append(good, data[off:next]...)
+			s.add(r, &rep)
+		}
+		off = next
+	}
+	if rep.Lines > 0 {
+		rep.SavedTo = path + ".bad"
+		if err := appendFile(rep.SavedTo, bad); err != nil {
+			f.Close()
+			return nil, rep, err
+		}
+		if goodEnd == len(good) {
+			// Only the tail is bad: cut it off.
+			if err := f.Truncate(int64(goodEnd)); err != nil {
+				f.Close()
+				return nil, rep, err
+			}
+			if err := f.Sync(); err != nil {
+				f.Close()
+				return nil, rep, err
+			}
+		} else {
+			if err := writeFileSync(path, good); err != nil {
+				f.Close()
+				return nil, rep, err
+			}
+			// The old file is replaced: reopen and lock the new one.
+			f.Close()
+			if f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o644); err != nil {
+				return nil, rep, err
+			}
+			if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+				f.Close()
+				return nil, rep, fmt.Errorf("lock %s: %w", path, err)
+			}
+			s.f = f
+		}
+	}
+	return s, rep, nil
+}
+
+func (s *Store) add(r *Record, rep *Repair) {
+	switch r.Kind {
+	case KindHeader:
+		if s.header == nil {
+			s.header = r.Header
+		}
+	case KindRun:
+		s.runs = append(s.runs, r.Run)
+	case KindMatch:
+		if s.byID[r.Match.ID] != nil {
+			rep.Dups++
+			return
+		}
+		s.byID[r.Match.ID] = r.Match
+		s.matches = append(s.matches, r.Match)
+	}
+}
+
+// Append writes a record durably: it returns once the record is on disk.
+// A match already recorded is not written again.
+func (s *Store) Append(r *Record) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.Kind == KindMatch && s.byID[r.Match.ID] != nil {
+		return nil
+	}
+	b, err := encodeLine(r)
+	if err != nil {
+		return err
+	}
+	if _, err := s.f.Write(b); err != nil {
+		return fmt.Errorf("results log: %w", err)
+	}
+	if err := s.f.Sync(); err != nil {
+		return fmt.Errorf("results log: %w", err)
+	}
+	var rep Repair
+	s.add(r, &rep)
+	return nil
+}
+
+// Header is the tournament's header record, or nil in a new log.
+func (s *Store) Header() *Header {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.header
+}
+
+// Runs are the run records, oldest first.
+func (s *Store) Runs() []*RunInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*RunInfo(nil), s.runs...)
+}
+
+// Match returns the record of a match, or nil.
+func (s *Store) Match(id string) *MatchRecord {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byID[id]
+}
+
+// Matches returns every match record in the order they were written.
+func (s *Store) Matches() []*MatchRecord {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*MatchRecord(nil), s.matches...)
+}
+
+// Close releases the log.
+func (s *Store) Close() error { return s.f.Close() }
+
+// ReadLog reads a results log without changing it, checking every line.
+// It returns the records that check and how many lines did not.
+func ReadLog(path string) (recs []*Record, bad int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	for {
+		ln, err := br.ReadBytes('\n')
+		if len(ln) > 0 {
+			if ln[len(ln)-1] != '\n' {
+				bad++
+			} else if r, derr := decodeLine(ln[:len(ln)-1]); derr != nil {
+				bad++
+			} else {
+				recs = append(recs, r)
+			}
+		}
+		if err == io.EOF {
+			return recs, bad, nil
+		}
+		if err != nil {
+			return recs, bad, err
+		}
+	}
+}
+
+// writeFileSync writes data to path atomically and durably: a temporary
+// file is written and fsynced, renamed over path, and the directory
+// fsynced.
+func writeFileSync(path string, data []byte) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+func appendFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// RecordedHeader returns the header of the results log in dir, or nil
+// when there is none.
+func RecordedHeader(dir string) (*Header, error) {
+	recs, _, err := ReadLog(filepath.Join(dir, LogName))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	for _, r := range recs {
+		if r.Kind == KindHeader {
+			return r.Header, nil
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,183 @@
+package tournament
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"judge/judge"
+)
+
+func matchRec(id string) *Record {
+	return &Record{Kind: KindMatch, Match: &MatchRecord{
+		ID: id, Round: 1, Winner: 0, Reason: "test",
+		Players: []judge.PlayerResult{{Name: "a", Status: judge.OK, Score: 1}, {Name: "b", Status: judge.OK}},
+	}}
+}
+
+func fillStore(t *testing.T, dir string, n int) {
+	t.Helper()
+	s, _, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Append(&Record{Kind: KindHeader, Header: &Header{Version: LogVersion, Game: "tictactoe", Format: RoundRobin, Seed: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		if err := s.Append(matchRec(fmt.Sprintf("m%d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestStoreRoundTripAndNoDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	fillStore(t, dir, 3)
+	s, rep, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Lines != 0 || rep.Dups != 0 {
+		t.Errorf("repair on a clean log: %+v", rep)
+	}
+	if got := len(s.Matches()); got != 3 {
+		t.Fatalf("%d matches, want 3", got)
+	}
+	if s.Header() == nil || s.Header().Game != "tictactoe" {
+		t.Errorf("header %+v", s.Header())
+	}
+	// Appending a recorded match again writes nothing.
+	before, _ := os.ReadFile(filepath.Join(dir, LogName))
+	if err := s.Append(matchRec("m1")); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, LogName))
+	if !bytes.Equal(before, after) {
+		t.Error("a duplicate record was written")
+	}
+	// A second opener is refused while the first holds the log.
+	if _, _, err := OpenStore(dir); err == nil || !strings.Contains(err.Error(), "in use") {
+		t.Errorf("second open: %v, want in use", err)
+	}
+	s.Close()
+}
+
+func TestStoreTruncatedTail(t *testing.T) {
+	dir := t.TempDir()
+	fillStore(t, dir, 3)
+	path := filepath.Join(dir, LogName)
+	data, _ := os.ReadFile(path)
+	good := len(data)
+	// A torn write: half a record, no newline.
+	line, _ := encodeLine(matchRec("m3"))
+	if err := os.WriteFile(path, append(data, line[:len(line)/2]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, rep, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Lines != 1 || rep.Bytes != int64(len(line)/2) {
+		t.Errorf("repair %+v, want 1 line of %d bytes", rep, len(line)/2)
+	}
+	if n := len(s.Matches()); n != 3 {
+		t.Errorf("%d matches, want 3", n)
+	}
+	if st, _ := os.Stat(path); st.Size() != int64(good) {
+		t.Errorf("log is %d bytes after repair, want %d", st.Size(), good)
+	}
+	if b, _ := os.ReadFile(rep.SavedTo); !bytes.Equal(b, line[:len(line)/2]) {
+		t.Errorf("dropped bytes not kept in %s", rep.SavedTo)
+	}
+	// Appending after the repair gives a clean log.
+	if err := s.Append(matchRec("m3")); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	recs, bad, err := ReadLog(path)
+	if err != nil || bad != 0 || len(recs) != 5 {
+		t.Errorf("after repair: %d records, %d bad, %v", len(recs), bad, err)
+	}
+}
+
+func TestStoreCorruptLines(t *testing.T) {
+	dir := t.TempDir()
+	fillStore(t, dir, 4)
+	path := filepath.Join(dir, LogName)
+	data, _ := os.ReadFile(path)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	// Flip a byte inside the record of line 2 (match m1): its checksum
+	// no longer matches. And a complete but corrupt last line.
+	lines[2] = bytes.Replace(lines[2], []byte(`"m1"`), []byte(`"mX"`), 1)
+	lines[len(lines)-2] = bytes.Replace(lines[len(lines)-2], []byte(`"test"`), []byte(`"tost"`), 1)
+	if err := os.WriteFile(path, bytes.Join(lines, nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, rep, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if rep.Lines != 2 {
+		t.Errorf("dropped %d lines, want 2", rep.Lines)
+	}
+	var ids []string
+	for _, m := range s.Matches() {
+		ids = append(ids, m.ID)
+	}
+	if got := strings.Join(ids, ","); got != "m0,m2" {
+		t.Errorf("matches %s, want m0,m2", got)
+	}
+	if _, bad, _ := ReadLog(path); bad != 0 {
+		t.Errorf("%d bad lines left in the rewritten log", bad)
+	}
+	if err := s.Append(matchRec("m1")); err != nil {
+		t.Fatal(err)
+	}
+	if s.Match("m1") == nil {
+		t.Error("m1 not recorded again")
+	}
+}
+
+func TestStoreIgnoresDuplicateRecords(t *testing.T) {
+	dir := t.TempDir()
+	fillStore(t, dir, 2)
+	path := filepath.Join(dir, LogName)
+	line, _ := encodeLine(matchRec("m0"))
+	if err := appendFile(path, line); err != nil {
+		t.Fatal(err)
+	}
+	s, rep, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if rep.Dups != 1 || len(s.Matches()) != 2 {
+		t.Errorf("dups %d, matches %d; want 1, 2", rep.Dups, len(s.Matches()))
+	}
+}
+
+// The built-in languages table is configs/languages.toml.
+func TestBuiltInLanguagesAreTheConfigFile(t *testing.T) {
+	b, err := os.ReadFile("../../configs/languages.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, DefaultLanguages) {
+		t.Error("judge/tournament/languages.toml differs from configs/languages.toml: copy it over")
+	}
+	l, err := LoadLanguages("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"c", "cpp", "go", "rust", "java", "python"} {
+		if l.Language[name] == nil {
+			t.Errorf("no %s", name)
+		}
+	}
+}

@@ -1,0 +1,513 @@
+// Package tournament runs many matches between many bots: it builds the
+// bots from sources, draws the schedule (round robin, gauntlet, Swiss, or
+// random groups for multiplayer games), plays the matches in parallel,
+// records every finished match durably in a results log so that a run can
+// be resumed or split across machines, and fits ratings into standings.
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"judge/games"
+	"judge/judge"
+)
+
+// ErrInterrupted is returned when the context ends a tournament early.
+// Everything finished until then is recorded.
+var ErrInterrupted = errors.New("interrupted")
+
+// Options are everything a tournament needs.
+type Options struct {
+	// Match is the template of every match: game, parameters, limits, io,
+	// environment, sandbox. Seats and seed are filled per match.
+	Match     judge.Match
+	Format    Format // empty: round robin for two-seat games, groups otherwise
+	Rounds    int    // default 1
+	Games     int    // groups: at least this many games (more rounds as needed)
+	Seed      uint64
+	Jobs      int    // matches at once; 0: DefaultJobs
+	Out       string // output directory
+	Cache     string // build cache; default Out/cache
+	TestBot   string // a bot's name or argument: only its matches
+	GroupSize int    // groups: players per match; default min(5, bots, the game's maximum)
+	Shard     Shard
+	Bots      []string // bot arguments
+	Languages *Languages
+	Progress  *Progress
+	Log       io.Writer // notes for people: compile errors, repairs, warnings
+}
+
+// DefaultJobs is the default number of matches at once: one per CPU when
+// bots move in turn (one of a match's bots computes at a time), fewer when
+// k of them move at once.
+func DefaultJobs(seatsAtOnce int) int {
+	n := runtime.NumCPU()
+	if seatsAtOnce > 2 {
+		n = n * 2 / seatsAtOnce
+	}
+	return max(n, 1)
+}
+
+// tourney is a tournament being run.
+type tourney struct {
+	o        Options
+	store    *Store
+	header   *Header
+	ents     []*Entrant // those that play
+	names    []string
+	seatPar  string
+	params   games.Params
+	replays  string
+	progress *Progress
+}
+
+// Run plays a tournament, or what is left of it in o.Out, and writes the
+// standings there. On ErrInterrupted the standings of what was played are
+// written too.
+func Run(ctx context.Context, o Options) (*Standings, error) {
+	if o.Out == "" {
+		return nil, errors.New("no output directory")
+	}
+	v := o.Match.Variant
+	if v.Game == nil {
+		return nil, errors.New("no game")
+	}
+	params, err := v.Resolve(o.Match.Params)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", v.Name, err)
+	}
+	lo, hi, seatPar, err := seatsOf(v, params)
+	if err != nil {
+		return nil, err
+	}
+	if o.Format == "" {
+		o.Format = RoundRobin
+		if hi > 2 {
+			o.Format = Groups
+		}
+	}
+	if o.Rounds <= 0 {
+		o.Rounds = 1
+	}
+	if o.Languages == nil {
+		if o.Languages, err = LoadLanguages(""); err != nil {
+			return nil, err
+		}
+	}
+	if o.Cache == "" {
+		o.Cache = filepath.Join(o.Out, "cache")
+	}
+	if o.Format == Swiss && o.Shard.Count > 1 {
+		return nil, errors.New("a Swiss tournament cannot be sharded: each round's pairings need the results of the previous ones")
+	}
+	if o.Format != Groups && (lo > 2 || hi < 2) {
+		return nil, fmt.Errorf("%s is for two-player games; %s takes %d..%d players: use --format groups", o.Format, v.Name, lo, hi)
+	}
+
+	store, rep, err := OpenStore(o.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	if rep.Lines > 0 {
+		o.Progress.say(o.Log, "%s: dropped %d damaged record(s) (%d bytes, kept in %s); their matches will be played again\n",
+			store.path, rep.Lines, rep.Bytes, rep.SavedTo)
+	}
+	if rep.Dups > 0 {
+		o.Progress.say(o.Log, "%s: ignored %d duplicate match record(s)\n", store.path, rep.Dups)
+	}
+	replays := filepath.Join(o.Out, "replays")
+	if err := os.MkdirAll(replays, 0o755); err != nil {
+		return nil, err
+	}
+	removeTemps(replays)
+
+	// Bots.
+	jobs := o.Jobs
+	seatsAtOnce := 2
+	if o.Format == Groups {
+		seatsAtOnce = hi
+	}
+	if jobs <= 0 {
+		jobs = DefaultJobs(seatsAtOnce)
+	} else if jobs > runtime.NumCPU() {
+		o.Progress.say(o.Log, "warning: --jobs %d is more than the %d CPUs: bots share CPUs and may time out because of it\n", jobs, runtime.NumCPU())
+	}
+	all, err := PrepareEntrants(ctx, o.Bots, o.Languages, o.Cache, jobs)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ErrInterrupted
+		}
+		return nil, err
+	}
+	t := &tourney{o: o, store: store, seatPar: seatPar, params: params, replays: replays, progress: o.Progress}
+	var excluded []Excluded
+	for _, e := range all {
+		if e.Err != nil {
+			excluded = append(excluded, Excluded{Name: e.Name, Error: e.Err.Error()})
+			o.Progress.say(o.Log, "%s is left out: %v\n", e.Name, e.Err)
+			continue
+		}
+		t.ents = append(t.ents, e)
+		t.names = append(t.names, e.Name)
+	}
+	testBot := -1
+	if o.TestBot != "" {
+		for i, e := range t.ents {
+			if e.Name == o.TestBot || e.Arg == o.TestBot {
+				testBot = i
+			}
+		}
+		if testBot < 0 {
+			return nil, fmt.Errorf("test bot %q is not among the bots that can play", o.TestBot)
+		}
+	} else if o.Format == Gauntlet && len(t.ents) > 0 {
+		testBot = 0
+	}
+	if o.Format == Swiss && testBot >= 0 {
+		return nil, errors.New("a Swiss tournament has no test bot")
+	}
+	k := 0
+	if o.Format == Groups {
+		k = o.GroupSize
+		if k <= 0 {
+			k = min(5, hi, len(t.ents))
+		}
+		if k < lo || k > hi {
+			return nil, fmt.Errorf("groups of %d: %s takes %d..%d players", k, v.Name, lo, hi)
+		}
+		if k > len(t.ents) {
+			return nil, fmt.Errorf("groups of %d need at least %d bots that can play, have %d", k, k, len(t.ents))
+		}
+		if o.Games > 0 {
+			per, _ := GroupsPerRound(len(t.ents), k, testBot)
+			if per > 0 {
+				o.Rounds = max(o.Rounds, (o.Games+per-1)/per)
+			}
+		}
+	}
+	if len(t.ents) < 2 {
+		return nil, fmt.Errorf("a tournament needs at least 2 bots that can play, have %d", len(t.ents))
+	}
+
+	// The directory's identity.
+	h := &Header{Version: LogVersion, Game: v.Name, Params: params, Format: o.Format, Seed: o.Seed, GroupSize: k}
+	if testBot >= 0 {
+		h.TestBot = t.names[testBot]
+	}
+	if old := store.Header(); old != nil {
+		if d := headerDiff(old, h); d != "" {
+			return nil, fmt.Errorf("%s holds another tournament (%s): give another --out", o.Out, d)
+		}
+	} else if err := store.Append(&Record{Kind: KindHeader, Header: h}); err != nil {
+		return nil, err
+	}
+	t.header = h
+	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: excluded}
+	for _, e := range t.ents {
+		run.Entrants = append(run.Entrants, EntrantInfo{Name: e.Name, SHA256: e.Hash})
+	}
+	for _, old := range store.Runs() {
+		for _, a := range old.Entrants {
+			for _, b := range run.Entrants {
+				if a.Name == b.Name && a.SHA256 != b.SHA256 {
+					return nil, fmt.Errorf("bot %s has changed since %s was started (its recorded matches were played by another program): give another --out, or another name", a.Name, o.Out)
+				}
+			}
+		}
+	}
+	if err := store.Append(&Record{Kind: KindRun, Run: run}); err != nil {
+		return nil, err
+	}
+
+	plan := Plan{Format: o.Format, Names: t.names, Rounds: o.Rounds, Seed: o.Seed, TestBot: testBot, GroupSize: k}
+	t0 := time.Now()
+	var (
+		ids     map[string]bool
+		total   int
+		played  int
+		runErr  error
+		average = o.Format == Groups && k > 2
+	)
+	if o.Format == Swiss {
+		ids, total, played, runErr = t.runSwiss(ctx, plan, jobs)
+	} else {
+		var sched []Fixture
+		sched, err = plan.Schedule()
+		if err != nil {
+			return nil, err
+		}
+		ids = map[string]bool{}
+		var todo []Fixture
+		o.Progress.begin(0, 0, average)
+		for _, f := range sched {
+			if !o.Shard.has(f.Index) {
+				continue
+			}
+			ids[f.ID] = true
+			if r := store.Match(f.ID); r != nil {
+				o.Progress.count(r)
+			} else {
+				todo = append(todo, f)
+			}
+		}
+		total = len(ids)
+		t.progress.setTotal(total, total-len(todo))
+		played, runErr = t.runFixtures(ctx, todo, jobs)
+	}
+	o.Progress.end()
+
+	var recs []*MatchRecord
+	for _, r := range store.Matches() {
+		if ids[r.ID] {
+			recs = append(recs, r)
+		}
+	}
+	st := ComputeStandings(h, t.names, excluded, recs, total)
+	if err := st.Write(o.Out); err != nil {
+		return st, err
+	}
+	el := time.Since(t0).Round(time.Millisecond)
+	switch {
+	case runErr == nil:
+		o.Progress.say(o.Log, "%d matches played in %v (%d recorded before); results in %s\n", played, el, total-played, o.Out)
+	case errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded) || errors.Is(runErr, ErrInterrupted):
+		return st, fmt.Errorf("%w after %d of %d matches (%d in this run): run the same command again to resume", ErrInterrupted, len(recs), total, played)
+	default:
+		return st, runErr
+	}
+	return st, nil
+}
+
+// setTotal sets the progress's total once the recorded matches are known.
+func (p *Progress) setTotal(total, already int) {
+	if p == nil || p.W == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total, p.already = total, already
+	p.start = time.Now()
+	p.last = p.start
+}
+
+// runFixtures plays fixtures, at most jobs at once, and returns how many
+// it recorded.
+func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (int, error) {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(jobs)
+	var (
+		done  = make(chan struct{}, len(todo))
+		count int
+	)
+	for _, f := range todo {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			if err := t.play(gctx, f); err != nil {
+				return err
+			}
+			done <- struct{}{}
+			return nil
+		})
+	}
+	err := g.Wait()
+	close(done)
+	for range done {
+		count++
+	}
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	return count, err
+}
+
+// play plays one fixture and records it: the replay first, then the
+// record, each durably.
+func (t *tourney) play(ctx context.Context, f Fixture) error {
+	m := t.o.Match
+	p := games.Params{}
+	for k, v := range t.params {
+		p[k] = v
+	}
+	if t.seatPar != "" {
+		p[t.seatPar] = len(f.Seats)
+	}
+	m.Params = p
+	m.Seed = f.Seed(t.header.Seed)
+	m.Bots = make([]judge.BotSpec, len(f.Seats))
+	for i, s := range f.Seats {
+		m.Bots[i] = t.ents[s].Spec
+	}
+	start := time.Now()
+	res, err := judge.Run(ctx, m)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("match %s: %w", f.ID, err)
+	}
+	rel := filepath.Join("replays", f.ID+".json")
+	if err := writeReplay(filepath.Join(t.o.Out, rel), res.Replay); err != nil {
+		return fmt.Errorf("match %s: %w", f.ID, err)
+	}
+	rec := &MatchRecord{
+		ID: f.ID, Round: f.Round, Group: f.Group, Index: f.Index,
+		Seed: m.Seed, Winner: res.Winner, Turns: res.Turns, Reason: res.Reason,
+		Players: res.Players, Replay: rel,
+		WallMS: time.Since(start).Milliseconds(),
+	}
+	if err := t.store.Append(&Record{Kind: KindMatch, Match: rec}); err != nil {
+		return err
+	}
+	t.progress.finished(rec)
+	return nil
+}
+
+// runSwiss plays the Swiss rounds one after the other; each round's
+// pairings come from the recorded results of the rounds before.
+func (t *tourney) runSwiss(ctx context.Context, plan Plan, jobs int) (ids map[string]bool, total, played int, err error) {
+	n := len(plan.Names)
+	points := make([]float64, n)
+	byes := make([]int, n)
+	met := map[[2]int]bool{}
+	idx := map[string]int{}
+	for i, name := range plan.Names {
+		idx[name] = i
+	}
+	ids = map[string]bool{}
+	perRound := n / 2 * 2
+	total = perRound * plan.Rounds
+	t.progress.begin(total, 0, false)
+	already := 0
+	index := 0
+	for r := 1; r <= plan.Rounds; r++ {
+		fix, bye := plan.SwissRound(r, points, met, byes)
+		var todo []Fixture
+		for i := range fix {
+			fix[i].Index = index
+			index++
+			ids[fix[i].ID] = true
+			if rec := t.store.Match(fix[i].ID); rec != nil {
+				already++
+				t.progress.count(rec)
+			} else {
+				todo = append(todo, fix[i])
+			}
+		}
+		t.progress.setTotal(total, already+played)
+		k, err := t.runFixtures(ctx, todo, jobs)
+		played += k
+		if err != nil {
+			return ids, total, played, err
+		}
+		if bye >= 0 {
+			byes[bye]++
+			points[bye]++
+		}
+		for _, f := range fix {
+			rec := t.store.Match(f.ID)
+			if rec == nil {
+				return ids, total, played, fmt.Errorf("match %s has no record", f.ID)
+			}
+			met[pairKey(f.Seats[0], f.Seats[1])] = true
+			for _, p := range rec.Players {
+				points[idx[p.Name]] += p.Score
+			}
+		}
+	}
+	return ids, total, played, nil
+}
+
+// headerDiff names the first difference between two headers, or "".
+func headerDiff(a, b *Header) string {
+	switch {
+	case a.Game != b.Game:
+		return fmt.Sprintf("game %s, not %s", a.Game, b.Game)
+	case a.Format != b.Format:
+		return fmt.Sprintf("format %s, not %s", a.Format, b.Format)
+	case a.Seed != b.Seed:
+		return fmt.Sprintf("seed %d, not %d", a.Seed, b.Seed)
+	case a.TestBot != b.TestBot:
+		return fmt.Sprintf("test bot %q, not %q", a.TestBot, b.TestBot)
+	case a.GroupSize != b.GroupSize:
+		return fmt.Sprintf("groups of %d, not %d", a.GroupSize, b.GroupSize)
+	case a.Version != b.Version:
+		return fmt.Sprintf("log version %d, not %d", a.Version, b.Version)
+	}
+	ja, _ := json.Marshal(a.Params)
+	jb, _ := json.Marshal(b.Params)
+	if string(ja) != string(jb) {
+		return fmt.Sprintf("parameters %s, not %s", ja, jb)
+	}
+	return ""
+}
+
+// writeReplay writes a replay durably and atomically.
+func writeReplay(path string, r *judge.Replay) error {
+	b, err := json.MarshalIndent(r, "", " ")
+	if err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	return writeFileNoDirSync(path, append(b, '\n'))
+}
+
+// writeFileNoDirSync is writeFileSync without the directory fsync: the
+// fsync of the results log that follows commits the rename on the usual
+// journaling file systems.
+func writeFileNoDirSync(path string, data []byte) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// removeTemps removes the temporary files a killed run left.
+func removeTemps(dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if filepath.Ext(e.Name()) == ".tmp" {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,301 @@
+package tournament
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"judge/games/catalog"
+	"judge/judge"
+	"judge/judge/judgetest"
+	"judge/sandbox"
+)
+
+// tempDir is a temporary directory that a sandboxed program running as
+// another user can enter.
+func tempDir(t testing.TB) string {
+	t.Helper()
+	d := t.TempDir()
+	for p := d; p != os.TempDir() && p != "/" && p != "."; p = filepath.Dir(p) {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d
+}
+
+func TestMain(m *testing.M) {
+	sandbox.Init()
+	code := m.Run()
+	judgetest.Cleanup()
+	os.Exit(code)
+}
+
+// bots makes a directory with alpha.c (the random example, built by the
+// tournament), beta (the same bot, built beforehand: a plain executable)
+// and broken.c (which does not compile).
+func bots(t *testing.T) (dir string, args []string) {
+	t.Helper()
+	root := judgetest.Root(t)
+	dir = tempDir(t)
+	src, err := os.ReadFile(filepath.Join(root, "examples/gomoku/random.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "alpha.c"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe := judgetest.Bot(t, "examples/gomoku/random.c")[0]
+	if err := copyFile(exe, filepath.Join(dir, "beta")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "broken.c"), []byte("int main(void) { return undefined_thing; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, []string{filepath.Join(dir, "alpha.c"), filepath.Join(dir, "beta"), filepath.Join(dir, "broken.c")}
+}
+
+func options(t testing.TB, out, cache string, args []string) Options {
+	t.Helper()
+	v, err := catalog.Lookup("tictactoe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	langs, err := LoadLanguages(filepath.Join(judgetest.Root(t), "configs/languages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Options{
+		Match:     judge.Match{Variant: v, Params: v.Params, Limits: judge.DefaultLimits},
+		Rounds:    2,
+		Seed:      7,
+		Jobs:      2,
+		Out:       out,
+		Cache:     cache,
+		Bots:      args,
+		Languages: langs,
+		Log:       io.Discard,
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestTournament(t *testing.T) {
+	_, args := bots(t)
+	cache := tempDir(t)
+	out := filepath.Join(tempDir(t), "out")
+	var log bytes.Buffer
+	o := options(t, out, cache, args)
+	o.Log = &log
+	o.Progress = &Progress{W: &log}
+	st, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, log.String())
+	}
+
+	// The broken bot is reported with the compiler's message and left out.
+	if len(st.Excluded) != 1 || st.Excluded[0].Name != "broken" || !strings.Contains(st.Excluded[0].Error, "undefined_thing") {
+		t.Errorf("excluded %+v, want broken with the compiler's message", st.Excluded)
+	}
+	if !strings.Contains(log.String(), "broken is left out") {
+		t.Errorf("compile error not reported:\n%s", log.String())
+	}
+	// Two bots, two rounds, both seat orders: 4 matches.
+	if st.Matches != 4 || st.Scheduled != 4 || len(st.Standings) != 2 {
+		t.Fatalf("standings %+v", st)
+	}
+	for _, r := range st.Standings {
+		if r.Played != 4 || r.Wins+r.Draws+r.Losses != 4 || r.Failures.Total != 0 {
+			t.Errorf("row %+v", r)
+		}
+		if !(r.RatingLow <= r.Rating && r.Rating <= r.RatingHigh) {
+			t.Errorf("rating %v not inside [%v, %v]", r.Rating, r.RatingLow, r.RatingHigh)
+		}
+	}
+	for _, f := range []string{"standings.json", "standings.csv", "standings.md", "replays/r001-alpha-vs-beta.json",
+		"replays/r001-beta-vs-alpha.json", "replays/r002-alpha-vs-beta.json", "replays/r002-beta-vs-alpha.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	// standings.json is a contract: a list of bots with these fields.
+	var doc struct {
+		Standings []map[string]any `json:"standings"`
+	}
+	if err := json.Unmarshal(readFile(t, filepath.Join(out, "standings.json")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"name", "played", "wins", "draws", "losses", "score", "rating", "rating_low", "rating_high", "failures"} {
+		if _, ok := doc.Standings[0][k]; !ok {
+			t.Errorf("standings.json: no %q", k)
+		}
+	}
+
+	// Every match can be played again alone from its recorded seed.
+	recs, bad, err := ReadLog(filepath.Join(out, LogName))
+	if err != nil || bad != 0 {
+		t.Fatalf("log: %v, %d bad", err, bad)
+	}
+	var rec *MatchRecord
+	for _, r := range recs {
+		if r.Kind == KindMatch && r.Match.ID == "r002-beta-vs-alpha" {
+			rec = r.Match
+		}
+	}
+	if rec == nil {
+		t.Fatal("r002-beta-vs-alpha not recorded")
+	}
+	if want := DeriveSeed(7, rec.ID); rec.Seed != want {
+		t.Errorf("seed %d, want %d", rec.Seed, want)
+	}
+	rp, err := judge.ReadReplay(bytes.NewReader(readFile(t, filepath.Join(out, rec.Replay))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := o.Match
+	m.Seed = rec.Seed
+	for _, b := range rp.Bots {
+		m.Bots = append(m.Bots, judge.BotSpec{Name: b.Name, Argv: b.Command})
+	}
+	m.Params = rp.Params
+	again, err := judge.Run(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(moves(again.Replay), moves(rp)) {
+		t.Errorf("the match played alone differs:\n%v\n%v", moves(again.Replay), moves(rp))
+	}
+
+	// Running again resumes: nothing left to play, same standings.
+	before := readFile(t, filepath.Join(out, "standings.json"))
+	logBefore := readFile(t, filepath.Join(out, LogName))
+	log.Reset()
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "0 matches played") {
+		t.Errorf("second run played matches:\n%s", log.String())
+	}
+	if got := readFile(t, filepath.Join(out, "standings.json")); !bytes.Equal(got, before) {
+		t.Errorf("standings changed on resume:\n%s\n%s", before, got)
+	}
+	if n := strings.Count(string(readFile(t, filepath.Join(out, LogName))), `"kind":"match"`); n != 4 {
+		t.Errorf("%d match records after resume, want 4", n)
+	}
+	_ = logBefore
+
+	// Same seed elsewhere: same standings. Shards merged: same standings.
+	single := filepath.Join(tempDir(t), "single")
+	o2 := options(t, single, cache, args)
+	if _, err := Run(context.Background(), o2); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, filepath.Join(single, "standings.json")); !bytes.Equal(got, before) {
+		t.Errorf("same seed, different standings:\n%s\n%s", before, got)
+	}
+	var shards []string
+	for i := 0; i < 3; i++ {
+		d := filepath.Join(tempDir(t), "shard")
+		o3 := options(t, d, cache, args)
+		o3.Shard = Shard{Index: i, Count: 3}
+		if _, err := Run(context.Background(), o3); err != nil {
+			t.Fatal(err)
+		}
+		shards = append(shards, d)
+	}
+	merged := filepath.Join(tempDir(t), "merged")
+	if _, err := Merge(shards, merged, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, filepath.Join(merged, "standings.json")); !bytes.Equal(got, before) {
+		t.Errorf("merged shards differ from one run:\n%s\n%s", before, got)
+	}
+	if _, err := os.Stat(filepath.Join(merged, "replays", "r002-beta-vs-alpha.json")); err != nil {
+		t.Error(err)
+	}
+
+	// Another seed in the same directory is another tournament.
+	o.Seed = 8
+	if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "another tournament") {
+		t.Errorf("another seed in the same directory: %v", err)
+	}
+}
+
+func moves(rp *judge.Replay) []string {
+	var out []string
+	for _, t := range rp.Turns {
+		for _, m := range t.Moves {
+			out = append(out, strings.Join(m.Move, ";"))
+		}
+	}
+	return out
+}
+
+func TestInterruptStopsCleanly(t *testing.T) {
+	_, args := bots(t)
+	out := filepath.Join(tempDir(t), "out")
+	o := options(t, out, tempDir(t), args[:2])
+	o.Rounds = 10
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Cancel once a few matches are recorded.
+	go func() {
+		for ctx.Err() == nil {
+			b, _ := os.ReadFile(filepath.Join(out, LogName))
+			if bytes.Count(b, []byte(`"kind":"match"`)) >= 3 {
+				cancel()
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	st, err := Run(ctx, o)
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("Run: %v, want interrupted", err)
+	}
+	if st == nil || st.Matches < 3 || st.Matches >= 20 {
+		t.Fatalf("standings after interrupt: %+v", st)
+	}
+	recs, bad, err := ReadLog(filepath.Join(out, LogName))
+	if err != nil || bad != 0 {
+		t.Fatalf("log after interrupt: %v, %d bad lines", err, bad)
+	}
+	ents, _ := os.ReadDir(filepath.Join(out, "replays"))
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("half-written replay %s", e.Name())
+		}
+	}
+	n := 0
+	for _, r := range recs {
+		if r.Kind == KindMatch {
+			n++
+		}
+	}
+	// Resume to the end.
+	st, err = Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Matches != 20 {
+		t.Errorf("%d matches after resume, want 20", st.Matches)
+	}
+	if n < 3 {
+		t.Errorf("%d recorded before the resume", n)
+	}
+}
