@@ -64,12 +64,31 @@ fuzz:
 		done; \
 	done
 
+# The demo: a tournament per game between the example bots, each ending in
+# a standings table, with every match's replay in $(DEMO_OUT)/GAME/replays.
 DEMO_OUT ?= results/demo
+J := $(BIN)/judge
 demo: build
-	@mkdir -p $(DEMO_OUT)
-	$(BIN)/judge match --game tictactoe --seed 1 --replay $(DEMO_OUT)/tictactoe.json $(BIN)/examples/gomoku/random "python3 examples/gomoku/random.py"
-	$(BIN)/judge match --game gomoku --seed 1 --replay $(DEMO_OUT)/gomoku.json $(BIN)/examples/gomoku/strong $(BIN)/examples/gomoku/random
-	$(BIN)/judge replay $(DEMO_OUT)/tictactoe.json
+	@rm -rf $(DEMO_OUT) && mkdir -p $(DEMO_OUT)
+	@echo; echo "== the sandbox on this machine"; $(J) doctor
+	@echo; echo "== tic-tac-toe: a round robin, 4 rounds"
+	$(J) tournament --game tictactoe --rounds 4 --seed 1 --out $(DEMO_OUT)/tictactoe \
+		$(BIN)/examples/gomoku/random $(BIN)/examples/gomoku/strong "python3 examples/gomoku/random_bot.py"
+	@echo; echo "== gomoku 15x15: a round robin"
+	$(J) tournament --game gomoku --rounds 1 --seed 1 --out $(DEMO_OUT)/gomoku \
+		$(BIN)/examples/gomoku/random $(BIN)/examples/gomoku/strong "python3 examples/gomoku/random_bot.py"
+	@echo; echo "== connect four: a round robin, 2 rounds"
+	$(J) tournament --game connect4 --rounds 2 --seed 1 --out $(DEMO_OUT)/connect4 \
+		$(BIN)/examples/connect4/random $(BIN)/examples/connect4/alphabeta "python3 examples/connect4/random_bot.py"
+	@echo; echo "== battleship: a round robin, 2 rounds"
+	$(J) tournament --game battleship --rounds 2 --seed 1 --out $(DEMO_OUT)/battleship \
+		$(BIN)/examples/battleship/random $(BIN)/examples/battleship/hunter "python3 examples/battleship/random_bot.py"
+	@echo; echo "== splix: 3 players at once, random groups, 9 games"
+	$(J) tournament --game splix-small --games 9 --seed 1 --out $(DEMO_OUT)/splix \
+		$(BIN)/examples/splix/looper ./$(BIN)/examples/splix/looper "python3 examples/splix/random_bot.py"
+	@echo; echo "== the last tic-tac-toe match, replayed"
+	$(J) replay $$(ls $(DEMO_OUT)/tictactoe/replays/*.json | tail -1)
+	@echo; echo "standings and replays are in $(DEMO_OUT)/"
 
 clean:
 	rm -rf $(BIN) results

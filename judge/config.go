@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"judge/games"
 	"judge/games/catalog"
+	"judge/sandbox"
 )
 
 // Config is a match configuration file (configs/*.toml):
@@ -29,11 +31,19 @@ import (
 //	[bots]
 //	io = "pty"               # or "pipe"
 //	env = { KEY = "value" }  # added to every bot's environment
+//	[sandbox]
+//	level = "auto"           # auto, full, namespaces, basic or none
+//	memory = "256MiB"        # real memory of a bot, its children included
+//	procs = 64               # processes and threads
+//	file_size = "64MiB"      # largest file a bot may write
+//	open_files = 256
+//	tmp = "64MiB"            # size of the bot's private /tmp
 type Config struct {
-	Game   string         `toml:"game"`
-	Params map[string]int `toml:"params"`
-	Limits ConfigLimits   `toml:"limits"`
-	Bots   ConfigBots     `toml:"bots"`
+	Game    string         `toml:"game"`
+	Params  map[string]int `toml:"params"`
+	Limits  ConfigLimits   `toml:"limits"`
+	Bots    ConfigBots     `toml:"bots"`
+	Sandbox ConfigSandbox  `toml:"sandbox"`
 }
 
 // ConfigLimits is the [limits] table.
@@ -49,6 +59,41 @@ type ConfigLimits struct {
 type ConfigBots struct {
 	IO  string            `toml:"io"`
 	Env map[string]string `toml:"env"`
+}
+
+// ConfigSandbox is the [sandbox] table.
+type ConfigSandbox struct {
+	Level     string `toml:"level"`
+	Memory    Size   `toml:"memory"`
+	Procs     int    `toml:"procs"`
+	FileSize  Size   `toml:"file_size"`
+	OpenFiles int    `toml:"open_files"`
+	Tmp       Size   `toml:"tmp"`
+}
+
+// Size is a number of bytes written as "256MiB", "64KiB", "1GiB" or a
+// plain number in TOML.
+type Size int64
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (z *Size) UnmarshalText(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"B", 1}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return fmt.Errorf("bad size %q (write it like \"256MiB\", \"64KiB\" or \"1GiB\")", b)
+	}
+	*z = Size(n * mult)
+	return nil
 }
 
 // Duration is a time.Duration written as "1s", "250ms" in TOML.
@@ -80,19 +125,42 @@ func LoadConfig(path string) (*Config, error) {
 	if c.Game == "" {
 		return nil, fmt.Errorf("%s: no game: add a line such as game = \"gomoku\"", path)
 	}
-	v, err := catalog.Lookup(c.Game)
-	if err != nil {
-		return nil, fmt.Errorf("%s:%d: game: %w", path, lineOf(path, "game"), err)
+	if err := c.Check(path); err != nil {
+		return nil, err
 	}
-	if _, err := v.Resolve(c.Params); err != nil {
-		return nil, fmt.Errorf("%s: [params]: %w", path, err)
+	return c, nil
+}
+
+// Check checks what decoding cannot: the game and its parameters (when
+// the file names a game), the io mode and the sandbox level. Errors name
+// path and, where it can be found, the line.
+func (c *Config) Check(path string) error {
+	if c.Game != "" {
+		v, err := catalog.Lookup(c.Game)
+		if err != nil {
+			return fmt.Errorf("%s:%d: game: %w", path, lineOf(path, toml.Key{"game"}), err)
+		}
+		if _, err := v.Resolve(c.Params); err != nil {
+			return fmt.Errorf("%s: [params]: %w", path, err)
+		}
 	}
 	switch IO(c.Bots.IO) {
 	case "", PTY, Pipe:
 	default:
-		return nil, fmt.Errorf("%s:%d: bots.io: %q is not \"pty\" or \"pipe\"", path, lineOf(path, "io"), c.Bots.IO)
+		return fmt.Errorf("%s:%d: bots.io: %q is not \"pty\" or \"pipe\"", path, lineOf(path, toml.Key{"bots", "io"}), c.Bots.IO)
 	}
-	return c, nil
+	if _, err := sandbox.ParseLevel(c.Sandbox.Level); err != nil {
+		return fmt.Errorf("%s:%d: sandbox.level: %w", path, lineOf(path, toml.Key{"sandbox", "level"}), err)
+	}
+	for _, x := range []struct {
+		key string
+		v   int
+	}{{"procs", c.Sandbox.Procs}, {"open_files", c.Sandbox.OpenFiles}} {
+		if x.v < 0 {
+			return fmt.Errorf("%s:%d: sandbox.%s: %d is negative", path, lineOf(path, toml.Key{"sandbox", x.key}), x.key, x.v)
+		}
+	}
+	return nil
 }
 
 // DecodeFile decodes a TOML file into v strictly: a syntax error, a value
@@ -152,12 +220,12 @@ func lineOfKey(text string, key toml.Key) int {
 	return 0
 }
 
-func lineOf(path, key string) int {
+func lineOf(path string, key toml.Key) int {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0
 	}
-	return lineOfKey(string(b), toml.Key{key})
+	return lineOfKey(string(b), key)
 }
 
 // Apply puts the configuration into m: the game, parameters (overridden
@@ -191,6 +259,32 @@ func (c *Config) Apply(m *Match) error {
 	}
 	if c.Bots.IO != "" {
 		m.IO = IO(c.Bots.IO)
+	}
+	if c.Sandbox.Level != "" {
+		l, err := sandbox.ParseLevel(c.Sandbox.Level)
+		if err != nil {
+			return err
+		}
+		m.SandboxLevel = l
+	}
+	sb := &m.Sandbox
+	if *sb == (sandbox.Limits{}) {
+		*sb = sandbox.DefaultLimits
+	}
+	if c.Sandbox.Memory > 0 {
+		sb.Memory = int64(c.Sandbox.Memory)
+	}
+	if c.Sandbox.Procs > 0 {
+		sb.Procs = c.Sandbox.Procs
+	}
+	if c.Sandbox.FileSize > 0 {
+		sb.FileSize = int64(c.Sandbox.FileSize)
+	}
+	if c.Sandbox.OpenFiles > 0 {
+		sb.OpenFiles = c.Sandbox.OpenFiles
+	}
+	if c.Sandbox.Tmp > 0 {
+		sb.TmpSize = int64(c.Sandbox.Tmp)
 	}
 	if len(c.Bots.Env) > 0 {
 		if m.Env == nil {

@@ -3,6 +3,9 @@
 //	judge match --game NAME [flags] BOT BOT     play one match
 //	judge replay FILE                           watch a replay in the terminal
 //	judge games                                 list the games and their parameters
+//	judge tournament [flags] BOT...             play a tournament: standings, ratings, replays
+//	judge merge --out DIR DIR...                combine the results of tournament shards
+//	judge doctor                                the protections the sandbox gives on this machine
 //
 // Run `judge help` or `judge COMMAND --help` for the details.
 package main
@@ -16,9 +19,12 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"judge/sandbox"
 )
 
 func main() {
+	sandbox.Init() // when run as a sandbox's init, this never returns
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := (&Main{Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
 	stop()
@@ -45,6 +51,9 @@ func init() {
 		{"match", "--game NAME [flags] BOT BOT", "play one match between bots", (*Main).match},
 		{"replay", "[flags] FILE", "play a replay back in the terminal", (*Main).replay},
 		{"games", "", "list the games and their parameters", (*Main).games},
+		{"tournament", "[--config FILE] [flags] BOT...", "play a tournament: standings, ratings, replays", (*Main).tournament},
+		{"merge", "--out DIR DIR...", "combine the results of tournament shards", (*Main).merge},
+		{"doctor", "", "say which protections the sandbox gives bots on this machine", (*Main).doctor},
 	}
 }
 

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"judge/games"
-	"judge/games/catalog"
 	"judge/judge"
 )
 
@@ -21,25 +20,21 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		"Plays one match. Each BOT is the path of an executable or a quoted command line\n"+
 			"such as \"python3 bot.py\". The exit status is 0 whenever the match was played,\n"+
 			"whatever the bots did.")
+	mf := addMatchFlags(fs)
 	var (
-		game       = fs.String("game", "", "game to play (see 'judge games'); may come from --config")
 		configFile = fs.String("config", "", "match configuration file (TOML, see configs/)")
 		seed       = fs.Uint64("seed", 0, "seed of the match (default: random, printed)")
 		asJSON     = fs.Bool("json", false, "print the result as one JSON object")
 		replayFile = fs.String("replay", "", "write the replay to this file")
 		trace      = fs.Bool("trace", false, "keep every protocol line of every bot in the replay")
-		ioMode     = fs.String("io", "", "bots' stdout: pty (default) or pipe")
-		turn       = fs.Duration("turn", 0, "time limit per turn (default 1s)")
-		firstTurn  = fs.Duration("first-turn", 0, "time limit of each bot's first turn (default 5s)")
-		params     paramFlag
 	)
-	fs.Var(&params, "param", "game parameter NAME=VALUE (repeatable), e.g. --param n=9")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 
 	mt := judge.Match{Limits: judge.DefaultLimits}
+	cfgGame := ""
 	if *configFile != "" {
 		c, err := judge.LoadConfig(*configFile)
 		if err != nil {
@@ -48,47 +43,10 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		if err := c.Apply(&mt); err != nil {
 			return err
 		}
-		if *game != "" && *game != c.Game {
-			v, err := catalog.Lookup(*game)
-			if err != nil {
-				return fmt.Errorf("%w: %v", errUsage, err)
-			}
-			if v.Game.Name() != mt.Variant.Game.Name() {
-				return fmt.Errorf("%w: --game %s does not match game %q of %s", errUsage, *game, c.Game, *configFile)
-			}
-		}
-	} else {
-		if *game == "" {
-			return fmt.Errorf("%w: no game: give --game NAME or --config FILE", errUsage)
-		}
-		v, err := catalog.Lookup(*game)
-		if err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
-		}
-		mt.Variant = v
+		cfgGame = c.Game
 	}
-	over := games.Params{}
-	for k, v := range mt.Params {
-		over[k] = v
-	}
-	for k, v := range params {
-		over[k] = v
-	}
-	mt.Params, err = mt.Variant.Resolve(over)
-	if err != nil {
-		return fmt.Errorf("%w: %s: %v", errUsage, mt.Variant.Name, err)
-	}
-	if *ioMode != "" {
-		mt.IO = judge.IO(*ioMode)
-		if mt.IO != judge.PTY && mt.IO != judge.Pipe {
-			return fmt.Errorf("%w: --io %q: want pty or pipe", errUsage, *ioMode)
-		}
-	}
-	if *turn > 0 {
-		mt.Limits.Turn = *turn
-	}
-	if *firstTurn > 0 {
-		mt.Limits.FirstTurn = *firstTurn
+	if err := mf.apply(&mt, *configFile, cfgGame, m.Stderr); err != nil {
+		return err
 	}
 	mt.Seed = *seed
 	if !seedSet(fs) {

@@ -1,0 +1,24 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"judge/sandbox"
+)
+
+func (m *Main) doctor(_ context.Context, args []string) error {
+	fs := m.newFlags("doctor", "",
+		"Says, for this machine, which protections the sandbox can give bots (namespaces,\n"+
+			"cgroup memory and pids limits, the freezer, Landlock, seccomp, the pty), which\n"+
+			"level matches run at by default, and what to do about what is missing.")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
+	}
+	fmt.Fprint(m.Stdout, sandbox.Probe().String())
+	return nil
+}
