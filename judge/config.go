@@ -140,7 +140,11 @@ func (c *Config) Check(path string) error {
 		if err != nil {
 			return fmt.Errorf("%s:%d: game: %w", path, lineOf(path, toml.Key{"game"}), err)
 		}
-		if _, err := v.Resolve(c.Params); err != nil {
+		p, err := v.Resolve(c.Params)
+		if err == nil {
+			_, err = v.Game.New(p, 0) // parameters that do not fit together
+		}
+		if err != nil {
 			return fmt.Errorf("%s: [params]: %w", path, err)
 		}
 	}
