@@ -308,7 +308,7 @@ func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, err
 // waitIsolated waits for the init to end and records how the program
 // ended.
 func (p *Process) waitIsolated(cmd *exec.Cmd, rd *bufio.Reader, stR *os.File) {
-	_ = cmd.Wait()
+	w := waitCmd(cmd)
 	var final message
 	for {
 		line, err := rd.ReadBytes('\n')
@@ -331,12 +331,10 @@ func (p *Process) waitIsolated(cmd *exec.Cmd, rd *bufio.Reader, stR *os.File) {
 		e.Code, e.Signal = fromWaitStatus(syscall.WaitStatus(final.Status))
 		e.CPU = durationUS(final.UserUS + final.SysUS)
 		e.MaxRSS = final.MaxRSS
-	} else if ps := cmd.ProcessState; ps != nil {
+	} else if w.ok {
 		// The init itself was killed (by the judge, or for memory).
-		if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
-			e.Code, e.Signal = fromWaitStatus(ws)
-		}
-		e.CPU = ps.UserTime() + ps.SystemTime()
+		e.Code, e.Signal = fromWaitStatus(w.status)
+		e.CPU = w.cpu
 	}
 	if p.level.rank() < Namespaces.rank() {
 		_ = unix.Kill(-p.pid, unix.SIGKILL)

@@ -56,16 +56,12 @@ func startPlain(spec Spec) (*Process, error) {
 }
 
 func (p *Process) waitPlain() {
-	_ = p.plain.cmd.Wait()
+	w := waitCmd(p.plain.cmd)
 	e := Exit{Code: -1}
-	if ps := p.plain.cmd.ProcessState; ps != nil {
-		if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
-			e.Code, e.Signal = fromWaitStatus(ws)
-		}
-		e.CPU = ps.UserTime() + ps.SystemTime()
-		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-			e.MaxRSS = ru.Maxrss * 1024
-		}
+	if w.ok {
+		e.Code, e.Signal = fromWaitStatus(w.status)
+		e.CPU = w.cpu
+		e.MaxRSS = w.maxRSS
 	}
 	// The group may still hold children that left; end them too.
 	_ = unix.Kill(-p.pid, unix.SIGKILL)
