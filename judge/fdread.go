@@ -14,14 +14,22 @@ import (
 // errCanceled is returned by a read woken by cancel.
 var errCanceled = errors.New("read canceled")
 
-// fdReader reads a bot's output descriptor with a deadline by waiting in
-// ppoll(2) itself rather than in the runtime's network poller. A query
-// round trip then costs the judge one ppoll, one read and one write: the
-// poller's park, epoll_wait and wake-up would add a third to the floor.
+// fdReader reads a bot's output descriptor with a deadline.
+//
+// When one bot moves alone (most turns of most games), it waits in
+// ppoll(2) itself rather than in the runtime's network poller: a query
+// round trip then costs the judge one ppoll, one read and one write, where
+// the poller's park, epoll_wait and wake-up would add a third to the
+// floor. When several bots move at once, each in its own goroutine, it
+// waits in the poller (shared = true): a goroutine blocked in a system
+// call keeps its P, and with GOMAXPROCS = 2 the other movers' goroutines
+// could then wait for the scheduler's monitor, up to 10 ms, to start.
 type fdReader struct {
-	fd       int // non-blocking
-	wake     int // eventfd: readable once cancel has been called
+	fd       int      // non-blocking
+	file     *os.File // the same descriptor, for the runtime poller
+	wake     int      // eventfd: readable once cancel has been called
 	deadline time.Time
+	shared   bool // wait in the runtime poller
 	canceled atomic.Bool
 }
 
@@ -42,7 +50,17 @@ func newFDReader(f *os.File) (*fdReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("eventfd: %w", err)
 	}
-	return &fdReader{fd: fd, wake: wake}, nil
+	return &fdReader{fd: fd, file: f, wake: wake}, nil
+}
+
+// setDeadline sets the deadline of the reads of one turn, and whether
+// other bots move in the same turn.
+func (r *fdReader) setDeadline(t time.Time, shared bool) error {
+	r.deadline, r.shared = t, shared
+	if shared {
+		return r.file.SetReadDeadline(t)
+	}
+	return nil
 }
 
 // cancel makes the waiting read, and every later one, fail.
@@ -50,6 +68,7 @@ func (r *fdReader) cancel() {
 	if r.canceled.CompareAndSwap(false, true) {
 		var one = [8]byte{1}
 		_, _ = unix.Write(r.wake, one[:])
+		_ = r.file.SetReadDeadline(time.Unix(1, 0))
 	}
 }
 
@@ -60,6 +79,16 @@ func (r *fdReader) close() { unix.Close(r.wake) }
 // deadline, errCanceled after cancel, io.EOF at the end (a pty master
 // reads EIO once no process has its slave open).
 func (r *fdReader) Read(p []byte) (int, error) {
+	if r.shared {
+		n, err := r.file.Read(p)
+		switch {
+		case r.canceled.Load():
+			return 0, errCanceled
+		case errors.Is(err, unix.EIO):
+			return 0, io.EOF
+		}
+		return n, err
+	}
 	fds := []unix.PollFd{{Fd: int32(r.fd), Events: unix.POLLIN}, {Fd: int32(r.wake), Events: unix.POLLIN}}
 	for {
 		if r.canceled.Load() {
