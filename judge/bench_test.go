@@ -13,6 +13,8 @@ import (
 	"judge/judge"
 	"judge/judge/judgetest"
 	"judge/sandbox"
+
+	"golang.org/x/sys/unix"
 )
 
 const benchQueries = 100000 // per turn, as the performance goal states
@@ -20,10 +22,12 @@ const benchQueries = 100000 // per turn, as the performance goal states
 // BenchmarkQueryCost measures the judge's cost per query against the
 // physical floor measured in the same run: a C parent and the same C bot,
 // arranged as the judge arranges a bot (stdin a pipe; stdout a raw pty or
-// a pipe), answering one short line per query. Each iteration is one turn
-// of 100,000 queries through each of: the floor, the judge without the
-// sandbox, the judge with it. Metrics: ns/query of each, "ratio" (judge
-// over floor; goals ≤ 1.1 on a pty, ≤ 1.2 on pipes) and "sandbox-ratio"
+// a pipe; both on one CPU), answering one short line per query. Each
+// iteration is one turn of 100,000 queries through each of: the floor,
+// the floor spread over the CPUs (as a parent that does not pin does it),
+// the judge without the sandbox, the judge with it. Metrics: ns/query of
+// each, "ratio" (judge over floor; goals ≤ 1.1 on a pty, ≤ 1.2 on pipes),
+// "spread-ratio" (judge over the spread floor) and "sandbox-ratio"
 // (sandboxed over not; goal ≤ 1.05).
 func BenchmarkQueryCost(b *testing.B) {
 	floor := judgetest.Bot(b, "judge/testdata/bench/floor.c")[0]
@@ -33,6 +37,31 @@ func BenchmarkQueryCost(b *testing.B) {
 		b.Fatal(err)
 	}
 	params, _ := v.Resolve(nil)
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		b.Fatal(err)
+	}
+	cpu := 0
+	for !set.IsSet(cpu) {
+		cpu++
+	}
+	floorTurn := func(b *testing.B, mode judge.IO, pin bool) float64 {
+		var args []string
+		if pin {
+			args = []string{"-cpu", strconv.Itoa(cpu)}
+		}
+		args = append(append(args, string(mode)), bot...)
+		args = append(args, strconv.Itoa(benchQueries), "once")
+		out, err := exec.Command(floor, args...).Output()
+		if err != nil {
+			b.Fatalf("floor: %v", err)
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+		if err != nil {
+			b.Fatalf("floor said %q", out)
+		}
+		return f
+	}
 	judgeTurn := func(b *testing.B, mode judge.IO, level sandbox.Level, seed int) float64 {
 		argv := append(append([]string(nil), bot...), strconv.Itoa(benchQueries))
 		res, err := judge.Run(context.Background(), judge.Match{
@@ -52,25 +81,19 @@ func BenchmarkQueryCost(b *testing.B) {
 	}
 	for _, mode := range []judge.IO{judge.PTY, judge.Pipe} {
 		b.Run(string(mode), func(b *testing.B) {
-			var floorNS, judgeNS, sandboxNS float64
-			var ratios, sbRatios []float64
+			var floorNS, spreadNS, judgeNS, sandboxNS float64
+			var ratios, spreadRatios, sbRatios []float64
 			for i := 0; i < b.N; i++ {
-				args := append([]string{string(mode)}, bot...)
-				args = append(args, strconv.Itoa(benchQueries), "once")
-				out, err := exec.Command(floor, args...).Output()
-				if err != nil {
-					b.Fatalf("floor: %v", err)
-				}
-				f, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
-				if err != nil {
-					b.Fatalf("floor said %q", out)
-				}
+				f := floorTurn(b, mode, true)
+				sf := floorTurn(b, mode, false)
 				j := judgeTurn(b, mode, sandbox.None, i)
 				sb := judgeTurn(b, mode, sandbox.Auto, i)
 				floorNS += f
+				spreadNS += sf
 				judgeNS += j
 				sandboxNS += sb
 				ratios = append(ratios, j/f)
+				spreadRatios = append(spreadRatios, j/sf)
 				sbRatios = append(sbRatios, sb/j)
 			}
 			// The machine is noisy: the ratios are the medians of the
@@ -78,8 +101,10 @@ func BenchmarkQueryCost(b *testing.B) {
 			median := func(x []float64) float64 { slices.Sort(x); return x[len(x)/2] }
 			n := float64(b.N)
 			b.ReportMetric(floorNS/n, "floor-ns/query")
+			b.ReportMetric(spreadNS/n, "spread-floor-ns/query")
 			b.ReportMetric(judgeNS/n, "judge-ns/query")
 			b.ReportMetric(sandboxNS/n, "sandboxed-ns/query")
+			b.ReportMetric(median(spreadRatios), "spread-ratio")
 			b.ReportMetric(median(ratios), "ratio")
 			b.ReportMetric(median(sbRatios), "sandbox-ratio")
 		})

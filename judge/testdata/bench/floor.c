@@ -4,10 +4,14 @@
  * child writes, as fast as C can, until "#END". Prints nanoseconds per
  * answered line.
  *
- *   floor pty|pipe BOT ARGS...
+ *   floor [-cpu N] pty|pipe BOT ARGS...
+ *
+ * With -cpu N, parent and child run on CPU N only, as the judge runs a
+ * two-player match's bots on the CPU of the thread that serves them.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +21,19 @@
 #include <unistd.h>
 
 int main(int argc, char **argv) {
+    if (argc > 2 && strcmp(argv[1], "-cpu") == 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(atoi(argv[2]), &set);
+        if (sched_setaffinity(0, sizeof set, &set) < 0) {
+            perror("sched_setaffinity");
+            return 1;
+        }
+        argv += 2;
+        argc -= 2;
+    }
     if (argc < 3) {
-        fprintf(stderr, "usage: floor pty|pipe BOT ARGS...\n");
+        fprintf(stderr, "usage: floor [-cpu N] pty|pipe BOT ARGS...\n");
         return 2;
     }
     int in[2], out[2];
