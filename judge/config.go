@@ -25,6 +25,7 @@ import (
 //	[limits]
 //	turn = "1s"              # per turn
 //	first_turn = "5s"        # each bot's first turn
+//	turn_cpu = "1s"          # CPU time per turn (none by default)
 //	output_bytes = 1048576   # output per turn
 //	stderr_bytes = 65536     # stderr tail kept in the replay
 //	grace = "200ms"          # time to exit after the game
@@ -50,6 +51,7 @@ type Config struct {
 type ConfigLimits struct {
 	Turn        Duration `toml:"turn"`
 	FirstTurn   Duration `toml:"first_turn"`
+	TurnCPU     Duration `toml:"turn_cpu"`
 	OutputBytes int64    `toml:"output_bytes"`
 	StderrBytes int      `toml:"stderr_bytes"`
 	Grace       Duration `toml:"grace"`
@@ -251,6 +253,9 @@ func (c *Config) Apply(m *Match) error {
 	}
 	if c.Limits.FirstTurn > 0 {
 		m.Limits.FirstTurn = time.Duration(c.Limits.FirstTurn)
+	}
+	if c.Limits.TurnCPU > 0 {
+		m.Limits.TurnCPU = time.Duration(c.Limits.TurnCPU)
 	}
 	if c.Limits.OutputBytes > 0 {
 		m.Limits.Output = c.Limits.OutputBytes

@@ -25,9 +25,13 @@ import (
 type Limits struct {
 	Turn      time.Duration // per turn, from the judge starting the turn to #END
 	FirstTurn time.Duration // the seat's first turn (start-up of JVMs and interpreters)
-	Output    int64         // bytes a bot may write in one turn
-	Stderr    int           // bytes of a bot's stderr kept with the match (the tail)
-	Grace     time.Duration // after the game, time for a bot to exit before it is killed
+	// TurnCPU, when set, also bounds the CPU time of a turn (all the
+	// bot's threads and processes), checked when the turn ends; the first
+	// turn is not bounded, for start-up.
+	TurnCPU time.Duration
+	Output  int64         // bytes a bot may write in one turn
+	Stderr  int           // bytes of a bot's stderr kept with the match (the tail)
+	Grace   time.Duration // after the game, time for a bot to exit before it is killed
 }
 
 // DefaultLimits are the limits of a match with no configuration.
@@ -418,7 +422,12 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 	}
 	rec.WallUS = us(time.Since(start))
 	if cpu1, err := b.proc.CPUTime(); err == nil {
-		rec.CPUUS = us(cpu1 - cpu0)
+		used := cpu1 - cpu0
+		rec.CPUUS = us(used)
+		if lim.TurnCPU > 0 && used > lim.TurnCPU && s.status == OK && s.turns > 1 {
+			s.fail(Timeout, fmt.Sprintf("used %v of CPU in turn %d, over the limit of %v", used.Round(time.Millisecond), st.Turn(), lim.TurnCPU))
+			move = nil
+		}
 	}
 	if s.status == OK && s.freeze {
 		_ = b.proc.Freeze()

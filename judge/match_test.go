@@ -176,6 +176,19 @@ func TestMisbehavingBots(t *testing.T) {
 	}
 }
 
+func TestCPULimit(t *testing.T) {
+	res := play(t, "tictactoe", 1, func(m *judge.Match) { m.Limits.TurnCPU = 100 * time.Millisecond }, "judge/testdata/spin.c", randomC)
+	p := res.Players[0]
+	if p.Status != judge.Timeout || !strings.Contains(p.Reason, "of CPU in turn 3, over the limit of 100ms") {
+		t.Fatalf("got %s %q, want a timeout for CPU in turn 3", p.Status, p.Reason)
+	}
+	// Without the CPU limit the same bot is in time.
+	res = play(t, "tictactoe", 1, nil, "judge/testdata/spin.c", randomC)
+	if p := res.Players[0]; p.Status != judge.OK {
+		t.Fatalf("without a CPU limit: %s %s", p.Status, p.Reason)
+	}
+}
+
 func TestLinesAfterEndWaitForNextTurn(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		res := play(t, "tictactoe", seed, nil, randomC, "judge/testdata/after_end.py")

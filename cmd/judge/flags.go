@@ -21,6 +21,7 @@ type matchFlags struct {
 	io        *string
 	turn      *time.Duration
 	firstTurn *time.Duration
+	turnCPU   *time.Duration
 	sandbox   *string
 	noSandbox *bool
 }
@@ -31,6 +32,7 @@ func addMatchFlags(fs *flag.FlagSet) *matchFlags {
 		io:        fs.String("io", "", "bots' stdout: pty (default) or pipe"),
 		turn:      fs.Duration("turn", 0, "time limit per turn (default 1s)"),
 		firstTurn: fs.Duration("first-turn", 0, "time limit of each bot's first turn (default 5s)"),
+		turnCPU:   fs.Duration("turn-cpu", 0, "CPU-time limit per turn, besides the wall-clock one (default none)"),
 		sandbox:   fs.String("sandbox", "", "isolation of the bots: auto (the strongest this machine allows), full, namespaces, basic or none; see 'judge doctor'"),
 		noSandbox: fs.Bool("no-sandbox", false, "run the bots unprotected, for debugging (same as --sandbox none)"),
 	}
@@ -78,6 +80,9 @@ func (f *matchFlags) apply(mt *judge.Match, configFile, cfgGame string, w io.Wri
 	}
 	if *f.firstTurn > 0 {
 		mt.Limits.FirstTurn = *f.firstTurn
+	}
+	if *f.turnCPU > 0 {
+		mt.Limits.TurnCPU = *f.turnCPU
 	}
 	if *f.sandbox != "" {
 		l, err := sandbox.ParseLevel(*f.sandbox)
