@@ -1,14 +1,17 @@
 package judge
 
 import (
+	"os"
 	"runtime"
+	"strconv"
 	"sync"
 
 	"golang.org/x/sys/unix"
 )
 
-// A two-player match runs on one CPU: its bots and the judge's thread
-// that serves them. Only one of them computes at a time, and a wake-up on
+// A two-player match runs on one CPU once its bots have started (they
+// start in parallel, on any CPU): its bots and the judge's thread that
+// serves them. Only one of them computes at a time, and a wake-up on
 // the same CPU costs a few microseconds where one across CPUs costs from
 // 15 to 35 on a virtual machine (BenchmarkQueryCost's floor with and
 // without taskset). It is fairer too: a bot cannot take the CPU of another
@@ -18,6 +21,7 @@ var cpus struct {
 	once    sync.Once
 	allowed []int       // the CPUs this process may use
 	running map[int]int // matches on each CPU
+	next    int         // acquisitions so far
 	mu      sync.Mutex
 }
 
@@ -40,8 +44,14 @@ func acquireCPU() int {
 	}
 	cpus.mu.Lock()
 	defer cpus.mu.Unlock()
-	best := cpus.allowed[0]
-	for _, c := range cpus.allowed {
+	// Ties go round the CPUs from a place that differs between judge
+	// processes, so that two of them do not crowd one CPU.
+	n := len(cpus.allowed)
+	cpus.next++
+	first := (os.Getpid() + cpus.next) % n
+	best := cpus.allowed[first]
+	for i := 1; i < n; i++ {
+		c := cpus.allowed[(first+i)%n]
 		if cpus.running[c] < cpus.running[best] {
 			best = c
 		}
@@ -57,6 +67,27 @@ func releaseCPU(c int) {
 	cpus.mu.Lock()
 	cpus.running[c]--
 	cpus.mu.Unlock()
+}
+
+// pinProcess puts every thread of process pid on cpu. Threads and
+// processes it starts later inherit the CPU. Errors are ignored: pinning
+// is an optimisation, and a process may end at any time.
+func pinProcess(pid, cpu int) {
+	if cpu < 0 {
+		return
+	}
+	var one unix.CPUSet
+	one.Set(cpu)
+	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+	if err != nil {
+		_ = unix.SchedSetaffinity(pid, &one)
+		return
+	}
+	for _, t := range tasks {
+		if tid, err := strconv.Atoi(t.Name()); err == nil {
+			_ = unix.SchedSetaffinity(tid, &one)
+		}
+	}
 }
 
 // pinThread locks the calling goroutine to its thread and the thread to

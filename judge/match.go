@@ -107,6 +107,14 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 	if m.IO == "" {
 		m.IO = PTY
 	}
+	if m.Variant.Game == nil {
+		return nil, errors.New("no game")
+	}
+	params, err := m.Variant.Resolve(m.Params)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", m.Variant.Name, err)
+	}
+	m.Params = params
 	st, err := m.Variant.Game.New(m.Params, m.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", m.Variant.Name, err)
@@ -138,7 +146,6 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 	if len(m.Bots) == 2 && !m.Spread {
 		cpu = acquireCPU()
 		defer releaseCPU(cpu)
-		defer pinThread(cpu)()
 	}
 	// The bots start at once: a sandbox takes milliseconds to set up.
 	var g errgroup.Group
@@ -150,12 +157,11 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 			}
 			rp.Bots[i] = ReplayBot{Name: spec.Name, Command: spec.Argv, SHA256: sum}
 			env := botEnv(m.Env, botSeed(m.Seed, i))
-			unpin := pinThread(cpu) // the bot inherits its thread's CPU
 			b, err := startBot(spec, m.IO, env, m.SandboxLevel, sbLimits, lim.Stderr)
-			unpin()
 			if err != nil {
 				return fmt.Errorf("bot %d (%s): %w", i, spec.Name, err)
 			}
+			pinProcess(b.proc.Pid(), cpu)
 			s := &seat{index: i, spec: spec, bot: b, status: OK}
 			// Frozen until its turn: no bot computes on another's time. It
 			// is part of the sandbox: without one (level none) nothing is
@@ -173,6 +179,7 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 		return nil, err
 	}
 	rp.Sandbox = seats[0].bot.proc.Protection()
+	defer pinThread(cpu)()
 
 	start := time.Now()
 	for !st.Outcome().Over {
