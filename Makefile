@@ -71,9 +71,10 @@ J := $(BIN)/judge
 demo: build
 	@rm -rf $(DEMO_OUT) && mkdir -p $(DEMO_OUT)
 	@echo; echo "== the sandbox on this machine"; $(J) doctor
-	@echo; echo "== tic-tac-toe: a round robin, 4 rounds"
-	$(J) tournament --game tictactoe --rounds 4 --seed 1 --out $(DEMO_OUT)/tictactoe \
-		$(BIN)/examples/gomoku/random $(BIN)/examples/gomoku/strong "python3 examples/gomoku/random_bot.py"
+	@echo; echo "== tic-tac-toe: a round robin, 2 rounds, bots in C, Go, Python and Java"
+	$(J) tournament --game tictactoe --rounds 2 --seed 1 --out $(DEMO_OUT)/tictactoe \
+		$(BIN)/examples/gomoku/random $(BIN)/examples/gomoku/strong "python3 examples/gomoku/random_bot.py" \
+		"java -cp $(BIN)/examples/gomoku RandomBot"
 	@echo; echo "== gomoku 15x15: a round robin"
 	$(J) tournament --game gomoku --rounds 1 --seed 1 --out $(DEMO_OUT)/gomoku \
 		$(BIN)/examples/gomoku/random $(BIN)/examples/gomoku/strong "python3 examples/gomoku/random_bot.py"

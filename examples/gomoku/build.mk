@@ -7,3 +7,9 @@ bin/examples/gomoku/random: examples/gomoku/random.c
 bin/examples/gomoku/strong: $(wildcard examples/gomoku/strong/*.go)
 	@mkdir -p $(@D)
 	$(GO) build -o $@ ./examples/gomoku/strong
+
+EXAMPLES += bin/examples/gomoku/RandomBot.class
+
+bin/examples/gomoku/RandomBot.class: examples/gomoku/RandomBot.java
+	@mkdir -p $(@D)
+	javac -d $(@D) $<

@@ -299,3 +299,105 @@ func TestInterruptStopsCleanly(t *testing.T) {
 		t.Errorf("%d recorded before the resume", n)
 	}
 }
+
+// TestSubmissionsInEveryLanguage builds a directory of submissions in the
+// six configured languages, in the sandbox, and plays them: every one must
+// compile and play its matches by the rules.
+func TestSubmissionsInEveryLanguage(t *testing.T) {
+	root := judgetest.Root(t)
+	dir := tempDir(t)
+	cp := func(src, dst string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, dst)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, dst), readFile(t, filepath.Join(root, src)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cp("examples/gomoku/random.c", "c.c")
+	cp("examples/gomoku/random_bot.py", "python.py")
+	cp("examples/gomoku/RandomBot.java", "RandomBot.java")
+	cp("examples/gomoku/strong/main.go", "golang/main.go")
+	// C++ and Rust: the same random player, short.
+	if err := os.WriteFile(filepath.Join(dir, "cpp.cpp"), []byte(`#include <iostream>
+#include <string>
+#include <vector>
+int main() {
+    for (int n, k;;) {
+        std::cout << "Params" << std::endl;
+        if (!(std::cin >> n >> k)) return 0;
+        std::cout << "Board" << std::endl;
+        std::vector<int> empty;
+        for (int i = 0; i < n * n; i++) {
+            std::string c;
+            if (!(std::cin >> c)) return 0;
+            if (c == "-") empty.push_back(i);
+        }
+        int i = empty[empty.size() / 2];
+        std::cout << "PlaceSymbol " << i % n << " " << i / n << "\n#END" << std::endl;
+    }
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rust.rs"), []byte(`use std::io::{self, BufRead, Write};
+fn main() {
+    let stdin = io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut out = io::stdout();
+    loop {
+        writeln!(out, "Params").unwrap();
+        out.flush().unwrap();
+        let Some(Ok(p)) = lines.next() else { return };
+        let n: usize = p.split(' ').next().unwrap().parse().unwrap();
+        writeln!(out, "Board").unwrap();
+        out.flush().unwrap();
+        let mut empty = vec![];
+        for y in 0..n {
+            let Some(Ok(row)) = lines.next() else { return };
+            for (x, c) in row.split(' ').enumerate() {
+                if c == "-" { empty.push((x, y)); }
+            }
+        }
+        let (x, y) = empty[empty.len() - 1];
+        writeln!(out, "PlaceSymbol {} {}\n#END", x, y).unwrap();
+        out.flush().unwrap();
+    }
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{dir, filepath.Join(dir, "golang")} {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	langs, err := LoadLanguages(filepath.Join(root, "configs/languages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, err := BotArgs(dir, langs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	o := options(t, filepath.Join(tempDir(t), "out"), tempDir(t), args)
+	o.Rounds = 1
+	o.Log = &log
+	st, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, log.String())
+	}
+	if len(st.Excluded) > 0 {
+		t.Fatalf("left out: %+v\n%s", st.Excluded, log.String())
+	}
+	if len(st.Standings) != 6 || st.Matches != 30 {
+		t.Fatalf("%d bots, %d matches; want 6 bots, 30 matches\n%s", len(st.Standings), st.Matches, log.String())
+	}
+	for _, r := range st.Standings {
+		if r.Played != 10 || r.Failures.Last != "" {
+			t.Errorf("%s: played %d, failures %+v", r.Name, r.Played, r.Failures)
+		}
+	}
+}
