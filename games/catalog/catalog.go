@@ -32,7 +32,7 @@ var variants = []Variant{
 	// botsarena's example request (the same fleet, every parameter given).
 	{Name: "battleship-botsarena", Game: battleship.Game{}, Params: games.Params{
 		"width": 10, "height": 10, "ship1": 0, "ship2": 1, "ship3": 2, "ship4": 1, "ship5": 1, "ship6": 0}},
-	// The source's game: 200×200, 2000 turns.
+	// The Splix king-of-the-hill contest's game: 200×200, 2000 turns.
 	{Name: "splix", Game: splix.Game{}, Params: games.Params{"size": 200, "turns": 2000}},
 	// A small, short board for demos and tests.
 	{Name: "splix-small", Game: splix.Game{}, Params: games.Params{"size": 32, "turns": 300}},

@@ -6,7 +6,7 @@ import (
 	"judge/games"
 )
 
-// BenchmarkGame plays whole games at the source's size: 200×200, 2000
+// BenchmarkGame plays whole games at the contest's size: 200×200, 2000
 // turns, 5 walkers. The walkers' own time is included.
 func BenchmarkGame(b *testing.B) {
 	turns := 0
@@ -62,7 +62,7 @@ func BenchmarkFill(b *testing.B) {
 }
 
 // BenchmarkQueries answers one turn's worth of the looper's queries on
-// the source's board: Board, Trails, View and Players.
+// the contest's board: Board, Trails, View and Players.
 func BenchmarkQueries(b *testing.B) {
 	s, _ := New(200, 2000, 5, 1)
 	lines := []games.Line{

@@ -29,7 +29,7 @@ import (
 	"judge/games"
 )
 
-// Rules that the source of the game fixes.
+// Rules that the Splix king-of-the-hill contest fixes.
 const (
 	MaxPlayers = 5
 	KillScore  = 300 // points for each player killed
@@ -51,8 +51,8 @@ func (Game) Describe() string {
 // Params implements games.Game.
 func (Game) Params() []games.ParamSpec {
 	return []games.ParamSpec{
-		{Name: "size", Default: 64, Min: 10, Max: 200, Doc: "board side: cells 0..size-1 each way (the source uses 200)"},
-		{Name: "turns", Default: 2000, Min: 1, Max: 100000, Doc: "turns in a game (the source uses 2000)"},
+		{Name: "size", Default: 64, Min: 10, Max: 200, Doc: "board side: cells 0..size-1 each way (the king-of-the-hill contest uses 200)"},
+		{Name: "turns", Default: 2000, Min: 1, Max: 100000, Doc: "turns in a game (the king-of-the-hill contest uses 2000)"},
 		{Name: "players", Default: 2, Min: 2, Max: MaxPlayers, Doc: "number of players (seats)"},
 	}
 }

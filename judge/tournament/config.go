@@ -20,7 +20,7 @@ import (
 //	[tournament]
 //	format = "roundrobin"   # roundrobin, gauntlet, swiss or groups
 //	rounds = 4              # every pair plays both seat orders each round
-//	games = 0               # groups: at least this many games in all (the seed's "iterations")
+//	games = 0               # groups: at least this many games in all (the Splix runner's "iterations")
 //	seed = 1
 //	jobs = 2                # matches at once; 0 = one per CPU
 //	out = "results/tictactoe"
