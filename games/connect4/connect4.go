@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"judge/games"
+	"judge/games/grid"
 )
 
 // Game is Connect Four. The zero value is ready to use.
@@ -82,9 +83,9 @@ func Symbol(seat int) Cell {
 // State is a game in progress.
 type State struct {
 	w, h, k int
-	cells   []Cell // row-major, top row first: cells[y*w+x]
-	filled  []int  // discs in each column
-	turn    int    // counted from 1
+	board   grid.Board
+	filled  []int // discs in each column
+	turn    int   // counted from 1
 	placed  int
 	last    [2]int // last[seat] = the column seat last dropped into, or -1
 	out     games.Outcome
@@ -92,10 +93,7 @@ type State struct {
 
 // New starts a game on a board of w columns and h rows, k in a row to win.
 func New(w, h, k int) *State {
-	s := &State{w: w, h: h, k: k, cells: make([]Cell, w*h), filled: make([]int, w), turn: 1}
-	for i := range s.cells {
-		s.cells[i] = Empty
-	}
+	s := &State{w: w, h: h, k: k, board: grid.New(w, h), filled: make([]int, w), turn: 1}
 	s.last = [2]int{-1, -1}
 	s.out.Winner = -1
 	return s
@@ -106,21 +104,16 @@ func New(w, h, k int) *State {
 // with fewer discs (X on a tie). Discs must rest on discs or on the bottom.
 // Meant for tests.
 func Parse(k int, board string) (*State, error) {
-	var rows []string
-	for _, l := range strings.Split(strings.TrimSpace(board), "\n") {
-		rows = append(rows, strings.ReplaceAll(strings.TrimSpace(l), " ", ""))
+	b, err := grid.Parse(board, "-XO")
+	if err != nil {
+		return nil, err
 	}
-	h := len(rows)
-	w := len(rows[0])
-	s := New(w, h, k)
+	s := New(b.W, b.H, k)
+	s.board = b
 	nx, no := 0, 0
-	for y, r := range rows {
-		if len(r) != w {
-			return nil, fmt.Errorf("row %d has %d cells, want %d", y, len(r), w)
-		}
-		for x := 0; x < w; x++ {
-			c := Cell(r[x])
-			switch c {
+	for y := 0; y < b.H; y++ {
+		for x := 0; x < b.W; x++ {
+			switch Cell(b.At(x, y)) {
 			case Empty:
 				if y > 0 && s.At(x, y-1) != Empty {
 					return nil, fmt.Errorf("(%d,%d): a disc floats above an empty cell", x, y-1)
@@ -130,10 +123,7 @@ func Parse(k int, board string) (*State, error) {
 				nx++
 			case O:
 				no++
-			default:
-				return nil, fmt.Errorf("row %d: bad cell %q", y, r[x])
 			}
-			s.cells[y*w+x] = c
 			s.filled[x]++
 			s.placed++
 		}
@@ -160,7 +150,7 @@ func seatOf(c Cell) int {
 // Clone returns an independent copy.
 func (s *State) Clone() *State {
 	c := *s
-	c.cells = append([]Cell(nil), s.cells...)
+	c.board = s.board.Clone()
 	c.filled = append([]int(nil), s.filled...)
 	c.out.Scores = append([]float64(nil), s.out.Scores...)
 	return &c
@@ -170,16 +160,10 @@ func (s *State) Clone() *State {
 func (s *State) Size() (w, h, k int) { return s.w, s.h, s.k }
 
 // At returns the cell at (x, y), which must be on the board.
-func (s *State) At(x, y int) Cell { return s.cells[y*s.w+x] }
+func (s *State) At(x, y int) Cell { return Cell(s.board.At(x, y)) }
 
 // Key is the board as a string: equal positions have equal keys.
-func (s *State) Key() string {
-	b := make([]byte, len(s.cells))
-	for i, c := range s.cells {
-		b[i] = byte(c)
-	}
-	return string(b)
-}
+func (s *State) Key() string { return s.board.Key() }
 
 // Seats implements games.State.
 func (s *State) Seats() int { return 2 }
@@ -212,7 +196,7 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 	case "LastMove":
 		return strconv.Itoa(s.last[1-seat]), nil
 	case "Board":
-		return s.board(), nil
+		return s.board.String(), nil
 	case "SymbolAt":
 		x, y, ok := s.coords(l.Args)
 		if !ok {
@@ -232,22 +216,6 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 	return "", games.ErrNotQuery
 }
 
-func (s *State) board() string {
-	b := make([]byte, 0, 2*s.w*s.h)
-	for y := 0; y < s.h; y++ {
-		if y > 0 {
-			b = append(b, '\n')
-		}
-		for x := 0; x < s.w; x++ {
-			if x > 0 {
-				b = append(b, ' ')
-			}
-			b = append(b, byte(s.At(x, y)))
-		}
-	}
-	return string(b)
-}
-
 // coords parses two coordinates and reports whether they are on the board.
 func (s *State) coords(args []string) (x, y int, ok bool) {
 	if len(args) != 2 {
@@ -265,7 +233,7 @@ func (s *State) coords(args []string) (x, y int, ok bool) {
 // with the column numbers under it.
 func (s *State) Render() string {
 	var b strings.Builder
-	b.WriteString(s.board())
+	b.WriteString(s.board.String())
 	b.WriteByte('\n')
 	for x := 0; x < s.w; x++ {
 		if x > 0 {
@@ -369,12 +337,12 @@ func (s *State) CanDrop(col int) bool {
 func (s *State) Drop(col int) {
 	seat := s.ToMove()
 	y := s.h - 1 - s.filled[col]
-	s.cells[y*s.w+col] = Symbol(seat)
+	s.board.Set(col, y, byte(Symbol(seat)))
 	s.filled[col]++
 	s.placed++
 	s.last[seat] = col
 	s.turn++
-	if s.lineThrough(col, y) {
+	if s.board.LineThrough(col, y, s.k) {
 		s.finish(seat, fmt.Sprintf("%c made %d in a row", Symbol(seat), s.k))
 	} else if s.placed == s.w*s.h {
 		s.finish(-1, "the board is full")
@@ -385,49 +353,9 @@ func (s *State) finish(winner int, reason string) {
 	s.out = games.Outcome{Over: true, Winner: winner, Scores: games.TwoPlayerScores(winner), Reason: reason}
 }
 
-var dirs = [4][2]int{{1, 0}, {0, 1}, {1, 1}, {1, -1}}
-
-func (s *State) on(x, y int) bool { return x >= 0 && y >= 0 && x < s.w && y < s.h }
-
-// lineThrough reports whether the disc at (x, y) is part of a line of k.
-func (s *State) lineThrough(x, y int) bool {
-	c := s.At(x, y)
-	for _, d := range dirs {
-		run := 1
-		for i := 1; run < s.k && s.on(x+i*d[0], y+i*d[1]) && s.At(x+i*d[0], y+i*d[1]) == c; i++ {
-			run++
-		}
-		for i := 1; run < s.k && s.on(x-i*d[0], y-i*d[1]) && s.At(x-i*d[0], y-i*d[1]) == c; i++ {
-			run++
-		}
-		if run >= s.k {
-			return true
-		}
-	}
-	return false
-}
-
 // Winner scans the whole board: the symbol with a line of k, or Empty.
-// It is the slow, obvious reference for the incremental check.
-func (s *State) Winner() Cell {
-	for y := 0; y < s.h; y++ {
-		for x := 0; x < s.w; x++ {
-			c := s.At(x, y)
-			if c == Empty {
-				continue
-			}
-			for _, d := range dirs {
-				i := 1
-				for ; i < s.k && s.on(x+i*d[0], y+i*d[1]) && s.At(x+i*d[0], y+i*d[1]) == c; i++ {
-				}
-				if i == s.k {
-					return c
-				}
-			}
-		}
-	}
-	return Empty
-}
+// It is the slow, obvious reference for the check after each move.
+func (s *State) Winner() Cell { return Cell(s.board.Winner(s.k)) }
 
 // Forfeit implements games.State: the other seat wins.
 func (s *State) Forfeit(seat int) {

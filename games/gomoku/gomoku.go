@@ -12,9 +12,9 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"judge/games"
+	"judge/games/grid"
 )
 
 // Game is the gomoku family. The zero value is ready to use.
@@ -69,8 +69,8 @@ func Symbol(seat int) Cell {
 // State is a game in progress.
 type State struct {
 	n, k   int
-	cells  []Cell // row-major: cells[y*n+x]
-	turn   int    // counted from 1
+	board  grid.Board
+	turn   int // counted from 1
 	placed int
 	last   [2][2]int // last[seat] = where seat last placed, or -1 -1
 	out    games.Outcome
@@ -78,10 +78,7 @@ type State struct {
 
 // New starts an n×n game with k in a row to win.
 func New(n, k int) *State {
-	s := &State{n: n, k: k, cells: make([]Cell, n*n), turn: 1}
-	for i := range s.cells {
-		s.cells[i] = Empty
-	}
+	s := &State{n: n, k: k, board: grid.New(n, n), turn: 1}
 	s.last = [2][2]int{{-1, -1}, {-1, -1}}
 	s.out.Winner = -1
 	return s
@@ -91,23 +88,18 @@ func New(n, k int) *State {
 // optional spaces, and returns the state in which it is the turn of the
 // player with fewer symbols (X on a tie). Meant for tests.
 func Parse(k int, board string) (*State, error) {
-	var rows []string
-	for _, l := range strings.Split(strings.TrimSpace(board), "\n") {
-		rows = append(rows, strings.ReplaceAll(strings.TrimSpace(l), " ", ""))
+	b, err := grid.Parse(board, "-XO")
+	if err != nil {
+		return nil, err
 	}
-	n := len(rows)
-	s := New(n, k)
-	for y, r := range rows {
-		if len(r) != n {
-			return nil, fmt.Errorf("row %d has %d cells, want %d", y, len(r), n)
-		}
-		for x := 0; x < n; x++ {
-			c := Cell(r[x])
-			if c != Empty && c != X && c != O {
-				return nil, fmt.Errorf("row %d: bad cell %q", y, r[x])
-			}
-			s.cells[y*n+x] = c
-			if c != Empty {
+	if b.W != b.H {
+		return nil, fmt.Errorf("the board is %d×%d, not square", b.W, b.H)
+	}
+	s := New(b.W, k)
+	s.board = b
+	for y := 0; y < b.H; y++ {
+		for x := 0; x < b.W; x++ {
+			if b.At(x, y) != grid.Empty {
 				s.placed++
 			}
 		}
@@ -120,7 +112,7 @@ func Parse(k int, board string) (*State, error) {
 // Clone returns an independent copy.
 func (s *State) Clone() *State {
 	c := *s
-	c.cells = append([]Cell(nil), s.cells...)
+	c.board = s.board.Clone()
 	c.out.Scores = append([]float64(nil), s.out.Scores...)
 	return &c
 }
@@ -129,7 +121,7 @@ func (s *State) Clone() *State {
 func (s *State) Size() (n, k int) { return s.n, s.k }
 
 // At returns the cell at (x, y), which must be on the board.
-func (s *State) At(x, y int) Cell { return s.cells[y*s.n+x] }
+func (s *State) At(x, y int) Cell { return Cell(s.board.At(x, y)) }
 
 // Seats implements games.State.
 func (s *State) Seats() int { return 2 }
@@ -163,29 +155,13 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 		}
 		return string(s.At(x, y)), nil
 	case "Board":
-		return s.board(), nil
+		return s.board.String(), nil
 	case "Params":
 		return strconv.Itoa(s.n) + " " + strconv.Itoa(s.k), nil
 	case "MySymbol":
 		return string(Symbol(seat)), nil
 	}
 	return "", games.ErrNotQuery
-}
-
-func (s *State) board() string {
-	b := make([]byte, 0, 2*s.n*s.n)
-	for y := 0; y < s.n; y++ {
-		if y > 0 {
-			b = append(b, '\n')
-		}
-		for x := 0; x < s.n; x++ {
-			if x > 0 {
-				b = append(b, ' ')
-			}
-			b = append(b, byte(s.cells[y*s.n+x]))
-		}
-	}
-	return string(b)
 }
 
 // coords parses two coordinates and reports whether they are on the board.
@@ -202,7 +178,7 @@ func (s *State) coords(args []string) (x, y int, ok bool) {
 }
 
 // Render implements games.State: the board as the Board query draws it.
-func (s *State) Render() string { return s.board() + "\n" }
+func (s *State) Render() string { return s.board.String() + "\n" }
 
 // Orders implements games.State.
 func (s *State) Orders(seat int) games.Orders { return &orders{s: s, seat: seat} }
@@ -283,7 +259,7 @@ func (s *State) Apply(moves map[int]games.Move) error {
 // ends the turn.
 func (s *State) Place(x, y int) {
 	seat := s.ToMove()
-	s.cells[y*s.n+x] = Symbol(seat)
+	s.board.Set(x, y, byte(Symbol(seat)))
 	s.placed++
 	s.last[seat] = [2]int{x, y}
 	s.turn++
@@ -294,12 +270,12 @@ func (s *State) Place(x, y int) {
 // after any position when x < 0.
 func (s *State) settle(x, y int) {
 	if x >= 0 {
-		if s.lineThrough(x, y) {
-			s.finish(int(boolInt(s.At(x, y) == O)), fmt.Sprintf("%c made %d in a row", s.At(x, y), s.k))
+		if s.board.LineThrough(x, y, s.k) {
+			s.finish(seatOf(s.At(x, y)), fmt.Sprintf("%c made %d in a row", s.At(x, y), s.k))
 			return
 		}
 	} else if w := s.Winner(); w != Empty {
-		s.finish(int(boolInt(w == O)), fmt.Sprintf("%c made %d in a row", w, s.k))
+		s.finish(seatOf(w), fmt.Sprintf("%c made %d in a row", w, s.k))
 		return
 	}
 	if s.placed == s.n*s.n {
@@ -307,8 +283,9 @@ func (s *State) settle(x, y int) {
 	}
 }
 
-func boolInt(b bool) int {
-	if b {
+// seatOf is the seat that plays symbol c.
+func seatOf(c Cell) int {
+	if c == O {
 		return 1
 	}
 	return 0
@@ -318,59 +295,9 @@ func (s *State) finish(winner int, reason string) {
 	s.out = games.Outcome{Over: true, Winner: winner, Scores: games.TwoPlayerScores(winner), Reason: reason}
 }
 
-var dirs = [4][2]int{{1, 0}, {0, 1}, {1, 1}, {1, -1}}
-
-// lineThrough reports whether the symbol at (x, y) is part of a line of k.
-func (s *State) lineThrough(x, y int) bool {
-	c := s.At(x, y)
-	for _, d := range dirs {
-		run := 1
-		for i := 1; run < s.k; i++ {
-			xx, yy := x+i*d[0], y+i*d[1]
-			if xx < 0 || yy < 0 || xx >= s.n || yy >= s.n || s.At(xx, yy) != c {
-				break
-			}
-			run++
-		}
-		for i := 1; run < s.k; i++ {
-			xx, yy := x-i*d[0], y-i*d[1]
-			if xx < 0 || yy < 0 || xx >= s.n || yy >= s.n || s.At(xx, yy) != c {
-				break
-			}
-			run++
-		}
-		if run >= s.k {
-			return true
-		}
-	}
-	return false
-}
-
 // Winner scans the whole board: the symbol with a line of k, or Empty.
-// It is the slow, obvious reference for the incremental check.
-func (s *State) Winner() Cell {
-	for y := 0; y < s.n; y++ {
-		for x := 0; x < s.n; x++ {
-			c := s.At(x, y)
-			if c == Empty {
-				continue
-			}
-			for _, d := range dirs {
-				i := 1
-				for ; i < s.k; i++ {
-					xx, yy := x+i*d[0], y+i*d[1]
-					if xx < 0 || yy < 0 || xx >= s.n || yy >= s.n || s.At(xx, yy) != c {
-						break
-					}
-				}
-				if i == s.k {
-					return c
-				}
-			}
-		}
-	}
-	return Empty
-}
+// It is the slow, obvious reference for the check after each move.
+func (s *State) Winner() Cell { return Cell(s.board.Winner(s.k)) }
 
 // Forfeit implements games.State: the other seat wins.
 func (s *State) Forfeit(seat int) {

@@ -196,7 +196,7 @@ func TestCountTicTacToe(t *testing.T) {
 	var games int
 	var walk func(s *State)
 	walk = func(s *State) {
-		seen[s.board()] = true
+		seen[s.board.String()] = true
 		if s.Outcome().Over {
 			games++
 			return
@@ -242,10 +242,10 @@ func TestIncrementalWinMatchesScan(t *testing.T) {
 			scan := s.Winner()
 			o := s.Outcome()
 			switch {
-			case scan != Empty && (!o.Over || o.Winner != int(boolInt(scan == O))):
-				t.Fatalf("n=%d k=%d: scan finds %c, outcome %+v\n%s", n, k, scan, o, s.board())
+			case scan != Empty && (!o.Over || o.Winner != seatOf(scan)):
+				t.Fatalf("n=%d k=%d: scan finds %c, outcome %+v\n%s", n, k, scan, o, s.board.String())
 			case scan == Empty && o.Over && o.Winner >= 0:
-				t.Fatalf("n=%d k=%d: outcome %+v with no line\n%s", n, k, o, s.board())
+				t.Fatalf("n=%d k=%d: outcome %+v with no line\n%s", n, k, o, s.board.String())
 			}
 		}
 	}
@@ -292,7 +292,7 @@ func FuzzCommand(f *testing.F) {
 			X - -
 			- O -
 			- - -`)
-		before := s.board()
+		before := s.board.String()
 		l := games.ParseLine(line)
 		if _, err := s.Query(0, l); err != nil && !errors.Is(err, games.ErrNotQuery) {
 			t.Fatalf("Query(%q): %v", line, err)
@@ -303,7 +303,7 @@ func FuzzCommand(f *testing.F) {
 		if (err == nil) != (cerr == nil) {
 			t.Fatalf("Command err %v but Commit err %v", err, cerr)
 		}
-		if s.board() != before {
+		if s.board.String() != before {
 			t.Fatalf("orders changed the board")
 		}
 		if err == nil {
