@@ -127,11 +127,29 @@ func benchStart(b *testing.B, l Level) {
 	}
 }
 
-// BenchmarkStart measures starting a sandboxed program and seeing it end.
+// BenchmarkStart measures starting a sandboxed program and seeing it end;
+// "full-2-at-once" starts two at a time, as a match starts its bots, and
+// reports the time per program.
 func BenchmarkStart(b *testing.B) {
 	for _, l := range levels {
 		b.Run(string(l), func(b *testing.B) { benchStart(b, l) })
 	}
+	b.Run("full-2-at-once", func(b *testing.B) {
+		if Probe().Level != Full {
+			b.Skip("level full is not available here")
+		}
+		b.SetParallelism(1) // GOMAXPROCS goroutines: 2 on the 2-core machine
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				p, err := Start(Spec{Argv: []string{"/bin/true"}, Level: Full, Limits: DefaultLimits})
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				<-p.Done()
+			}
+		})
+	})
 }
 
 // BenchmarkQuery measures one query and answer with a program (cat),
