@@ -33,8 +33,18 @@ func TestFreeze(t *testing.T) {
 			if err := p.Freeze(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(50 * time.Millisecond) // freezing takes a moment
+			// Freezing is asynchronous (the init sends SIGSTOP on cgroup
+			// v1, and on a loaded machine it may wait to be scheduled):
+			// wait until the CPU time stops moving, for 2 s at most.
 			c1, _ := p.CPUTime()
+			for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
+				time.Sleep(20 * time.Millisecond)
+				c, _ := p.CPUTime()
+				if c == c1 {
+					break
+				}
+				c1 = c
+			}
 			time.Sleep(300 * time.Millisecond)
 			c2, _ := p.CPUTime()
 			if d := c2 - c1; d > 20*time.Millisecond {

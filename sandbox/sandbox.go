@@ -269,8 +269,9 @@ func (p *Process) Kill() {
 // Freeze stops every process of the sandbox until Thaw, so that it
 // computes nothing while it is not its turn: with the cgroup v2 freezer
 // when there is one, else SIGSTOP of every process (sent by the init in
-// its PID namespace when there is one). Freezing an ended process does
-// nothing.
+// its PID namespace when there is one). It does not wait for every
+// process to have stopped: on a loaded machine that may take a moment.
+// Freezing an ended process does nothing.
 func (p *Process) Freeze() error { return p.setFrozen(true) }
 
 // Thaw lets a frozen process run again.
