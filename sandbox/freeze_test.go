@@ -22,13 +22,22 @@ func TestFreeze(t *testing.T) {
 				p.Kill()
 				<-p.Done()
 			}()
-			time.Sleep(200 * time.Millisecond)
-			c0, err := p.CPUTime()
-			if err != nil {
-				t.Fatal(err)
+			// grows waits, 5 s at most, for the CPU time to pass from.
+			grows := func(from time.Duration) time.Duration {
+				for deadline := time.Now().Add(5 * time.Second); ; {
+					c, err := p.CPUTime()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if c >= from || time.Now().After(deadline) {
+						return c
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
 			}
+			c0 := grows(50 * time.Millisecond)
 			if c0 < 50*time.Millisecond {
-				t.Errorf("CPU time after 200ms of busy threads is %v", c0)
+				t.Errorf("CPU time after 5s of busy threads is %v", c0)
 			}
 			if err := p.Freeze(); err != nil {
 				t.Fatal(err)
@@ -53,10 +62,9 @@ func TestFreeze(t *testing.T) {
 			if err := p.Thaw(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(200 * time.Millisecond)
-			c3, _ := p.CPUTime()
+			c3 := grows(c2 + 50*time.Millisecond)
 			if c3-c2 < 50*time.Millisecond {
-				t.Errorf("thawed, it used only %v of CPU in 200ms", c3-c2)
+				t.Errorf("thawed, it used only %v of CPU in 5s", c3-c2)
 			}
 			t.Logf("cpu: %v, frozen +%v, thawed +%v", c0, c2-c1, c3-c2)
 		})
