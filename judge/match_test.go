@@ -1,7 +1,6 @@
 package judge_test
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,44 +10,28 @@ import (
 	"testing"
 	"time"
 
-	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/judgetest"
 	"judge/sandbox"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	code := m.Run()
-	judgetest.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { judgetest.Main(m) }
 
 // play runs one match of the variant between bots given as source paths
-// (relative to the repository root).
+// (relative to the repository root), with the transcript kept, and checks
+// that its replay plays back.
 func play(t *testing.T, variant string, seed uint64, mod func(*judge.Match), bots ...string) *judge.Result {
 	t.Helper()
-	v, err := catalog.Lookup(variant)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := v.Resolve(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := judge.Match{Variant: v, Params: p, Seed: seed, Limits: judge.DefaultLimits, Trace: true}
+	var specs []judge.BotSpec
 	for _, b := range bots {
-		m.Bots = append(m.Bots, judge.BotSpec{Name: filepath.Base(b), Argv: judgetest.Bot(t, b)})
+		specs = append(specs, judgetest.Spec(t, filepath.Base(b), b))
 	}
-	if mod != nil {
-		mod(&m)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	res, err := judge.Run(ctx, m)
-	if err != nil {
-		t.Fatalf("Run: %v", err)
-	}
+	res := judgetest.Play(t, variant, seed, func(m *judge.Match) {
+		m.Trace = true
+		if mod != nil {
+			mod(m)
+		}
+	}, specs...)
 	if _, _, err := judge.Playback(res.Replay); err != nil {
 		t.Errorf("the replay does not play back: %v", err)
 	}

@@ -10,15 +10,9 @@ import (
 	"testing"
 
 	"judge/judge/judgetest"
-	"judge/sandbox"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	code := m.Run()
-	judgetest.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { judgetest.Main(m) }
 
 // run drives the program in-process and returns its exit status and outputs.
 func run(t *testing.T, args ...string) (int, string, string) {

@@ -1,63 +1,31 @@
 package battleship_test
 
 import (
-	"context"
 	"maps"
-	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"judge/games"
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/judgetest"
-	"judge/sandbox"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	code := m.Run()
-	judgetest.Cleanup()
-	os.Exit(code)
-}
-
-func play(t *testing.T, variant string, seed uint64, bots ...judge.BotSpec) *judge.Result {
-	t.Helper()
-	v, err := catalog.Lookup(variant)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := v.Resolve(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	res, err := judge.Run(ctx, judge.Match{Variant: v, Params: p, Seed: seed, Bots: bots})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
-func bot(t *testing.T, name, path string, args ...string) judge.BotSpec {
-	return judge.BotSpec{Name: name, Argv: append(judgetest.Bot(t, path), args...)}
-}
+func TestMain(m *testing.M) { judgetest.Main(m) }
 
 func TestHunterBeatsRandom(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays real matches")
 	}
-	hunter := bot(t, "hunter", "examples/battleship/hunter")
-	random := bot(t, "random", "examples/battleship/random.c")
+	hunter := judgetest.Spec(t, "hunter", "examples/battleship/hunter")
+	random := judgetest.Spec(t, "random", "examples/battleship/random.c")
 	wins := 0
 	const games = 4
 	for seed := uint64(1); seed <= games; seed++ {
 		seat := int(seed % 2)
 		bots := []judge.BotSpec{random, random}
 		bots[seat] = hunter
-		res := play(t, "battleship", seed, bots...)
+		res := judgetest.Play(t, "battleship", seed, nil, bots...)
 		for _, pr := range res.Players {
 			if pr.Status != judge.OK {
 				t.Errorf("seed %d: %s: %s: %s", seed, pr.Name, pr.Status, pr.Reason)
@@ -74,9 +42,9 @@ func TestHunterBeatsRandom(t *testing.T) {
 }
 
 func TestRandomPlaysToTheEnd(t *testing.T) {
-	random := bot(t, "random", "examples/battleship/random.c")
-	python := bot(t, "random_bot.py", "examples/battleship/random_bot.py")
-	res := play(t, "battleship-botsarena", 3, python, random)
+	random := judgetest.Spec(t, "random", "examples/battleship/random.c")
+	python := judgetest.Spec(t, "random_bot.py", "examples/battleship/random_bot.py")
+	res := judgetest.Play(t, "battleship-botsarena", 3, nil, python, random)
 	for _, pr := range res.Players {
 		if pr.Status != judge.OK {
 			t.Errorf("%s: %s: %s", pr.Name, pr.Status, pr.Reason)
@@ -88,7 +56,7 @@ func TestRandomPlaysToTheEnd(t *testing.T) {
 }
 
 func TestRuleBreakers(t *testing.T) {
-	random := bot(t, "random", "examples/battleship/random.c")
+	random := judgetest.Spec(t, "random", "examples/battleship/random.c")
 	for _, tt := range []struct {
 		mode   string
 		reason string
@@ -99,8 +67,8 @@ func TestRuleBreakers(t *testing.T) {
 		{"badshot", "turn 2: no valid Shoot before #END (last one was Shoot 10 0: shot 10,0 is off the 10×10 board (cells 0..9, 0..9))"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
-			cheat := bot(t, tt.mode, "examples/battleship/testdata/cheat.py", tt.mode)
-			res := play(t, "battleship", 1, cheat, random)
+			cheat := judgetest.Spec(t, tt.mode, "examples/battleship/testdata/cheat.py", tt.mode)
+			res := judgetest.Play(t, "battleship", 1, nil, cheat, random)
 			got := res.Players[0]
 			if got.Status != judge.Illegal || got.Reason != tt.reason {
 				t.Errorf("got %s %q, want %s %q", got.Status, got.Reason, judge.Illegal, tt.reason)
@@ -114,9 +82,9 @@ func TestRuleBreakers(t *testing.T) {
 
 // Both fleets illegal: both seats lose.
 func TestBothIllegal(t *testing.T) {
-	a := bot(t, "overlap", "examples/battleship/testdata/cheat.py", "overlap")
-	b := bot(t, "missing", "examples/battleship/testdata/cheat.py", "missing")
-	res := play(t, "battleship", 1, a, b)
+	a := judgetest.Spec(t, "overlap", "examples/battleship/testdata/cheat.py", "overlap")
+	b := judgetest.Spec(t, "missing", "examples/battleship/testdata/cheat.py", "missing")
+	res := judgetest.Play(t, "battleship", 1, nil, a, b)
 	if res.Winner != -1 || res.Players[0].Status != judge.Illegal || res.Players[1].Status != judge.Illegal {
 		t.Fatalf("%+v", res)
 	}

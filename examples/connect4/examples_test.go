@@ -1,64 +1,32 @@
 package connect4_test
 
 import (
-	"context"
 	"maps"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"judge/games"
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/judgetest"
-	"judge/sandbox"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	code := m.Run()
-	judgetest.Cleanup()
-	os.Exit(code)
-}
-
-func play(t *testing.T, seed uint64, bots ...judge.BotSpec) *judge.Result {
-	t.Helper()
-	v, err := catalog.Lookup("connect4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := v.Resolve(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	res, err := judge.Run(ctx, judge.Match{Variant: v, Params: p, Seed: seed, Bots: bots})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
-func bot(t *testing.T, name, path string, args ...string) judge.BotSpec {
-	return judge.BotSpec{Name: name, Argv: append(judgetest.Bot(t, path), args...)}
-}
+func TestMain(m *testing.M) { judgetest.Main(m) }
 
 func TestAlphaBetaBeatsRandom(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays real matches")
 	}
-	strong := bot(t, "alphabeta", "examples/connect4/alphabeta.rs")
-	random := bot(t, "random", "examples/connect4/random.c")
+	strong := judgetest.Spec(t, "alphabeta", "examples/connect4/alphabeta.rs")
+	random := judgetest.Spec(t, "random", "examples/connect4/random.c")
 	wins := 0
 	const games = 4
 	for seed := uint64(1); seed <= games; seed++ {
 		seat := int(seed % 2) // the strong bot plays both sides
 		bots := []judge.BotSpec{random, random}
 		bots[seat] = strong
-		res := play(t, seed, bots...)
+		res := judgetest.Play(t, "connect4", seed, nil, bots...)
 		for i, pr := range res.Players {
 			if pr.Status != judge.OK {
 				t.Errorf("seed %d: %s: %s: %s", seed, pr.Name, pr.Status, pr.Reason)
@@ -76,9 +44,9 @@ func TestAlphaBetaBeatsRandom(t *testing.T) {
 }
 
 func TestRandomPlaysToTheEnd(t *testing.T) {
-	random := bot(t, "random", "examples/connect4/random.c")
-	python := bot(t, "random_bot.py", "examples/connect4/random_bot.py")
-	res := play(t, 7, random, python)
+	random := judgetest.Spec(t, "random", "examples/connect4/random.c")
+	python := judgetest.Spec(t, "random_bot.py", "examples/connect4/random_bot.py")
+	res := judgetest.Play(t, "connect4", 7, nil, random, python)
 	for _, pr := range res.Players {
 		if pr.Status != judge.OK {
 			t.Errorf("%s: %s: %s", pr.Name, pr.Status, pr.Reason)
@@ -90,21 +58,21 @@ func TestRandomPlaysToTheEnd(t *testing.T) {
 }
 
 func TestRuleBreakers(t *testing.T) {
-	random := bot(t, "random", "examples/connect4/random.c")
+	random := judgetest.Spec(t, "random", "examples/connect4/random.c")
 	for _, tt := range []struct {
 		mode   string
 		vs     judge.BotSpec // seat 1
 		reason string
 	}{
 		// Two bots filling column 0: X's 7th disc does not fit.
-		{"column0", bot(t, "column0", "examples/connect4/testdata/cheat.py", "column0"),
+		{"column0", judgetest.Spec(t, "column0", "examples/connect4/testdata/cheat.py", "column0"),
 			"turn 7: no valid DropDisc before #END (last one was DropDisc 0: column 0 is full)"},
 		{"offboard", random, "turn 1: no valid DropDisc before #END (last one was DropDisc 7: column 7 is off the board (columns 0..6))"},
 		{"nomove", random, "turn 1: no DropDisc before #END"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
-			cheat := bot(t, tt.mode, "examples/connect4/testdata/cheat.py", tt.mode)
-			res := play(t, 1, cheat, tt.vs)
+			cheat := judgetest.Spec(t, tt.mode, "examples/connect4/testdata/cheat.py", tt.mode)
+			res := judgetest.Play(t, "connect4", 1, nil, cheat, tt.vs)
 			got := res.Players[0]
 			if got.Status != judge.Illegal || got.Reason != tt.reason {
 				t.Errorf("got %s %q, want %s %q", got.Status, got.Reason, judge.Illegal, tt.reason)

@@ -2,7 +2,6 @@ package splix_test
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
@@ -11,15 +10,9 @@ import (
 	"judge/games/splix"
 	"judge/judge"
 	"judge/judge/judgetest"
-	"judge/sandbox"
 )
 
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	code := m.Run()
-	judgetest.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { judgetest.Main(m) }
 
 const (
 	looper = "examples/splix/looper"

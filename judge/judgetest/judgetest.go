@@ -1,9 +1,10 @@
-// Package judgetest builds bot programs for tests: example bots and test
-// bots in any supported language, compiled once per test binary into a
-// temporary directory.
+// Package judgetest helps tests that play real matches: it builds bot
+// programs (example bots and test bots in any supported language, compiled
+// once per test binary into a temporary directory) and plays them.
 package judgetest
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,7 +12,50 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"judge/games/catalog"
+	"judge/judge"
+	"judge/sandbox"
 )
+
+// Main is TestMain for packages whose tests start bots: the sandbox's
+// init is the test binary run again, and the built bots are removed at the
+// end.
+func Main(m *testing.M) {
+	sandbox.Init()
+	code := m.Run()
+	Cleanup()
+	os.Exit(code)
+}
+
+// Spec builds the bot at path (see Bot) and names it; args are added to
+// its command line.
+func Spec(tb testing.TB, name, path string, args ...string) judge.BotSpec {
+	tb.Helper()
+	return judge.BotSpec{Name: name, Argv: append(Bot(tb, path), args...)}
+}
+
+// Play plays one match of the variant with its preset parameters, within
+// two minutes; mod, when not nil, changes the match first.
+func Play(tb testing.TB, variant string, seed uint64, mod func(*judge.Match), bots ...judge.BotSpec) *judge.Result {
+	tb.Helper()
+	v, err := catalog.Lookup(variant)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m := judge.Match{Variant: v, Seed: seed, Limits: judge.DefaultLimits, Bots: bots}
+	if mod != nil {
+		mod(&m)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := judge.Run(ctx, m)
+	if err != nil {
+		tb.Fatalf("Run: %v", err)
+	}
+	return res
+}
 
 // Root is the repository root (the directory holding go.mod).
 func Root(tb testing.TB) string {

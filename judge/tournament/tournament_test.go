@@ -16,7 +16,6 @@ import (
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/judgetest"
-	"judge/sandbox"
 )
 
 // tempDir is a temporary directory that a sandboxed program running as
@@ -32,12 +31,7 @@ func tempDir(t testing.TB) string {
 	return d
 }
 
-func TestMain(m *testing.M) {
-	sandbox.Init()
-	code := m.Run()
-	judgetest.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { judgetest.Main(m) }
 
 // bots makes a directory with alpha.c (the random example, built by the
 // tournament), beta (the same bot, built beforehand: a plain executable)
