@@ -10,11 +10,13 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -447,15 +449,37 @@ func runExec() {
 			fail(fmt.Errorf("seccomp: %w", err))
 		}
 	}
-	// Last, so that the rlimits bind the Go runtime as little as can be.
-	for _, r := range cfg.Rlimits {
-		lim := unix.Rlimit{Cur: r.Value, Max: r.Value}
-		if err := unix.Setrlimit(r.Resource, &lim); err != nil {
-			fail(fmt.Errorf("setrlimit %d: %w", r.Resource, err))
+	// Last, so that the rlimits bind the Go runtime as little as can be:
+	// everything exec needs is made first, and from the first setrlimit to
+	// the exec nothing is allocated and no collection runs. (A runtime
+	// that grew its heap past a low RLIMIT_DATA in that window would die
+	// of "out of memory", as a race-enabled test binary did under load.)
+	path, err := syscall.BytePtrFromString(cfg.Path)
+	if err != nil {
+		fail(fmt.Errorf("exec %s: %w", cfg.Path, err))
+	}
+	argv, err := syscall.SlicePtrFromStrings(cfg.Argv)
+	if err != nil {
+		fail(fmt.Errorf("exec %s: %w", cfg.Path, err))
+	}
+	envv, err := syscall.SlicePtrFromStrings(cfg.Env)
+	if err != nil {
+		fail(fmt.Errorf("exec %s: %w", cfg.Path, err))
+	}
+	lims := make([]unix.Rlimit, len(cfg.Rlimits))
+	for i, r := range cfg.Rlimits {
+		lims[i] = unix.Rlimit{Cur: r.Value, Max: r.Value}
+	}
+	debug.SetGCPercent(-1)
+	for i, r := range cfg.Rlimits {
+		_, _, e := unix.RawSyscall(unix.SYS_SETRLIMIT, uintptr(r.Resource), uintptr(unsafe.Pointer(&lims[i])), 0)
+		if e != 0 {
+			fail(fmt.Errorf("setrlimit %d: %w", r.Resource, e))
 		}
 	}
-	err = syscall.Exec(cfg.Path, cfg.Argv, cfg.Env)
-	fail(fmt.Errorf("exec %s: %w", cfg.Path, err))
+	_, _, e := unix.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(path)),
+		uintptr(unsafe.Pointer(&argv[0])), uintptr(unsafe.Pointer(&envv[0])))
+	fail(fmt.Errorf("exec %s: %w", cfg.Path, e))
 }
 
 // dropCaps leaves the thread with no capabilities, now or after exec, even
