@@ -160,13 +160,18 @@ func TestMisbehavingBots(t *testing.T) {
 }
 
 func TestCPULimit(t *testing.T) {
-	res := play(t, "tictactoe", 1, func(m *judge.Match) { m.Limits.TurnCPU = 100 * time.Millisecond }, "judge/testdata/spin.c", randomC)
+	// The wall-clock limit is generous: on a loaded machine 300 ms of CPU
+	// can take seconds.
+	res := play(t, "tictactoe", 1, func(m *judge.Match) {
+		m.Limits.Turn = 20 * time.Second
+		m.Limits.TurnCPU = 100 * time.Millisecond
+	}, "judge/testdata/spin.c", randomC)
 	p := res.Players[0]
 	if p.Status != judge.Timeout || !strings.Contains(p.Reason, "of CPU in turn 3, over the limit of 100ms") {
 		t.Fatalf("got %s %q, want a timeout for CPU in turn 3", p.Status, p.Reason)
 	}
 	// Without the CPU limit the same bot is in time.
-	res = play(t, "tictactoe", 1, nil, "judge/testdata/spin.c", randomC)
+	res = play(t, "tictactoe", 1, func(m *judge.Match) { m.Limits.Turn = 20 * time.Second }, "judge/testdata/spin.c", randomC)
 	if p := res.Players[0]; p.Status != judge.OK {
 		t.Fatalf("without a CPU limit: %s %s", p.Status, p.Reason)
 	}
