@@ -86,6 +86,9 @@ func runProbe() *Report {
 	if why == "" {
 		why = "no usable cgroup"
 	}
+	// The reason and the advice are the same for every controller: said
+	// in full once, then referred to.
+	first := ""
 	for _, c := range []struct {
 		name, ctrl, does string
 		on               bool
@@ -95,15 +98,19 @@ func runProbe() *Report {
 		{"cgroup freezer", "freezer", "programs are frozen while it is not their turn", cg.freezer},
 		{"cgroup cpu accounting", "cpuacct", "CPU time of every turn from the cgroup", cg.cpu},
 	} {
-		if c.on {
+		switch {
+		case c.on:
 			add(c.name, true, c.does+" ("+where(c.ctrl)+")", "")
-		} else {
+		case first == "":
+			first = c.name
 			add(c.name, false, why, cgAdvice)
+		default:
+			add(c.name, false, "as for "+first, "")
 		}
 	}
 	switch {
 	case !cg.freezer:
-		r.Checks[len(r.Checks)-2].Detail = "frozen with SIGSTOP instead; " + why
+		r.Checks[len(r.Checks)-2].Detail = "frozen with SIGSTOP instead (" + r.Checks[len(r.Checks)-2].Detail + ")"
 	case cg.version == 1:
 		// v1's freezer takes about 0.2 ms a turn; SIGSTOP from the init
 		// stops the same processes (its whole PID namespace) in 2 µs.
