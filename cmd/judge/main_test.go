@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"judge/judge/judgetest"
+	"judge/sandbox"
 )
 
 func TestMain(m *testing.M) { judgetest.Main(m) }
@@ -144,5 +145,33 @@ func TestGames(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("games output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestDoctor checks that judge doctor reports the level the sandbox
+// really starts programs at, and a line for every protection.
+func TestDoctor(t *testing.T) {
+	code, out, errs := run(t, "doctor")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	r := sandbox.Probe()
+	if !strings.HasPrefix(out, "sandbox level: "+string(r.Level)+"\n") {
+		t.Errorf("output does not start with the level %s:\n%s", r.Level, out)
+	}
+	for _, name := range []string{"user namespace", "cgroup memory", "cgroup pids", "cgroup freezer", "landlock", "seccomp", "no_new_privs", "pty"} {
+		if !strings.Contains(out, name) {
+			t.Errorf("no line for %s:\n%s", name, out)
+		}
+	}
+	// What it says active is what a bot gets: a program started at the
+	// default level reports the same level.
+	p, err := sandbox.Start(sandbox.Spec{Argv: []string{"/bin/true"}, Limits: sandbox.DefaultLimits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-p.Done()
+	if p.Level() != r.Level {
+		t.Errorf("doctor says level %s, a program started at level %s", r.Level, p.Level())
 	}
 }
