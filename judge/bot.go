@@ -377,8 +377,9 @@ func (t *tailBuffer) Bytes() ([]byte, int64) {
 	return append([]byte(nil), t.buf...), t.total
 }
 
-// lastLines returns at most n of the last lines of text, at most max bytes.
-func lastLines(text []byte, n, max int) string {
+// LastLines returns at most n of the last lines of text, at most max
+// bytes, as valid UTF-8: the end of a program's stderr, for a message.
+func LastLines(text []byte, n, max int) string {
 	text = bytes.TrimRight(text, "\n")
 	if len(text) > max {
 		text = text[len(text)-max:]

@@ -108,7 +108,7 @@ func TestTailBuffer(t *testing.T) {
 	if got, _ := b.Bytes(); string(got) != "23456789" {
 		t.Errorf("kept %q after a long write", got)
 	}
-	if s := lastLines([]byte("a\nb\nc\nd\n"), 2, 100); s != "c\nd" {
+	if s := LastLines([]byte("a\nb\nc\nd\n"), 2, 100); s != "c\nd" {
 		t.Errorf("lastLines: %q", s)
 	}
 }

@@ -492,7 +492,7 @@ func (s *seat) crashReason(grace time.Duration, alive string) (Status, string) {
 	}
 	s.bot.errs.Wait()
 	if text, _ := s.bot.stderr.Bytes(); len(text) > 0 {
-		reason += "; stderr: " + lastLines(text, 5, 600)
+		reason += "; stderr: " + LastLines(text, 5, 600)
 	}
 	return status, reason
 }

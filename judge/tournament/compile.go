@@ -1,7 +1,6 @@
 package tournament
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	_ "embed"
@@ -493,7 +492,7 @@ func (l *Languages) runCompiler(ctx context.Context, argv []string, dir, cache s
 		return "", ctx.Err()
 	}
 	text, _ := os.ReadFile(logf.Name())
-	msg := tail(text, 40, 4000)
+	msg := judge.LastLines(text, 40, 4000)
 	ex := p.Exit()
 	switch {
 	case ex.Wall:
@@ -553,19 +552,6 @@ func evalSymlinks(p string) string {
 		return p
 	}
 	return q
-}
-
-// tail is the last n lines of text, at most max bytes.
-func tail(text []byte, n, max int) string {
-	text = bytes.TrimRight(text, "\n")
-	if len(text) > max {
-		text = text[len(text)-max:]
-	}
-	lines := bytes.Split(text, []byte("\n"))
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.ToValidUTF8(string(bytes.Join(lines, []byte("\n"))), "?")
 }
 
 func copyFile(from, to string) error {
