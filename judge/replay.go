@@ -73,13 +73,22 @@ type ReplayOutcome struct {
 	Players []PlayerResult `json:"players"`
 }
 
-// WriteReplay writes r to path atomically: a reader never sees half a file.
-func WriteReplay(path string, r *Replay) error {
+// EncodeReplay is the file form of a replay: indented JSON, one final
+// newline.
+func EncodeReplay(r *Replay) ([]byte, error) {
 	b, err := json.MarshalIndent(r, "", " ")
 	if err != nil {
-		return fmt.Errorf("replay: %w", err)
+		return nil, fmt.Errorf("replay: %w", err)
 	}
-	b = append(b, '\n')
+	return append(b, '\n'), nil
+}
+
+// WriteReplay writes r to path atomically: a reader never sees half a file.
+func WriteReplay(path string, r *Replay) error {
+	b, err := EncodeReplay(r)
+	if err != nil {
+		return err
+	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, b, 0o644); err != nil {
 		return fmt.Errorf("replay: %w", err)

@@ -460,11 +460,11 @@ func headerDiff(a, b *Header) string {
 
 // writeReplay writes a replay durably and atomically.
 func writeReplay(path string, r *judge.Replay) error {
-	b, err := json.MarshalIndent(r, "", " ")
+	b, err := judge.EncodeReplay(r)
 	if err != nil {
-		return fmt.Errorf("replay: %w", err)
+		return err
 	}
-	return writeFileNoDirSync(path, append(b, '\n'))
+	return writeFileNoDirSync(path, b)
 }
 
 // writeFileNoDirSync is writeFileSync without the directory fsync: the
