@@ -406,11 +406,9 @@ func writeArgs(t *testing.T) ([]string, func(*testing.T)) {
 	}
 }
 
-func tcpArgs(t *testing.T) ([]string, func(*testing.T)) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+// countAccepts accepts and closes every connection to ln until it is
+// closed; close closes it and says how many there were.
+func countAccepts(ln net.Listener) (close func() int) {
 	var mu sync.Mutex
 	got := 0
 	go func() {
@@ -425,12 +423,23 @@ func tcpArgs(t *testing.T) ([]string, func(*testing.T)) {
 			c.Close()
 		}
 	}()
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	return []string{port}, func(t *testing.T) {
+	return func() int {
 		ln.Close()
 		mu.Lock()
 		defer mu.Unlock()
-		if got > 0 {
+		return got
+	}
+}
+
+func tcpArgs(t *testing.T) ([]string, func(*testing.T)) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeLn := countAccepts(ln)
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	return []string{port}, func(t *testing.T) {
+		if got := closeLn(); got > 0 {
 			t.Errorf("the listener accepted %d connections", got)
 		}
 	}
@@ -459,25 +468,9 @@ func abstractArgs(t *testing.T) ([]string, func(*testing.T)) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	got := 0
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			got++
-			mu.Unlock()
-			c.Close()
-		}
-	}()
+	closeLn := countAccepts(ln)
 	return []string{name}, func(t *testing.T) {
-		ln.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		if got > 0 {
+		if got := closeLn(); got > 0 {
 			t.Errorf("the other bot's socket accepted %d connections", got)
 		}
 	}
