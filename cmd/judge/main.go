@@ -39,6 +39,15 @@ type Main struct {
 // errUsage marks an error in how the command was called (exit status 2).
 var errUsage = errors.New("usage")
 
+// exitError is a failure with its own exit status.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+func (e exitError) Unwrap() error { return e.err }
+
 type command struct {
 	name, args, summary string
 	run                 func(m *Main, ctx context.Context, args []string) error
@@ -58,7 +67,8 @@ func init() {
 }
 
 // Run runs the command line args and returns the exit status: 0 when the
-// command did its job, 1 when it failed, 2 when it was called wrongly.
+// command did its job, 1 when it failed, 2 when it was called wrongly;
+// a command may say more with its own statuses (judge merge: 3, 4).
 func (m *Main) Run(ctx context.Context, args []string) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		m.usage(m.Stdout)
@@ -70,7 +80,11 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 	for _, c := range commands {
 		if c.name == args[0] {
 			err := c.run(m, ctx, args[1:])
+			var ee exitError
 			switch {
+			case errors.As(err, &ee):
+				fmt.Fprintf(m.Stderr, "judge %s: %v\n", c.name, err)
+				return ee.code
 			case err == nil:
 				return 0
 			case errors.Is(err, flag.ErrHelp):

@@ -60,6 +60,10 @@ type RunInfo struct {
 	Excluded []Excluded    `json:"excluded,omitempty"`
 	Rounds   int           `json:"rounds"`
 	Shard    Shard         `json:"shard"`
+	// Sandbox is the level the bots ran at (full, namespaces, basic,
+	// none): it changes what a bot may do, so shards at different levels
+	// are not merged. Empty in logs written before it was recorded.
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // EntrantInfo names a bot and the hash of what it runs.

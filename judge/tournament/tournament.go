@@ -21,6 +21,7 @@ import (
 
 	"judge/games"
 	"judge/judge"
+	"judge/sandbox"
 )
 
 // ErrInterrupted is returned when the context ends a tournament early.
@@ -214,11 +215,14 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		return nil, err
 	}
 	t.header = h
-	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: excluded}
+	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: excluded, Sandbox: string(runLevel(o.Match.SandboxLevel))}
 	for _, e := range t.ents {
 		run.Entrants = append(run.Entrants, EntrantInfo{Name: e.Name, SHA256: e.Hash})
 	}
 	for _, old := range store.Runs() {
+		if old.Sandbox != "" && old.Sandbox != run.Sandbox {
+			return nil, fmt.Errorf("%s was started with bots at sandbox level %s, and they would run at %s now: give --sandbox %s, or another --out", o.Out, old.Sandbox, run.Sandbox, old.Sandbox)
+		}
 		for _, a := range old.Entrants {
 			for _, b := range run.Entrants {
 				if a.Name == b.Name && a.SHA256 != b.SHA256 {
@@ -288,6 +292,14 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		return st, runErr
 	}
 	return st, nil
+}
+
+// runLevel is the sandbox level bots run at when level is asked for.
+func runLevel(level sandbox.Level) sandbox.Level {
+	if level == sandbox.Auto {
+		return sandbox.Probe().Level
+	}
+	return level
 }
 
 // setTotal sets the progress's total once the recorded matches are known.

@@ -16,6 +16,7 @@ import (
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/judgetest"
+	"judge/sandbox"
 )
 
 // tempDir is a temporary directory that a sandboxed program running as
@@ -213,7 +214,7 @@ func TestTournament(t *testing.T) {
 		shards = append(shards, d)
 	}
 	merged := filepath.Join(tempDir(t), "merged")
-	if _, err := Merge(shards, merged, io.Discard); err != nil {
+	if _, err := Merge(context.Background(), MergeOptions{Dirs: shards, Out: merged}); err != nil {
 		t.Fatal(err)
 	}
 	if got := readFile(t, filepath.Join(merged, "standings.json")); !bytes.Equal(got, before) {
@@ -221,6 +222,21 @@ func TestTournament(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(merged, "replays", "r002-beta-vs-alpha.json")); err != nil {
 		t.Error(err)
+	}
+
+	// Resuming with the bots at another sandbox level is refused.
+	if lv := runLevel(""); lv != sandbox.None {
+		o4 := o
+		o4.Match.SandboxLevel = sandbox.None
+		if _, err := Run(context.Background(), o4); err == nil || !strings.Contains(err.Error(), "sandbox level "+string(lv)) {
+			t.Errorf("resumed at level none after %s: %v", lv, err)
+		}
+	}
+	runRecs, _, _ := ReadLog(filepath.Join(out, LogName))
+	for _, r := range runRecs {
+		if r.Kind == KindRun && r.Run.Sandbox != string(runLevel("")) {
+			t.Errorf("run record's sandbox level %q, want %q", r.Run.Sandbox, runLevel(""))
+		}
 	}
 
 	// Another seed in the same directory is another tournament.
