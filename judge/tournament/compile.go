@@ -425,12 +425,20 @@ func (s *Submission) vars(src, out string) map[string][]string {
 	}
 }
 
+// expand replaces the placeholders of a command line: a whole argument
+// by its values (one argument each), and inside a longer argument (such
+// as -ffile-prefix-map={dir}=.) a placeholder of one value by it.
 func expand(tmpl []string, vars map[string][]string) []string {
 	var out []string
 	for _, a := range tmpl {
 		if v, ok := vars[a]; ok {
 			out = append(out, v...)
 			continue
+		}
+		for k, v := range vars {
+			if len(v) == 1 {
+				a = strings.ReplaceAll(a, k, v[0])
+			}
 		}
 		out = append(out, a)
 	}
