@@ -14,8 +14,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"judge/judge"
 	"judge/sandbox"
@@ -422,6 +425,32 @@ func (s *Submission) vars(src, out string) map[string][]string {
 		"{out}":   {out},
 		"{exe}":   {filepath.Join(out, "bot")},
 		"{class}": {s.Class},
+	}
+}
+
+// RunVars are the placeholders of run commands that depend on the
+// bots' limits, so that runtimes which size themselves from the machine
+// (the JVM's heap is a share of the RAM it sees) fit in the memory a bot
+// is given at every sandbox level, cgroup or rlimit:
+//
+//	{memory_mb}  the bot's memory limit in MiB (the machine's memory when unlimited)
+//	{stack_mb}   a thread stack size for it: memory_mb/64, between 1 and 64
+//
+// The JVM line of languages.toml gives the heap 40% of {memory_mb}
+// (-XX:MaxRAM, -XX:MaxRAMPercentage) and each thread {stack_mb}: at 256
+// MiB a bot can use about 100 MiB of heap and recurse 30,000 calls deep,
+// and going over ends in its own OutOfMemoryError or StackOverflowError.
+func RunVars(memory int64) map[string][]string {
+	if memory <= 0 {
+		var si unix.Sysinfo_t
+		if unix.Sysinfo(&si) == nil {
+			memory = int64(si.Totalram) * int64(si.Unit)
+		}
+	}
+	mb := max(memory>>20, 1)
+	return map[string][]string{
+		"{memory_mb}": {strconv.FormatInt(mb, 10)},
+		"{stack_mb}":  {strconv.FormatInt(min(max(mb/64, 1), 64), 10)},
 	}
 }
 

@@ -152,6 +152,14 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		}
 		return nil, err
 	}
+	mem := o.Match.Sandbox.Memory
+	if o.Match.Sandbox == (sandbox.Limits{}) {
+		mem = sandbox.DefaultLimits.Memory
+	}
+	runVars := RunVars(mem)
+	for _, e := range all {
+		e.Spec.Argv = expand(e.Spec.Argv, runVars)
+	}
 	t := &tourney{o: o, store: store, seatPar: seatPar, params: params, replays: replays, progress: o.Progress}
 	var excluded []Excluded
 	for _, e := range all {

@@ -330,54 +330,8 @@ func TestSubmissionsInEveryLanguage(t *testing.T) {
 	cp("examples/gomoku/RandomBot.java", "RandomBot.java")
 	cp("examples/gomoku/strong/main.go", "golang/main.go")
 	// C++ and Rust: the same random player, short.
-	if err := os.WriteFile(filepath.Join(dir, "cpp.cpp"), []byte(`#include <iostream>
-#include <string>
-#include <vector>
-int main() {
-    for (int n, k;;) {
-        std::cout << "Params" << std::endl;
-        if (!(std::cin >> n >> k)) return 0;
-        std::cout << "Board" << std::endl;
-        std::vector<int> empty;
-        for (int i = 0; i < n * n; i++) {
-            std::string c;
-            if (!(std::cin >> c)) return 0;
-            if (c == "-") empty.push_back(i);
-        }
-        int i = empty[empty.size() / 2];
-        std::cout << "PlaceSymbol " << i % n << " " << i / n << "\n#END" << std::endl;
-    }
-}
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "rust.rs"), []byte(`use std::io::{self, BufRead, Write};
-fn main() {
-    let stdin = io::stdin();
-    let mut lines = stdin.lock().lines();
-    let mut out = io::stdout();
-    loop {
-        writeln!(out, "Params").unwrap();
-        out.flush().unwrap();
-        let Some(Ok(p)) = lines.next() else { return };
-        let n: usize = p.split(' ').next().unwrap().parse().unwrap();
-        writeln!(out, "Board").unwrap();
-        out.flush().unwrap();
-        let mut empty = vec![];
-        for y in 0..n {
-            let Some(Ok(row)) = lines.next() else { return };
-            for (x, c) in row.split(' ').enumerate() {
-                if c == "-" { empty.push((x, y)); }
-            }
-        }
-        let (x, y) = empty[empty.len() - 1];
-        writeln!(out, "PlaceSymbol {} {}\n#END", x, y).unwrap();
-        out.flush().unwrap();
-    }
-}
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cp("judge/tournament/testdata/gomoku/random.cpp", "cpp.cpp")
+	cp("judge/tournament/testdata/gomoku/random.rs", "rust.rs")
 	for _, p := range []string{dir, filepath.Join(dir, "golang")} {
 		if err := os.Chmod(p, 0o755); err != nil {
 			t.Fatal(err)
