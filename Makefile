@@ -3,6 +3,9 @@
 #   make demo    build everything and play the example bots against each other
 #   make test    run the tests (vet, race detector, real bots)
 #   make bench   run the benchmarks (docs/benchmarks.md)
+#   make scale-check  as root: a throwaway one-node Slurm cluster runs a sharded
+#                tournament with configs/slurm-tournament.sh, a task killed and
+#                requeued, another resubmitted; the merge must equal one run
 #
 # Every tool the targets need is installed here, idempotently, from Debian's
 # packages: C/C++/Java/Rust/Python toolchains for the example and test bots.
@@ -18,7 +21,7 @@ include $(wildcard examples/*/build.mk)
 
 GO_SOURCES := $(shell find . -name '*.go' -not -path './bin/*' 2>/dev/null) go.mod go.sum
 
-.PHONY: all build examples demo test bench tools vet fuzz clean
+.PHONY: all build examples demo test bench tools vet fuzz clean scale-check
 
 all: build
 
@@ -54,6 +57,11 @@ test: tools vet
 # Benchmarks: figures are ratios against a baseline measured in the same run.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 3x -count 1 -timeout 30m ./...
+
+# The Slurm path end to end on this machine (docs/scale-out.md). Needs root;
+# not part of make test.
+scale-check:
+	configs/scale-check.sh
 
 # A few minutes of fuzzing of every parser (not part of make test).
 FUZZTIME ?= 30s

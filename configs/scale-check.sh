@@ -1,0 +1,267 @@
+#!/bin/bash
+# make scale-check: the Slurm path of docs/scale-out.md, end to end, on
+# this machine. As root it installs Debian's slurm-wlm and munge if they
+# are missing, starts a throwaway single-node cluster (munged, slurmctld,
+# slurmd, all state in a temporary directory, non-standard ports), and as
+# the unprivileged user nobody, like a cluster user:
+#
+#   1. plays a small tournament on one machine, for reference;
+#   2. submits it with configs/slurm-tournament.sh (copied as a fresh
+#      checkout would have it, submitted from another directory) as a
+#      4-task array and a merge job;
+#   3. kills one task's judge with SIGKILL, by pid, and requeues the task;
+#      cancels another task and resubmits it as a new job;
+#   4. waits for the merge (which starts before the resubmitted task, and
+#      waits for it), and checks that it exited 0, that every match
+#      is recorded once, and that standings.json equals the reference
+#      byte for byte.
+#
+# Then it stops the daemons (by pid) and removes their state. KEEP=1 keeps
+# the directory. Not part of 'make test': it needs root and about a minute
+# or two.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROUNDS=${ROUNDS:-10}
+N=4
+SEED=${SEED:-42}
+USERNAME=nobody
+T0=$(date +%s.%N)
+since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+say() { echo "scale-check [$(since "$T0")s] $*"; }
+die() { echo "scale-check: FAIL: $*" >&2; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "needs root: it installs and starts Slurm and munge (run: sudo make scale-check)"
+command -v setpriv >/dev/null || die "needs setpriv (util-linux) to run as $USERNAME"
+command -v go >/dev/null || die "needs Go to build the judge"
+
+# 1. Packages.
+missing=""
+for c in slurmctld slurmd sbatch munged mungekey; do command -v $c >/dev/null || missing=1; done
+if [ -n "$missing" ]; then
+    say "installing slurm-wlm and munge"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null
+fi
+say "$(slurmctld -V), $(munged -V 2>&1 | awk '{ print $1 }')"
+
+# 2. A throwaway cluster.
+W=$(mktemp -d /tmp/judge-scale-check.XXXXXX)
+chmod 755 "$W"
+mkdir -p "$W/munge" "$W/run" "$W/ctld" "$W/spool" "$W/log" "$W/shared" "$W/submit"
+chmod 700 "$W/munge"
+chmod 755 "$W/run"
+chown "$USERNAME" "$W/shared" "$W/submit"
+export SLURM_CONF=$W/slurm.conf
+JOBS=()
+
+as_user() { setpriv --reuid="$USERNAME" --regid="$(id -g "$USERNAME")" --clear-groups env HOME=/tmp SLURM_CONF="$SLURM_CONF" "$@"; }
+
+stop_pidfile() {
+    local f=$1 pid
+    [ -f "$f" ] || return 0
+    pid=$(cat "$f")
+    kill "$pid" 2>/dev/null || return 0
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+}
+
+teardown() {
+    local rc=$?
+    set +e
+    if [ -f "$W/run/slurmctld.pid" ]; then
+        for j in "${JOBS[@]}"; do scancel "$j" 2>/dev/null; done
+        for _ in $(seq 60); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.5; done
+    fi
+    stop_pidfile "$W/run/slurmd.pid"
+    stop_pidfile "$W/run/slurmctld.pid"
+    stop_pidfile "$W/run/munged.pid"
+    if [ "${KEEP:-0}" = 1 ]; then
+        echo "scale-check: kept $W"
+    else
+        rm -rf "$W"
+    fi
+    if [ $rc = 0 ]; then echo "scale-check: PASS"; fi
+    exit $rc
+}
+trap teardown EXIT
+
+mungekey -c -k "$W/munge/munge.key"
+munged --force -S "$W/run/munge.socket.2" --key-file="$W/munge/munge.key" \
+    --pid-file="$W/run/munged.pid" --log-file="$W/log/munged.log" --seed-file="$W/munge/seed"
+
+NODE=$(hostname -s)
+CPUS=$(nproc)
+MEM=$(awk '/MemTotal/ { printf "%d", $2 / 1024 * 0.9 }' /proc/meminfo)
+cat >"$SLURM_CONF" <<EOF
+ClusterName=scalecheck
+SlurmctldHost=$NODE(127.0.0.1)
+SlurmctldPort=16817
+SlurmdPort=16818
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$W/run/munge.socket.2
+StateSaveLocation=$W/ctld
+SlurmdSpoolDir=$W/spool
+SlurmctldPidFile=$W/run/slurmctld.pid
+SlurmdPidFile=$W/run/slurmd.pid
+SlurmctldLogFile=$W/log/slurmctld.log
+SlurmdLogFile=$W/log/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+MpiDefault=none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+ReturnToService=2
+JobRequeue=1
+MinJobAge=3600
+NodeName=$NODE NodeAddr=127.0.0.1 CPUs=$CPUS RealMemory=$MEM State=UNKNOWN
+PartitionName=check Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOF
+slurmctld
+slurmd
+for _ in $(seq 120); do
+    sinfo -h -o %T 2>/dev/null | grep -q idle && break
+    sleep 0.5
+done
+sinfo -h -o %T | grep -q idle || die "the node did not come up: $(tail -n 5 "$W/log/slurmd.log")"
+say "cluster up: node $NODE, $CPUS CPUs; state in $W"
+
+# A fresh checkout: the judge and configs/, nothing else.
+CHECKOUT=$W/checkout
+mkdir -p "$CHECKOUT/bin"
+cp -r "$REPO/configs" "$CHECKOUT/"
+(cd "$REPO" && go build -o "$CHECKOUT/bin/judge" ./cmd/judge)
+cat >"$CHECKOUT/configs/tournament-scale-check.toml" <<EOF
+game = "tictactoe"
+[limits]
+turn = "1s"
+first_turn = "5s"
+[tournament]
+format = "roundrobin"
+rounds = $ROUNDS
+EOF
+BOTS=$W/shared/bots
+mkdir -p "$BOTS/golang"
+cp "$REPO/examples/gomoku/random.c" "$BOTS/c.c"
+cp "$REPO/examples/gomoku/random_bot.py" "$BOTS/python.py"
+cp "$REPO/examples/gomoku/RandomBot.java" "$BOTS/RandomBot.java"
+cp "$REPO/examples/gomoku/strong/main.go" "$BOTS/golang/main.go"
+chmod -R a+rX "$CHECKOUT" "$BOTS"
+TOTAL=$((4 * 3 * ROUNDS))
+
+# 3. The reference: one machine, the same level as the shards.
+say "reference: $TOTAL matches on one machine, as $USERNAME at sandbox level namespaces"
+t=$(date +%s.%N)
+(cd "$CHECKOUT" && as_user bin/judge tournament --config configs/tournament-scale-check.toml --bots "$BOTS" \
+    --seed "$SEED" --sandbox namespaces --jobs "$CPUS" --cache "$W/shared/cache-single" --out "$W/shared/single" --quiet) ||
+    die "the reference run failed"
+say "reference done in $(since "$t")s"
+
+# 4. The shipped script, submitted from elsewhere.
+t=$(date +%s.%N)
+out=$(cd "$W/submit" && as_user env SHARED="$W/shared" N=$N SEED="$SEED" CONFIG=configs/tournament-scale-check.toml \
+    MERGE_TIMEOUT=15m "$CHECKOUT/configs/slurm-tournament.sh" --cpus-per-task=1 --mem=1G --time=30)
+echo "$out"
+J=$(echo "$out" | sed -n 's/^shards: job array \([0-9]*\).*/\1/p')
+M=$(echo "$out" | sed -n 's/^merge: job \([0-9]*\).*/\1/p')
+[ -n "$J" ] && [ -n "$M" ] || die "no job ids in the script's output"
+JOBS+=("$J" "$M")
+
+matches() {
+    local f=$W/shared/results/shard-$1/results.log
+    if [ -f "$f" ]; then grep -c '"kind":"match"' "$f" || true; else echo 0; fi
+}
+# Wait until a task runs and has recorded 2 matches; print its job id.
+running_with_matches() {
+    local task=$1 line id state
+    for _ in $(seq 600); do
+        line=$(squeue -h -j "${J}_$task" -o "%A %T" 2>/dev/null || true)
+        id=${line%% *}
+        state=${line#* }
+        if [ "$state" = RUNNING ] && [ "$(matches "$task")" -ge 2 ]; then
+            echo "$id"
+            return
+        fi
+        [ -z "$state" ] && die "task $task ended before it could be interrupted (raise ROUNDS)"
+        sleep 0.1
+    done
+    die "task $task did not start"
+}
+
+# Task 1: its judge killed with SIGKILL, then the task requeued.
+id1=$(running_with_matches 1) || exit 1
+# The task's processes, as Slurm knows them; the judge is the one running
+# bin/judge (the batch script exec'd it).
+pid=""
+for p in $(scontrol listpids "$id1" 2>/dev/null | awk 'NR > 1 { print $1 }'); do
+    if [ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$CHECKOUT/bin/judge" ]; then
+        pid=$p
+        break
+    fi
+done
+[ -n "$pid" ] || die "no judge process in task 1 (job $id1)"
+before1=$(matches 1)
+kill -9 "$pid"
+say "task 1 (job $id1): killed its judge, pid $pid, with SIGKILL after $before1 matches"
+
+# Task 2: cancelled, to be resubmitted as a new job.
+id2=$(running_with_matches 2) || exit 1
+before2=$(matches 2)
+# By the task's name: scancel refuses an array task's own job id here.
+scancel "${J}_2"
+for _ in $(seq 100); do
+    [ -z "$(squeue -h -j "${J}_2" -o %T 2>/dev/null)" ] && break
+    sleep 0.2
+done
+[ -z "$(squeue -h -j "${J}_2" -o %T 2>/dev/null)" ] || die "task 2 is still there after scancel"
+say "task 2 (job $id2): cancelled after $before2 matches"
+
+for _ in $(seq 100); do
+    state=$(squeue -h -j "$id1" -o %T 2>/dev/null || true)
+    [ -z "$state" ] && break
+    sleep 0.2
+done
+scontrol requeue "${J}_1"
+# Slurm sets a requeued job's begin time two minutes ahead: bring it
+# forward, as docs/scale-out.md says.
+scontrol update JobId="${J}_1" StartTime=now
+say "task 1 requeued"
+out=$(cd "$W/submit" && as_user env SHARED="$W/shared" N=$N SEED="$SEED" CONFIG=configs/tournament-scale-check.toml \
+    TASKS=2 MERGE=0 "$CHECKOUT/configs/slurm-tournament.sh" --cpus-per-task=1 --mem=1G --time=30 --begin=now+20)
+R=$(echo "$out" | sed -n 's/^shards: job array \([0-9]*\).*/\1/p')
+JOBS+=("$R")
+say "task 2 resubmitted as job array $R, to start in 20 s: after the merge job has started"
+
+# 5. The merge job: it started once the first tasks had all ended, and
+# waits for the requeued and resubmitted shards.
+for _ in $(seq 1800); do
+    state=$(scontrol show job "$M" -o | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+    case $state in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) break ;; esac
+    sleep 0.5
+done
+exitcode=$(scontrol show job "$M" -o | sed -n 's/.* ExitCode=\([0-9:]*\).*/\1/p')
+say "merge job $M: $state, exit code $exitcode, $(since "$t")s after the submission"
+echo "---- merge log"
+cat "$W/shared/logs/merge-$M.out"
+echo "----"
+[ "$state" = COMPLETED ] && [ "$exitcode" = 0:0 ] || die "the merge did not succeed"
+grep -q "^waiting: " "$W/shared/logs/merge-$M.out" || die "the merge did not wait for the resubmitted shard"
+
+# 6. Checks.
+grep -q "restart 1" "$W/shared/logs/tournament-${J}_1.out" && [ "$(grep -c '^== ' "$W/shared/logs/tournament-${J}_1.out")" -ge 2 ] ||
+    die "task 1's log does not hold both attempts (--open-mode=append)"
+ids=$(grep -o '"kind":"match","match":{"id":"[^"]*"' "$W/shared/results/all/results.log" | sort)
+n=$(echo "$ids" | wc -l)
+u=$(echo "$ids" | uniq | wc -l)
+[ "$n" = "$TOTAL" ] && [ "$u" = "$TOTAL" ] || die "merged log: $n match records, $u distinct; want $TOTAL"
+for i in $(seq 0 $((N - 1))); do
+    echo "  shard $i: $(matches "$i") matches, $(grep -c '"kind":"run"' "$W/shared/results/shard-$i/results.log") run(s)"
+done
+cmp "$W/shared/single/standings.json" "$W/shared/results/all/standings.json" ||
+    die "merged standings.json differs from the single run's"
+say "merged standings.json equals the single run's byte for byte ($TOTAL matches, $(wc -c <"$W/shared/single/standings.json") bytes)"
