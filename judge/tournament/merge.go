@@ -58,6 +58,9 @@ type MismatchError struct {
 }
 
 func (e *MismatchError) Error() string {
+	if e.Ref == e.Dir {
+		return fmt.Sprintf("%s (shard %s) cannot be merged: %s", e.Dir, e.Shard, e.What)
+	}
 	return fmt.Sprintf("%s (shard %s) cannot be merged with %s: %s", e.Dir, e.Shard, e.Ref, e.What)
 }
 
@@ -113,7 +116,9 @@ func readShard(dir string) (*shardData, error) {
 			}
 		case KindRun:
 			s.run = r.Run
-			levels[r.Run.Sandbox] = true
+			if r.Run.Sandbox != "" { // logs written before levels were recorded
+				levels[r.Run.Sandbox] = true
+			}
 		case KindMatch:
 			s.recs = append(s.recs, r.Match)
 		}
