@@ -82,7 +82,7 @@ demo: build
 	@echo; echo "== tic-tac-toe: a round robin, 2 rounds, bots in C, Go, Python and Java"
 	$(J) tournament --game tictactoe --rounds 2 --seed 1 --out $(DEMO_OUT)/tictactoe \
 		$(BIN)/examples/gomoku/random $(BIN)/examples/gomoku/strong "python3 examples/gomoku/random_bot.py" \
-		"java -cp $(BIN)/examples/gomoku RandomBot"
+		"java -XX:MaxRAM={memory_mb}m -XX:MaxRAMPercentage=40 -Xss{stack_mb}m -cp $(BIN)/examples/gomoku RandomBot"
 	@echo; echo "== gomoku 15x15: a round robin"
 	$(J) tournament --game gomoku --rounds 1 --seed 1 --out $(DEMO_OUT)/gomoku \
 		$(BIN)/examples/gomoku/random $(BIN)/examples/gomoku/strong "python3 examples/gomoku/random_bot.py"
