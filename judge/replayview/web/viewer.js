@@ -323,6 +323,9 @@
   window.addEventListener("resize", () => { layout(); draw(); });
   layout();
   result();
+  // viewer.html#40 opens at frame 40.
+  const at = /^#(\d+)$/.exec(location.hash);
+  if (at) seek(+at[1]);
   draw();
   panel();
   // For scripts and tests: where the viewer is and a way to move it.
