@@ -14,7 +14,7 @@ import (
 	"judge/judge/replayview"
 )
 
-func (m *Main) view(ctx context.Context, args []string) error {
+func (m *Main) view(_ context.Context, args []string) error {
 	fs := m.newFlags("view", "[flags] REPLAY",
 		"Writes a replay viewer: one HTML file, with nothing to fetch, that draws the match\n"+
 			"turn by turn on a canvas (step, scrub, play at a chosen speed; keys ← → space),\n"+
@@ -35,7 +35,7 @@ func (m *Main) view(ctx context.Context, args []string) error {
 	}
 	fmt.Fprintln(m.Stdout, path)
 	if *open {
-		return openBrowser(ctx, path)
+		return openBrowser(path)
 	}
 	return nil
 }
@@ -73,31 +73,36 @@ func writeViewer(path, out string) (string, error) {
 	return out, nil
 }
 
-// OpenReplay writes the viewer of a replay file beside it and opens it in
+// openReplay writes the viewer of a replay file beside it and opens it in
 // a web browser: what a tournament's option to watch its replays calls.
-func OpenReplay(ctx context.Context, replayPath string) error {
+func openReplay(replayPath string) error {
 	path, err := writeViewer(replayPath, "")
 	if err != nil {
 		return err
 	}
-	return openBrowser(ctx, path)
+	return openBrowser(path)
 }
 
-// openBrowser asks the desktop to open path in a browser.
-func openBrowser(ctx context.Context, path string) error {
+// openBrowser asks the desktop to open the file at path in a browser.
+func openBrowser(path string) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return err
 	}
+	return openURL(abs)
+}
+
+// openURL asks the desktop to open a URL or a file in a browser.
+func openURL(url string) error {
 	opener, err := exec.LookPath("xdg-open")
 	if err != nil {
-		return errors.New("no xdg-open to start a browser with: open " + abs + " in one")
+		return errors.New("no xdg-open to start a browser with: open " + url + " in one")
 	}
-	cmd := exec.CommandContext(ctx, opener, abs)
+	cmd := exec.Command(opener, url)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("xdg-open: %w", err)
 	}
-	go cmd.Wait() // the browser outlives the call
+	go cmd.Wait() // reaps xdg-open, which returns once the browser is asked
 	return nil
 }
 
