@@ -143,8 +143,12 @@ func TestViewerInBrowser(t *testing.T) {
 			if !strings.Contains(seats, string(last.Status)) || last.Move != nil && !strings.Contains(seats, last.Move[0]) {
 				t.Errorf("the last turn's table %q lacks the move %v (%s)", seats, last.Move, last.Status)
 			}
-			if tr := eval[string](t, ctx, `document.getElementById("details").textContent`); !strings.Contains(tr, "#END") {
-				t.Errorf("the last turn's transcript is not shown: %q", tr)
+			details := eval[string](t, ctx, `document.getElementById("details").textContent`)
+			if want := "#END"; last.Status == judge.OK && !strings.Contains(details, want) {
+				t.Errorf("the last turn's transcript is not shown: %q", details)
+			}
+			if last.Status != judge.OK && (!strings.Contains(details, last.Reason) || !strings.Contains(details, "transcript of seat")) {
+				t.Errorf("the last turn's details %q do not say why the seat failed (%s) or show its transcript", details, last.Reason)
 			}
 			if d.Layers > len(d.Grids) {
 				// What seat 1 sees of seat 0's fleet: nothing but shots.

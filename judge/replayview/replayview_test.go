@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -31,6 +32,8 @@ var matches = []match{
 	{name: "gomoku", variant: "gomoku", seed: 2, params: games.Params{"n": 9}, bots: []string{"examples/gomoku/strong", "examples/gomoku/random.c"}},
 	{name: "connect4", variant: "connect4", seed: 3, bots: []string{"examples/connect4/random.c", "examples/connect4/random.c"}},
 	{name: "battleship", variant: "battleship", seed: 4, bots: []string{"examples/battleship/hunter", "examples/battleship/random.c"}},
+	// A bot that crashes on its second turn: the viewer shows why.
+	{name: "crash", variant: "tictactoe", seed: 6, bots: []string{"examples/gomoku/strong", "judge/testdata/crash.c"}},
 	{name: "splix", variant: "splix-small", seed: 5, params: games.Params{"size": 24, "turns": 120, "players": 3},
 		bots: []string{"examples/splix/looper", "examples/splix/looper", "examples/splix/looper"}},
 }
@@ -50,7 +53,7 @@ func replay(t testing.TB, mt match) *judge.Replay {
 	}
 	var specs []judge.BotSpec
 	for i, b := range mt.bots {
-		specs = append(specs, judgetest.Spec(t, fmt.Sprintf("%s-%d", b[len("examples/"):], i), b))
+		specs = append(specs, judgetest.Spec(t, fmt.Sprintf("%s-%d", b[strings.Index(b, "/")+1:], i), b))
 	}
 	res := judgetest.Play(t, mt.variant, mt.seed, func(m *judge.Match) {
 		m.Params = mt.params
