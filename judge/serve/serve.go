@@ -84,13 +84,35 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	w.Write(index)
 }
 
+// Shown is how many of the most recent matches the status lists.
+const Shown = 300
+
+// status is what the page shows.
+type status struct {
+	*tournament.Live
+	Recorded int `json:"recorded"` // matches recorded; Matches holds the last Shown of them
+}
+
 // snapshot is the status as JSON.
 func (s *Server) snapshot() ([]byte, error) {
 	l, err := tournament.ReadLive(s.fsys)
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(l)
+	st := status{Live: l, Recorded: len(l.Matches)}
+	if len(l.Matches) > Shown {
+		l.Matches = l.Matches[len(l.Matches)-Shown:]
+	}
+	return json.Marshal(st)
+}
+
+// logStamp identifies a version of the results log: its size and time.
+func (s *Server) logStamp() string {
+	fi, err := fs.Stat(s.fsys, tournament.LogName)
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
 }
 
 func (s *Server) status(w http.ResponseWriter, r *http.Request) {
@@ -114,14 +136,28 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
-	var last []byte
+	var (
+		last  []byte
+		stamp string
+		quiet int
+	)
 	tick := time.NewTicker(s.Poll)
 	defer tick.Stop()
-	quiet := 0
 	for {
-		b, err := s.snapshot()
+		var (
+			b   []byte
+			err error
+		)
+		// The log is read again only when it has changed.
+		if now := s.logStamp(); now != stamp || last == nil {
+			stamp = now
+			b, err = s.snapshot()
+		} else {
+			b = last
+		}
 		switch {
 		case err != nil:
+			stamp = "" // try again at the next tick
 			fmt.Fprintf(w, "event: failure\ndata: %s\n\n", strings.ReplaceAll(err.Error(), "\n", " "))
 		case !bytes.Equal(b, last):
 			last = b
