@@ -83,6 +83,9 @@
   }
   const LAND = COLORS.map((c) => rgb(c, 0.62)), TRAIL = COLORS.map((c) => rgb(c, 0.25));
 
+  // A disc falling into its cell: {g, x, y, seat, at} with at from 0 (top)
+  // to 1 (in place).
+  let falling = null;
   function drawStones(g, cells, ox, oy, discs) {
     const info = D.grids[g];
     ctx.fillStyle = discs ? "#2050b0" : "#e6c27a";
@@ -99,7 +102,8 @@
         const c = cells[y * info.w + x];
         const cx = ox + x * cell + cell / 2, cy = oy + y * cell + cell / 2;
         let fill = null;
-        if (c === 88) fill = discs ? "#e02020" : COLORS[0];
+        if (falling && falling.g === g && falling.x === x && falling.y === y) fill = "#f4f4f4";
+        else if (c === 88) fill = discs ? "#e02020" : COLORS[0];
         else if (c === 79) fill = discs ? "#f5d000" : COLORS[1];
         else if (discs) fill = "#f4f4f4";
         if (!fill) continue;
@@ -112,6 +116,11 @@
           ctx.fillText(c === 88 ? "X" : "O", cx, cy + 1);
         }
       }
+    }
+    if (falling && falling.g === g) {
+      const cy = oy + falling.at * falling.y * cell + cell / 2;
+      ctx.fillStyle = falling.seat === 0 ? "#e02020" : "#f5d000";
+      ctx.beginPath(); ctx.arc(ox + falling.x * cell + cell / 2, cy, r, 0, 2 * Math.PI); ctx.fill();
     }
   }
   function drawSea(g, cells, ox, oy) {
@@ -176,6 +185,7 @@
     }
   }
   function draw() {
+    if (falling && falling.frame !== frame) falling = null;
     ctx.fillStyle = "#fff";
     ctx.fillRect(0, 0, canvas.width, canvas.height);
     for (let g = 0; g < G; g++) {
@@ -254,9 +264,27 @@
     $("stderr").innerHTML = s;
   }
   function show(f) {
+    const step = f === frame + 1;
     seek(f);
     draw();
     panel();
+    if (step && !playing) drop();
+  }
+  // Connect Four: the disc just dropped falls from the top to its cell.
+  let dropping = 0;
+  function drop() {
+    const m = D.frames[frame].marks.find((m) => m.kind === "last" && D.grids[m.g].kind === "discs");
+    if (!m) return;
+    const start = performance.now(), at = frame, id = ++dropping;
+    const ms = 60 + 25 * m.y;
+    function step(t) {
+      if (id !== dropping || frame !== at) return;
+      const p = Math.min(1, (t - start) / ms);
+      falling = p < 1 ? { frame: at, g: m.g, x: m.x, y: m.y, seat: m.seat, at: p * p } : null;
+      draw();
+      if (p < 1) requestAnimationFrame(step);
+    }
+    requestAnimationFrame(step);
   }
 
   // Playing.
