@@ -69,53 +69,26 @@ func Decode(g games.Game, rp *judge.Replay) (*Data, error) {
 		d.Bots = append(d.Bots, Bot{Name: b.Name, Command: b.Command, Stderr: b.Stderr, StderrBytes: b.StderrBytes})
 	}
 	traces := TurnTraces(rp)
-	var prev [][]byte
+	var enc Encoder
 	err := Play(g, rp, func(s Step) error {
 		vw, ok := s.State.(games.Viewer)
 		if !ok {
 			return ErrNoView
 		}
-		v := vw.View()
-		layers := v.Grids
-		for _, seen := range v.Seen {
-			layers = append(layers, seen...)
-		}
-		f := Frame{Marks: v.Marks, Seats: v.Seats}
-		if f.Marks == nil {
-			f.Marks = []games.Mark{}
+		f, err := enc.Frame(vw.View())
+		if err != nil {
+			return fmt.Errorf("replay: turn %d: %w", s.State.Turn(), err)
 		}
 		if s.Turn != nil {
 			f.Turn, f.Moves = s.Turn.Turn, s.Turn.Moves
 			if traces != nil {
 				f.Trace = traces[s.Index-1]
 			}
+		} else {
+			d.Grids, d.Layers, d.Start = enc.Grids(), len(enc.prev), enc.Start()
 		}
 		if o := s.State.Outcome(); o.Over {
 			f.Over = o.Reason
-		}
-		if prev == nil {
-			for _, gr := range v.Grids {
-				d.Grids = append(d.Grids, GridInfo{Name: gr.Name, Kind: gr.Kind, W: gr.W, H: gr.H})
-			}
-			d.Layers = len(layers)
-			for _, l := range layers {
-				c := append([]byte(nil), l.Cells...)
-				d.Start = append(d.Start, c)
-				prev = append(prev, append([]byte(nil), c...))
-			}
-		} else {
-			if len(layers) != d.Layers {
-				return fmt.Errorf("replay: turn %d: the view has %d layers, it had %d", f.Turn, len(layers), d.Layers)
-			}
-			for li, l := range layers {
-				if len(l.Cells) != len(prev[li]) {
-					return fmt.Errorf("replay: turn %d: layer %d has %d cells, it had %d", f.Turn, li, len(l.Cells), len(prev[li]))
-				}
-				if runs := diff(prev[li], l.Cells); len(runs) > 0 {
-					f.Diff = append(f.Diff, append([]int{li}, runs...))
-					copy(prev[li], l.Cells)
-				}
-			}
 		}
 		d.Frames = append(d.Frames, f)
 		return nil
@@ -125,6 +98,58 @@ func Decode(g games.Game, rp *judge.Replay) (*Data, error) {
 	}
 	return d, nil
 }
+
+// Encoder turns successive views of one game into frames that hold only
+// the cells that changed: for a replay, or for a game followed as it is
+// played. The zero value is ready to use.
+type Encoder struct {
+	grids []GridInfo
+	start [][]byte
+	prev  [][]byte
+}
+
+// Frame gives the frame of the next view: its marks, lines and the cells
+// that changed since the view before (none for the first view, whose
+// cells Start gives).
+func (e *Encoder) Frame(v games.View) (Frame, error) {
+	layers := v.Grids
+	for _, seen := range v.Seen {
+		layers = append(layers, seen...)
+	}
+	f := Frame{Marks: v.Marks, Seats: v.Seats}
+	if f.Marks == nil {
+		f.Marks = []games.Mark{}
+	}
+	if e.prev == nil {
+		for _, g := range v.Grids {
+			e.grids = append(e.grids, GridInfo{Name: g.Name, Kind: g.Kind, W: g.W, H: g.H})
+		}
+		for _, l := range layers {
+			e.start = append(e.start, append([]byte(nil), l.Cells...))
+			e.prev = append(e.prev, append([]byte(nil), l.Cells...))
+		}
+		return f, nil
+	}
+	if len(layers) != len(e.prev) {
+		return Frame{}, fmt.Errorf("the view has %d layers, it had %d", len(layers), len(e.prev))
+	}
+	for li, l := range layers {
+		if len(l.Cells) != len(e.prev[li]) {
+			return Frame{}, fmt.Errorf("layer %d has %d cells, it had %d", li, len(l.Cells), len(e.prev[li]))
+		}
+		if runs := diff(e.prev[li], l.Cells); len(runs) > 0 {
+			f.Diff = append(f.Diff, append([]int{li}, runs...))
+			copy(e.prev[li], l.Cells)
+		}
+	}
+	return f, nil
+}
+
+// Grids are the shapes of the spectators' grids of the first view.
+func (e *Encoder) Grids() []GridInfo { return e.grids }
+
+// Start holds each layer's cells in the first view.
+func (e *Encoder) Start() [][]byte { return e.start }
 
 // diff gives the runs of cells of b that differ from a, as at, n, v
 // triples: n cells from at that all take v.
