@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -92,15 +91,18 @@ func openBrowser(path string) error {
 	return openURL(abs)
 }
 
+// opener is the program that asks the desktop for a browser.
+var opener = "xdg-open"
+
 // openURL asks the desktop to open a URL or a file in a browser.
 func openURL(url string) error {
-	opener, err := exec.LookPath("xdg-open")
+	path, err := exec.LookPath(opener)
 	if err != nil {
-		return errors.New("no xdg-open to start a browser with: open " + url + " in one")
+		return fmt.Errorf("no %s to start a browser with: open %s in one", opener, url)
 	}
-	cmd := exec.Command(opener, url)
+	cmd := exec.Command(path, url)
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("xdg-open: %w", err)
+		return fmt.Errorf("%s: %w", opener, err)
 	}
 	go cmd.Wait() // reaps xdg-open, which returns once the browser is asked
 	return nil

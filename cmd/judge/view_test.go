@@ -61,6 +61,20 @@ func TestViewAndReplay(t *testing.T) {
 		t.Error(err)
 	}
 
+	// What a tournament calls to watch a replay: the page is written
+	// beside it, then the desktop is asked for a browser (here: true).
+	if err := os.Remove(filepath.Join(dir, "r.html")); err != nil {
+		t.Fatal(err)
+	}
+	defer func(o string) { opener = o }(opener)
+	opener = "true"
+	if err := openReplay(replay); err != nil {
+		t.Errorf("openReplay: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "r.html")); err != nil {
+		t.Errorf("openReplay wrote no page: %v", err)
+	}
+
 	// The same replay with another winner.
 	f, err := os.Open(replay)
 	if err != nil {
