@@ -86,11 +86,11 @@ func Play(g games.Game, rp *judge.Replay, f func(Step) error) error {
 // k-th turn the seat moved in, and what follows its last #END to its last
 // turn. It is nil when no bot has a transcript.
 func TurnTraces(rp *judge.Replay) [][][]judge.TraceLine {
-	any := false
+	traced := false
 	for _, b := range rp.Bots {
-		any = any || len(b.Trace) > 0
+		traced = traced || len(b.Trace) > 0
 	}
-	if !any {
+	if !traced {
 		return nil
 	}
 	out := make([][][]judge.TraceLine, len(rp.Turns))
