@@ -212,6 +212,7 @@
     $("scrub").value = frame;
     $("goto").value = f.turn;
     document.body.dataset.frame = frame;
+    canvas.setAttribute("aria-label", D.game + ", " + $("turn").textContent);
     const moved = {};
     for (const m of f.moves || []) moved[m.seat] = m;
     let h = "<tr><th>seat</th><th>status</th><th>wall</th><th>CPU</th><th>queries</th><th>move</th><th>state</th></tr>";
