@@ -8,7 +8,8 @@
 #                requeued, another resubmitted; the merge must equal one run
 #
 # Every tool the targets need is installed here, idempotently, from Debian's
-# packages: C/C++/Java/Rust/Python toolchains for the example and test bots.
+# packages: C/C++/Java/Rust/Python toolchains for the example and test bots,
+# and Chromium for the tests of the replay viewer and of judge serve.
 
 GO      ?= go
 CC      ?= gcc
@@ -34,7 +35,7 @@ $(BIN)/judge: $(GO_SOURCES)
 examples: $(EXAMPLES)
 
 # tools installs what is missing, and only that. Debian package names.
-TOOLS := gcc:gcc g++:g++ python3:python3 javac:default-jdk-headless rustc:rustc
+TOOLS := gcc:gcc g++:g++ python3:python3 javac:default-jdk-headless rustc:rustc chromium:chromium
 tools:
 	@command -v $(GO) >/dev/null || { echo "make: Go is needed: https://go.dev/doc/install"; exit 1; }
 	@missing=""; for t in $(TOOLS); do \
@@ -97,7 +98,9 @@ demo: build
 		$(BIN)/examples/splix/looper ./$(BIN)/examples/splix/looper "python3 examples/splix/random_bot.py"
 	@echo; echo "== the last tic-tac-toe match, replayed"
 	$(J) replay $$(ls $(DEMO_OUT)/tictactoe/replays/*.json | tail -1)
-	@echo; echo "standings and replays are in $(DEMO_OUT)/"
+	@echo; echo "== the last splix match, as a web page to open in a browser"
+	$(J) view $$(ls $(DEMO_OUT)/splix/replays/*.json | tail -1)
+	@echo; echo "standings and replays are in $(DEMO_OUT)/; 'bin/judge serve $(DEMO_OUT)/splix' shows a tournament in a browser"
 
 clean:
 	rm -rf $(BIN) results

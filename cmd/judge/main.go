@@ -2,6 +2,8 @@
 //
 //	judge match --game NAME [flags] BOT BOT     play one match
 //	judge replay FILE                           watch a replay in the terminal
+//	judge view REPLAY [-o FILE.html]            watch a replay in a browser
+//	judge serve DIR                             follow a tournament in a browser
 //	judge games                                 list the games and their parameters
 //	judge tournament [flags] BOT...             play a tournament: standings, ratings, replays
 //	judge merge --out DIR DIR...                combine the results of tournament shards
@@ -59,6 +61,8 @@ func init() {
 	commands = []command{
 		{"match", "--game NAME [flags] BOT BOT", "play one match between bots", (*Main).match},
 		{"replay", "[flags] FILE", "play a replay back in the terminal", (*Main).replay},
+		{"view", "[-o FILE.html] REPLAY", "write a replay viewer: one HTML file to open in a browser", (*Main).view},
+		{"serve", "[--addr HOST:PORT] DIR", "show a tournament's standings and replays in a browser, live", (*Main).serve},
 		{"games", "", "list the games and their parameters", (*Main).games},
 		{"tournament", "[--config FILE] [flags] BOT...", "play a tournament: standings, ratings, replays", (*Main).tournament},
 		{"merge", "--out DIR DIR...", "combine the results of tournament shards", (*Main).merge},

@@ -124,7 +124,7 @@ func TestMatchErrors(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	for _, cmd := range []string{"match", "replay", "games"} {
+	for _, cmd := range []string{"match", "replay", "view", "serve", "games"} {
 		code, out, _ := run(t, cmd, "--help")
 		if code != 0 || !strings.Contains(out, "Usage: judge "+cmd) {
 			t.Errorf("%s --help: exit %d\n%s", cmd, code, out)

@@ -3,20 +3,22 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
+	"judge/games/catalog"
 	"judge/judge"
+	"judge/judge/replayview"
 )
 
 func (m *Main) replay(ctx context.Context, args []string) error {
 	fs := m.newFlags("replay", "[flags] FILE",
 		"Plays a replay written by 'judge match --replay' back in the terminal: the board\n"+
 			"after every turn, each bot's move, its time and status. The moves are checked\n"+
-			"against the game's rules as they are replayed.")
+			"against the game's rules as they are replayed. 'judge view' shows the same in a\n"+
+			"browser.")
 	delay := fs.Duration("delay", 0, "pause between turns, e.g. 300ms")
-	trace := fs.Bool("trace", false, "also print each bot's protocol transcript, if recorded")
+	trace := fs.Bool("trace", false, "also print each bot's protocol transcript under its turns, if recorded")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -24,16 +26,11 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: want one replay file, got %d arguments", errUsage, len(pos))
 	}
-	f, err := os.Open(pos[0])
+	rp, err := readReplay(pos[0])
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	rp, err := judge.ReadReplay(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", pos[0], err)
-	}
-	initial, frames, err := judge.Playback(rp)
+	v, err := catalog.Lookup(rp.Game)
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
@@ -42,8 +39,15 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 	for i, b := range rp.Bots {
 		fmt.Fprintf(w, "  seat %d: %s (%s)\n", i, b.Name, strings.Join(b.Command, " "))
 	}
-	fmt.Fprintf(w, "\n%s\n", initial)
-	for _, fr := range frames {
+	var traces [][][]judge.TraceLine
+	if *trace {
+		traces = replayview.TurnTraces(rp)
+	}
+	err = replayview.Play(v.Game, rp, func(s replayview.Step) error {
+		if s.Turn == nil {
+			fmt.Fprintf(w, "\n%s\n", s.State.Render())
+			return nil
+		}
 		if *delay > 0 {
 			select {
 			case <-ctx.Done():
@@ -51,8 +55,8 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 			case <-time.After(*delay):
 			}
 		}
-		fmt.Fprintf(w, "turn %d\n", fr.Turn.Turn)
-		for _, mv := range fr.Turn.Moves {
+		fmt.Fprintf(w, "turn %d\n", s.Turn.Turn)
+		for _, mv := range s.Turn.Moves {
 			what := strings.Join(mv.Move, "; ")
 			if mv.Status != judge.OK {
 				what = fmt.Sprintf("%s: %s", mv.Status, mv.Reason)
@@ -62,8 +66,23 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 			for _, inv := range mv.Invalid {
 				fmt.Fprintf(w, "      refused: %s\n", inv)
 			}
+			if traces != nil {
+				for _, l := range traces[s.Index-1][mv.Seat] {
+					arrow := "bot>"
+					if l.Dir == "in" {
+						arrow = "   <"
+					}
+					for _, line := range strings.Split(l.Line, "\n") {
+						fmt.Fprintf(w, "      %10.3fms %s %s\n", float64(l.T)/1000, arrow, line)
+					}
+				}
+			}
 		}
-		fmt.Fprintf(w, "%s\n", fr.Board)
+		fmt.Fprintf(w, "%s\n", s.State.Render())
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	o := rp.Outcome
 	if o.Winner >= 0 {
@@ -77,23 +96,6 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 			fmt.Fprintf(w, "  %s", p.Reason)
 		}
 		fmt.Fprintln(w)
-	}
-	if *trace {
-		for i, b := range rp.Bots {
-			if len(b.Trace) == 0 {
-				continue
-			}
-			fmt.Fprintf(w, "\ntranscript of seat %d (%s):\n", i, b.Name)
-			for _, l := range b.Trace {
-				arrow := "bot>"
-				if l.Dir == "in" {
-					arrow = "   <"
-				}
-				for _, line := range strings.Split(l.Line, "\n") {
-					fmt.Fprintf(w, "%10.3fms %s %s\n", float64(l.T)/1000, arrow, line)
-				}
-			}
-		}
 	}
 	return nil
 }

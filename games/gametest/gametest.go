@@ -37,7 +37,12 @@
 //   - Hidden information (with the Hidden option): the game builds twin
 //     states that differ only in what one seat must not see; that seat's
 //     answers to every query and the errors of its probe commands must be
-//     the same in both.
+//     the same in both, and so must what the seat sees in View's Seen, when
+//     the view has one.
+//   - View (for states that are games.Viewer): every grid holds W×H cells,
+//     marks lie on their grids, there is a line per seat, Seen has a grid
+//     per grid of the same kind and size for every seat; View changes
+//     nothing and the same game gives the same view.
 package gametest
 
 import (
@@ -390,6 +395,13 @@ func snapshot(t *testing.T, st games.State, seats int, queries []string) []strin
 		t.Fatalf("turn %d: %v", st.Turn(), err)
 	}
 	out := []string{"Render → " + st.Render(), fmt.Sprintf("Turn → %d", st.Turn()), fmt.Sprintf("Movers → %v", st.Movers()), fmt.Sprintf("Outcome → %+v", st.Outcome())}
+	if v, ok := st.(games.Viewer); ok {
+		view := v.View()
+		if err := checkView(view, seats); err != nil {
+			t.Fatalf("turn %d: View: %v", st.Turn(), err)
+		}
+		out = append(out, fmt.Sprintf("View → %+v", view))
+	}
 	for _, a := range answers {
 		out = append(out, a...)
 	}
@@ -452,4 +464,63 @@ func checkHidden(t *testing.T, c *config, h hiddenCheck, seed uint64) {
 	if !slices.Equal(a.Movers(), b.Movers()) {
 		t.Fatalf("hidden: turn %d: twins have movers %v and %v", a.Turn(), a.Movers(), b.Movers())
 	}
+	if va, ok := a.(games.Viewer); ok {
+		x, y := va.View(), b.(games.Viewer).View()
+		if x.Seen != nil && !reflect.DeepEqual(x.Seen[seat], y.Seen[seat]) {
+			t.Fatalf("hidden: turn %d: seat %d's View.Seen differs between the twins:\n%+v\nversus\n%+v",
+				a.Turn(), seat, x.Seen, y.Seen)
+		}
+	}
+}
+
+// checkView tells what is wrong with the shape of a view.
+func checkView(v games.View, seats int) error {
+	if len(v.Grids) == 0 {
+		return errors.New("no grids")
+	}
+	grid := func(g games.Grid) error {
+		if g.W <= 0 || g.H <= 0 || len(g.Cells) != g.W*g.H {
+			return fmt.Errorf("grid %q is %d×%d with %d cells", g.Name, g.W, g.H, len(g.Cells))
+		}
+		if g.Kind == "" {
+			return fmt.Errorf("grid %q has no kind", g.Name)
+		}
+		return nil
+	}
+	for _, g := range v.Grids {
+		if err := grid(g); err != nil {
+			return err
+		}
+	}
+	for _, m := range v.Marks {
+		if m.Grid < 0 || m.Grid >= len(v.Grids) || m.X < 0 || m.Y < 0 || m.X >= v.Grids[m.Grid].W || m.Y >= v.Grids[m.Grid].H {
+			return fmt.Errorf("mark %+v is off the grids", m)
+		}
+		if m.Seat < 0 || m.Seat >= seats {
+			return fmt.Errorf("mark %+v: no seat %d", m, m.Seat)
+		}
+	}
+	if len(v.Seats) != seats {
+		return fmt.Errorf("%d seat lines for %d seats", len(v.Seats), seats)
+	}
+	if v.Seen == nil {
+		return nil
+	}
+	if len(v.Seen) != seats {
+		return fmt.Errorf("Seen has %d seats, want %d", len(v.Seen), seats)
+	}
+	for s, gs := range v.Seen {
+		if len(gs) != len(v.Grids) {
+			return fmt.Errorf("seat %d sees %d grids, want %d", s, len(gs), len(v.Grids))
+		}
+		for i, g := range gs {
+			if err := grid(g); err != nil {
+				return fmt.Errorf("seat %d: %w", s, err)
+			}
+			if g.W != v.Grids[i].W || g.H != v.Grids[i].H || g.Kind != v.Grids[i].Kind {
+				return fmt.Errorf("seat %d sees grid %d as %s %d×%d, spectators as %s %d×%d", s, i, g.Kind, g.W, g.H, v.Grids[i].Kind, v.Grids[i].W, v.Grids[i].H)
+			}
+		}
+	}
+	return nil
 }

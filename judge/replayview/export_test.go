@@ -1,0 +1,4 @@
+package replayview
+
+// Diff is diff, for tests.
+var Diff = diff
