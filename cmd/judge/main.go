@@ -4,6 +4,7 @@
 //	judge replay FILE                           watch a replay in the terminal
 //	judge games                                 list the games and their parameters
 //	judge tournament [flags] BOT...             play a tournament: standings, ratings, replays
+//	judge sprt --game NAME [flags] A B          is B stronger than A? a sequential test
 //	judge merge --out DIR DIR...                combine the results of tournament shards
 //	judge doctor                                the protections the sandbox gives on this machine
 //
@@ -52,6 +53,7 @@ func init() {
 		{"replay", "[flags] FILE", "play a replay back in the terminal", (*Main).replay},
 		{"games", "", "list the games and their parameters", (*Main).games},
 		{"tournament", "[--config FILE] [flags] BOT...", "play a tournament: standings, ratings, replays", (*Main).tournament},
+		{"sprt", "--game NAME [flags] A B", "is B stronger than A? paired games until a sequential test decides", (*Main).sprt},
 		{"merge", "--out DIR DIR...", "combine the results of tournament shards", (*Main).merge},
 		{"doctor", "", "say which protections the sandbox gives bots on this machine", (*Main).doctor},
 	}

@@ -218,14 +218,8 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 	for _, e := range t.ents {
 		run.Entrants = append(run.Entrants, EntrantInfo{Name: e.Name, SHA256: e.Hash})
 	}
-	for _, old := range store.Runs() {
-		for _, a := range old.Entrants {
-			for _, b := range run.Entrants {
-				if a.Name == b.Name && a.SHA256 != b.SHA256 {
-					return nil, fmt.Errorf("bot %s has changed since %s was started (its recorded matches were played by another program): give another --out, or another name", a.Name, o.Out)
-				}
-			}
-		}
+	if name := changedBot(store.Runs(), run); name != "" {
+		return nil, fmt.Errorf("bot %s has changed since %s was started (its recorded matches were played by another program): give another --out, or another name", name, o.Out)
 	}
 	if err := store.Append(&Record{Kind: KindRun, Run: run}); err != nil {
 		return nil, err
@@ -432,6 +426,21 @@ func (t *tourney) runSwiss(ctx context.Context, plan Plan, jobs int) (ids map[st
 		}
 	}
 	return ids, total, played, nil
+}
+
+// changedBot names a bot of run that earlier runs recorded with other
+// contents, or is "".
+func changedBot(runs []*RunInfo, run *RunInfo) string {
+	for _, old := range runs {
+		for _, a := range old.Entrants {
+			for _, b := range run.Entrants {
+				if a.Name == b.Name && a.SHA256 != b.SHA256 {
+					return a.Name
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // headerDiff names the first difference between two headers, or "".
