@@ -5,6 +5,7 @@
 //	judge games                                 list the games and their parameters
 //	judge tournament [flags] BOT...             play a tournament: standings, ratings, replays
 //	judge sprt --game NAME [flags] A B          is B stronger than A? a sequential test
+//	judge new-bot --game NAME --lang LANG [DIR] write a starter bot in C, C++, Go, Rust, Java or Python
 //	judge merge --out DIR DIR...                combine the results of tournament shards
 //	judge doctor                                the protections the sandbox gives on this machine
 //
@@ -54,6 +55,7 @@ func init() {
 		{"games", "", "list the games and their parameters", (*Main).games},
 		{"tournament", "[--config FILE] [flags] BOT...", "play a tournament: standings, ratings, replays", (*Main).tournament},
 		{"sprt", "--game NAME [flags] A B", "is B stronger than A? paired games until a sequential test decides", (*Main).sprt},
+		{"new-bot", "--game NAME --lang LANG [DIR]", "write a starter bot that plays legal moves", (*Main).newBot},
 		{"merge", "--out DIR DIR...", "combine the results of tournament shards", (*Main).merge},
 		{"doctor", "", "say which protections the sandbox gives bots on this machine", (*Main).doctor},
 	}
@@ -97,7 +99,7 @@ func (m *Main) usage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Usage:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  judge %-8s %-32s %s\n", c.name, c.args, c.summary)
+		fmt.Fprintf(w, "  judge %-10s %-34s %s\n", c.name, c.args, c.summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'judge COMMAND --help' for a command's flags.")
