@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -546,5 +545,3 @@ func TestHostileLower(t *testing.T) {
 		})
 	}
 }
-
-var _ = syscall.SIGKILL
