@@ -40,17 +40,10 @@ func TestNewBot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools := map[string]string{"c": "gcc", "cpp": "g++", "go": "go", "rust": "rustc", "java": "javac", "python": "python3"}
+	tools := map[string][]string{"c": {"gcc"}, "cpp": {"g++"}, "go": {"go"}, "rust": {"rustc"}, "java": {"javac", "java"}, "python": {"python3"}}
 	for _, lang := range starterLangNames() {
 		t.Run(lang, func(t *testing.T) {
-			if _, err := exec.LookPath(tools[lang]); err != nil {
-				t.Skipf("%s is not installed (make tools installs it)", tools[lang])
-			}
-			if lang == "java" {
-				if _, err := exec.LookPath("java"); err != nil {
-					t.Skip("java is not installed (make tools installs it)")
-				}
-			}
+			judgetest.NeedTools(t, tools[lang]...)
 			for _, variant := range []string{"tictactoe", "connect4", "battleship", "splix-small"} {
 				dir := filepath.Join(openTempDir(t), variant)
 				code, out, errs := run(t, "new-bot", "--game", variant, "--lang", lang, dir)
