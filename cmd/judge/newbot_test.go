@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"go/format"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,6 +57,15 @@ func TestNewBot(t *testing.T) {
 				}
 				if _, err := langs.Detect(dir); err != nil {
 					t.Errorf("%s: not a submission: %v", variant, err)
+				}
+				if lang == "go" {
+					src, err := os.ReadFile(filepath.Join(dir, l.file))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if f, err := format.Source(src); err != nil || string(f) != string(src) {
+						t.Errorf("%s: the Go starter is not gofmt-formatted (%v)", variant, err)
+					}
 				}
 				if l.build != "" {
 					argv := strings.Fields(strings.ReplaceAll(l.build, "%[1]s", dir))
