@@ -20,6 +20,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
+	"sync"
 	"syscall"
 
 	"judge/sandbox"
@@ -109,13 +111,40 @@ func (m *Main) usage(w io.Writer) {
 func (m *Main) newFlags(name, args, about string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
-		fs.SetOutput(m.Stdout)
+	// The flag package calls Usage on every error too; the help is
+	// printed by parse, for --help only.
+	fs.Usage = func() {}
+	helps.Store(fs, func() {
 		fmt.Fprintf(m.Stdout, "Usage: judge %s %s\n\n%s\n\nFlags:\n", name, args, about)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
+		printFlags(m.Stdout, fs)
+	})
 	return fs
+}
+
+// helps holds each flag set's help printer.
+var helps sync.Map // *flag.FlagSet → func()
+
+// printFlags lists a command's flags as the documentation writes them,
+// --name (and -x for one letter), with their meaning and default. Either
+// form works on the command line.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		arg, usage := flag.UnquoteUsage(f)
+		line := "  " + dash + f.Name
+		if arg != "" {
+			line += " " + arg
+		}
+		switch f.DefValue {
+		case "", "0", "false", "0s":
+		default:
+			usage += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(w, "%s\n    \t%s\n", line, strings.ReplaceAll(usage, "\n", "\n    \t"))
+	})
 }
 
 // parse parses flags and positional arguments in any order.
@@ -124,9 +153,14 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, err // the flag set has printed the usage
+				if h, ok := helps.Load(fs); ok {
+					h.(func())()
+				}
+				return nil, err
 			}
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+			// The flag package writes flags with one dash; the docs, two.
+			msg := strings.Replace(err.Error(), " -", " --", 1)
+			return nil, fmt.Errorf("%w: %s", errUsage, msg)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
