@@ -192,6 +192,17 @@ type Verbs interface {
 	Commands() []string
 }
 
+// Known names a state's queries and commands for a message, such as
+// "queries: CurrentTurn, Board; commands: PlaceSymbol", or is "" when the
+// state does not list them (it does not implement Verbs).
+func Known(st State) string {
+	v, ok := st.(Verbs)
+	if !ok {
+		return ""
+	}
+	return "queries: " + strings.Join(v.Queries(), ", ") + "; commands: " + strings.Join(v.Commands(), ", ")
+}
+
 // ParseXY reads the coordinates of a cell given as query or command
 // arguments, in either form every game accepts: two words "x y", or one
 // word "x,y". Each must be a whole number; the caller checks the range.

@@ -30,6 +30,9 @@ func TestSharedNames(t *testing.T) {
 				t.Fatalf("%T does not list its verbs (games.Verbs)", st)
 			}
 			qs, cs := vb.Queries(), vb.Commands()
+			if k := games.Known(st); !strings.HasPrefix(k, "queries: CurrentTurn, ") || !strings.Contains(k, "; commands: "+cs[0]) {
+				t.Errorf("Known() = %q", k)
+			}
 			for _, q := range shared {
 				if !slices.Contains(qs, q) {
 					t.Errorf("no %s among the queries %v", q, qs)
