@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -89,5 +91,35 @@ func TestMatchThreeSplixBots(t *testing.T) {
 	}
 	if !strings.Contains(out, "players=3") || !strings.Contains(out, "seat 2") {
 		t.Errorf("output:\n%s", out)
+	}
+}
+
+// TestReplayTrace: transcripts come turn by turn, and a replay without
+// them says so.
+func TestReplayTrace(t *testing.T) {
+	c := quote(judgetest.Bot(t, "examples/gomoku/random.c"))
+	dir := t.TempDir()
+	for _, withTrace := range []bool{true, false} {
+		replay := filepath.Join(dir, fmt.Sprintf("r-%v.json", withTrace))
+		args := []string{"match", "--game", "tictactoe", "--seed", "3", "--replay", replay, c, c}
+		if withTrace {
+			args = append(args[:1], append([]string{"--trace"}, args[1:]...)...)
+		}
+		if code, _, errs := run(t, args...); code != 0 {
+			t.Fatalf("match: exit %d: %s", code, errs)
+		}
+		code, out, errs := run(t, "replay", "--trace", replay)
+		if code != 0 {
+			t.Fatalf("replay: exit %d: %s", code, errs)
+		}
+		if withTrace {
+			for _, want := range []string{"transcript of seat 0", "-- turn 1 --", "-- turn 3 --", "transcript of seat 1", "-- turn 2 --", "bot> #END"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("with --trace: no %q in\n%s", want, out)
+				}
+			}
+		} else if !strings.Contains(out, "no transcripts") {
+			t.Errorf("without --trace: output does not say there are no transcripts:\n%s", out)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -79,21 +80,57 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 		fmt.Fprintln(w)
 	}
 	if *trace {
-		for i, b := range rp.Bots {
-			if len(b.Trace) == 0 {
-				continue
-			}
-			fmt.Fprintf(w, "\ntranscript of seat %d (%s):\n", i, b.Name)
-			for _, l := range b.Trace {
-				arrow := "bot>"
-				if l.Dir == "in" {
-					arrow = "   <"
-				}
-				for _, line := range strings.Split(l.Line, "\n") {
-					fmt.Fprintf(w, "%10.3fms %s %s\n", float64(l.T)/1000, arrow, line)
+		printTranscripts(w, rp)
+	}
+	return nil
+}
+
+// printTranscripts prints each seat's protocol lines, turn by turn: a
+// seat's k-th turn is its lines up to its k-th #END.
+func printTranscripts(w io.Writer, rp *judge.Replay) {
+	any := false
+	for _, b := range rp.Bots {
+		any = any || len(b.Trace) > 0
+	}
+	if !any {
+		fmt.Fprintln(w, "\nno transcripts: this replay was recorded without them (judge match --trace keeps them;\ntournaments do not: replay a match with judge match --trace and its seed to see one)")
+		return
+	}
+	for i, b := range rp.Bots {
+		fmt.Fprintf(w, "\ntranscript of seat %d (%s):\n", i, b.Name)
+		if len(b.Trace) == 0 {
+			fmt.Fprintln(w, "  (none recorded)")
+			continue
+		}
+		var turns []int // the turns seat i moved in, in order
+		for _, t := range rp.Turns {
+			for _, mv := range t.Moves {
+				if mv.Seat == i {
+					turns = append(turns, t.Turn)
 				}
 			}
 		}
+		k, start := 0, true
+		for _, l := range b.Trace {
+			if start {
+				if k < len(turns) {
+					fmt.Fprintf(w, "  -- turn %d --\n", turns[k])
+				} else {
+					fmt.Fprintln(w, "  -- after its last turn --")
+				}
+				start = false
+			}
+			arrow := "bot>"
+			if l.Dir == "in" {
+				arrow = "   <"
+			}
+			for _, line := range strings.Split(l.Line, "\n") {
+				fmt.Fprintf(w, "%10.3fms %s %s\n", float64(l.T)/1000, arrow, line)
+			}
+			if l.Dir != "in" && l.Line == "#END" {
+				k++
+				start = true
+			}
+		}
 	}
-	return nil
 }
