@@ -6,6 +6,7 @@
 #   make scale-check  as root: a throwaway one-node Slurm cluster runs a sharded
 #                tournament with configs/slurm-tournament.sh, a task killed and
 #                requeued, another resubmitted; the merge must equal one run
+#   make vet     go vet, staticcheck and gofmt
 #
 # Every tool the targets need is installed here, idempotently, from Debian's
 # packages: C/C++/Java/Rust/Python toolchains for the example and test bots,
@@ -48,8 +49,18 @@ tools:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
-vet:
+# staticcheck, from the Go module proxy, into bin/tools (a version that
+# knows the Go of go.mod).
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := $(BIN)/tools/staticcheck
+
+$(STATICCHECK):
+	@mkdir -p $(@D)
+	GOBIN=$(CURDIR)/$(@D) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+vet: $(STATICCHECK)
 	$(GO) vet ./...
+	$(STATICCHECK) ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 
 test: tools vet

@@ -20,6 +20,7 @@ package games
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -181,4 +182,55 @@ func TwoPlayerScores(winner int) []float64 {
 		return []float64{0, 1}
 	}
 	return []float64{0.5, 0.5}
+}
+
+// Verbs is what a game's states can tell about the protocol: the names of
+// the queries and of the commands they understand, in the order their
+// guide lists them. The judge uses it to list them in an error message.
+type Verbs interface {
+	Queries() []string
+	Commands() []string
+}
+
+// Known names a state's queries and commands for a message, such as
+// "queries: CurrentTurn, Board; commands: PlaceSymbol", or is "" when the
+// state does not list them (it does not implement Verbs).
+func Known(st State) string {
+	v, ok := st.(Verbs)
+	if !ok {
+		return ""
+	}
+	return "queries: " + strings.Join(v.Queries(), ", ") + "; commands: " + strings.Join(v.Commands(), ", ")
+}
+
+// ParseXY reads the coordinates of a cell given as query or command
+// arguments, in either form every game accepts: two words "x y", or one
+// word "x,y". Each must be a whole number; the caller checks the range.
+func ParseXY(args []string) (x, y int, ok bool) {
+	var a, b string
+	switch len(args) {
+	case 1:
+		var found bool
+		if a, b, found = strings.Cut(args[0], ","); !found {
+			return 0, 0, false
+		}
+	case 2:
+		a, b = args[0], args[1]
+	default:
+		return 0, 0, false
+	}
+	x, err1 := strconv.Atoi(a)
+	y, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil {
+		return 0, 0, false
+	}
+	return x, y, true
+}
+
+// Plural is "1 ship" or "3 ships": n, then one or many.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -64,3 +64,37 @@ func TestResolve(t *testing.T) {
 		t.Errorf("out of range: %v", err)
 	}
 }
+
+func TestParseXY(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		x, y int
+		ok   bool
+	}{
+		{[]string{"3", "4"}, 3, 4, true},
+		{[]string{"3,4"}, 3, 4, true},
+		{[]string{"-1", "0"}, -1, 0, true},
+		{[]string{"3"}, 0, 0, false},
+		{[]string{"3,"}, 0, 0, false},
+		{[]string{"3,4,5"}, 0, 0, false},
+		{[]string{"a", "4"}, 0, 0, false},
+		{[]string{"1", "2", "3"}, 0, 0, false},
+		{nil, 0, 0, false},
+	} {
+		x, y, ok := ParseXY(c.args)
+		if ok != c.ok || ok && (x != c.x || y != c.y) {
+			t.Errorf("ParseXY(%q) = %d, %d, %v; want %d, %d, %v", c.args, x, y, ok, c.x, c.y, c.ok)
+		}
+	}
+}
+
+func TestPlural(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, "0 ship cells"}, {1, "1 ship cell"}, {2, "2 ship cells"}} {
+		if got := Plural(c.n, "ship cell", "ship cells"); got != c.want {
+			t.Errorf("Plural(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}

@@ -263,11 +263,6 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}
-
 // cgroup is the cgroup of one sandbox (one directory per v1 controller).
 type cgroup struct {
 	sys  *cgroupSys

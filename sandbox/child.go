@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -528,5 +527,3 @@ func under(p, dir string) bool {
 	}
 	return p == dir || strings.HasPrefix(p, dir+"/")
 }
-
-var _ = filepath.Join

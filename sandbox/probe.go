@@ -10,8 +10,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Report says what protection this machine gives sandboxed programs.
@@ -270,5 +268,3 @@ func describe(level Level, r *Report, cg *cgroupSys) string {
 }
 
 func durationUS(us int64) time.Duration { return time.Duration(us) * time.Microsecond }
-
-var _ = unix.Getpid

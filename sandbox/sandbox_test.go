@@ -71,7 +71,55 @@ func TestEcho(t *testing.T) {
 	}
 }
 
+// TestProbe checks that the report agrees with itself: the level follows
+// from the checks, every check says something, and the text shows it all.
 func TestProbe(t *testing.T) {
-	t.Log("\n" + Probe().String())
-	t.Log(Probe().Summary())
+	r := Probe()
+	t.Log("\n" + r.String())
+	if Probe() != r {
+		t.Error("Probe ran twice: want once per process")
+	}
+	active := map[string]bool{}
+	for _, c := range r.Checks {
+		if c.Name == "" || c.Detail == "" {
+			t.Errorf("check %+v: no name or no detail", c)
+		}
+		if _, dup := active[c.Name]; dup {
+			t.Errorf("check %q twice", c.Name)
+		}
+		active[c.Name] = c.Active
+		if !strings.Contains(r.String(), c.Name) {
+			t.Errorf("String() does not name check %q", c.Name)
+		}
+	}
+	for _, name := range []string{"user namespace", "cgroup memory", "cgroup pids", "no_new_privs", "pty", "landlock", "seccomp"} {
+		if _, ok := active[name]; !ok {
+			t.Errorf("no check %q", name)
+		}
+	}
+	ns := active["user namespace"]
+	var want Level
+	switch {
+	case ns && active["cgroup memory"] && active["cgroup pids"]:
+		want = Full
+	case ns:
+		want = Namespaces
+	default:
+		want = Basic
+	}
+	if r.Level != want {
+		t.Errorf("level %q, but the checks say %q", r.Level, want)
+	}
+	if !strings.HasPrefix(r.String(), "sandbox level: "+string(r.Level)+"\n") {
+		t.Errorf("String() starts %q", strings.SplitN(r.String(), "\n", 2)[0])
+	}
+	sum := r.Summary()
+	if sum == "" || strings.Contains(sum, "NOT SANDBOXED") || strings.Contains(sum, "namespaces") != ns {
+		t.Errorf("Summary() = %q for level %s", sum, r.Level)
+	}
+	// The level it reports is one programs really run at.
+	out, e := run(t, r.Level, Spec{Argv: []string{"sh", "-c", "echo ok"}, Env: []string{"PATH=/usr/bin:/bin"}})
+	if out != "ok\n" || e.Code != 0 {
+		t.Errorf("at level %s: got %q, %v", r.Level, out, e)
+	}
 }

@@ -6,6 +6,8 @@
 //	judge serve DIR                             follow a tournament in a browser
 //	judge games                                 list the games and their parameters
 //	judge tournament [flags] BOT...             play a tournament: standings, ratings, replays
+//	judge sprt --game NAME [flags] A B          is B stronger than A? a sequential test
+//	judge new-bot --game NAME --lang LANG [DIR] write a starter bot in C, C++, Go, Rust, Java or Python
 //	judge merge --out DIR DIR...                combine the results of tournament shards
 //	judge doctor                                the protections the sandbox gives on this machine
 //
@@ -20,6 +22,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
+	"sync"
 	"syscall"
 
 	"judge/sandbox"
@@ -65,6 +69,8 @@ func init() {
 		{"serve", "[--addr HOST:PORT] DIR", "show a tournament's standings and replays in a browser, live", (*Main).serve},
 		{"games", "", "list the games and their parameters", (*Main).games},
 		{"tournament", "[--config FILE] [flags] BOT...", "play a tournament: standings, ratings, replays", (*Main).tournament},
+		{"sprt", "--game NAME [flags] A B", "is B stronger than A? paired games until a sequential test decides", (*Main).sprt},
+		{"new-bot", "--game NAME --lang LANG [DIR]", "write a starter bot that plays legal moves", (*Main).newBot},
 		{"merge", "--out DIR DIR...", "combine the results of tournament shards", (*Main).merge},
 		{"doctor", "", "say which protections the sandbox gives bots on this machine", (*Main).doctor},
 	}
@@ -113,7 +119,7 @@ func (m *Main) usage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Usage:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  judge %-8s %-32s %s\n", c.name, c.args, c.summary)
+		fmt.Fprintf(w, "  judge %-10s %-34s %s\n", c.name, c.args, c.summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run 'judge COMMAND --help' for a command's flags.")
@@ -123,13 +129,40 @@ func (m *Main) usage(w io.Writer) {
 func (m *Main) newFlags(name, args, about string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
-		fs.SetOutput(m.Stdout)
+	// The flag package calls Usage on every error too; the help is
+	// printed by parse, for --help only.
+	fs.Usage = func() {}
+	helps.Store(fs, func() {
 		fmt.Fprintf(m.Stdout, "Usage: judge %s %s\n\n%s\n\nFlags:\n", name, args, about)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
+		printFlags(m.Stdout, fs)
+	})
 	return fs
+}
+
+// helps holds each flag set's help printer.
+var helps sync.Map // *flag.FlagSet → func()
+
+// printFlags lists a command's flags as the documentation writes them,
+// --name (and -x for one letter), with their meaning and default. Either
+// form works on the command line.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		arg, usage := flag.UnquoteUsage(f)
+		line := "  " + dash + f.Name
+		if arg != "" {
+			line += " " + arg
+		}
+		switch f.DefValue {
+		case "", "0", "false", "0s":
+		default:
+			usage += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(w, "%s\n    \t%s\n", line, strings.ReplaceAll(usage, "\n", "\n    \t"))
+	})
 }
 
 // parse parses flags and positional arguments in any order.
@@ -138,9 +171,14 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, err // the flag set has printed the usage
+				if h, ok := helps.Load(fs); ok {
+					h.(func())()
+				}
+				return nil, err
 			}
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+			// The flag package writes flags with one dash; the docs, two.
+			msg := strings.Replace(err.Error(), " -", " --", 1)
+			return nil, fmt.Errorf("%w: %s", errUsage, msg)
 		}
 		args = fs.Args()
 		if len(args) == 0 {

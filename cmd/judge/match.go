@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,6 +36,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 
 	mt := judge.Match{Limits: judge.DefaultLimits}
 	cfgGame := ""
+	var cfgParams games.Params
 	if *configFile != "" {
 		c, err := judge.LoadConfig(*configFile)
 		if err != nil {
@@ -43,7 +45,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		if err := c.Apply(&mt); err != nil {
 			return err
 		}
-		cfgGame = c.Game
+		cfgGame, cfgParams = c.Game, c.Params
 	}
 	if err := mf.apply(&mt, *configFile, cfgGame, m.Stderr); err != nil {
 		return err
@@ -61,6 +63,9 @@ func (m *Main) match(ctx context.Context, args []string) error {
 			return err
 		}
 		mt.Bots = append(mt.Bots, b)
+	}
+	if err := fitSeats(&mt, len(mt.Bots), cfgParams, games.Params(mf.params)); err != nil {
+		return err
 	}
 	mt.Trace = *trace
 
@@ -143,8 +148,8 @@ func (p *paramFlag) Set(s string) error {
 	if !ok {
 		return fmt.Errorf("want NAME=VALUE, got %q", s)
 	}
-	var n int
-	if _, err := fmt.Sscan(val, &n); err != nil {
+	n, err := strconv.Atoi(strings.TrimSpace(val))
+	if err != nil {
 		return fmt.Errorf("%s: want a whole number, got %q", name, val)
 	}
 	if *p == nil {

@@ -41,7 +41,15 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 	}
 	var traces [][][]judge.TraceLine
 	if *trace {
-		traces = replayview.TurnTraces(rp)
+		recorded := false
+		for _, b := range rp.Bots {
+			recorded = recorded || len(b.Trace) > 0
+		}
+		if recorded {
+			traces = replayview.TurnTraces(rp)
+		} else {
+			fmt.Fprintln(w, "\nno transcripts: this replay was recorded without them (judge match --trace keeps them;\ntournaments do not: replay a match with judge match --trace and its seed to see one)")
+		}
 	}
 	err = replayview.Play(v.Game, rp, func(s replayview.Step) error {
 		if s.Turn == nil {

@@ -23,6 +23,7 @@ func TestTournamentProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the judge and plays real matches")
 	}
+	judgetest.NeedTools(t, "gcc")
 	root := judgetest.Root(t)
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "judge")

@@ -63,7 +63,7 @@ func TestRuleBreakers(t *testing.T) {
 	}{
 		{"overlap", "turn 1: illegal fleet: ship 1,2-3,2 overlaps ship 2,1-2,4 at 2,2"},
 		{"offboard", "turn 1: illegal fleet: PlaceShip 9,8-10,8: ship 9,8-10,8 leaves the 10×10 board (cells 0..9, 0..9)"},
-		{"missing", "turn 1: illegal fleet: 1 ship(s) of length 2 missing: the fleet has 1 (lengths 5 4 3 3 2), 0 placed"},
+		{"missing", "turn 1: illegal fleet: 1 ship of length 2 missing: the fleet has 1 (lengths 5 4 3 3 2), 0 placed"},
 		{"badshot", "turn 2: no valid Shoot before #END (last one was Shoot 10 0: shot 10,0 is off the 10×10 board (cells 0..9, 0..9))"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {

@@ -259,7 +259,7 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 		return s.grid(func(i int) byte { return s.seas[seat].mine(i) }), nil
 	case "Board":
 		return s.grid(func(i int) byte { return s.seas[1-seat].theirs(i) }), nil
-	case "SymbolAt":
+	case "SymbolAt", "CellAt":
 		x, y, ok := s.point(l.Args)
 		if !ok {
 			return "!", nil
@@ -299,6 +299,15 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 	}
 	return "", games.ErrNotQuery
 }
+
+// Queries implements games.Verbs.
+func (s *State) Queries() []string {
+	return []string{"CurrentTurn", "Params", "MySeat", "Phase", "Fleet", "MyShips", "MyBoard", "Board",
+		"SymbolAt", "CellAt", "ShipsRemaining", "MyShots", "OpponentShots", "LastShot", "LastMove"}
+}
+
+// Commands implements games.Verbs.
+func (s *State) Commands() []string { return []string{"PlaceShip", "Shoot"} }
 
 // mine is cell i of a player's own sea as that player sees it.
 func (sea *sea) mine(i int) byte {
@@ -423,8 +432,9 @@ func (s *State) Render() string {
 		b.WriteByte('\n')
 	}
 	for p := 0; p < 2; p++ {
-		fmt.Fprintf(&b, "seat %d: %d shots, %d ship cells hit, %d of %d ships afloat\n",
-			p, len(s.shots[p]), s.seas[1-p].hitCells, s.seas[p].afloat, len(s.seas[p].ships))
+		fmt.Fprintf(&b, "seat %d: %s, %s hit, %d of %s afloat\n",
+			p, games.Plural(len(s.shots[p]), "shot", "shots"), games.Plural(s.seas[1-p].hitCells, "ship cell", "ship cells"),
+			s.seas[p].afloat, games.Plural(len(s.seas[p].ships), "ship", "ships"))
 	}
 	return b.String()
 }
@@ -626,7 +636,7 @@ func (s *State) Fire(x, y int) Result {
 		s.finish(seat, fmt.Sprintf("seat %d sank the whole fleet of seat %d", seat, 1-seat))
 	case len(s.shots[1]) == s.MaxShots():
 		a, b := s.seas[1].hitCells, s.seas[0].hitCells
-		why := fmt.Sprintf("each seat fired its %d shots; seat 0 hit %d ship cells, seat 1 hit %d", s.MaxShots(), a, b)
+		why := fmt.Sprintf("each seat fired its %s; seat 0 hit %s, seat 1 hit %d", games.Plural(s.MaxShots(), "shot", "shots"), games.Plural(a, "ship cell", "ship cells"), b)
 		switch {
 		case a > b:
 			s.finish(0, why)

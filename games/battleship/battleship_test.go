@@ -71,7 +71,7 @@ func TestFleetRules(t *testing.T) {
 		{"off the board, other notation", with(map[int]string{0: "3 6 5 down"}),
 			"illegal fleet: PlaceShip 3 6 5 down: ship 3,6-3,10 leaves the 10×10 board (cells 0..9, 0..9)"},
 		{"missing ship", with(map[int]string{4: ""}),
-			"illegal fleet: 1 ship(s) of length 2 missing: the fleet has 1 (lengths 5 4 3 3 2), 0 placed"},
+			"illegal fleet: 1 ship of length 2 missing: the fleet has 1 (lengths 5 4 3 3 2), 0 placed"},
 		{"one too many", with(nil, "9,0-9,1"),
 			"illegal fleet: ship 9,0-9,1 is one ship of length 2 too many: the fleet has 1 (lengths 5 4 3 3 2)"},
 		{"wrong length", with(map[int]string{4: "8,8-6,8"}),
@@ -276,7 +276,7 @@ func TestTurnCap(t *testing.T) {
 		reason string
 	}{
 		{"nobody hits", "2 0", -1, "each seat fired its 3 shots; seat 0 hit 0 ship cells, seat 1 hit 0"},
-		{"most hits", "0 0", 0, "each seat fired its 3 shots; seat 0 hit 1 ship cells, seat 1 hit 0"},
+		{"most hits", "0 0", 0, "each seat fired its 3 shots; seat 0 hit 1 ship cell, seat 1 hit 0"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newGame(t, 3, 1, [battleship.MaxLen + 1]int{2: 1})

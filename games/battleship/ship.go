@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"judge/games"
 )
 
 // MaxLen is the length of the longest ship.
@@ -90,7 +92,7 @@ func ParseShip(args []string) (Ship, error) {
 			return Ship{}, fmt.Errorf("ship %q: length %d is not 1..%d", strings.Join(args, " "), n, MaxLen)
 		}
 		s := Ship{X: x, Y: y, Len: n}
-		switch args[3] {
+		switch strings.ToLower(args[3]) {
 		case "across":
 		case "down":
 			s.Down = n > 1
@@ -192,7 +194,7 @@ func CheckFleet(w, h int, fleet []int, ships []Ship) error {
 	}
 	for l := MaxLen; l >= 1; l-- {
 		if got[l] < want[l] {
-			return fmt.Errorf("%d ship(s) of length %d missing: the fleet has %d (%s), %d placed", want[l]-got[l], l, want[l], lengths(fleet), got[l])
+			return fmt.Errorf("%s of length %d missing: the fleet has %d (%s), %d placed", games.Plural(want[l]-got[l], "ship", "ships"), l, want[l], lengths(fleet), got[l])
 		}
 	}
 	return nil

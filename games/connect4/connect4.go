@@ -197,7 +197,7 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 		return strconv.Itoa(s.last[1-seat]), nil
 	case "Board":
 		return s.board.String(), nil
-	case "SymbolAt":
+	case "SymbolAt", "CellAt":
 		x, y, ok := s.coords(l.Args)
 		if !ok {
 			return "!", nil
@@ -216,14 +216,19 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 	return "", games.ErrNotQuery
 }
 
-// coords parses two coordinates and reports whether they are on the board.
+// Queries implements games.Verbs.
+func (s *State) Queries() []string {
+	return []string{"CurrentTurn", "Params", "MySymbol", "MySeat", "LastMove", "Board", "SymbolAt", "CellAt", "Heights"}
+}
+
+// Commands implements games.Verbs.
+func (s *State) Commands() []string { return []string{"DropDisc"} }
+
+// coords parses a cell, "x y" or "x,y", and reports whether it is on the
+// board.
 func (s *State) coords(args []string) (x, y int, ok bool) {
-	if len(args) != 2 {
-		return 0, 0, false
-	}
-	x, err1 := strconv.Atoi(args[0])
-	y, err2 := strconv.Atoi(args[1])
-	if err1 != nil || err2 != nil || x < 0 || y < 0 || x >= s.w || y >= s.h {
+	x, y, ok = games.ParseXY(args)
+	if !ok || x < 0 || y < 0 || x >= s.w || y >= s.h {
 		return 0, 0, false
 	}
 	return x, y, true

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"judge/games"
 	"judge/games/grid"
@@ -148,7 +149,7 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 	case "LastMove":
 		m := s.last[1-seat]
 		return strconv.Itoa(m[0]) + " " + strconv.Itoa(m[1]), nil
-	case "SymbolAt":
+	case "SymbolAt", "CellAt":
 		x, y, ok := s.coords(l.Args)
 		if !ok {
 			return "!", nil
@@ -160,18 +161,25 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 		return strconv.Itoa(s.n) + " " + strconv.Itoa(s.k), nil
 	case "MySymbol":
 		return string(Symbol(seat)), nil
+	case "MySeat":
+		return strconv.Itoa(seat), nil
 	}
 	return "", games.ErrNotQuery
 }
 
-// coords parses two coordinates and reports whether they are on the board.
+// Queries implements games.Verbs.
+func (s *State) Queries() []string {
+	return []string{"CurrentTurn", "LastMove", "SymbolAt", "CellAt", "Board", "Params", "MySymbol", "MySeat"}
+}
+
+// Commands implements games.Verbs.
+func (s *State) Commands() []string { return []string{"PlaceSymbol"} }
+
+// coords parses a cell, "x y" or "x,y", and reports whether it is on the
+// board.
 func (s *State) coords(args []string) (x, y int, ok bool) {
-	if len(args) != 2 {
-		return 0, 0, false
-	}
-	x, err1 := strconv.Atoi(args[0])
-	y, err2 := strconv.Atoi(args[1])
-	if err1 != nil || err2 != nil || x < 0 || y < 0 || x >= s.n || y >= s.n {
+	x, y, ok = games.ParseXY(args)
+	if !ok || x < 0 || y < 0 || x >= s.n || y >= s.n {
 		return 0, 0, false
 	}
 	return x, y, true
@@ -194,12 +202,12 @@ func (o *orders) Command(l games.Line) error {
 	if l.Verb != "PlaceSymbol" {
 		return fmt.Errorf("%q: %w", l.Verb, games.ErrUnknown)
 	}
-	err := o.s.check(l.Args)
+	x, y, err := o.s.check(l.Args)
 	if err != nil {
 		o.lastErr = fmt.Errorf("%s: %w", l, err)
 		return err
 	}
-	o.move = games.Move{l.String()}
+	o.move = games.Move{"PlaceSymbol " + strconv.Itoa(x) + " " + strconv.Itoa(y)}
 	return nil
 }
 
@@ -213,23 +221,23 @@ func (o *orders) Commit() (games.Move, error) {
 	return nil, errors.New("no PlaceSymbol before #END")
 }
 
-// check tells why PlaceSymbol with args cannot be played now.
-func (s *State) check(args []string) error {
-	if len(args) != 2 {
-		return fmt.Errorf("want 2 numbers x y, got %d words", len(args))
+// check reads the cell of PlaceSymbol's args ("x y" or "x,y") and tells
+// why it cannot be played now, if it cannot.
+func (s *State) check(args []string) (x, y int, err error) {
+	if len(args) != 2 && (len(args) != 1 || !strings.Contains(args[0], ",")) {
+		return 0, 0, fmt.Errorf("want 2 numbers x y (or x,y), got %s", games.Plural(len(args), "word", "words"))
 	}
-	x, err1 := strconv.Atoi(args[0])
-	y, err2 := strconv.Atoi(args[1])
-	if err1 != nil || err2 != nil {
-		return errors.New("coordinates must be whole numbers")
+	x, y, ok := games.ParseXY(args)
+	if !ok {
+		return 0, 0, errors.New("coordinates must be whole numbers, x y or x,y")
 	}
 	if x < 0 || y < 0 || x >= s.n || y >= s.n {
-		return fmt.Errorf("(%d,%d) is off the %d×%d board (cells 0..%d)", x, y, s.n, s.n, s.n-1)
+		return 0, 0, fmt.Errorf("(%d,%d) is off the %d×%d board (cells 0..%d)", x, y, s.n, s.n, s.n-1)
 	}
 	if c := s.At(x, y); c != Empty {
-		return fmt.Errorf("(%d,%d) is already taken by %c", x, y, c)
+		return 0, 0, fmt.Errorf("(%d,%d) is already taken by %c", x, y, c)
 	}
-	return nil
+	return x, y, nil
 }
 
 // Apply implements games.State.
@@ -246,11 +254,10 @@ func (s *State) Apply(moves map[int]games.Move) error {
 	if l.Verb != "PlaceSymbol" {
 		return fmt.Errorf("move %q is not PlaceSymbol", m[0])
 	}
-	if err := s.check(l.Args); err != nil {
+	x, y, err := s.check(l.Args)
+	if err != nil {
 		return err
 	}
-	x, _ := strconv.Atoi(l.Args[0])
-	y, _ := strconv.Atoi(l.Args[1])
 	s.Place(x, y)
 	return nil
 }

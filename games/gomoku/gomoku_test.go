@@ -333,3 +333,29 @@ func ExampleState_Query() {
 	// - X -
 	// - - -
 }
+
+// TestCommaForm: PlaceSymbol takes "x,y" as well as "x y", and the move
+// is recorded in the "x y" form.
+func TestCommaForm(t *testing.T) {
+	s, err := Game{}.New(games.Params{"n": 3, "k": 3}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := s.Orders(0)
+	if err := o.Command(games.ParseLine("PlaceSymbol 2,1")); err != nil {
+		t.Fatal(err)
+	}
+	m, err := o.Commit()
+	if err != nil || len(m) != 1 || m[0] != "PlaceSymbol 2 1" {
+		t.Fatalf("Commit = %q, %v; want PlaceSymbol 2 1", m, err)
+	}
+	if err := s.Apply(map[int]games.Move{0: m}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Query(1, games.ParseLine("CellAt 2,1")); got != "X" {
+		t.Errorf("CellAt 2,1 = %q, want X", got)
+	}
+	if err := s.Orders(1).Command(games.ParseLine("PlaceSymbol 1,")); err == nil {
+		t.Error("PlaceSymbol 1, accepted")
+	}
+}

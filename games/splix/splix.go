@@ -335,9 +335,19 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 		return s.cellAt(l.Args), nil
 	case "Players":
 		return s.players(seat), nil
+	case "LastMove":
+		return s.lastMoves(seat), nil
 	}
 	return "", games.ErrNotQuery
 }
+
+// Queries implements games.Verbs.
+func (s *State) Queries() []string {
+	return []string{"CurrentTurn", "TurnsLeft", "Params", "MySeat", "Position", "Board", "Trails", "View", "CellAt", "Players", "LastMove"}
+}
+
+// Commands implements games.Verbs.
+func (s *State) Commands() []string { return []string{"Move"} }
 
 // grid writes a per-cell seat layer, northern row first: '.' for none,
 // the seat's digit otherwise.
@@ -408,12 +418,8 @@ func (s *State) view(seat int) string {
 }
 
 func (s *State) cellAt(args []string) string {
-	if len(args) != 2 {
-		return "!"
-	}
-	x, err1 := strconv.Atoi(args[0])
-	y, err2 := strconv.Atoi(args[1])
-	if err1 != nil || err2 != nil || x < 0 || y < 0 || x >= s.n || y >= s.n {
+	x, y, ok := games.ParseXY(args)
+	if !ok || x < 0 || y < 0 || x >= s.n || y >= s.n {
 		return "!"
 	}
 	c := y*s.n + x
@@ -438,6 +444,26 @@ func (s *State) players(seat int) string {
 			}
 		}
 		fmt.Fprintf(&b, "%d %s %d %d %d %d %d", j, state, x, y, q.land, q.kills, s.Score(j))
+	}
+	return b.String()
+}
+
+// lastMoves is one line per seat: the seat and the direction of its last
+// move, for the seats whose head Players shows (else "-"; "-" too before
+// the first move and for the dead).
+func (s *State) lastMoves(seat int) string {
+	var b strings.Builder
+	me := &s.p[seat]
+	for j := range s.p {
+		q := &s.p[j]
+		if j > 0 {
+			b.WriteByte('\n')
+		}
+		d := "-"
+		if s.turn > 1 && q.alive && (j == seat || me.alive && s.sees(seat, q.x, q.y)) {
+			d = q.head.String()
+		}
+		fmt.Fprintf(&b, "%d %s", j, d)
 	}
 	return b.String()
 }

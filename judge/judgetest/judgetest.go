@@ -108,6 +108,11 @@ func Bot(tb testing.TB, path string) []string {
 		}
 		outDir = d
 	}
+	if tools := toolsFor(path); len(tools) > 0 {
+		mu.Unlock()
+		NeedTools(tb, tools...)
+		mu.Lock()
+	}
 	r := built[path]
 	if r == nil {
 		r = &buildResult{}
@@ -120,6 +125,40 @@ func Bot(tb testing.TB, path string) []string {
 		tb.Fatalf("judgetest: build %s: %v", path, r.err)
 	}
 	return append([]string(nil), r.argv...)
+}
+
+// NeedTools skips the test, saying why, unless every program named is
+// installed (found in PATH).
+func NeedTools(tb testing.TB, tools ...string) {
+	tb.Helper()
+	var missing []string
+	for _, t := range tools {
+		if _, err := exec.LookPath(t); err != nil {
+			missing = append(missing, t)
+		}
+	}
+	if len(missing) > 0 {
+		tb.Skipf("needs %s, not installed here ('make tools' installs the toolchains)", strings.Join(missing, ", "))
+	}
+}
+
+// toolsFor names the programs that build and run the bot at path.
+func toolsFor(path string) []string {
+	switch filepath.Ext(path) {
+	case ".c":
+		return []string{"gcc"}
+	case ".cpp", ".cc":
+		return []string{"g++"}
+	case ".rs":
+		return []string{"rustc"}
+	case ".java":
+		return []string{"javac", "java"}
+	case ".py":
+		return []string{"python3"}
+	case "":
+		return []string{"go"}
+	}
+	return nil
 }
 
 // Cleanup removes the built bots; call it from TestMain after m.Run.

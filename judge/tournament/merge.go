@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -128,7 +129,7 @@ func readShard(dir string) (*shardData, error) {
 	}
 	if len(levels) > 1 {
 		return nil, &MismatchError{Dir: dir, Shard: s.run.Shard.String(), Ref: dir,
-			What: fmt.Sprintf("its runs were at different sandbox levels (%s)", strings.Join(sortedKeys(levels), ", "))}
+			What: fmt.Sprintf("its runs were at different sandbox levels (%s)", strings.Join(slices.Sorted(maps.Keys(levels)), ", "))}
 	}
 	return s, nil
 }

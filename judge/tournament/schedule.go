@@ -26,6 +26,9 @@ const (
 	// Groups draws groups of up to k players at random so that every bot
 	// plays the same number of games (multiplayer games).
 	Groups Format = "groups"
+	// SPRT plays pairs of games between two bots until a sequential test
+	// decides (see RunSPRT); it is not a tournament format of its own.
+	SPRT Format = "sprt"
 )
 
 // ParseFormat checks a format name. "rr" and "round-robin" are accepted
@@ -54,11 +57,18 @@ type Fixture struct {
 	Group int    `json:"group,omitempty"` // groups format: the group's number in its round, from 1
 	Seats []int  `json:"-"`               // entrant index of each seat
 	Index int    `json:"-"`               // position in the whole schedule
+
+	// seedLabel, when set, replaces the ID as the source of the seed, so
+	// that fixtures can share one (an SPRT pair).
+	seedLabel string
 }
 
 // Seed is the fixture's match seed: a hash of the tournament seed and the
 // fixture's identity, so any match can be played again alone.
 func (f Fixture) Seed(tournamentSeed uint64) uint64 {
+	if f.seedLabel != "" {
+		return DeriveSeed(tournamentSeed, f.seedLabel)
+	}
 	return DeriveSeed(tournamentSeed, f.ID)
 }
 

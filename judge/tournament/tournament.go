@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -231,13 +230,9 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		if old.Sandbox != "" && old.Sandbox != run.Sandbox {
 			return nil, fmt.Errorf("%s was started with bots at sandbox level %s, and they would run at %s now: give --sandbox %s, or another --out", o.Out, old.Sandbox, run.Sandbox, old.Sandbox)
 		}
-		for _, a := range old.Entrants {
-			for _, b := range run.Entrants {
-				if a.Name == b.Name && a.SHA256 != b.SHA256 {
-					return nil, fmt.Errorf("bot %s has changed since %s was started (its recorded matches were played by another program): give another --out, or another name", a.Name, o.Out)
-				}
-			}
-		}
+	}
+	if name := changedBot(store.Runs(), run); name != "" {
+		return nil, fmt.Errorf("bot %s has changed since %s was started (its recorded matches were played by another program): give another --out, or another name", name, o.Out)
 	}
 	if err := store.Append(&Record{Kind: KindRun, Run: run}); err != nil {
 		return nil, err
@@ -454,6 +449,21 @@ func (t *tourney) runSwiss(ctx context.Context, plan Plan, jobs int) (ids map[st
 	return ids, total, played, nil
 }
 
+// changedBot names a bot of run that earlier runs recorded with other
+// contents, or is "".
+func changedBot(runs []*RunInfo, run *RunInfo) string {
+	for _, old := range runs {
+		for _, a := range old.Entrants {
+			for _, b := range run.Entrants {
+				if a.Name == b.Name && a.SHA256 != b.SHA256 {
+					return a.Name
+				}
+			}
+		}
+	}
+	return ""
+}
+
 // headerDiff names the first difference between two headers, or "".
 func headerDiff(a, b *Header) string {
 	switch {
@@ -520,14 +530,4 @@ func removeTemps(dir string) {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

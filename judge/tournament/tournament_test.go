@@ -314,6 +314,7 @@ func TestInterruptStopsCleanly(t *testing.T) {
 // six configured languages, in the sandbox, and plays them: every one must
 // compile and play its matches by the rules.
 func TestSubmissionsInEveryLanguage(t *testing.T) {
+	judgetest.NeedTools(t, "gcc", "g++", "go", "rustc", "javac", "java", "python3")
 	root := judgetest.Root(t)
 	dir := tempDir(t)
 	cp := func(src, dst string) {

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"go/format"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"judge/games/catalog"
+	"judge/judge"
+	"judge/judge/judgetest"
+	"judge/judge/tournament"
+)
+
+// openTempDir is a temporary directory that sandboxed bots, which run as
+// nobody when the tests run as root, can enter.
+func openTempDir(t *testing.T) string {
+	t.Helper()
+	d := t.TempDir()
+	for p := d; p != os.TempDir() && p != "/" && p != "."; p = filepath.Dir(p) {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d
+}
+
+// TestNewBot writes every starter bot, builds it as its header says, and
+// plays it against itself: every seat must end ok. The directory must also
+// be a submission `judge tournament` can build.
+func TestNewBot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and plays 24 bots")
+	}
+	root := judgetest.Root(t)
+	langs, err := tournament.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := map[string][]string{"c": {"gcc"}, "cpp": {"g++"}, "go": {"go"}, "rust": {"rustc"}, "java": {"javac", "java"}, "python": {"python3"}}
+	for _, lang := range starterLangNames() {
+		t.Run(lang, func(t *testing.T) {
+			judgetest.NeedTools(t, tools[lang]...)
+			for _, variant := range []string{"tictactoe", "connect4", "battleship", "splix-small"} {
+				dir := filepath.Join(openTempDir(t), variant)
+				code, out, errs := run(t, "new-bot", "--game", variant, "--lang", lang, dir)
+				if code != 0 {
+					t.Fatalf("%s: exit %d: %s", variant, code, errs)
+				}
+				l := starterLangs[lang]
+				if !strings.Contains(out, dir) {
+					t.Errorf("%s: output does not name %s:\n%s", variant, dir, out)
+				}
+				if _, err := langs.Detect(dir); err != nil {
+					t.Errorf("%s: not a submission: %v", variant, err)
+				}
+				if lang == "go" {
+					src, err := os.ReadFile(filepath.Join(dir, l.file))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if f, err := format.Source(src); err != nil || string(f) != string(src) {
+						t.Errorf("%s: the Go starter is not gofmt-formatted (%v)", variant, err)
+					}
+				}
+				if l.build != "" {
+					argv := strings.Fields(strings.ReplaceAll(l.build, "%[1]s", dir))
+					cmd := exec.Command(argv[0], argv[1:]...)
+					cmd.Dir = root
+					if b, err := cmd.CombinedOutput(); err != nil {
+						t.Fatalf("%s: %s: %v\n%s", variant, strings.Join(argv, " "), err, b)
+					} else if len(b) > 0 && lang != "go" {
+						t.Errorf("%s: the compiler warns:\n%s", variant, b)
+					}
+				}
+				runLine := strings.Trim(strings.ReplaceAll(l.run, "%s", dir), `"`)
+				bot, err := judge.ParseBot(runLine)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v, err := catalog.Lookup(variant)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := judge.Match{Variant: v, Params: v.Params, Seed: 5, Limits: judge.DefaultLimits, Bots: []judge.BotSpec{bot, bot}}
+				m.Limits.FirstTurn = 20 * time.Second // a JVM on a busy machine
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				res, err := judge.Run(ctx, m)
+				cancel()
+				if err != nil {
+					t.Fatalf("%s: %v", variant, err)
+				}
+				for i, p := range res.Players {
+					if p.Status != judge.OK {
+						t.Errorf("%s: seat %d: %s: %s", variant, i, p.Status, p.Reason)
+					}
+				}
+				if res.Turns < 2 {
+					t.Errorf("%s: %d turns", variant, res.Turns)
+				}
+			}
+		})
+	}
+}
+
+func TestNewBotErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"new-bot", "--game", "tictactoe"}, 2, "give --game and --lang"},
+		{[]string{"new-bot", "--game", "chess", "--lang", "c", dir + "/a"}, 2, "chess"},
+		{[]string{"new-bot", "--game", "tictactoe", "--lang", "cobol", dir + "/b"}, 2, "want one of c, cpp, go, java, python, rust"},
+		{[]string{"new-bot", "--game", "tictactoe", "--lang", "py", dir + "/c"}, 0, ""},
+		{[]string{"new-bot", "--game", "tictactoe", "--lang", "python", dir + "/c"}, 1, "already exists"},
+	} {
+		code, _, errs := run(t, c.args...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%q: exit %d, %q; want %d and %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sync"
+	"time"
+
+	"judge/judge"
+	"judge/judge/sprt"
+	"judge/judge/tournament"
+)
+
+func (m *Main) sprt(ctx context.Context, args []string) error {
+	fs := m.newFlags("sprt", "--game NAME [flags] A B",
+		"Is B stronger than A? Plays pairs of games between them (the same seed twice,\n"+
+			"the seats swapped) and after each pair runs a sequential probability ratio\n"+
+			"test: H1 \"B is elo1 stronger\" against H0 \"B is at most elo0 stronger\", in\n"+
+			"logistic Elo, with error rates alpha and beta. It stops as soon as the test\n"+
+			"decides. A and B are bots as for 'judge tournament'. Every game is recorded\n"+
+			"in --out; running the same command again resumes.")
+	mf := addMatchFlags(fs)
+	var (
+		configFile = fs.String("config", "", "match configuration file (TOML, see configs/)")
+		elo0       = fs.Float64("elo0", sprt.Default.Elo0, "H0: B is at most this much stronger (Elo)")
+		elo1       = fs.Float64("elo1", sprt.Default.Elo1, "H1: B is this much stronger (Elo)")
+		alpha      = fs.Float64("alpha", sprt.Default.Alpha, "chance of accepting H1 when H0 holds")
+		beta       = fs.Float64("beta", sprt.Default.Beta, "chance of accepting H0 when H1 holds")
+		maxGames   = fs.Int("max-games", tournament.DefaultSPRTMaxGames, "stop undecided after this many games")
+		seed       = fs.Uint64("seed", 1, "seed; every game's seed derives from it")
+		jobs       = fs.Int("jobs", 0, "games at once (default: one per CPU)")
+		out        = fs.String("out", "", "output directory: results log, standings, replays (default "+tournament.SPRTRoot+"/GAME-B-vs-A-HASH, one per pair of bots, their contents and the seed)")
+		cache      = fs.String("cache", "", "build cache directory (default OUT/cache)")
+		languages  = fs.String("languages", "", "how to build each language (default configs/languages.toml if present, else built in)")
+		quiet      = fs.Bool("quiet", false, "no live line: only the verdict")
+	)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("%w: want two bots, A and B, got %d", errUsage, len(pos))
+	}
+	mt := judge.Match{Limits: judge.DefaultLimits}
+	cfgGame := ""
+	if *configFile != "" {
+		c, err := judge.LoadConfig(*configFile)
+		if err != nil {
+			return err
+		}
+		if err := c.Apply(&mt); err != nil {
+			return err
+		}
+		cfgGame = c.Game
+	}
+	if err := mf.apply(&mt, *configFile, cfgGame, m.Stderr); err != nil {
+		return err
+	}
+	test := sprt.Test{Elo0: *elo0, Elo1: *elo1, Alpha: *alpha, Beta: *beta}
+	if err := test.Check(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *maxGames < 2 {
+		return fmt.Errorf("%w: --max-games %d: want at least 2", errUsage, *maxGames)
+	}
+	langFile := *languages
+	if langFile == "" {
+		if _, err := os.Stat("configs/languages.toml"); err == nil {
+			langFile = "configs/languages.toml"
+		}
+	}
+	langs, err := tournament.LoadLanguages(langFile)
+	if err != nil {
+		return err
+	}
+	live := &liveLine{w: m.Stderr, terminal: isTerminal(m.Stderr), quiet: *quiet}
+	o := tournament.SPRTOptions{
+		Match: mt, A: pos[0], B: pos[1], Test: test, MaxGames: *maxGames,
+		Seed: *seed, Jobs: *jobs, Out: *out, Cache: *cache, Languages: langs,
+		Log: m.Stderr, Live: live.update,
+	}
+	st, err := tournament.RunSPRT(ctx, o)
+	live.end(st)
+	if st != nil && (err == nil || errors.Is(err, tournament.ErrInterrupted)) {
+		fmt.Fprintln(m.Stdout, sprtLine(st))
+		fmt.Fprintln(m.Stdout, verdict(st))
+		if err == nil {
+			fmt.Fprintf(m.Stderr, "games and replays: %s\n", st.Out)
+		}
+	}
+	return err
+}
+
+// sprtLine is a test's state in one line.
+func sprtLine(st *tournament.SPRTState) string {
+	return fmt.Sprintf("%s vs %s: %d games  W/D/L %d/%d/%d  Elo %s  LLR %.2f [%.2f, %.2f]",
+		st.B, st.A, st.Games(), st.W, st.D, st.L, st.Elo, st.LLR, st.Lower, st.Upper)
+}
+
+// verdict says what a test found, for people.
+func verdict(st *tournament.SPRTState) string {
+	t := st.Test
+	switch st.Verdict {
+	case sprt.H1:
+		return fmt.Sprintf("H1 accepted: %s is stronger than %s (by %g Elo or more, at %g%% risk of error)", st.B, st.A, t.Elo1, 100*t.Alpha)
+	case sprt.H0:
+		return fmt.Sprintf("H0 accepted: %s is not %g Elo stronger than %s (at most %g, at %g%% risk of error)", st.B, t.Elo1, st.A, t.Elo0, 100*t.Beta)
+	}
+	if st.Limited {
+		return fmt.Sprintf("no verdict after %d games (the --max-games limit): the bots are too close to tell %g from %g Elo; widen --elo0/--elo1 or allow more games", st.Games(), t.Elo0, t.Elo1)
+	}
+	return "no verdict yet: run the same command again to go on"
+}
+
+// liveLine shows a test's state as it goes: on a terminal one line
+// rewritten in place, elsewhere a line every 10 seconds.
+type liveLine struct {
+	w        io.Writer
+	terminal bool
+	quiet    bool
+
+	mu    sync.Mutex
+	last  time.Time
+	shown bool
+}
+
+func (l *liveLine) update(st *tournament.SPRTState) {
+	if l.quiet {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := time.Now()
+	every := 10 * time.Second
+	if l.terminal {
+		every = 100 * time.Millisecond
+	}
+	if now.Sub(l.last) < every {
+		return
+	}
+	l.last = now
+	line := sprtLine(st) + progressBar(st.LLR, st.Lower, st.Upper)
+	if l.terminal {
+		fmt.Fprintf(l.w, "\r%s\x1b[K", line)
+		l.shown = true
+	} else {
+		fmt.Fprintln(l.w, line)
+	}
+}
+
+func (l *liveLine) end(*tournament.SPRTState) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.shown {
+		fmt.Fprint(l.w, "\r\x1b[K")
+		l.shown = false
+	}
+}
+
+// progressBar places the LLR between its bounds: "  H0 |····•···| H1".
+func progressBar(llr, lo, hi float64) string {
+	const width = 20
+	i := int(math.Round((llr - lo) / (hi - lo) * width))
+	i = min(max(i, 0), width)
+	b := []rune("  H0 |" + string(repeatRune('·', width+1)) + "| H1")
+	b[6+i] = '•'
+	return string(b)
+}
+
+func repeatRune(r rune, n int) []rune {
+	out := make([]rune, n)
+	for i := range out {
+		out[i] = r
+	}
+	return out
+}
