@@ -18,17 +18,6 @@ import (
 
 // openTempDir is a temporary directory that sandboxed bots, which run as
 // nobody when the tests run as root, can enter.
-func openTempDir(t *testing.T) string {
-	t.Helper()
-	d := t.TempDir()
-	for p := d; p != os.TempDir() && p != "/" && p != "."; p = filepath.Dir(p) {
-		if err := os.Chmod(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return d
-}
-
 // TestNewBot writes every starter bot, builds it as its header says, and
 // plays it against itself: every seat must end ok. The directory must also
 // be a submission `judge tournament` can build.
