@@ -1,15 +1,14 @@
-// Package judge runs matches between bot programs: it starts them, speaks
-// the line protocol with them under time limits, records replays, and says
-// who won and why.
+// Package judge runs matches between players: it serves their turns with
+// the line protocol under time limits, records replays, and says who won
+// and why. What a player is — a bot program, a web bot, a person — is
+// behind the Player interface.
 package judge
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -17,11 +16,9 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"judge/games"
-	"judge/games/catalog"
-	"judge/sandbox"
 )
 
-// Limits bound a bot's turns.
+// Limits bound a player's turns.
 type Limits struct {
 	Turn      time.Duration // per turn, from the judge starting the turn to #END
 	FirstTurn time.Duration // the seat's first turn (start-up of JVMs and interpreters)
@@ -29,7 +26,7 @@ type Limits struct {
 	// bot's threads and processes), checked when the turn ends; the first
 	// turn is not bounded, for start-up.
 	TurnCPU time.Duration
-	Output  int64         // bytes a bot may write in one turn
+	Output  int64         // bytes a player may write in one turn
 	Stderr  int           // bytes of a bot's stderr kept with the match (the tail)
 	Grace   time.Duration // after the game, time for a bot to exit before it is killed
 }
@@ -43,24 +40,44 @@ var DefaultLimits = Limits{
 	Grace:     200 * time.Millisecond,
 }
 
-// Match is everything needed to play one match.
+// Check says what is wrong with limits, or nil.
+func (l Limits) Check() error {
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"turn", l.Turn}, {"first turn", l.FirstTurn}} {
+		if d.v <= 0 {
+			return fmt.Errorf("the %s limit is %v: it must be positive", d.name, d.v)
+		}
+	}
+	switch {
+	case l.TurnCPU < 0:
+		return fmt.Errorf("the CPU limit per turn is %v: it must be positive (or zero for none)", l.TurnCPU)
+	case l.Grace < 0:
+		return fmt.Errorf("the grace is %v: it must not be negative", l.Grace)
+	case l.Output <= 0:
+		return fmt.Errorf("the output limit is %d bytes: it must be positive", l.Output)
+	case l.Stderr < 0:
+		return fmt.Errorf("the stderr tail is %d bytes: it must not be negative", l.Stderr)
+	}
+	return nil
+}
+
+// Match is one fully resolved match: everything it needs, nothing left to
+// a default.
 type Match struct {
-	Variant catalog.Variant
-	Params  games.Params // resolved parameters
-	Seed    uint64
-	Bots    []BotSpec // one per seat
-	Limits  Limits
-	IO      IO
-	Env     map[string]string // added to every bot's environment
-	Sandbox sandbox.Limits    // zero for sandbox.DefaultLimits
-	// SandboxLevel caps the bots' isolation: "" (sandbox.Auto) for the
-	// strongest the machine allows, sandbox.None for no sandbox at all.
-	SandboxLevel sandbox.Level
-	Trace        bool // keep the full protocol transcript in the replay
-	// Spread lets a two-player match's bots run on any CPU. By default
-	// they share one CPU with the judge's thread that serves them (see
-	// acquireCPU).
-	Spread bool
+	Game     games.Game
+	Name     string       // the game's name for people and replays (a variant's: tictactoe)
+	Params   games.Params // resolved parameters, every one given
+	Seed     uint64
+	Entrants []Entrant // one per seat
+	Limits   Limits
+	Trace    bool // keep the full protocol transcript in the replay
+	// Serve, when not nil, serves the turns: it is called on the
+	// goroutine that plays the match once every player has started, and
+	// must call play once. procbot.OneCPU uses it to keep a two-player
+	// match's processes on one CPU.
+	Serve func(players []Player, play func())
 }
 
 // Result is how a match ended.
@@ -83,143 +100,116 @@ type PlayerResult struct {
 	Score  float64 `json:"score"`
 }
 
-// seat is one bot during a match.
+// seat is one player during a match.
 type seat struct {
 	index  int
-	spec   BotSpec
-	bot    *botProc
+	info   BotInfo
+	p      Player
+	person Person // p, when it is a person
 	status Status
 	reason string
-	turns  int  // turns this seat has started
-	freeze bool // stop the bot between its turns
+	turns  int // turns this seat has started
+	stop   sync.Once
+	final  Final
 	trace  []TraceLine
 	buf    []byte // reused for answers
 }
 
 // Run plays one match. It returns an error only when the judge cannot run
-// it (a bot that cannot be started, a bad game); whatever the bots do is
-// in the result.
+// it (a player that cannot be started, a bad game, an interruption);
+// whatever the players do is in the result.
 func Run(ctx context.Context, m Match) (*Result, error) {
-	lim := m.Limits
-	if lim == (Limits{}) {
-		lim = DefaultLimits
-	}
-	if m.IO == "" {
-		m.IO = PTY
-	}
-	if m.Variant.Game == nil {
+	if m.Game == nil {
 		return nil, errors.New("no game")
 	}
-	params, err := m.Variant.Resolve(m.Params)
+	if m.Name == "" {
+		m.Name = m.Game.Name()
+	}
+	if err := m.Limits.Check(); err != nil {
+		return nil, err
+	}
+	st, err := m.Game.New(m.Params, m.Seed)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", m.Variant.Name, err)
+		return nil, fmt.Errorf("%s: %w", m.Name, err)
 	}
-	m.Params = params
-	st, err := m.Variant.Game.New(m.Params, m.Seed)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", m.Variant.Name, err)
+	if len(m.Entrants) != st.Seats() {
+		return nil, fmt.Errorf("%s needs %d players, got %d", m.Name, st.Seats(), len(m.Entrants))
 	}
-	if len(m.Bots) != st.Seats() {
-		return nil, fmt.Errorf("%s needs %d bots, got %d", m.Variant.Name, st.Seats(), len(m.Bots))
+	rp := &Replay{Version: ReplayVersion, Game: m.Name, Params: m.Params, Seed: m.Seed}
+	seats := make([]*seat, len(m.Entrants))
+	for i, e := range m.Entrants {
+		info, err := e.Info()
+		if err != nil {
+			return nil, fmt.Errorf("player %d: %w", i, err)
+		}
+		seats[i] = &seat{index: i, info: info, status: OK}
 	}
-	rp := &Replay{
-		Version: ReplayVersion,
-		Game:    m.Variant.Name,
-		Params:  m.Params,
-		Seed:    m.Seed,
-		IO:      string(m.IO),
-	}
-	seats := make([]*seat, len(m.Bots))
 	defer func() {
 		for _, s := range seats {
-			if s != nil && s.bot != nil {
-				s.bot.stop(0)
-			}
+			s.halt(0)
 		}
 	}()
-	sbLimits := m.Sandbox
-	if sbLimits == (sandbox.Limits{}) {
-		sbLimits = sandbox.DefaultLimits
-	}
-	rp.Bots = make([]ReplayBot, len(m.Bots))
-	cpu := -1
-	if len(m.Bots) == 2 && !m.Spread {
-		cpu = acquireCPU()
-		defer releaseCPU(cpu)
-	}
-	// The bots start at once: a sandbox takes milliseconds to set up.
-	var g errgroup.Group
-	for i, spec := range m.Bots {
+
+	// The players start at once: a sandbox takes milliseconds to set up.
+	g, gctx := errgroup.WithContext(ctx)
+	for i, e := range m.Entrants {
 		g.Go(func() error {
-			sum, err := spec.Hash()
+			var opp []string
+			for j, o := range seats {
+				if j != i {
+					opp = append(opp, o.info.Name)
+				}
+			}
+			p, err := e.Start(gctx, Seat{Index: i, Seats: len(seats), Game: m.Name, Params: m.Params,
+				Seed: SeatSeed(m.Seed, i), Opponents: opp})
 			if err != nil {
-				return fmt.Errorf("bot %d (%s): %w", i, spec.Name, err)
+				return fmt.Errorf("player %d (%s): %w", i, seats[i].info.Name, err)
 			}
-			rp.Bots[i] = ReplayBot{Name: spec.Name, Command: spec.Argv, SHA256: sum}
-			env := botEnv(m.Env, botSeed(m.Seed, i))
-			b, err := startBot(spec, m.IO, env, m.SandboxLevel, sbLimits, lim.Stderr)
-			if err != nil {
-				return fmt.Errorf("bot %d (%s): %w", i, spec.Name, err)
-			}
-			pinProcess(b.proc.Pid(), cpu)
-			s := &seat{index: i, spec: spec, bot: b, status: OK}
-			// Frozen until its turn: no bot computes on another's time. It
-			// is part of the sandbox: without one (level none) nothing is
-			// frozen, which saves about 70 µs of wake-ups a turn
-			// (BenchmarkGame).
-			s.freeze = b.proc.Level() != sandbox.None
-			if s.freeze {
-				_ = b.proc.Freeze()
-			}
-			seats[i] = s
+			seats[i].p = p
+			seats[i].person, _ = p.(Person)
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	rp.Sandbox = seats[0].bot.proc.Protection()
-	defer pinThread(cpu)()
-
-	start := time.Now()
-	for !st.Outcome().Over {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	players := make([]Player, len(seats))
+	for i, s := range seats {
+		players[i] = s.p
+		b := ReplayBot{Name: s.info.Name, Command: s.info.Command, SHA256: s.info.SHA256, Sandbox: s.info.Sandbox}
+		if pr, ok := s.p.(Protected); ok {
+			b.Sandbox = pr.Protection()
 		}
-		movers := st.Movers()
-		moves, recs, err := playTurns(ctx, st, seats, movers, lim, start, m.Trace)
-		if err != nil {
-			return nil, err
+		if rp.Sandbox == "" {
+			rp.Sandbox = b.Sandbox
 		}
-		rp.Turns = append(rp.Turns, ReplayTurn{Turn: st.Turn(), Moves: recs})
-		for _, idx := range movers {
-			if s := seats[idx]; s.status != OK {
-				s.bot.stop(0)
-				st.Forfeit(idx)
-			}
-		}
-		if st.Outcome().Over {
-			break
-		}
-		if err := st.Apply(moves); err != nil {
-			return nil, fmt.Errorf("%s: turn %d: a checked move was refused: %w", m.Variant.Name, st.Turn(), err)
-		}
+		rp.Bots = append(rp.Bots, b)
 	}
 
-	// The game is over: every bot gets its grace to exit, all at once.
+	serve := m.Serve
+	if serve == nil {
+		serve = func(_ []Player, play func()) { play() }
+	}
+	var playErr error
+	serve(players, func() { playErr = playGame(ctx, st, seats, m, rp) })
+	if playErr != nil {
+		return nil, playErr
+	}
+
+	// The game is over: every player gets its grace to exit, all at once.
 	var wg sync.WaitGroup
 	for _, s := range seats {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s.bot.stop(lim.Grace)
+			s.halt(m.Limits.Grace)
 		}()
 	}
 	wg.Wait()
 
 	out := st.Outcome()
 	res := &Result{
-		Game:   m.Variant.Name,
+		Game:   m.Name,
 		Params: m.Params,
 		Seed:   m.Seed,
 		Winner: out.Winner,
@@ -228,29 +218,56 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 		Replay: rp,
 	}
 	for i, s := range seats {
-		pr := PlayerResult{Name: s.spec.Name, Status: s.status, Reason: s.reason}
+		pr := PlayerResult{Name: s.info.Name, Status: s.status, Reason: s.reason}
 		if i < len(out.Scores) {
 			pr.Score = out.Scores[i]
 		}
 		res.Players = append(res.Players, pr)
-		text, total := s.bot.stderr.Bytes()
-		rp.Bots[i].Stderr = string(text)
-		rp.Bots[i].StderrBytes = total
+		rp.Bots[i].Stderr = string(s.final.Stderr)
+		rp.Bots[i].StderrBytes = s.final.StderrBytes
 		rp.Bots[i].Trace = s.trace
 	}
 	rp.Outcome = ReplayOutcome{Winner: res.Winner, Reason: res.Reason, Players: res.Players}
 	return res, nil
 }
 
+// playGame plays the turns until the game is over.
+func playGame(ctx context.Context, st games.State, seats []*seat, m Match, rp *Replay) error {
+	start := time.Now()
+	for !st.Outcome().Over {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		movers := st.Movers()
+		moves, recs, err := playTurns(ctx, st, seats, movers, m.Limits, start, m.Trace)
+		if err != nil {
+			return err
+		}
+		rp.Turns = append(rp.Turns, ReplayTurn{Turn: st.Turn(), Moves: recs})
+		for _, idx := range movers {
+			if s := seats[idx]; s.status != OK {
+				s.halt(0)
+				st.Forfeit(idx)
+			}
+		}
+		if st.Outcome().Over {
+			break
+		}
+		if err := st.Apply(moves); err != nil {
+			return fmt.Errorf("%s: turn %d: a checked move was refused: %w", m.Name, st.Turn(), err)
+		}
+	}
+	return nil
+}
+
 // playTurns serves the turn of every mover at once, each with its own
-// deadline: one bot's fault never cancels another's turn; only a judge
+// deadline: one player's fault never cancels another's turn; only a judge
 // failure stops them all. It returns the committed moves and the records.
 func playTurns(ctx context.Context, st games.State, seats []*seat, movers []int, lim Limits, start time.Time, trace bool) (map[int]games.Move, []TurnMove, error) {
 	moves := make(map[int]games.Move, len(movers))
 	recs := make([]TurnMove, len(movers))
 	if len(movers) == 1 {
-		// One mover, the common case: served right here, where waiting
-		// in ppoll is cheapest (see fdReader).
+		// One mover, the common case: served right here.
 		mv, rec, err := seats[movers[0]].playTurn(ctx, st, lim, start, trace, false)
 		if err != nil {
 			return nil, nil, err
@@ -285,44 +302,19 @@ func playTurns(ctx context.Context, st games.State, seats []*seat, movers []int,
 	return moves, recs, nil
 }
 
-// botEnv is the whole environment of a bot: PATH, HOME and LANG from the
-// judge's, JUDGE_SEED, and what the configuration adds. Nothing else of the
-// judge's environment reaches a bot.
-func botEnv(extra map[string]string, seed uint64) []string {
-	env := map[string]string{
-		"PATH": "/usr/local/bin:/usr/bin:/bin",
-		"HOME": "/tmp",
-		"LANG": "C.UTF-8",
-	}
-	for _, k := range []string{"PATH", "HOME", "LANG"} {
-		if v, ok := os.LookupEnv(k); ok {
-			env[k] = v
-		}
-	}
-	env["JUDGE_SEED"] = strconv.FormatUint(seed, 10)
-	for k, v := range extra {
-		env[k] = v
-	}
-	out := make([]string, 0, len(env))
-	for k, v := range env {
-		out = append(out, k+"="+v)
-	}
-	return out
-}
-
-// botSeed derives seat's seed from the match seed (splitmix64).
-func botSeed(seed uint64, seat int) uint64 {
-	z := seed + uint64(seat+1)*0x9e3779b97f4a7c15
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
-
 // fail ends the seat with a status other than OK.
 func (s *seat) fail(st Status, reason string) {
 	if s.status == OK {
 		s.status, s.reason = st, reason
 	}
+}
+
+// halt stops the seat's player, once.
+func (s *seat) halt(grace time.Duration) {
+	if s.p == nil {
+		return
+	}
+	s.stop.Do(func() { s.final = s.p.Stop(grace) })
 }
 
 // playTurn serves one turn of the seat: it answers queries and collects
@@ -338,59 +330,73 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 		limit = lim.FirstTurn
 	}
 	s.turns++
-	b := s.bot
 	rec := TurnMove{Seat: s.index}
 	start := time.Now()
-	deadline := start.Add(limit)
-	if err := b.outR.setDeadline(deadline, shared); err != nil {
-		return nil, rec, fmt.Errorf("bot %d: %w", s.index, err)
+	t := Turn{Number: st.Turn(), Limit: limit, Deadline: start.Add(limit), First: s.turns == 1, Shared: shared}
+	// A player's fault is data; anything else stops the match.
+	failed := func(err error) error {
+		if f := AsFault(err); f != nil {
+			s.fail(f.Status, f.Reason)
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("player %d: %w", s.index, err)
 	}
-	if err := b.in.SetWriteDeadline(deadline); err != nil {
-		return nil, rec, fmt.Errorf("bot %d: %w", s.index, err)
-	}
-	// Ctrl-C and the like wake a read that is waiting.
-	stopWake := context.AfterFunc(ctx, b.outR.cancel)
-	defer stopWake()
-	if s.freeze {
-		if err := b.proc.Thaw(); err != nil {
-			return nil, rec, fmt.Errorf("bot %d: %w", s.index, err)
+	if err := s.p.BeginTurn(ctx, t); err != nil {
+		if err := failed(err); err != nil {
+			return nil, rec, err
 		}
 	}
-	cpu0, _ := b.proc.CPUTime()
 
 	orders := st.Orders(s.index)
 	var (
 		written int64
+		lines   int
 		move    games.Move
+		last    string // the last line, for messages
 	)
 	for move == nil && s.status == OK {
-		raw, err := b.readLine()
+		text, err := s.p.ReadLine(ctx)
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, rec, ctx.Err()
+			if f := AsFault(err); f != nil && f.Status == Output && lines > 0 {
+				f.Reason += noEndHint(lines, last)
 			}
-			s.readFault(err, raw, limit, lim.Grace)
+			if err := failed(err); err != nil {
+				return nil, rec, err
+			}
 			break
 		}
-		written += int64(len(raw))
+		lines++
+		written += int64(len(text)) + 1
 		if lim.Output > 0 && written > lim.Output {
-			s.fail(Output, fmt.Sprintf("wrote more than %d bytes in turn %d", lim.Output, st.Turn()))
+			s.fail(Output, fmt.Sprintf("wrote more than %d bytes in turn %d", lim.Output, st.Turn())+noEndHint(lines, string(clip(text))))
 			break
 		}
-		text := raw[:len(raw)-1]
 		if n := len(text); n > 0 && text[n-1] == '\r' {
 			text = text[:n-1]
 		}
 		if trace {
 			s.trace = append(s.trace, TraceLine{T: us(time.Since(matchStart)), Dir: "out", Line: string(text)})
 		}
+		if len(text) > MaxLine {
+			s.fail(Protocol, fmt.Sprintf("a line longer than %d bytes (starting %q)", MaxLine, clip(text)))
+			break
+		}
 		if bad := badText(text); bad != "" {
 			s.fail(Protocol, fmt.Sprintf("line %q: %s", clip(text), bad))
 			break
 		}
+		last = string(clip(text))
 		if string(text) == "#END" {
 			mv, err := orders.Commit()
 			if err != nil {
+				if s.person != nil {
+					s.person.Refused(err.Error())
+					orders = st.Orders(s.index)
+					continue
+				}
 				s.fail(Illegal, fmt.Sprintf("turn %d: %v", st.Turn(), err))
 				break
 			}
@@ -404,40 +410,51 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 		ans, err := st.Query(s.index, l)
 		if err == nil {
 			rec.Queries++
-			s.buf = append(append(s.buf[:0], ans...), '\n')
+			s.buf = append(s.buf[:0], ans...)
 			if trace {
 				s.trace = append(s.trace, TraceLine{T: us(time.Since(matchStart)), Dir: "in", Line: ans})
 			}
-			if err := b.write(s.buf); err != nil {
-				if ctx.Err() != nil {
-					return nil, rec, ctx.Err()
+			if err := s.p.WriteAnswer(ctx, s.buf); err != nil {
+				if err := failed(err); err != nil {
+					return nil, rec, err
 				}
-				s.writeFault(err, limit, lim.Grace)
 			}
 			continue
 		}
 		if !errors.Is(err, games.ErrNotQuery) {
-			return nil, rec, fmt.Errorf("bot %d: query %q: %w", s.index, l, err)
+			return nil, rec, fmt.Errorf("player %d: query %q: %w", s.index, l, err)
 		}
 		if err := orders.Command(l); err != nil {
 			if errors.Is(err, games.ErrUnknown) {
-				s.fail(Protocol, fmt.Sprintf("unknown query or command %q", clip(text)))
+				if s.person != nil {
+					s.person.Refused(fmt.Sprintf("%q is not a query or a command of this game", clip(text)))
+					continue
+				}
+				s.fail(Protocol, unknownReason(text))
 				break
 			}
 			rec.Invalid = append(rec.Invalid, fmt.Sprintf("%s: %v", l, err))
+			if s.person != nil {
+				s.person.Refused(fmt.Sprintf("%s: %v", l, err))
+			}
 		}
 	}
 	rec.WallUS = us(time.Since(start))
-	if cpu1, err := b.proc.CPUTime(); err == nil {
-		used := cpu1 - cpu0
-		rec.CPUUS = us(used)
-		if lim.TurnCPU > 0 && used > lim.TurnCPU && s.status == OK && s.turns > 1 {
-			s.fail(Timeout, fmt.Sprintf("used %v of CPU in turn %d, over the limit of %v", used.Round(time.Millisecond), st.Turn(), lim.TurnCPU))
-			move = nil
+	u, err := s.p.EndTurn(ctx)
+	if err != nil {
+		if err := failed(err); err != nil {
+			return nil, rec, err
+		}
+		move = nil
+	}
+	if u.CPUKnown {
+		rec.CPUUS = us(u.CPU)
+		if lim.TurnCPU > 0 && u.CPU > lim.TurnCPU && s.status == OK && s.turns > 1 {
+			s.fail(Timeout, fmt.Sprintf("used %v of CPU in turn %d, over the limit of %v", u.CPU.Round(time.Millisecond), st.Turn(), lim.TurnCPU))
 		}
 	}
-	if s.status == OK && s.freeze {
-		_ = b.proc.Freeze()
+	if s.status != OK {
+		move = nil
 	}
 	rec.Move = move
 	rec.Status = s.status
@@ -445,57 +462,22 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 	return move, rec, nil
 }
 
-// readFault turns a failed read into the seat's status.
-func (s *seat) readFault(err error, partial []byte, limit, grace time.Duration) {
-	switch {
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		reason := fmt.Sprintf("no #END within %v", limit)
-		if len(partial) > 0 {
-			reason += fmt.Sprintf("; its last output %q has no newline", clip(partial))
-		} else if s.bot.proc.Blocked() == "read stdin" {
-			reason += "; it was waiting for an answer, so its last line probably never reached the judge: end every line with a newline and flush stdout (fflush(stdout), print(..., flush=True), System.out.flush())"
-		}
-		s.fail(Timeout, reason)
-	case errors.Is(err, errLineTooLong):
-		s.fail(Protocol, fmt.Sprintf("a line longer than %d bytes (starting %q)", MaxLine, clip(partial)))
-	case errors.Is(err, io.EOF):
-		s.fail(s.crashReason(grace, "closed its standard output"))
-	default:
-		s.fail(Crash, fmt.Sprintf("reading its output: %v", err))
-	}
+// noEndHint explains an output limit reached without #END.
+func noEndHint(lines int, last string) string {
+	return fmt.Sprintf("; no #END in its %d lines (the last: %q): end every turn with the line #END", lines, last)
 }
 
-// writeFault turns a failed answer into the seat's status.
-func (s *seat) writeFault(err error, limit, grace time.Duration) {
-	if errors.Is(err, os.ErrDeadlineExceeded) {
-		s.fail(Timeout, fmt.Sprintf("did not read its answers within %v", limit))
-		return
+// unknownReason explains a line that is neither a query nor a command.
+func unknownReason(text []byte) string {
+	r := fmt.Sprintf("unknown query or command %q", clip(text))
+	if f := strings.Fields(string(text)); len(f) > 2 || len(f) > 0 && strings.ToLower(f[0]) == f[0] && len(f[0]) > 1 {
+		r += " (debug output belongs on stderr, not stdout: fprintf(stderr, ...), print(..., file=sys.stderr), System.err.println)"
 	}
-	s.fail(s.crashReason(grace, "closed its standard input"))
+	return r
 }
 
-// crashReason waits a little for the process to end and says how it
-// ended (Memory when the sandbox's memory limit stopped it, else Crash),
-// with the tail of its stderr.
-func (s *seat) crashReason(grace time.Duration, alive string) (Status, string) {
-	t := time.NewTimer(grace + 100*time.Millisecond)
-	defer t.Stop()
-	status, reason := Crash, alive
-	select {
-	case <-s.bot.proc.Done():
-		e := s.bot.proc.Exit()
-		reason = e.String()
-		if e.OOM {
-			status = Memory
-		}
-	case <-t.C:
-	}
-	s.bot.errs.Wait()
-	if text, _ := s.bot.stderr.Bytes(); len(text) > 0 {
-		reason += "; stderr: " + LastLines(text, 5, 600)
-	}
-	return status, reason
-}
+// MaxLine is the longest line a player may write, newline included.
+const MaxLine = 64 << 10
 
 // badText says why a line is not protocol text, or "".
 func badText(b []byte) string {
@@ -511,12 +493,12 @@ func badText(b []byte) string {
 }
 
 // clip shortens a line for a message.
-func clip(b []byte) string {
+func clip(b []byte) []byte {
 	const max = 80
 	if len(b) > max {
-		return string(b[:max]) + "…"
+		return append(b[:max:max], "…"...)
 	}
-	return string(b)
+	return b
 }
 
 func us(d time.Duration) int64 { return d.Microseconds() }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"judge/games"
-	"judge/games/catalog"
 )
 
 // Frame is the state of a replayed game after one turn.
@@ -13,19 +12,16 @@ type Frame struct {
 	Board string // the game's rendering after the turn
 }
 
-// Playback replays rp through the game's rules and returns the initial
-// board and one frame per turn. It fails if a recorded move is refused
-// or the outcome differs: the replay does not belong to these rules.
-func Playback(rp *Replay) (initial string, frames []Frame, err error) {
-	v, err := catalog.Lookup(rp.Game)
-	if err != nil {
-		return "", nil, err
-	}
-	p, err := v.Resolve(rp.Params)
+// Playback replays rp through the rules of game (the game rp.Game names)
+// and returns the initial board and one frame per turn. It fails if a
+// recorded move is refused or the outcome differs: the replay does not
+// belong to these rules.
+func Playback(game games.Game, rp *Replay) (initial string, frames []Frame, err error) {
+	p, err := games.Resolve(game.Params(), rp.Params)
 	if err != nil {
 		return "", nil, fmt.Errorf("replay: %w", err)
 	}
-	st, err := v.Game.New(p, rp.Seed)
+	st, err := game.New(p, rp.Seed)
 	if err != nil {
 		return "", nil, fmt.Errorf("replay: %w", err)
 	}

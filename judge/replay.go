@@ -23,8 +23,8 @@ type Replay struct {
 	Game    string        `json:"game"`
 	Params  games.Params  `json:"params"`
 	Seed    uint64        `json:"seed"`
-	IO      string        `json:"io"`
-	Sandbox string        `json:"sandbox,omitempty"` // the protection the bots ran under
+	IO      string        `json:"io,omitempty"`      // replays of older judges: the bots' stdout
+	Sandbox string        `json:"sandbox,omitempty"` // the protection of the first seat (see ReplayBot.Sandbox)
 	Bots    []ReplayBot   `json:"bots"`
 	Turns   []ReplayTurn  `json:"turns"`
 	Outcome ReplayOutcome `json:"outcome"`
@@ -35,6 +35,7 @@ type ReplayBot struct {
 	Name        string      `json:"name"`
 	Command     []string    `json:"command"`
 	SHA256      string      `json:"sha256"`
+	Sandbox     string      `json:"sandbox,omitempty"`      // the protection it ran under
 	Stderr      string      `json:"stderr,omitempty"`       // the kept tail of its stderr
 	StderrBytes int64       `json:"stderr_bytes,omitempty"` // all it wrote there
 	Trace       []TraceLine `json:"trace,omitempty"`        // with --trace: every line in and out

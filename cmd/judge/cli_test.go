@@ -70,8 +70,9 @@ func TestFitSeats(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mt := judge.Match{Variant: c.v, Params: p}
-			err = fitSeats(&mt, c.bots, nil, c.explicit)
+			su := &setup{variant: c.v, match: judge.Match{Game: c.v.Game, Name: c.v.Name, Params: p}, explicit: c.explicit}
+			err = su.fitSeats(c.bots)
+			mt := su.match
 			if (err != nil) != c.err {
 				t.Fatalf("err %v, want error %v", err, c.err)
 			}
@@ -113,7 +114,7 @@ func TestReplayTrace(t *testing.T) {
 			t.Fatalf("replay: exit %d: %s", code, errs)
 		}
 		if withTrace {
-			for _, want := range []string{"transcript of seat 0", "-- turn 1 --", "-- turn 3 --", "transcript of seat 1", "-- turn 2 --", "bot> #END"} {
+			for _, want := range []string{"turn 1\n", "turn 2\n", "turn 3\n", "bot> Board", "   < - - -", "bot> #END"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("with --trace: no %q in\n%s", want, out)
 				}

@@ -10,12 +10,14 @@ import (
 	"judge/games"
 	"judge/games/catalog"
 	"judge/judge"
-	"judge/sandbox"
+	"judge/judge/config"
+	"judge/judge/procbot"
 )
 
 // matchFlags are the flags that shape every match, shared by the commands
 // that play matches.
 type matchFlags struct {
+	fs        *flag.FlagSet
 	game      *string
 	params    paramFlag
 	io        *string
@@ -28,6 +30,7 @@ type matchFlags struct {
 
 func addMatchFlags(fs *flag.FlagSet) *matchFlags {
 	f := &matchFlags{
+		fs:        fs,
 		game:      fs.String("game", "", "game to play (see 'judge games'); may come from --config"),
 		io:        fs.String("io", "", "bots' stdout: pty (default) or pipe"),
 		turn:      fs.Duration("turn", 0, "time limit per turn (default 1s)"),
@@ -40,68 +43,179 @@ func addMatchFlags(fs *flag.FlagSet) *matchFlags {
 	return f
 }
 
-// apply puts the flags into mt, which holds what a configuration file
-// (named configFile, with game cfgGame) said. Warnings go to w.
-func (f *matchFlags) apply(mt *judge.Match, configFile, cfgGame string, w io.Writer) error {
+// set reports whether the flag was given.
+func (f *matchFlags) set(name string) bool {
+	given := false
+	f.fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == name })
+	return given
+}
+
+// setup is a match resolved once, in one place: the defaults, then the
+// configuration file, then the flags. The commands add the seed and the
+// players.
+type setup struct {
+	variant catalog.Variant
+	match   judge.Match     // Game, Name, Params (every one), Limits
+	proc    procbot.Options // how bot programs run
+	// explicit are the parameters a file or --param gave, besides the
+	// variant's presets.
+	explicit games.Params
+}
+
+// resolve resolves the defaults, the configuration file (named path, nil
+// when there is none) and the flags into one match. A bad flag is a usage
+// error naming the flag; a bad file value names the file and its line.
+// Warnings go to w.
+func (f *matchFlags) resolve(file *config.File, path string, w io.Writer) (*setup, error) {
+	s := &setup{
+		match: judge.Match{Limits: judge.DefaultLimits},
+		proc:  procbot.Options{IO: procbot.PTY, Limits: procbot.DefaultLimits, Stderr: judge.DefaultLimits.Stderr},
+	}
+	params := games.Params{}
+
+	// The file.
+	if file != nil && file.Game != "" {
+		v, err := catalog.Lookup(file.Game)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: game: %w", path, config.Line(path, "game"), err)
+		}
+		s.variant = v
+		for k, x := range file.Params {
+			params[k] = x
+		}
+	}
+	if file != nil {
+		l, lim := file.Limits, &s.match.Limits
+		for _, d := range []struct {
+			from config.Duration
+			to   *time.Duration
+		}{{l.Turn, &lim.Turn}, {l.FirstTurn, &lim.FirstTurn}, {l.TurnCPU, &lim.TurnCPU}, {l.Grace, &lim.Grace}} {
+			if d.from > 0 {
+				*d.to = time.Duration(d.from)
+			}
+		}
+		if l.OutputBytes > 0 {
+			lim.Output = l.OutputBytes
+		}
+		if l.StderrBytes > 0 {
+			lim.Stderr = l.StderrBytes
+			s.proc.Stderr = l.StderrBytes
+		}
+		if file.Bots.IO != "" {
+			s.proc.IO = procbot.IO(file.Bots.IO)
+		}
+		if len(file.Bots.Env) > 0 {
+			s.proc.Env = map[string]string{}
+			for k, v := range file.Bots.Env {
+				s.proc.Env[k] = v
+			}
+		}
+		if file.Sandbox.Level != "" {
+			lv, err := procbot.ParseLevel(file.Sandbox.Level)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: sandbox.level: %w", path, config.Line(path, "sandbox", "level"), err)
+			}
+			s.proc.Level = lv
+		}
+		sb, c := &s.proc.Limits, file.Sandbox
+		if c.Memory > 0 {
+			sb.Memory = int64(c.Memory)
+		}
+		if c.Procs > 0 {
+			sb.Procs = c.Procs
+		}
+		if c.FileSize > 0 {
+			sb.FileSize = int64(c.FileSize)
+		}
+		if c.OpenFiles > 0 {
+			sb.OpenFiles = c.OpenFiles
+		}
+		if c.Tmp > 0 {
+			sb.TmpSize = int64(c.Tmp)
+		}
+	}
+
+	// The flags.
 	switch {
 	case *f.game != "":
 		v, err := catalog.Lookup(*f.game)
 		if err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
 		}
-		if mt.Variant.Game != nil && v.Game.Name() != mt.Variant.Game.Name() {
-			return fmt.Errorf("%w: --game %s does not match game %q of %s", errUsage, *f.game, cfgGame, configFile)
+		if s.variant.Game != nil && v.Game.Name() != s.variant.Game.Name() {
+			return nil, fmt.Errorf("%w: --game %s does not match game %q of %s", errUsage, *f.game, file.Game, path)
 		}
 		// A variant's name (tictactoe) over its game's (gomoku) brings the
 		// variant's presets, which the file's [params] still override.
-		mt.Variant = v
-	case mt.Variant.Game == nil:
-		return fmt.Errorf("%w: no game: give --game NAME or --config FILE", errUsage)
-	}
-	over := games.Params{}
-	for k, v := range mt.Params {
-		over[k] = v
+		s.variant = v
+	case s.variant.Game == nil:
+		return nil, fmt.Errorf("%w: no game: give --game NAME or --config FILE", errUsage)
 	}
 	for k, v := range f.params {
-		over[k] = v
+		params[k] = v
 	}
-	var err error
-	if mt.Params, err = mt.Variant.Resolve(over); err != nil {
-		return fmt.Errorf("%w: %s: %v", errUsage, mt.Variant.Name, err)
+	s.explicit = params
+	p, err := s.variant.Resolve(params)
+	if err == nil {
+		_, err = s.variant.Game.New(p, 0) // parameters that do not fit together
 	}
-	if *f.io != "" {
-		mt.IO = judge.IO(*f.io)
-		if mt.IO != judge.PTY && mt.IO != judge.Pipe {
-			return fmt.Errorf("%w: --io %q: want pty or pipe", errUsage, *f.io)
+	if err != nil {
+		if file != nil && len(f.params) == 0 && len(file.Params) > 0 {
+			return nil, fmt.Errorf("%s: [params]: %w", path, err)
 		}
+		return nil, fmt.Errorf("%w: %s: %v", errUsage, s.variant.Name, err)
 	}
-	if *f.turn > 0 {
-		mt.Limits.Turn = *f.turn
+	s.match.Game, s.match.Name, s.match.Params = s.variant.Game, s.variant.Name, p
+
+	if *f.io != "" {
+		io, err := procbot.ParseIO(*f.io)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --io: %v", errUsage, err)
+		}
+		s.proc.IO = io
 	}
-	if *f.firstTurn > 0 {
-		mt.Limits.FirstTurn = *f.firstTurn
-	}
-	if *f.turnCPU > 0 {
-		mt.Limits.TurnCPU = *f.turnCPU
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+		to   *time.Duration
+	}{{"turn", *f.turn, &s.match.Limits.Turn}, {"first-turn", *f.firstTurn, &s.match.Limits.FirstTurn}, {"turn-cpu", *f.turnCPU, &s.match.Limits.TurnCPU}} {
+		if !f.set(d.name) {
+			continue
+		}
+		if d.v <= 0 {
+			return nil, fmt.Errorf("%w: --%s %v: a time limit must be positive", errUsage, d.name, d.v)
+		}
+		*d.to = d.v
 	}
 	if *f.sandbox != "" {
-		l, err := sandbox.ParseLevel(*f.sandbox)
+		l, err := procbot.ParseLevel(*f.sandbox)
 		if err != nil {
-			return fmt.Errorf("%w: --sandbox: %v", errUsage, err)
+			return nil, fmt.Errorf("%w: --sandbox: %v", errUsage, err)
 		}
-		mt.SandboxLevel = l
+		s.proc.Level = l
 	}
 	if *f.noSandbox {
-		if *f.sandbox != "" && mt.SandboxLevel != sandbox.None {
-			return fmt.Errorf("%w: --no-sandbox contradicts --sandbox %s", errUsage, *f.sandbox)
+		if *f.sandbox != "" && s.proc.Level != procbot.None {
+			return nil, fmt.Errorf("%w: --no-sandbox contradicts --sandbox %s", errUsage, *f.sandbox)
 		}
-		mt.SandboxLevel = sandbox.None
+		s.proc.Level = procbot.None
 	}
-	if mt.SandboxLevel == sandbox.None {
+	if err := s.match.Limits.Check(); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if s.proc.Level == procbot.None {
 		fmt.Fprintln(w, strings.Repeat("!", 72))
 		fmt.Fprintln(w, "!! NO SANDBOX: the bots run as you, with your files, network and limits.")
 		fmt.Fprintln(w, "!! Use this only to debug bots you trust.")
 		fmt.Fprintln(w, strings.Repeat("!", 72))
 	}
-	return nil
+	return s, nil
+}
+
+// loadMatchFile loads a match configuration file; none when path is "".
+func loadMatchFile(path string) (*config.File, error) {
+	if path == "" {
+		return nil, nil
+	}
+	return config.Load(path)
 }

@@ -92,7 +92,7 @@ func TestMatchErrors(t *testing.T) {
 		{"no game", []string{"match", c, c}, 2, []string{"no game"}},
 		{"unknown game", []string{"match", "--game", "chess", c, c}, 2, []string{`unknown game "chess"`, "tictactoe"}},
 		{"missing bot", []string{"match", "--game", "tictactoe", c, "./no-such-bot"}, 1, []string{"no-such-bot"}},
-		{"one bot", []string{"match", "--game", "tictactoe", c}, 1, []string{"needs 2 bots, got 1"}},
+		{"one bot", []string{"match", "--game", "tictactoe", c}, 1, []string{"needs 2 players, got 1"}},
 		{"bad flag", []string{"match", "--gmae", "tictactoe", c, c}, 2, []string{"gmae"}},
 		{"bad param", []string{"match", "--game", "tictactoe", "--param", "n=0", c, c}, 2, []string{"n = 0 is out of range"}},
 		{"unknown config key", []string{"match", "--config", badKey, c, c}, 1, []string{badKey + ":5: unknown key limits.turns"}},

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,6 +16,7 @@ import (
 
 	"judge/games"
 	"judge/judge"
+	"judge/judge/procbot"
 )
 
 func (m *Main) match(ctx context.Context, args []string) error {
@@ -34,40 +37,39 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		return err
 	}
 
-	mt := judge.Match{Limits: judge.DefaultLimits}
-	cfgGame := ""
-	var cfgParams games.Params
-	if *configFile != "" {
-		c, err := judge.LoadConfig(*configFile)
-		if err != nil {
-			return err
-		}
-		if err := c.Apply(&mt); err != nil {
-			return err
-		}
-		cfgGame, cfgParams = c.Game, c.Params
-	}
-	if err := mf.apply(&mt, *configFile, cfgGame, m.Stderr); err != nil {
+	file, err := loadMatchFile(*configFile)
+	if err != nil {
 		return err
 	}
-	mt.Seed = *seed
-	if !seedSet(fs) {
-		mt.Seed = randomSeed()
+	su, err := mf.resolve(file, *configFile, m.Stderr)
+	if err != nil {
+		return err
 	}
 	if len(pos) == 0 {
 		return fmt.Errorf("%w: no bots given", errUsage)
 	}
+	if err := su.fitSeats(len(pos)); err != nil {
+		return err
+	}
+	if *replayFile != "" {
+		if err := checkWritable(*replayFile); err != nil {
+			return fmt.Errorf("%w: --replay: %v", errUsage, err)
+		}
+	}
+	mt := su.match
+	mt.Seed = *seed
+	if !seedSet(fs) {
+		mt.Seed = randomSeed()
+	}
 	for _, a := range pos {
-		b, err := judge.ParseBot(a)
+		e, err := entrant(a, su.proc)
 		if err != nil {
 			return err
 		}
-		mt.Bots = append(mt.Bots, b)
-	}
-	if err := fitSeats(&mt, len(mt.Bots), cfgParams, games.Params(mf.params)); err != nil {
-		return err
+		mt.Entrants = append(mt.Entrants, e)
 	}
 	mt.Trace = *trace
+	mt.Serve = procbot.OneCPU
 
 	res, err := judge.Run(ctx, mt)
 	if err != nil {
@@ -157,4 +159,23 @@ func (p *paramFlag) Set(s string) error {
 	}
 	(*p)[strings.TrimSpace(name)] = n
 	return nil
+}
+
+// checkWritable checks, before a match is played, that a file can be
+// written at path: its directory exists and is writable.
+func checkWritable(path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	f, err := os.CreateTemp(dir, ".judge-check-*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }

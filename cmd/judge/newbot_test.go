@@ -13,6 +13,7 @@ import (
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/judgetest"
+	"judge/judge/procbot"
 	"judge/judge/tournament"
 )
 
@@ -67,7 +68,7 @@ func TestNewBot(t *testing.T) {
 					}
 				}
 				runLine := strings.Trim(strings.ReplaceAll(l.run, "%s", dir), `"`)
-				bot, err := judge.ParseBot(runLine)
+				bot, err := procbot.ParseBot(runLine)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -75,7 +76,12 @@ func TestNewBot(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				m := judge.Match{Variant: v, Params: v.Params, Seed: 5, Limits: judge.DefaultLimits, Bots: []judge.BotSpec{bot, bot}}
+				params, err := v.Resolve(nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				e := procbot.Bot{Spec: bot}
+				m := judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: 5, Limits: judge.DefaultLimits, Entrants: []judge.Entrant{e, e}}
 				m.Limits.FirstTurn = 20 * time.Second // a JVM on a busy machine
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				res, err := judge.Run(ctx, m)

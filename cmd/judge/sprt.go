@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"judge/judge"
 	"judge/judge/sprt"
 	"judge/judge/tournament"
 )
@@ -45,21 +44,15 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 	if len(pos) != 2 {
 		return fmt.Errorf("%w: want two bots, A and B, got %d", errUsage, len(pos))
 	}
-	mt := judge.Match{Limits: judge.DefaultLimits}
-	cfgGame := ""
-	if *configFile != "" {
-		c, err := judge.LoadConfig(*configFile)
-		if err != nil {
-			return err
-		}
-		if err := c.Apply(&mt); err != nil {
-			return err
-		}
-		cfgGame = c.Game
-	}
-	if err := mf.apply(&mt, *configFile, cfgGame, m.Stderr); err != nil {
+	file, err := loadMatchFile(*configFile)
+	if err != nil {
 		return err
 	}
+	su, err := mf.resolve(file, *configFile, m.Stderr)
+	if err != nil {
+		return err
+	}
+	mt := su.match
 	test := sprt.Test{Elo0: *elo0, Elo1: *elo1, Alpha: *alpha, Beta: *beta}
 	if err := test.Check(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -79,7 +72,7 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 	}
 	live := &liveLine{w: m.Stderr, terminal: isTerminal(m.Stderr), quiet: *quiet}
 	o := tournament.SPRTOptions{
-		Match: mt, A: pos[0], B: pos[1], Test: test, MaxGames: *maxGames,
+		Match: mt, Proc: su.proc, A: pos[0], B: pos[1], Test: test, MaxGames: *maxGames,
 		Seed: *seed, Jobs: *jobs, Out: *out, Cache: *cache, Languages: langs,
 		Log: m.Stderr, Live: live.update,
 	}

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"judge/judge"
+	"judge/judge/procbot"
 	"judge/judge/tournament"
 )
 
@@ -48,24 +48,29 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
-	var (
-		cfg = &tournament.Config{}
-		mt  = judge.Match{Limits: judge.DefaultLimits}
-	)
+	cfg := &tournament.Config{}
 	if *configFile != "" {
 		if cfg, err = tournament.LoadConfig(*configFile); err != nil {
 			return err
 		}
-		if err := cfg.Apply(&mt); err != nil {
-			return err
-		}
 	}
 	ts := cfg.Tournament
-	if err := mf.apply(&mt, *configFile, cfg.Game, m.Stderr); err != nil {
+	su, err := mf.resolve(&cfg.File, *configFile, m.Stderr)
+	if err != nil {
 		return err
 	}
+	mt := su.match
+	mt.Serve = procbot.OneCPU
+	for name, v := range map[string]int{"rounds": *rounds, "games": *gamesN, "iterations": *gamesN, "group-size": *groupSize} {
+		if mf.set(name) && v < 1 {
+			return fmt.Errorf("%w: --%s %d: want at least 1", errUsage, name, v)
+		}
+	}
+	if mf.set("jobs") && *jobs < 0 {
+		return fmt.Errorf("%w: --jobs %d: want 0 (one per CPU) or more", errUsage, *jobs)
+	}
 
-	o := tournament.Options{Match: mt}
+	o := tournament.Options{Match: mt, Proc: su.proc}
 	pick := func(flagName string, flagVal, cfgVal string) string {
 		if set[flagName] {
 			return flagVal
@@ -93,7 +98,7 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 	}
 	o.Out = pick("out", *out, ts.Out)
 	if o.Out == "" {
-		o.Out = filepath.Join("results", mt.Variant.Name)
+		o.Out = filepath.Join("results", mt.Name)
 	}
 	o.Cache = pick("cache", *cache, ts.Cache)
 	if *shard != "" {

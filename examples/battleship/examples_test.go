@@ -8,7 +8,9 @@ import (
 	"judge/games"
 	"judge/games/catalog"
 	"judge/judge"
+	"judge/judge/config"
 	"judge/judge/judgetest"
+	"judge/judge/procbot"
 )
 
 func TestMain(m *testing.M) { judgetest.Main(m) }
@@ -23,7 +25,7 @@ func TestHunterBeatsRandom(t *testing.T) {
 	const games = 4
 	for seed := uint64(1); seed <= games; seed++ {
 		seat := int(seed % 2)
-		bots := []judge.BotSpec{random, random}
+		bots := []procbot.Spec{random, random}
 		bots[seat] = hunter
 		res := judgetest.Play(t, "battleship", seed, nil, bots...)
 		for _, pr := range res.Players {
@@ -101,7 +103,7 @@ func TestConfig(t *testing.T) {
 
 func checkConfig(t *testing.T, path, variant string) {
 	t.Helper()
-	c, err := judge.LoadConfig(filepath.Join(judgetest.Root(t), path))
+	c, err := config.Load(filepath.Join(judgetest.Root(t), path))
 	if err != nil {
 		t.Fatal(err)
 	}

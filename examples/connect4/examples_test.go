@@ -9,7 +9,9 @@ import (
 	"judge/games"
 	"judge/games/catalog"
 	"judge/judge"
+	"judge/judge/config"
 	"judge/judge/judgetest"
+	"judge/judge/procbot"
 )
 
 func TestMain(m *testing.M) { judgetest.Main(m) }
@@ -24,7 +26,7 @@ func TestAlphaBetaBeatsRandom(t *testing.T) {
 	const games = 4
 	for seed := uint64(1); seed <= games; seed++ {
 		seat := int(seed % 2) // the strong bot plays both sides
-		bots := []judge.BotSpec{random, random}
+		bots := []procbot.Spec{random, random}
 		bots[seat] = strong
 		res := judgetest.Play(t, "connect4", seed, nil, bots...)
 		for i, pr := range res.Players {
@@ -61,7 +63,7 @@ func TestRuleBreakers(t *testing.T) {
 	random := judgetest.Spec(t, "random", "examples/connect4/random.c")
 	for _, tt := range []struct {
 		mode   string
-		vs     judge.BotSpec // seat 1
+		vs     procbot.Spec // seat 1
 		reason string
 	}{
 		// Two bots filling column 0: X's 7th disc does not fit.
@@ -94,7 +96,7 @@ func TestConfig(t *testing.T) {
 
 func checkConfig(t *testing.T, path, variant string) {
 	t.Helper()
-	c, err := judge.LoadConfig(filepath.Join(judgetest.Root(t), path))
+	c, err := config.Load(filepath.Join(judgetest.Root(t), path))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"judge/games/splix"
 	"judge/judge"
 	"judge/judge/judgetest"
+	"judge/judge/procbot"
 )
 
 func TestMain(m *testing.M) { judgetest.Main(m) }
@@ -37,9 +38,9 @@ func TestExamples(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		names := []string{random, random, random}
 		names[seed%3] = looper
-		m := judge.Match{Variant: v, Params: params, Seed: seed, Limits: judge.DefaultLimits}
+		m := judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: seed, Limits: judge.DefaultLimits}
 		for _, name := range names {
-			m.Bots = append(m.Bots, judge.BotSpec{Name: name, Argv: bots[name]})
+			m.Entrants = append(m.Entrants, procbot.Bot{Spec: procbot.Spec{Name: name, Argv: bots[name]}})
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		res, err := judge.Run(ctx, m)
@@ -52,7 +53,7 @@ func TestExamples(t *testing.T) {
 				t.Errorf("seed %d: seat %d (%s): %s: %s", seed, i, p.Name, p.Status, p.Reason)
 			}
 		}
-		if _, _, err := judge.Playback(res.Replay); err != nil {
+		if _, _, err := judge.Playback(v.Game, res.Replay); err != nil {
 			t.Errorf("seed %d: the replay does not play back: %v", seed, err)
 		}
 		st := replay(t, res, params)

@@ -16,6 +16,7 @@ import (
 
 	"judge/games/catalog"
 	"judge/judge"
+	"judge/judge/procbot"
 	"judge/sandbox"
 )
 
@@ -31,22 +32,47 @@ func Main(m *testing.M) {
 
 // Spec builds the bot at path (see Bot) and names it; args are added to
 // its command line.
-func Spec(tb testing.TB, name, path string, args ...string) judge.BotSpec {
+func Spec(tb testing.TB, name, path string, args ...string) procbot.Spec {
 	tb.Helper()
-	return judge.BotSpec{Name: name, Argv: append(Bot(tb, path), args...)}
+	return procbot.Spec{Name: name, Argv: append(Bot(tb, path), args...)}
+}
+
+// Setup is a match of bot programs being set up: the match, and how its
+// bots run.
+type Setup struct {
+	judge.Match
+	Proc procbot.Options
+	Bots []procbot.Spec
 }
 
 // Play plays one match of the variant with its preset parameters, within
-// two minutes; mod, when not nil, changes the match first.
-func Play(tb testing.TB, variant string, seed uint64, mod func(*judge.Match), bots ...judge.BotSpec) *judge.Result {
+// two minutes; mod, when not nil, changes the match first (the parameters
+// it sets override the variant's).
+func Play(tb testing.TB, variant string, seed uint64, mod func(*Setup), bots ...procbot.Spec) *judge.Result {
 	tb.Helper()
 	v, err := catalog.Lookup(variant)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m := judge.Match{Variant: v, Seed: seed, Limits: judge.DefaultLimits, Bots: bots}
+	params, err := v.Resolve(nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := Setup{
+		Match: judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: seed, Limits: judge.DefaultLimits,
+			Serve: procbot.OneCPU},
+		Bots: bots,
+	}
 	if mod != nil {
-		mod(&m)
+		mod(&s)
+	}
+	m := s.Match
+	// The parameters mod set are overrides of the variant's presets.
+	if m.Params, err = v.Resolve(m.Params); err != nil {
+		tb.Fatal(err)
+	}
+	for _, b := range s.Bots {
+		m.Entrants = append(m.Entrants, procbot.Bot{Spec: b, Options: s.Proc})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -15,6 +15,7 @@ import (
 	"judge/judge"
 	"judge/judge/browsertest"
 	"judge/judge/judgetest"
+	"judge/judge/procbot"
 	"judge/judge/replayview"
 )
 
@@ -26,11 +27,11 @@ import (
 // to back in the same iteration, is the viewer of a tic-tac-toe match.
 func BenchmarkOpenBigSplix(b *testing.B) {
 	ctx := browsertest.New(b, 10*time.Minute)
-	var specs []judge.BotSpec
+	var specs []procbot.Spec
 	for i := range 5 {
 		specs = append(specs, judgetest.Spec(b, fmt.Sprintf("looper-%d", i), "examples/splix/looper"))
 	}
-	big := judgetest.Play(b, "splix", 7, func(m *judge.Match) { m.Params = games.Params{"players": 5} }, specs...).Replay
+	big := judgetest.Play(b, "splix", 7, func(m *judgetest.Setup) { m.Params = games.Params{"players": 5} }, specs...).Replay
 	small := replay(b, matches[0])
 	dir := b.TempDir()
 	size := map[string]int{}

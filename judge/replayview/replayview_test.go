@@ -13,6 +13,7 @@ import (
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/judgetest"
+	"judge/judge/procbot"
 	"judge/judge/replayview"
 )
 
@@ -33,7 +34,7 @@ var matches = []match{
 	{name: "connect4", variant: "connect4", seed: 3, bots: []string{"examples/connect4/random.c", "examples/connect4/random.c"}},
 	{name: "battleship", variant: "battleship", seed: 4, bots: []string{"examples/battleship/hunter", "examples/battleship/random.c"}},
 	// A bot that crashes on its second turn: the viewer shows why.
-	{name: "crash", variant: "tictactoe", seed: 6, bots: []string{"examples/gomoku/strong", "judge/testdata/crash.c"}},
+	{name: "crash", variant: "tictactoe", seed: 6, bots: []string{"examples/gomoku/strong", "judge/procbot/testdata/crash.c"}},
 	{name: "splix", variant: "splix-small", seed: 5, params: games.Params{"size": 24, "turns": 120, "players": 3},
 		bots: []string{"examples/splix/looper", "examples/splix/looper", "examples/splix/looper"}},
 }
@@ -51,11 +52,11 @@ func replay(t testing.TB, mt match) *judge.Replay {
 	if rp := played[mt.name]; rp != nil {
 		return rp
 	}
-	var specs []judge.BotSpec
+	var specs []procbot.Spec
 	for i, b := range mt.bots {
 		specs = append(specs, judgetest.Spec(t, fmt.Sprintf("%s-%d", b[strings.Index(b, "/")+1:], i), b))
 	}
-	res := judgetest.Play(t, mt.variant, mt.seed, func(m *judge.Match) {
+	res := judgetest.Play(t, mt.variant, mt.seed, func(m *judgetest.Setup) {
 		m.Params = mt.params
 		m.Trace = true
 	}, specs...)

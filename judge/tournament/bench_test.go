@@ -41,7 +41,7 @@ func BenchmarkTournament(b *testing.B) {
 					o := options(b, out, tempDir(b), args)
 					o.Rounds = 16
 					o.Jobs = jobs
-					o.Match.SandboxLevel = level
+					o.Proc.Level = level
 					start := time.Now()
 					st, err := Run(context.Background(), o)
 					el[jobs] += time.Since(start)

@@ -21,7 +21,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"judge/judge"
-	"judge/sandbox"
+	"judge/judge/config"
+	"judge/judge/procbot"
 )
 
 // DefaultLanguages is the built-in copy of configs/languages.toml, used
@@ -38,9 +39,9 @@ type Languages struct {
 
 // CompileLimits bound one compile.
 type CompileLimits struct {
-	Time     judge.Duration `toml:"time"`
-	MemoryMB int64          `toml:"memory_mb"`
-	Procs    int            `toml:"procs"`
+	Time     config.Duration `toml:"time"`
+	MemoryMB int64           `toml:"memory_mb"`
+	Procs    int             `toml:"procs"`
 }
 
 // Language is one [language.NAME] table of languages.toml.
@@ -69,10 +70,10 @@ func LoadLanguages(path string) (*Languages, error) {
 			return nil, err
 		}
 		tmp.Close()
-		if err := judge.DecodeFile(tmp.Name(), &l); err != nil {
+		if err := config.Decode(tmp.Name(), &l); err != nil {
 			return nil, fmt.Errorf("built-in languages: %w", err)
 		}
-	} else if err := judge.DecodeFile(path, &l); err != nil {
+	} else if err := config.Decode(path, &l); err != nil {
 		return nil, err
 	}
 	if len(l.Language) == 0 {
@@ -97,7 +98,7 @@ func LoadLanguages(path string) (*Languages, error) {
 		}
 	}
 	if l.Limits.Time == 0 {
-		l.Limits.Time = judge.Duration(time.Minute)
+		l.Limits.Time = config.Duration(time.Minute)
 	}
 	if l.Limits.MemoryMB == 0 {
 		l.Limits.MemoryMB = 1024
@@ -507,11 +508,11 @@ func (l *Languages) runCompiler(ctx context.Context, argv []string, dir, cache s
 	}
 	defer os.Remove(logf.Name())
 	defer logf.Close()
-	lim := sandbox.CompileLimits
+	lim := procbot.CompileLimits
 	lim.Memory = l.Limits.MemoryMB << 20
 	lim.Procs = l.Limits.Procs
 	lim.Wall = time.Duration(l.Limits.Time)
-	p, err := sandbox.Start(sandbox.Spec{
+	ex, err := procbot.RunTool(ctx, procbot.ToolSpec{
 		Argv: argv, Dir: dir, Env: compileEnv(env, cache),
 		Stdout: logf, Stderr: logf,
 		Limits:   lim,
@@ -519,18 +520,13 @@ func (l *Languages) runCompiler(ctx context.Context, argv []string, dir, cache s
 		Writable: writable,
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
 		return "", fmt.Errorf("cannot run the compiler: %w", err)
-	}
-	select {
-	case <-p.Done():
-	case <-ctx.Done():
-		p.Kill()
-		<-p.Done()
-		return "", ctx.Err()
 	}
 	text, _ := os.ReadFile(logf.Name())
 	msg := judge.LastLines(text, 40, 4000)
-	ex := p.Exit()
 	switch {
 	case ex.Wall:
 		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler took more than %v\n%s", lim.Wall, msg)}

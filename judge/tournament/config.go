@@ -6,8 +6,7 @@ import (
 	"strings"
 
 	"judge/games"
-	"judge/games/catalog"
-	"judge/judge"
+	"judge/judge/config"
 )
 
 // Config is a tournament file (configs/tournament-*.toml): a match
@@ -31,7 +30,7 @@ import (
 //	bots_dir = ""           # every bot in this directory too
 //	languages = "configs/languages.toml"
 type Config struct {
-	judge.Config
+	config.File
 	Tournament Settings `toml:"tournament"`
 }
 
@@ -55,10 +54,10 @@ type Settings struct {
 // the wrong type are errors naming the file and line.
 func LoadConfig(path string) (*Config, error) {
 	c := &Config{}
-	if err := judge.DecodeFile(path, c); err != nil {
+	if err := config.Decode(path, c); err != nil {
 		return nil, err
 	}
-	if err := c.Config.Check(path); err != nil {
+	if err := c.File.Check(path); err != nil {
 		return nil, err
 	}
 	t := c.Tournament
@@ -76,15 +75,6 @@ func LoadConfig(path string) (*Config, error) {
 		}
 	}
 	return c, nil
-}
-
-// Apply puts the match part of the file into m (see judge.Config.Apply)
-// when it names a game.
-func (c *Config) Apply(m *judge.Match) error {
-	if c.Game == "" {
-		return nil
-	}
-	return c.Config.Apply(m)
 }
 
 // Shard is a deterministic share of a tournament's matches: those whose
@@ -120,15 +110,15 @@ func (s Shard) has(i int) bool { return s.Count <= 1 || i%s.Count == s.Index }
 // seatsOf says how many players a match of the game may have: a range
 // when the game has a "players" (or "seats") parameter, else the number
 // its states have.
-func seatsOf(v catalog.Variant, p games.Params) (lo, hi int, param string, err error) {
-	for _, s := range v.Game.Params() {
+func seatsOf(g games.Game, name string, p games.Params) (lo, hi int, param string, err error) {
+	for _, s := range g.Params() {
 		if s.Name == "players" || s.Name == "seats" {
 			return s.Min, s.Max, s.Name, nil
 		}
 	}
-	st, err := v.Game.New(p, 0)
+	st, err := g.New(p, 0)
 	if err != nil {
-		return 0, 0, "", fmt.Errorf("%s: %w", v.Name, err)
+		return 0, 0, "", fmt.Errorf("%s: %w", name, err)
 	}
 	return st.Seats(), st.Seats(), "", nil
 }

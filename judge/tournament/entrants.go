@@ -11,14 +11,14 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"judge/judge"
+	"judge/judge/procbot"
 )
 
 // Entrant is one bot of a tournament.
 type Entrant struct {
 	Name string
 	Arg  string // as given: a path or a command line
-	Spec judge.BotSpec
+	Spec procbot.Spec
 	Hash string // sha256 of what it runs: its sources, or its program
 	Err  error  // why it cannot play (a compile error); nil when it can
 }
@@ -80,7 +80,7 @@ func (e *Entrant) prepare(ctx context.Context, langs *Languages, cache string) e
 	st, err := os.Stat(e.Arg)
 	isSource := err == nil && (st.IsDir() || (st.Mode().IsRegular() && langs.ByExt(e.Arg) != nil && st.Mode()&0o111 == 0))
 	if !isSource {
-		spec, err := judge.ParseBot(e.Arg)
+		spec, err := procbot.ParseBot(e.Arg)
 		if err != nil {
 			return err
 		}
@@ -104,7 +104,7 @@ func (e *Entrant) prepare(ctx context.Context, langs *Languages, cache string) e
 		}
 		return err
 	}
-	e.Spec = judge.BotSpec{Argv: b.Argv, Dir: b.Dir}
+	e.Spec = procbot.Spec{Argv: b.Argv, Dir: b.Dir}
 	e.Hash = b.Key
 	return nil
 }
@@ -114,7 +114,7 @@ func (e *Entrant) prepare(ctx context.Context, langs *Languages, cache string) e
 func baseName(arg string, full bool) string {
 	name := arg
 	if _, err := os.Stat(arg); err != nil {
-		if argv, err := judge.SplitCommand(arg); err == nil && len(argv) > 0 {
+		if argv, err := procbot.SplitCommand(arg); err == nil && len(argv) > 0 {
 			name = argv[len(argv)-1]
 			for i := len(argv) - 1; i >= 0; i-- {
 				if st, err := os.Stat(argv[i]); err == nil && !st.IsDir() {

@@ -15,6 +15,7 @@ import (
 
 	"judge/games"
 	"judge/judge"
+	"judge/judge/procbot"
 	"judge/judge/sprt"
 )
 
@@ -23,7 +24,8 @@ import (
 type SPRTOptions struct {
 	// Match is the template of every game (see Options.Match).
 	Match     judge.Match
-	A, B      string // bot arguments (as for a tournament)
+	Proc      procbot.Options // how the bots run (see Options.Proc)
+	A, B      string          // bot arguments (as for a tournament)
 	Test      sprt.Test
 	MaxGames  int // stop undecided after this many games; 0: DefaultSPRTMaxGames
 	Seed      uint64
@@ -135,20 +137,20 @@ func RunSPRT(ctx context.Context, o SPRTOptions) (*SPRTState, error) {
 		o.MaxGames = DefaultSPRTMaxGames
 	}
 	maxPairs := max(1, o.MaxGames/2)
-	v := o.Match.Variant
-	if v.Game == nil {
+	g, name := o.Match.Game, o.Match.Name
+	if g == nil {
 		return nil, errors.New("no game")
 	}
-	params, err := v.Resolve(o.Match.Params)
+	params, err := games.Resolve(g.Params(), o.Match.Params)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", v.Name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	lo, hi, seatPar, err := seatsOf(v, params)
+	lo, hi, seatPar, err := seatsOf(g, name, params)
 	if err != nil {
 		return nil, err
 	}
 	if lo > 2 || hi < 2 {
-		return nil, fmt.Errorf("a test between two bots needs a two-player game; %s takes %d..%d players", v.Name, lo, hi)
+		return nil, fmt.Errorf("a test between two bots needs a two-player game; %s takes %d..%d players", name, lo, hi)
 	}
 	if o.Languages == nil {
 		if o.Languages, err = LoadLanguages(""); err != nil {
@@ -181,7 +183,7 @@ func RunSPRT(ctx context.Context, o SPRTOptions) (*SPRTState, error) {
 	}
 	names := []string{ents[0].Name, ents[1].Name}
 	if o.Out == "" {
-		o.Out = filepath.Join(SPRTRoot, sprtDirName(v.Name, params, names, ents, o.Seed))
+		o.Out = filepath.Join(SPRTRoot, sprtDirName(name, params, names, ents, o.Seed))
 	}
 
 	store, rep, err := OpenStore(o.Out)
@@ -199,7 +201,7 @@ func RunSPRT(ctx context.Context, o SPRTOptions) (*SPRTState, error) {
 	}
 	removeTemps(replays)
 
-	h := &Header{Version: LogVersion, Game: v.Name, Params: params, Format: SPRT, Seed: o.Seed, TestBot: names[1]}
+	h := &Header{Version: LogVersion, Game: name, Params: params, Format: SPRT, Seed: o.Seed, TestBot: names[1]}
 	if old := store.Header(); old != nil {
 		if d := headerDiff(old, h); d != "" {
 			return nil, fmt.Errorf("%s holds another test or tournament (%s): give another --out", o.Out, d)
@@ -218,7 +220,7 @@ func RunSPRT(ctx context.Context, o SPRTOptions) (*SPRTState, error) {
 		return nil, err
 	}
 
-	t := &tourney{o: Options{Match: o.Match, Out: o.Out}, store: store, header: h, ents: ents, names: names,
+	t := &tourney{o: Options{Match: o.Match, Proc: o.Proc, Out: o.Out}, store: store, header: h, ents: ents, names: names,
 		seatPar: seatPar, params: params, replays: replays}
 	lower, upper := o.Test.Bounds()
 	st := &SPRTState{A: names[0], B: names[1], Out: o.Out, Test: o.Test, Lower: lower, Upper: upper,

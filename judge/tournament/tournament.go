@@ -20,7 +20,7 @@ import (
 
 	"judge/games"
 	"judge/judge"
-	"judge/sandbox"
+	"judge/judge/procbot"
 )
 
 // ErrInterrupted is returned when the context ends a tournament early.
@@ -29,9 +29,11 @@ var ErrInterrupted = errors.New("interrupted")
 
 // Options are everything a tournament needs.
 type Options struct {
-	// Match is the template of every match: game, parameters, limits, io,
-	// environment, sandbox. Seats and seed are filled per match.
-	Match     judge.Match
+	// Match is the template of every match: game, parameters, limits.
+	// Entrants and seed are filled per match.
+	Match judge.Match
+	// Proc is how the bots run: io, environment, sandbox.
+	Proc      procbot.Options
 	Format    Format // empty: round robin for two-seat games, groups otherwise
 	Rounds    int    // default 1
 	Games     int    // groups: at least this many games (more rounds as needed)
@@ -79,15 +81,18 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 	if o.Out == "" {
 		return nil, errors.New("no output directory")
 	}
-	v := o.Match.Variant
+	v := struct {
+		Game games.Game
+		Name string
+	}{o.Match.Game, o.Match.Name}
 	if v.Game == nil {
 		return nil, errors.New("no game")
 	}
-	params, err := v.Resolve(o.Match.Params)
+	params, err := games.Resolve(v.Game.Params(), o.Match.Params)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", v.Name, err)
 	}
-	lo, hi, seatPar, err := seatsOf(v, params)
+	lo, hi, seatPar, err := seatsOf(v.Game, v.Name, params)
 	if err != nil {
 		return nil, err
 	}
@@ -151,11 +156,7 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		}
 		return nil, err
 	}
-	mem := o.Match.Sandbox.Memory
-	if o.Match.Sandbox == (sandbox.Limits{}) {
-		mem = sandbox.DefaultLimits.Memory
-	}
-	runVars := RunVars(mem)
+	runVars := RunVars(o.Proc.Memory())
 	for _, e := range all {
 		e.Spec.Argv = expand(e.Spec.Argv, runVars)
 	}
@@ -222,7 +223,7 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		return nil, err
 	}
 	t.header = h
-	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: excluded, Sandbox: string(runLevel(o.Match.SandboxLevel))}
+	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: excluded, Sandbox: string(procbot.RunLevel(o.Proc.Level))}
 	for _, e := range t.ents {
 		run.Entrants = append(run.Entrants, EntrantInfo{Name: e.Name, SHA256: e.Hash})
 	}
@@ -297,14 +298,6 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 	return st, nil
 }
 
-// runLevel is the sandbox level bots run at when level is asked for.
-func runLevel(level sandbox.Level) sandbox.Level {
-	if level == sandbox.Auto {
-		return sandbox.Probe().Level
-	}
-	return level
-}
-
 // setTotal sets the progress's total once the recorded matches are known.
 func (p *Progress) setTotal(total, already int) {
 	if p == nil || p.W == nil {
@@ -365,9 +358,12 @@ func (t *tourney) play(ctx context.Context, f Fixture) error {
 	}
 	m.Params = p
 	m.Seed = f.Seed(t.header.Seed)
-	m.Bots = make([]judge.BotSpec, len(f.Seats))
+	m.Entrants = make([]judge.Entrant, len(f.Seats))
 	for i, s := range f.Seats {
-		m.Bots[i] = t.ents[s].Spec
+		m.Entrants[i] = procbot.Bot{Spec: t.ents[s].Spec, Options: t.o.Proc}
+	}
+	if m.Serve == nil {
+		m.Serve = procbot.OneCPU
 	}
 	start := time.Now()
 	res, err := judge.Run(ctx, m)

@@ -16,7 +16,7 @@ import (
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/judgetest"
-	"judge/sandbox"
+	"judge/judge/procbot"
 )
 
 // tempDir is a temporary directory that a sandboxed program running as
@@ -69,7 +69,7 @@ func options(t testing.TB, out, cache string, args []string) Options {
 		t.Fatal(err)
 	}
 	return Options{
-		Match:     judge.Match{Variant: v, Params: v.Params, Limits: judge.DefaultLimits},
+		Match:     judge.Match{Game: v.Game, Name: v.Name, Params: v.Params, Limits: judge.DefaultLimits},
 		Rounds:    2,
 		Seed:      7,
 		Jobs:      2,
@@ -165,7 +165,7 @@ func TestTournament(t *testing.T) {
 	m := o.Match
 	m.Seed = rec.Seed
 	for _, b := range rp.Bots {
-		m.Bots = append(m.Bots, judge.BotSpec{Name: b.Name, Argv: b.Command})
+		m.Entrants = append(m.Entrants, procbot.Bot{Spec: procbot.Spec{Name: b.Name, Argv: b.Command}})
 	}
 	m.Params = rp.Params
 	again, err := judge.Run(context.Background(), m)
@@ -225,17 +225,17 @@ func TestTournament(t *testing.T) {
 	}
 
 	// Resuming with the bots at another sandbox level is refused.
-	if lv := runLevel(""); lv != sandbox.None {
+	if lv := procbot.RunLevel(""); lv != procbot.None {
 		o4 := o
-		o4.Match.SandboxLevel = sandbox.None
+		o4.Proc.Level = procbot.None
 		if _, err := Run(context.Background(), o4); err == nil || !strings.Contains(err.Error(), "sandbox level "+string(lv)) {
 			t.Errorf("resumed at level none after %s: %v", lv, err)
 		}
 	}
 	runRecs, _, _ := ReadLog(filepath.Join(out, LogName))
 	for _, r := range runRecs {
-		if r.Kind == KindRun && r.Run.Sandbox != string(runLevel("")) {
-			t.Errorf("run record's sandbox level %q, want %q", r.Run.Sandbox, runLevel(""))
+		if r.Kind == KindRun && r.Run.Sandbox != string(procbot.RunLevel("")) {
+			t.Errorf("run record's sandbox level %q, want %q", r.Run.Sandbox, procbot.RunLevel(""))
 		}
 	}
 

@@ -1,4 +1,4 @@
-package judge_test
+package procbot_test
 
 import (
 	"errors"
@@ -10,9 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/judgetest"
-	"judge/sandbox"
+	"judge/judge/procbot"
 )
 
 func TestMain(m *testing.M) { judgetest.Main(m) }
@@ -20,19 +21,20 @@ func TestMain(m *testing.M) { judgetest.Main(m) }
 // play runs one match of the variant between bots given as source paths
 // (relative to the repository root), with the transcript kept, and checks
 // that its replay plays back.
-func play(t *testing.T, variant string, seed uint64, mod func(*judge.Match), bots ...string) *judge.Result {
+func play(t *testing.T, variant string, seed uint64, mod func(*judgetest.Setup), bots ...string) *judge.Result {
 	t.Helper()
-	var specs []judge.BotSpec
+	var specs []procbot.Spec
 	for _, b := range bots {
 		specs = append(specs, judgetest.Spec(t, filepath.Base(b), b))
 	}
-	res := judgetest.Play(t, variant, seed, func(m *judge.Match) {
+	res := judgetest.Play(t, variant, seed, func(m *judgetest.Setup) {
 		m.Trace = true
 		if mod != nil {
 			mod(m)
 		}
 	}, specs...)
-	if _, _, err := judge.Playback(res.Replay); err != nil {
+	v, _ := catalog.Lookup(variant)
+	if _, _, err := judge.Playback(v.Game, res.Replay); err != nil {
 		t.Errorf("the replay does not play back: %v", err)
 	}
 	return res
@@ -67,8 +69,8 @@ func TestNoFlushBots(t *testing.T) {
 // TestPipeNeedsFlush shows what the pty is for: on a plain pipe the same
 // C bot never gets its query out, and the reason says to flush.
 func TestPipeNeedsFlush(t *testing.T) {
-	res := play(t, "tictactoe", 1, func(m *judge.Match) {
-		m.IO = judge.Pipe
+	res := play(t, "tictactoe", 1, func(m *judgetest.Setup) {
+		m.Proc.IO = procbot.Pipe
 		m.Limits.FirstTurn = time.Second
 	}, randomC, randomPy)
 	p := res.Players[0]
@@ -81,7 +83,7 @@ func TestPipeNeedsFlush(t *testing.T) {
 }
 
 func TestPipeModeWithFlushingBot(t *testing.T) {
-	res := play(t, "gomoku", 7, func(m *judge.Match) { m.IO = judge.Pipe }, strong, strong)
+	res := play(t, "gomoku", 7, func(m *judgetest.Setup) { m.Proc.IO = procbot.Pipe }, strong, strong)
 	for i, p := range res.Players {
 		if p.Status != judge.OK {
 			t.Errorf("seat %d: %s %s", i, p.Status, p.Reason)
@@ -107,8 +109,8 @@ func TestStrongBeatsRandom(t *testing.T) {
 func TestEnvironment(t *testing.T) {
 	t.Setenv("PYTHONUNBUFFERED", "1")
 	t.Setenv("JUDGE_SECRET", "do not leak")
-	res := play(t, "tictactoe", 5, func(m *judge.Match) { m.Env = map[string]string{"EXTRA": "yes"} },
-		"judge/testdata/env.py", randomC)
+	res := play(t, "tictactoe", 5, func(m *judgetest.Setup) { m.Proc.Env = map[string]string{"EXTRA": "yes"} },
+		"judge/procbot/testdata/env.py", randomC)
 	env := res.Replay.Bots[0].Stderr
 	for _, want := range []string{"PATH=", "HOME=", "LANG=", "JUDGE_SEED=", "EXTRA=yes"} {
 		if !strings.Contains(env, want) {
@@ -128,21 +130,21 @@ func TestMisbehavingBots(t *testing.T) {
 		status judge.Status
 		words  []string // the reason must contain each
 	}{
-		{"judge/testdata/never_end.py", judge.Timeout, []string{"no #END within"}},
-		{"judge/testdata/noeol.c", judge.Timeout, []string{`"#END" has no newline`}},
-		{"judge/testdata/noflush.c", judge.Timeout, []string{"waiting for an answer", "flush"}},
-		{"judge/testdata/crash.c", judge.Crash, []string{"SIGSEGV", "about to dereference NULL"}},
-		{"judge/testdata/exit3.py", judge.Crash, []string{"exit code 3", "giving up"}},
-		{"judge/testdata/garbage.py", judge.Protocol, []string{"unknown query or command", "Hello judge"}},
-		{"judge/testdata/binary.py", judge.Protocol, []string{"not valid UTF-8"}},
-		{"judge/testdata/longline.py", judge.Protocol, []string{"longer than 65536 bytes"}},
-		{"judge/testdata/flood.py", judge.Output, []string{"more than"}},
-		{"judge/testdata/invalid_only.py", judge.Illegal, []string{"(5,5) is off the 3×3 board"}},
+		{"judge/procbot/testdata/never_end.py", judge.Timeout, []string{"no #END within"}},
+		{"judge/procbot/testdata/noeol.c", judge.Timeout, []string{`"#END" has no newline`}},
+		{"judge/procbot/testdata/noflush.c", judge.Timeout, []string{"waiting for an answer", "flush"}},
+		{"judge/procbot/testdata/crash.c", judge.Crash, []string{"SIGSEGV", "about to dereference NULL"}},
+		{"judge/procbot/testdata/exit3.py", judge.Crash, []string{"exit code 3", "giving up"}},
+		{"judge/procbot/testdata/garbage.py", judge.Protocol, []string{"unknown query or command", "Hello judge"}},
+		{"judge/procbot/testdata/binary.py", judge.Protocol, []string{"not valid UTF-8"}},
+		{"judge/procbot/testdata/longline.py", judge.Protocol, []string{"longer than 65536 bytes"}},
+		{"judge/procbot/testdata/flood.py", judge.Output, []string{"more than"}},
+		{"judge/procbot/testdata/invalid_only.py", judge.Illegal, []string{"(5,5) is off the 3×3 board"}},
 	}
 	for _, tt := range tests {
 		t.Run(filepath.Base(tt.bot), func(t *testing.T) {
 			t.Parallel()
-			res := play(t, "tictactoe", 1, func(m *judge.Match) { m.Limits.FirstTurn = 2 * time.Second }, tt.bot, randomC)
+			res := play(t, "tictactoe", 1, func(m *judgetest.Setup) { m.Limits.FirstTurn = 2 * time.Second }, tt.bot, randomC)
 			p := res.Players[0]
 			if p.Status != tt.status {
 				t.Fatalf("status %s (%s), want %s", p.Status, p.Reason, tt.status)
@@ -162,16 +164,16 @@ func TestMisbehavingBots(t *testing.T) {
 func TestCPULimit(t *testing.T) {
 	// The wall-clock limit is generous: on a loaded machine 300 ms of CPU
 	// can take seconds.
-	res := play(t, "tictactoe", 1, func(m *judge.Match) {
+	res := play(t, "tictactoe", 1, func(m *judgetest.Setup) {
 		m.Limits.Turn = 20 * time.Second
 		m.Limits.TurnCPU = 100 * time.Millisecond
-	}, "judge/testdata/spin.c", randomC)
+	}, "judge/procbot/testdata/spin.c", randomC)
 	p := res.Players[0]
 	if p.Status != judge.Timeout || !strings.Contains(p.Reason, "of CPU in turn 3, over the limit of 100ms") {
 		t.Fatalf("got %s %q, want a timeout for CPU in turn 3", p.Status, p.Reason)
 	}
 	// Without the CPU limit the same bot is in time.
-	res = play(t, "tictactoe", 1, func(m *judge.Match) { m.Limits.Turn = 20 * time.Second }, "judge/testdata/spin.c", randomC)
+	res = play(t, "tictactoe", 1, func(m *judgetest.Setup) { m.Limits.Turn = 20 * time.Second }, "judge/procbot/testdata/spin.c", randomC)
 	if p := res.Players[0]; p.Status != judge.OK {
 		t.Fatalf("without a CPU limit: %s %s", p.Status, p.Reason)
 	}
@@ -179,7 +181,7 @@ func TestCPULimit(t *testing.T) {
 
 func TestLinesAfterEndWaitForNextTurn(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
-		res := play(t, "tictactoe", seed, nil, randomC, "judge/testdata/after_end.py")
+		res := play(t, "tictactoe", seed, nil, randomC, "judge/procbot/testdata/after_end.py")
 		if p := res.Players[1]; p.Status != judge.OK {
 			t.Fatalf("seed %d: %s %s", seed, p.Status, p.Reason)
 		}
@@ -187,7 +189,7 @@ func TestLinesAfterEndWaitForNextTurn(t *testing.T) {
 }
 
 func TestLastValidPlaceSymbolBinds(t *testing.T) {
-	res := play(t, "tictactoe", 1, nil, "judge/testdata/override.py", randomC)
+	res := play(t, "tictactoe", 1, nil, "judge/procbot/testdata/override.py", randomC)
 	if p := res.Players[0]; p.Status != judge.OK {
 		t.Fatalf("%s %s", p.Status, p.Reason)
 	}
@@ -246,11 +248,11 @@ func TestNoProcessOutlivesMatch(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pid")
 	// Unsandboxed: a sandboxed bot can neither write the pid file nor
 	// show its real pid (sandbox's hostile suite checks that case).
-	play(t, "tictactoe", 1, func(m *judge.Match) {
-		m.Env = map[string]string{"PIDFILE": pidfile}
-		m.SandboxLevel = sandbox.None
+	play(t, "tictactoe", 1, func(m *judgetest.Setup) {
+		m.Proc.Env = map[string]string{"PIDFILE": pidfile}
+		m.Proc.Level = procbot.None
 	},
-		"judge/testdata/spawner.py", randomC)
+		"judge/procbot/testdata/spawner.py", randomC)
 	b, err := os.ReadFile(pidfile)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package judge_test
+package procbot_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/judgetest"
+	"judge/judge/procbot"
 	"judge/sandbox"
 
 	"golang.org/x/sys/unix"
@@ -30,8 +31,8 @@ const benchQueries = 100000 // per turn, as the performance goal states
 // "spread-ratio" (judge over the spread floor) and "sandbox-ratio"
 // (sandboxed over not; goal ≤ 1.05).
 func BenchmarkQueryCost(b *testing.B) {
-	floor := judgetest.Bot(b, "judge/testdata/bench/floor.c")[0]
-	bot := judgetest.Bot(b, "judge/testdata/bench/querybot.c")
+	floor := judgetest.Bot(b, "judge/procbot/testdata/bench/floor.c")[0]
+	bot := judgetest.Bot(b, "judge/procbot/testdata/bench/querybot.c")
 	v, err := catalog.Lookup("tictactoe")
 	if err != nil {
 		b.Fatal(err)
@@ -45,7 +46,7 @@ func BenchmarkQueryCost(b *testing.B) {
 	for !set.IsSet(cpu) {
 		cpu++
 	}
-	floorTurn := func(b *testing.B, mode judge.IO, pin bool) float64 {
+	floorTurn := func(b *testing.B, mode procbot.IO, pin bool) float64 {
 		var args []string
 		if pin {
 			args = []string{"-cpu", strconv.Itoa(cpu)}
@@ -62,13 +63,14 @@ func BenchmarkQueryCost(b *testing.B) {
 		}
 		return f
 	}
-	judgeTurn := func(b *testing.B, mode judge.IO, level sandbox.Level, seed int) float64 {
+	judgeTurn := func(b *testing.B, mode procbot.IO, level sandbox.Level, seed int) float64 {
 		argv := append(append([]string(nil), bot...), strconv.Itoa(benchQueries))
 		res, err := judge.Run(context.Background(), judge.Match{
-			Variant: v, Params: params, Seed: uint64(seed), IO: mode, SandboxLevel: level,
+			Game: v.Game, Name: v.Name, Params: params, Seed: uint64(seed), Serve: procbot.OneCPU,
 			Limits: judge.Limits{Turn: judge.DefaultLimits.Turn, FirstTurn: 60e9,
 				Output: 1 << 30, Stderr: 1 << 10, Grace: judge.DefaultLimits.Grace},
-			Bots: []judge.BotSpec{{Name: "querybot", Argv: argv}, {Name: "opponent", Argv: append(append([]string(nil), bot...), "0")}},
+			Entrants: entrants(procbot.Options{IO: mode, Level: level},
+				procbot.Spec{Name: "querybot", Argv: argv}, procbot.Spec{Name: "opponent", Argv: append(append([]string(nil), bot...), "0")}),
 		})
 		if err != nil {
 			b.Fatal(err)
@@ -79,7 +81,7 @@ func BenchmarkQueryCost(b *testing.B) {
 		}
 		return float64(first.WallUS) * 1000 / float64(first.Queries)
 	}
-	for _, mode := range []judge.IO{judge.PTY, judge.Pipe} {
+	for _, mode := range []procbot.IO{procbot.PTY, procbot.Pipe} {
 		b.Run(string(mode), func(b *testing.B) {
 			var floorNS, spreadNS, judgeNS, sandboxNS float64
 			var ratios, spreadRatios, sbRatios []float64
@@ -137,8 +139,8 @@ func BenchmarkGame(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					start := time.Now()
 					res, err := judge.Run(context.Background(), judge.Match{
-						Variant: v, Params: params, Seed: uint64(i), SandboxLevel: level,
-						Bots: []judge.BotSpec{{Name: "a", Argv: bot}, {Name: "b", Argv: bot}},
+						Game: v.Game, Name: v.Name, Params: params, Seed: uint64(i), Limits: judge.DefaultLimits, Serve: procbot.OneCPU,
+						Entrants: entrants(procbot.Options{Level: level}, procbot.Spec{Name: "a", Argv: bot}, procbot.Spec{Name: "b", Argv: bot}),
 					})
 					if err != nil {
 						b.Fatal(err)
@@ -155,4 +157,13 @@ func BenchmarkGame(b *testing.B) {
 			})
 		}
 	}
+}
+
+// entrants are bot programs run as o says.
+func entrants(o procbot.Options, specs ...procbot.Spec) []judge.Entrant {
+	var es []judge.Entrant
+	for _, s := range specs {
+		es = append(es, procbot.Bot{Spec: s, Options: o})
+	}
+	return es
 }

@@ -1,4 +1,4 @@
-package judge
+package procbot
 
 import (
 	"os"
@@ -107,8 +107,5 @@ func TestTailBuffer(t *testing.T) {
 	b.Write([]byte("0123456789"))
 	if got, _ := b.Bytes(); string(got) != "23456789" {
 		t.Errorf("kept %q after a long write", got)
-	}
-	if s := LastLines([]byte("a\nb\nc\nd\n"), 2, 100); s != "c\nd" {
-		t.Errorf("lastLines: %q", s)
 	}
 }

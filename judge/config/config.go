@@ -1,4 +1,8 @@
-package judge
+// Package config reads configuration files strictly: a typo, an unknown
+// key or a value of the wrong type is an error naming the file, the line
+// and the key. The command line resolves what a file says, with the
+// defaults and the flags, into one match (cmd/judge).
+package config
 
 import (
 	"errors"
@@ -11,12 +15,10 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"judge/games"
-	"judge/games/catalog"
-	"judge/sandbox"
+	"judge/judge/procbot"
 )
 
-// Config is a match configuration file (configs/*.toml):
+// File is a match configuration file (configs/*.toml):
 //
 //	game = "gomoku"          # a name from `judge games`
 //	[params]                 # the game's parameters
@@ -39,16 +41,16 @@ import (
 //	file_size = "64MiB"      # largest file a bot may write
 //	open_files = 256
 //	tmp = "64MiB"            # size of the bot's private /tmp
-type Config struct {
+type File struct {
 	Game    string         `toml:"game"`
 	Params  map[string]int `toml:"params"`
-	Limits  ConfigLimits   `toml:"limits"`
-	Bots    ConfigBots     `toml:"bots"`
-	Sandbox ConfigSandbox  `toml:"sandbox"`
+	Limits  Limits         `toml:"limits"`
+	Bots    Bots           `toml:"bots"`
+	Sandbox Sandbox        `toml:"sandbox"`
 }
 
-// ConfigLimits is the [limits] table.
-type ConfigLimits struct {
+// Limits is the [limits] table.
+type Limits struct {
 	Turn        Duration `toml:"turn"`
 	FirstTurn   Duration `toml:"first_turn"`
 	TurnCPU     Duration `toml:"turn_cpu"`
@@ -57,14 +59,14 @@ type ConfigLimits struct {
 	Grace       Duration `toml:"grace"`
 }
 
-// ConfigBots is the [bots] table.
-type ConfigBots struct {
+// Bots is the [bots] table.
+type Bots struct {
 	IO  string            `toml:"io"`
 	Env map[string]string `toml:"env"`
 }
 
-// ConfigSandbox is the [sandbox] table.
-type ConfigSandbox struct {
+// Sandbox is the [sandbox] table.
+type Sandbox struct {
 	Level     string `toml:"level"`
 	Memory    Size   `toml:"memory"`
 	Procs     int    `toml:"procs"`
@@ -117,11 +119,13 @@ func (d *Duration) UnmarshalText(b []byte) error {
 // MarshalText implements encoding.TextMarshaler.
 func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
 
-// LoadConfig reads a match configuration file strictly: unknown keys and
+// Load reads a match configuration file strictly: unknown keys and
 // values of the wrong type are errors that name the file, line and key.
-func LoadConfig(path string) (*Config, error) {
-	c := &Config{}
-	if err := DecodeFile(path, c); err != nil {
+// The game and its parameters are checked where the catalog is known
+// (cmd/judge).
+func Load(path string) (*File, error) {
+	c := &File{}
+	if err := Decode(path, c); err != nil {
 		return nil, err
 	}
 	if c.Game == "" {
@@ -133,46 +137,32 @@ func LoadConfig(path string) (*Config, error) {
 	return c, nil
 }
 
-// Check checks what decoding cannot: the game and its parameters (when
-// the file names a game), the io mode and the sandbox level. Errors name
-// path and, where it can be found, the line.
-func (c *Config) Check(path string) error {
-	if c.Game != "" {
-		v, err := catalog.Lookup(c.Game)
-		if err != nil {
-			return fmt.Errorf("%s:%d: game: %w", path, lineOf(path, toml.Key{"game"}), err)
-		}
-		p, err := v.Resolve(c.Params)
-		if err == nil {
-			_, err = v.Game.New(p, 0) // parameters that do not fit together
-		}
-		if err != nil {
-			return fmt.Errorf("%s: [params]: %w", path, err)
-		}
+// Check checks what decoding cannot: the io mode, the sandbox level and
+// numbers that must not be negative. Errors name path and, where it can
+// be found, the line.
+func (c *File) Check(path string) error {
+	if _, err := procbot.ParseIO(c.Bots.IO); err != nil {
+		return fmt.Errorf("%s:%d: bots.io: %w", path, Line(path, "bots", "io"), err)
 	}
-	switch IO(c.Bots.IO) {
-	case "", PTY, Pipe:
-	default:
-		return fmt.Errorf("%s:%d: bots.io: %q is not \"pty\" or \"pipe\"", path, lineOf(path, toml.Key{"bots", "io"}), c.Bots.IO)
-	}
-	if _, err := sandbox.ParseLevel(c.Sandbox.Level); err != nil {
-		return fmt.Errorf("%s:%d: sandbox.level: %w", path, lineOf(path, toml.Key{"sandbox", "level"}), err)
+	if _, err := procbot.ParseLevel(c.Sandbox.Level); err != nil {
+		return fmt.Errorf("%s:%d: sandbox.level: %w", path, Line(path, "sandbox", "level"), err)
 	}
 	for _, x := range []struct {
-		key string
-		v   int
-	}{{"procs", c.Sandbox.Procs}, {"open_files", c.Sandbox.OpenFiles}} {
+		table, key string
+		v          int64
+	}{{"sandbox", "procs", int64(c.Sandbox.Procs)}, {"sandbox", "open_files", int64(c.Sandbox.OpenFiles)},
+		{"limits", "output_bytes", c.Limits.OutputBytes}, {"limits", "stderr_bytes", int64(c.Limits.StderrBytes)}} {
 		if x.v < 0 {
-			return fmt.Errorf("%s:%d: sandbox.%s: %d is negative", path, lineOf(path, toml.Key{"sandbox", x.key}), x.key, x.v)
+			return fmt.Errorf("%s:%d: %s.%s: %d is negative", path, Line(path, x.table, x.key), x.table, x.key, x.v)
 		}
 	}
 	return nil
 }
 
-// DecodeFile decodes a TOML file into v strictly: a syntax error, a value
+// Decode decodes a TOML file into v strictly: a syntax error, a value
 // of the wrong type or a key v does not have is an error naming the file,
 // the line and the key.
-func DecodeFile(path string, v any) error {
+func Decode(path string, v any) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -226,82 +216,13 @@ func lineOfKey(text string, key toml.Key) int {
 	return 0
 }
 
-func lineOf(path string, key toml.Key) int {
+// Line is the line of path that defines the key (a table and a name,
+// say "limits", "turn"), or 0 when it cannot be told.
+func Line(path string, key ...string) int {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0
 	}
-	return lineOfKey(string(b), key)
+	return lineOfKey(string(b), toml.Key(key))
 }
 
-// Apply puts the configuration into m: the game, parameters (overridden
-// by params), limits and bot settings. Fields the file leaves out keep
-// their value in m.
-func (c *Config) Apply(m *Match) error {
-	v, err := catalog.Lookup(c.Game)
-	if err != nil {
-		return err
-	}
-	m.Variant = v
-	p := games.Params{}
-	for k, x := range c.Params {
-		p[k] = x
-	}
-	m.Params = p
-	if c.Limits.Turn > 0 {
-		m.Limits.Turn = time.Duration(c.Limits.Turn)
-	}
-	if c.Limits.FirstTurn > 0 {
-		m.Limits.FirstTurn = time.Duration(c.Limits.FirstTurn)
-	}
-	if c.Limits.TurnCPU > 0 {
-		m.Limits.TurnCPU = time.Duration(c.Limits.TurnCPU)
-	}
-	if c.Limits.OutputBytes > 0 {
-		m.Limits.Output = c.Limits.OutputBytes
-	}
-	if c.Limits.StderrBytes > 0 {
-		m.Limits.Stderr = c.Limits.StderrBytes
-	}
-	if c.Limits.Grace > 0 {
-		m.Limits.Grace = time.Duration(c.Limits.Grace)
-	}
-	if c.Bots.IO != "" {
-		m.IO = IO(c.Bots.IO)
-	}
-	if c.Sandbox.Level != "" {
-		l, err := sandbox.ParseLevel(c.Sandbox.Level)
-		if err != nil {
-			return err
-		}
-		m.SandboxLevel = l
-	}
-	sb := &m.Sandbox
-	if *sb == (sandbox.Limits{}) {
-		*sb = sandbox.DefaultLimits
-	}
-	if c.Sandbox.Memory > 0 {
-		sb.Memory = int64(c.Sandbox.Memory)
-	}
-	if c.Sandbox.Procs > 0 {
-		sb.Procs = c.Sandbox.Procs
-	}
-	if c.Sandbox.FileSize > 0 {
-		sb.FileSize = int64(c.Sandbox.FileSize)
-	}
-	if c.Sandbox.OpenFiles > 0 {
-		sb.OpenFiles = c.Sandbox.OpenFiles
-	}
-	if c.Sandbox.Tmp > 0 {
-		sb.TmpSize = int64(c.Sandbox.Tmp)
-	}
-	if len(c.Bots.Env) > 0 {
-		if m.Env == nil {
-			m.Env = map[string]string{}
-		}
-		for k, v := range c.Bots.Env {
-			m.Env[k] = v
-		}
-	}
-	return nil
-}

@@ -1,4 +1,4 @@
-package judge_test
+package procbot_test
 
 import (
 	"net"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"judge/judge"
+	"judge/judge/judgetest"
 	"judge/sandbox"
 )
 
@@ -26,7 +27,7 @@ func requireIsolation(t *testing.T) {
 
 func TestMemoryBomb(t *testing.T) {
 	requireIsolation(t)
-	res := play(t, "tictactoe", 1, nil, "judge/testdata/membomb.c", randomC)
+	res := play(t, "tictactoe", 1, nil, "judge/procbot/testdata/membomb.c", randomC)
 	p := res.Players[0]
 	if p.Status != judge.Memory && !(sandbox.Probe().Level == sandbox.Namespaces && p.Status == judge.Crash) {
 		t.Fatalf("got %s %q, want memory", p.Status, p.Reason)
@@ -59,9 +60,9 @@ func TestCheatingBotIsContained(t *testing.T) {
 		}
 	}()
 	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	res := play(t, "tictactoe", 1, func(m *judge.Match) {
-		m.Env = map[string]string{"SECRET": secret, "PORT": port}
-	}, "judge/testdata/snoop.py", randomC)
+	res := play(t, "tictactoe", 1, func(m *judgetest.Setup) {
+		m.Proc.Env = map[string]string{"SECRET": secret, "PORT": port}
+	}, "judge/procbot/testdata/snoop.py", randomC)
 	if p := res.Players[0]; p.Status != judge.OK {
 		t.Fatalf("the snooping bot: %s %s", p.Status, p.Reason)
 	}

@@ -1,13 +1,41 @@
-package judge
+package procbot
 
 import (
 	"os"
+
+	"judge/judge"
 	"runtime"
 	"strconv"
 	"sync"
 
 	"golang.org/x/sys/unix"
 )
+
+// OneCPU serves a two-player match of bot programs on one CPU (see below):
+// it is judge.Match.Serve. Matches of other sizes, or with players that
+// are not programs, are served as they come.
+func OneCPU(players []judge.Player, play func()) {
+	if len(players) != 2 {
+		play()
+		return
+	}
+	var pids []int
+	for _, p := range players {
+		pp, ok := p.(*Player)
+		if !ok {
+			play()
+			return
+		}
+		pids = append(pids, pp.Pid())
+	}
+	cpu := acquireCPU()
+	defer releaseCPU(cpu)
+	for _, pid := range pids {
+		pinProcess(pid, cpu)
+	}
+	defer pinThread(cpu)()
+	play()
+}
 
 // A two-player match runs on one CPU once its bots have started (they
 // start in parallel, on any CPU): its bots and the judge's thread that

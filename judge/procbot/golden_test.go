@@ -1,14 +1,13 @@
-package judge_test
+package procbot_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"judge/judge/judgetest"
 	"os"
 	"path/filepath"
 	"testing"
-
-	"judge/judge"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -17,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // timing and machine-specific fields blanked, with a golden file: the
 // replay format changes only on purpose (go test -run Golden -update).
 func TestGoldenReplay(t *testing.T) {
-	res := play(t, "tictactoe", 1, func(m *judge.Match) { m.Trace = false }, strong, "judge/testdata/override.py")
+	res := play(t, "tictactoe", 1, func(m *judgetest.Setup) { m.Trace = false }, strong, "judge/procbot/testdata/override.py")
 	rp := res.Replay
 	for i := range rp.Bots {
 		rp.Bots[i].Command = []string{"BOT"}
@@ -30,6 +29,9 @@ func TestGoldenReplay(t *testing.T) {
 		}
 	}
 	rp.Sandbox = ""
+	for i := range rp.Bots {
+		rp.Bots[i].Sandbox = ""
+	}
 	got, err := json.MarshalIndent(rp, "", " ")
 	if err != nil {
 		t.Fatal(err)

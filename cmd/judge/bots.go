@@ -1,0 +1,16 @@
+package main
+
+import (
+	"judge/judge"
+	"judge/judge/procbot"
+)
+
+// entrant turns a BOT argument into what plays a seat: a program (a path
+// or a command line) run as proc says.
+func entrant(arg string, proc procbot.Options) (judge.Entrant, error) {
+	spec, err := procbot.ParseBot(arg)
+	if err != nil {
+		return nil, err
+	}
+	return procbot.Bot{Spec: spec, Options: proc}, nil
+}

@@ -1,0 +1,486 @@
+package procbot
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+
+	"judge/judge"
+	"judge/sandbox"
+)
+
+// IO says what a bot's standard output is.
+type IO string
+
+// The two kinds of bot output.
+const (
+	// PTY makes the bot's stdout a raw pseudo-terminal, so that the C and
+	// Python runtimes flush every line by themselves.
+	PTY IO = "pty"
+	// Pipe makes it a plain pipe: faster, but a bot must flush.
+	Pipe IO = "pipe"
+)
+
+// ParseIO checks an io mode name ("" is PTY).
+func ParseIO(s string) (IO, error) {
+	switch IO(s) {
+	case "", PTY:
+		return PTY, nil
+	case Pipe:
+		return Pipe, nil
+	}
+	return "", fmt.Errorf("%q is not \"pty\" or \"pipe\"", s)
+}
+
+// Options are how bots run: the same for every bot of a match.
+type Options struct {
+	IO  IO                // "" for PTY
+	Env map[string]string // added to every bot's environment
+	// Level caps the isolation: sandbox.Auto for the strongest the
+	// machine allows, sandbox.None for no sandbox at all.
+	Level  sandbox.Level
+	Limits sandbox.Limits // zero for sandbox.DefaultLimits
+	Stderr int            // bytes of stderr kept (the tail); 0 for 64 KiB
+}
+
+// Bot is a bot program as the entrant of a match.
+type Bot struct {
+	Spec    Spec
+	Options Options
+}
+
+// Info implements judge.Entrant.
+func (b Bot) Info() (judge.BotInfo, error) {
+	sum, err := b.Spec.Hash()
+	if err != nil {
+		return judge.BotInfo{}, err
+	}
+	return judge.BotInfo{Name: b.Spec.Name, Command: b.Spec.Argv, SHA256: sum}, nil
+}
+
+// Start implements judge.Entrant: it starts the program in the sandbox,
+// frozen until its first turn.
+func (b Bot) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
+	return Start(b.Spec, b.Options, s.Seed)
+}
+
+// killWait bounds the wait for a killed sandbox to be gone, and stderrWait
+// the wait for the end of a bot's stderr once it is: a grandchild that
+// escaped the process group may hold it open for ever.
+const (
+	killWait   = 5 * time.Second
+	stderrWait = 300 * time.Millisecond
+	// exitWait is how long a bot that closed a stream has to end by
+	// itself, so that the reason can tell how it ended.
+	exitWait = 300 * time.Millisecond
+)
+
+// Player is a running bot program: its process, the judge's ends of its
+// standard files, and its captured stderr. It implements judge.Player.
+type Player struct {
+	proc   *sandbox.Process
+	out    *os.File      // the judge reads the bot's stdout here
+	outR   *fdReader     // over out
+	r      *bufio.Reader // over outR
+	in     *os.File      // the judge writes the bot's stdin here
+	errR   *os.File      // the bot's stderr
+	stderr *tailBuffer
+	errEnd chan struct{} // closed once stderr is read to its end
+	freeze bool          // stop the bot between its turns
+
+	turn     judge.Turn
+	cpu0     time.Duration
+	stopWake func() bool
+
+	stopOnce sync.Once
+	final    judge.Final
+}
+
+// Start starts spec with a minimal environment (see Env), frozen.
+func Start(spec Spec, o Options, seed uint64) (*Player, error) {
+	if o.Limits == (sandbox.Limits{}) {
+		o.Limits = sandbox.DefaultLimits
+	}
+	if o.Stderr == 0 {
+		o.Stderr = judge.DefaultLimits.Stderr
+	}
+	mode, err := ParseIO(string(o.IO))
+	if err != nil {
+		return nil, err
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("stdin pipe: %w", err)
+	}
+	defer inR.Close()
+	var outR, outW *os.File
+	if mode == PTY {
+		outR, outW, err = openRawPTY()
+	} else {
+		outR, outW, err = os.Pipe()
+	}
+	if err != nil {
+		inW.Close()
+		return nil, err
+	}
+	defer outW.Close()
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, fmt.Errorf("stderr pipe: %w", err)
+	}
+	defer errW.Close()
+
+	proc, err := sandbox.Start(sandbox.Spec{
+		Argv: spec.Argv, Dir: spec.Dir, Env: Env(o.Env, seed),
+		Stdin: inR, Stdout: outW, Stderr: errW,
+		Limits: o.Limits,
+		Level:  o.Level,
+		// The bot sees its own files (read-only), nothing else of ours.
+		ReadOnly: sandbox.PathsOf(spec.Argv, spec.Dir),
+	})
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		return nil, err
+	}
+	fr, err := newFDReader(outR)
+	if err != nil {
+		proc.Kill()
+		<-proc.Done()
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		return nil, err
+	}
+	p := &Player{
+		proc:   proc,
+		out:    outR,
+		outR:   fr,
+		r:      bufio.NewReaderSize(fr, judge.MaxLine),
+		in:     inW,
+		errR:   errR,
+		stderr: newTailBuffer(o.Stderr),
+		errEnd: make(chan struct{}),
+		// Frozen until its turn: no bot computes on another's time. It
+		// is part of the sandbox: without one (level none) nothing is
+		// frozen, which saves about 70 µs of wake-ups a turn
+		// (BenchmarkGame).
+		freeze: proc.Level() != sandbox.None,
+	}
+	go func() {
+		defer close(p.errEnd)
+		_, _ = io.Copy(p.stderr, errR)
+	}()
+	if p.freeze {
+		_ = proc.Freeze()
+	}
+	return p, nil
+}
+
+// Env is the whole environment of a bot: PATH, HOME and LANG from the
+// judge's, JUDGE_SEED, and what the configuration adds. Nothing else of the
+// judge's environment reaches a bot.
+func Env(extra map[string]string, seed uint64) []string {
+	env := map[string]string{
+		"PATH": "/usr/local/bin:/usr/bin:/bin",
+		"HOME": "/tmp",
+		"LANG": "C.UTF-8",
+	}
+	for _, k := range []string{"PATH", "HOME", "LANG"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env[k] = v
+		}
+	}
+	env["JUDGE_SEED"] = strconv.FormatUint(seed, 10)
+	for k, v := range extra {
+		env[k] = v
+	}
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Pid is the process id of the bot's program, as the judge sees it.
+func (p *Player) Pid() int { return p.proc.Pid() }
+
+// Protection implements judge.Protected.
+func (p *Player) Protection() string { return p.proc.Protection() }
+
+// BeginTurn implements judge.Player: the bot is thawed, its reads and
+// writes get the turn's deadline.
+func (p *Player) BeginTurn(ctx context.Context, t judge.Turn) error {
+	p.turn = t
+	if err := p.outR.setDeadline(t.Deadline, t.Shared); err != nil {
+		return err
+	}
+	if err := p.in.SetWriteDeadline(t.Deadline); err != nil {
+		return err
+	}
+	// Ctrl-C and the like wake a read that is waiting.
+	p.stopWake = context.AfterFunc(ctx, p.outR.cancel)
+	if p.freeze {
+		if err := p.proc.Thaw(); err != nil {
+			return err
+		}
+	}
+	p.cpu0, _ = p.proc.CPUTime()
+	return nil
+}
+
+// errLineTooLong is returned by readLine for a line over MaxLine bytes.
+var errLineTooLong = errors.New("line too long")
+
+// ReadLine implements judge.Player.
+func (p *Player) ReadLine(ctx context.Context) ([]byte, error) {
+	line, err := p.r.ReadSlice('\n')
+	switch {
+	case err == nil:
+		return line[:len(line)-1], nil
+	case errors.Is(err, bufio.ErrBufferFull):
+		return nil, judge.Faultf(judge.Protocol, "a line longer than %d bytes (starting %q)", judge.MaxLine, clip(line))
+	case errors.Is(err, errCanceled):
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		reason := fmt.Sprintf("no #END within %v", p.turn.Limit)
+		if len(line) > 0 {
+			reason += fmt.Sprintf("; its last output %q has no newline", clip(line))
+		} else if p.proc.Blocked() == "read stdin" {
+			reason += "; it was waiting for an answer, so its last line probably never reached the judge: end every line with a newline and flush stdout (fflush(stdout), print(..., flush=True), System.out.flush())"
+		}
+		return nil, &judge.Fault{Status: judge.Timeout, Reason: reason}
+	case errors.Is(err, io.EOF):
+		return nil, p.closed("closed its standard output")
+	}
+	return nil, judge.Faultf(judge.Crash, "reading its output: %v", err)
+}
+
+// WriteAnswer implements judge.Player.
+func (p *Player) WriteAnswer(ctx context.Context, text []byte) error {
+	// One write: the answer and its newline.
+	buf := append(text, '\n')
+	_, err := p.in.Write(buf)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return judge.Faultf(judge.Timeout, "did not read its answers within %v", p.turn.Limit)
+	case ctx.Err() != nil:
+		return ctx.Err()
+	}
+	return p.closed("closed its standard input")
+}
+
+// closed is the fault of a bot whose stdout or stdin is closed: it ends
+// the seat at once. A bot that exits within a moment is told how it
+// ended (a crash, its memory limit); one that does not is killed.
+func (p *Player) closed(what string) *judge.Fault {
+	t := time.NewTimer(exitWait)
+	defer t.Stop()
+	f := &judge.Fault{Status: judge.Crash, Reason: what}
+	select {
+	case <-p.proc.Done():
+		e := p.proc.Exit()
+		f.Reason = e.String()
+		if e.OOM {
+			f.Status = judge.Memory
+		}
+	case <-t.C:
+		f.Reason += " while still running: it was killed"
+		p.kill()
+	}
+	p.waitStderr()
+	if text, _ := p.stderr.Bytes(); len(text) > 0 {
+		f.Reason += "; stderr: " + judge.LastLines(text, 5, 600)
+	}
+	return f
+}
+
+// EndTurn implements judge.Player: the bot is frozen again and its CPU
+// time for the turn measured.
+func (p *Player) EndTurn(context.Context) (judge.Usage, error) {
+	if p.stopWake != nil {
+		p.stopWake()
+		p.stopWake = nil
+	}
+	var u judge.Usage
+	if cpu1, err := p.proc.CPUTime(); err == nil {
+		u = judge.Usage{CPU: cpu1 - p.cpu0, CPUKnown: true}
+	}
+	if p.freeze {
+		_ = p.proc.Freeze()
+	}
+	return u, nil
+}
+
+// Stop implements judge.Player: stdin is closed, the bot has grace to exit
+// by itself, then its whole sandbox is killed. It returns once the bot is
+// reaped and its stderr read, or a bounded time after the kill.
+func (p *Player) Stop(grace time.Duration) judge.Final {
+	p.stopOnce.Do(func() {
+		_ = p.proc.Thaw() // to exit by itself, it must run
+		p.in.Close()
+		if grace > 0 {
+			t := time.NewTimer(grace)
+			select {
+			case <-p.proc.Done():
+			case <-t.C:
+			}
+			t.Stop()
+		}
+		p.kill()
+		p.outR.close()
+		p.out.Close()
+		p.waitStderr()
+		text, total := p.stderr.Bytes()
+		p.final = judge.Final{Stderr: text, StderrBytes: total}
+	})
+	return p.final
+}
+
+// Exit is how the bot ended; valid once Stop has returned.
+func (p *Player) Exit() sandbox.Exit { return p.proc.Exit() }
+
+// kill ends the sandbox and waits, a bounded time, for it to be gone.
+func (p *Player) kill() {
+	p.proc.Kill()
+	t := time.NewTimer(killWait)
+	defer t.Stop()
+	select {
+	case <-p.proc.Done():
+	case <-t.C:
+	}
+}
+
+// waitStderr waits for the end of the bot's stderr, a bounded time: then
+// it stops reading, whatever still holds the pipe open.
+func (p *Player) waitStderr() {
+	t := time.NewTimer(stderrWait)
+	defer t.Stop()
+	select {
+	case <-p.errEnd:
+		return
+	case <-t.C:
+	}
+	p.errR.Close() // wakes the copier
+	<-p.errEnd
+}
+
+// openRawPTY opens a pseudo-terminal in raw mode: no echo, no CR/LF
+// translation, no line editing or length limit. The master end comes back
+// non-blocking, so reads can have deadlines.
+func openRawPTY() (master, slave *os.File, err error) {
+	m, s, err := pty.Open()
+	if err != nil {
+		return nil, nil, fmt.Errorf("open pty: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			m.Close()
+			s.Close()
+		}
+	}()
+	if err := MakeRaw(s); err != nil {
+		return nil, nil, err
+	}
+	// pty.Open used the master's Fd, which made it blocking; take a fresh
+	// non-blocking descriptor so the runtime poller serves it.
+	fd, err := unix.FcntlInt(m.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pty dup: %w", err)
+	}
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
+		return nil, nil, fmt.Errorf("pty nonblock: %w", err)
+	}
+	m.Close()
+	return os.NewFile(uintptr(fd), "/dev/ptmx"), s, nil
+}
+
+// MakeRaw puts the terminal f in raw mode (cfmakeraw, and no output
+// processing at all).
+func MakeRaw(f *os.File) error {
+	t, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	if err != nil {
+		return fmt.Errorf("pty termios: %w", err)
+	}
+	t.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
+	t.Oflag &^= unix.OPOST
+	t.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
+	t.Cflag &^= unix.CSIZE | unix.PARENB
+	t.Cflag |= unix.CS8
+	t.Cc[unix.VMIN] = 1
+	t.Cc[unix.VTIME] = 0
+	if err := unix.IoctlSetTermios(int(f.Fd()), unix.TCSETS, t); err != nil {
+		return fmt.Errorf("pty raw mode: %w", err)
+	}
+	return nil
+}
+
+// tailBuffer keeps the last cap bytes written to it and counts the rest.
+type tailBuffer struct {
+	mu    sync.Mutex
+	buf   []byte
+	cap   int
+	total int64
+}
+
+func newTailBuffer(n int) *tailBuffer { return &tailBuffer{cap: n} }
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.total += int64(len(p))
+	if t.cap <= 0 {
+		return len(p), nil
+	}
+	if len(p) >= t.cap {
+		t.buf = append(t.buf[:0], p[len(p)-t.cap:]...)
+		return len(p), nil
+	}
+	if over := len(t.buf) + len(p) - t.cap; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	t.buf = append(t.buf, p...)
+	return len(p), nil
+}
+
+// Bytes returns what is kept and how many bytes were written in all.
+func (t *tailBuffer) Bytes() ([]byte, int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]byte(nil), t.buf...), t.total
+}
+
+// clip shortens a line for a message.
+func clip(b []byte) string {
+	const max = 80
+	if len(b) > max {
+		return string(b[:max]) + "…"
+	}
+	return string(b)
+}
+
+var _ judge.Player = (*Player)(nil)
+
+// ParseLevel checks a sandbox level name ("" and "auto" mean the
+// strongest the machine allows).
+func ParseLevel(s string) (sandbox.Level, error) { return sandbox.ParseLevel(s) }
