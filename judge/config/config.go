@@ -225,4 +225,3 @@ func Line(path string, key ...string) int {
 	}
 	return lineOfKey(string(b), toml.Key(key))
 }
-
