@@ -1,0 +1,442 @@
+package judge_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"judge/games"
+	"judge/games/catalog"
+	"judge/judge"
+	"judge/judge/local"
+)
+
+// The turn logic, with players written in Go (package local) in a
+// synctest bubble: deadlines pass in virtual time, so every case takes
+// microseconds. What only processes can show is in package procbot.
+
+// goPlayer is an entrant whose player runs f in the judge.
+type goPlayer struct {
+	name   string
+	f      local.Func
+	opt    local.Options
+	person bool
+}
+
+func (g goPlayer) Info() (judge.BotInfo, error) {
+	return judge.BotInfo{Name: g.name, Command: []string{"go:" + g.name}}, nil
+}
+
+func (g goPlayer) Start(context.Context, judge.Seat) (judge.Player, error) {
+	if g.person {
+		return local.StartPerson(g.f, g.opt), nil
+	}
+	return local.Start(g.f, g.opt), nil
+}
+
+// firstEmpty plays tic-tac-toe on the first empty cell, in reading order,
+// for ever.
+func firstEmpty(ctx context.Context, c *local.Conn) error {
+	for {
+		b, err := c.Ask("Board")
+		if err != nil {
+			return err
+		}
+		x, y := emptyCell(b)
+		if err := c.Send(fmt.Sprintf("PlaceSymbol %d %d", x, y)); err != nil {
+			return err
+		}
+		if err := c.End(); err != nil {
+			return err
+		}
+	}
+}
+
+// emptyCell is the first empty cell of a Board answer.
+func emptyCell(board string) (x, y int) {
+	for y, row := range strings.Split(board, "\n") {
+		for x, cell := range strings.Fields(row) {
+			if cell == "-" {
+				return x, y
+			}
+		}
+	}
+	return -1, -1
+}
+
+// idle waits for the end of the game, as a player that has nothing more
+// to say.
+func idle(ctx context.Context) error {
+	<-ctx.Done()
+	return local.ErrStopped
+}
+
+// runMatch plays a match of the variant in a synctest bubble.
+func runMatch(t *testing.T, variant string, params games.Params, lim judge.Limits, players ...judge.Entrant) (res *judge.Result, err error) {
+	t.Helper()
+	v, err := catalog.Lookup(variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := v.Resolve(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lim == (judge.Limits{}) {
+		lim = judge.DefaultLimits
+	}
+	synctest.Test(t, func(t *testing.T) {
+		res, err = judge.Run(t.Context(), judge.Match{Game: v.Game, Name: v.Name, Params: p, Seed: 1,
+			Limits: lim, Entrants: players, Trace: true})
+	})
+	return res, err
+}
+
+func ttt(t *testing.T, seat0 judge.Entrant) *judge.Result {
+	t.Helper()
+	res, err := runMatch(t, "tictactoe", nil, judge.Limits{}, seat0, goPlayer{name: "first", f: firstEmpty})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestWholeGame(t *testing.T) {
+	res := ttt(t, goPlayer{name: "a", f: firstEmpty})
+	// X takes (0,0), O (1,0), X (2,0), O (0,1), X (1,1), O (2,1), X (0,2): X's diagonal 2,0 1,1 0,2.
+	if res.Winner != 0 || res.Turns != 7 {
+		t.Fatalf("winner %d after %d turns (%s), want seat 0 after 7", res.Winner, res.Turns, res.Reason)
+	}
+	for i, p := range res.Players {
+		if p.Status != judge.OK {
+			t.Errorf("seat %d: %s %s", i, p.Status, p.Reason)
+		}
+	}
+	if got := res.Replay.Turns[0].Moves[0]; got.Queries != 1 || strings.Join(got.Move, ";") != "PlaceSymbol 0 0" {
+		t.Errorf("turn 1: %+v", got)
+	}
+}
+
+func TestStatuses(t *testing.T) {
+	tests := []struct {
+		name   string
+		f      local.Func
+		status judge.Status
+		words  []string
+	}{
+		{"never ends its turn", func(ctx context.Context, c *local.Conn) error {
+			_ = c.Send("PlaceSymbol 0 0")
+			<-ctx.Done()
+			return local.ErrStopped
+		}, judge.Timeout, []string{"no #END within 5s"}},
+		{"returns an error", func(context.Context, *local.Conn) error {
+			return errors.New("out of ideas")
+		}, judge.Crash, []string{"out of ideas"}},
+		{"returns early", func(context.Context, *local.Conn) error { return nil }, judge.Crash, []string{"ended before the game"}},
+		{"panics", func(context.Context, *local.Conn) error { panic("oops") }, judge.Crash, []string{"panic: oops"}},
+		{"a fault of its own", func(context.Context, *local.Conn) error {
+			return judge.Faultf(judge.Memory, "too big")
+		}, judge.Memory, []string{"too big"}},
+		{"no move", func(ctx context.Context, c *local.Conn) error {
+			_ = c.End()
+			return idle(ctx)
+		}, judge.Illegal, []string{"turn 1: no PlaceSymbol before #END"}},
+		{"only invalid moves", func(ctx context.Context, c *local.Conn) error {
+			_ = c.Send("PlaceSymbol 5 5")
+			_ = c.End()
+			return idle(ctx)
+		}, judge.Illegal, []string{"(5,5) is off the 3×3 board"}},
+		{"unknown verb", func(ctx context.Context, c *local.Conn) error {
+			_ = c.Send("Hello judge")
+			return idle(ctx)
+		}, judge.Protocol, []string{`unknown query or command "Hello judge"`}},
+		{"debug print on stdout", func(ctx context.Context, c *local.Conn) error {
+			_ = c.Send("thinking about the centre")
+			return idle(ctx)
+		}, judge.Protocol, []string{"debug output belongs on stderr"}},
+		{"not UTF-8", func(ctx context.Context, c *local.Conn) error {
+			_ = c.Send("Board\xff")
+			return idle(ctx)
+		}, judge.Protocol, []string{"not valid UTF-8"}},
+		{"a control byte", func(ctx context.Context, c *local.Conn) error {
+			_ = c.Send("Bo\x01ard")
+			return idle(ctx)
+		}, judge.Protocol, []string{"control byte 0x01"}},
+		{"a line too long", func(ctx context.Context, c *local.Conn) error {
+			_ = c.Send(strings.Repeat("a", judge.MaxLine+1))
+			return idle(ctx)
+		}, judge.Protocol, []string{"longer than 65536 bytes"}},
+		{"never reads its answers", func(_ context.Context, c *local.Conn) error {
+			for {
+				if err := c.Send("Board"); err != nil {
+					return err
+				}
+			}
+		}, judge.Timeout, []string{"did not read its answers within 5s"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := ttt(t, goPlayer{name: "bad", f: tt.f})
+			p := res.Players[0]
+			if p.Status != tt.status {
+				t.Fatalf("status %s (%s), want %s", p.Status, p.Reason, tt.status)
+			}
+			for _, w := range tt.words {
+				if !strings.Contains(p.Reason, w) {
+					t.Errorf("reason %q does not say %q", p.Reason, w)
+				}
+			}
+			if res.Winner != 1 || res.Players[1].Status != judge.OK || res.Players[1].Score != 1 {
+				t.Errorf("the other seat: winner %d, %+v", res.Winner, res.Players[1])
+			}
+			if rec := res.Replay.Turns[len(res.Replay.Turns)-1].Moves[0]; rec.Status != tt.status || rec.Move != nil {
+				t.Errorf("the turn's record: %+v", rec)
+			}
+		})
+	}
+}
+
+// A flood of queries is no fault (each is answered), but output is
+// bounded: a bot writing without #END is stopped at the limit.
+func TestOutputLimit(t *testing.T) {
+	res, err := runMatch(t, "tictactoe", nil, judge.Limits{Turn: time.Second, FirstTurn: time.Second, Output: 4096, Grace: time.Millisecond},
+		goPlayer{name: "chatty", f: func(_ context.Context, c *local.Conn) error {
+			for {
+				if _, err := c.Ask("CurrentTurn"); err != nil {
+					return err
+				}
+			}
+		}}, goPlayer{name: "first", f: firstEmpty})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res.Players[0]
+	if p.Status != judge.Output || !strings.Contains(p.Reason, "wrote more than 4096 bytes in turn 1") ||
+		!strings.Contains(p.Reason, `no #END in its 342 lines (the last: "CurrentTurn")`) {
+		t.Fatalf("got %s %q", p.Status, p.Reason)
+	}
+}
+
+// The last valid PlaceSymbol binds; the refused ones are recorded.
+func TestLastValidCommandBinds(t *testing.T) {
+	res := ttt(t, goPlayer{name: "fickle", f: func(_ context.Context, c *local.Conn) error {
+		for {
+			b, err := c.Ask("Board")
+			if err != nil {
+				return err
+			}
+			x, y := emptyCell(b)
+			for _, l := range []string{"PlaceSymbol 2 2", "PlaceSymbol 7 7", fmt.Sprintf("PlaceSymbol %d %d", x, y), "PlaceSymbol -1 0", "#END"} {
+				if err := c.Send(l); err != nil {
+					return err
+				}
+			}
+		}
+	}})
+	turn1 := res.Replay.Turns[0].Moves[0]
+	if strings.Join(turn1.Move, ";") != "PlaceSymbol 0 0" || len(turn1.Invalid) != 2 {
+		t.Errorf("turn 1: move %q, refused %q", turn1.Move, turn1.Invalid)
+	}
+	turn3 := res.Replay.Turns[2].Moves[0]
+	// (2,2) is free but a later valid command overrides it.
+	if strings.Join(turn3.Move, ";") != "PlaceSymbol 2 0" {
+		t.Errorf("turn 3: move %q", turn3.Move)
+	}
+}
+
+// Lines written after #END are answered only once the next turn starts:
+// CurrentTurn, sent at once after #END, is answered with the next turn.
+func TestLinesAfterEndWaitForNextTurn(t *testing.T) {
+	var seen []string
+	res := ttt(t, goPlayer{name: "eager", f: func(_ context.Context, c *local.Conn) error {
+		for {
+			if err := c.Send("CurrentTurn"); err != nil {
+				return err
+			}
+			turn, err := c.Answer()
+			if err != nil {
+				return err
+			}
+			seen = append(seen, turn)
+			b, err := c.Ask("Board")
+			if err != nil {
+				return err
+			}
+			x, y := emptyCell(b)
+			if err := c.Send(fmt.Sprintf("PlaceSymbol %d %d", x, y)); err != nil {
+				return err
+			}
+			if err := c.End(); err != nil {
+				return err
+			}
+		}
+	}})
+	if res.Players[0].Status != judge.OK {
+		t.Fatalf("%s %s", res.Players[0].Status, res.Players[0].Reason)
+	}
+	if got := strings.Join(seen, " "); got != "1 3 5 7" {
+		t.Errorf("CurrentTurn answered %s, want 1 3 5 7", got)
+	}
+}
+
+// The first turn has its own limit; later turns the per-turn one.
+func TestDeadlines(t *testing.T) {
+	slow := func(d time.Duration) local.Func {
+		return func(ctx context.Context, c *local.Conn) error {
+			for {
+				b, err := c.Ask("Board")
+				if err != nil {
+					return err
+				}
+				time.Sleep(d)
+				x, y := emptyCell(b)
+				_ = c.Send(fmt.Sprintf("PlaceSymbol %d %d", x, y))
+				if err := c.End(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	lim := judge.Limits{Turn: 100 * time.Millisecond, FirstTurn: time.Second, Output: 1 << 20, Grace: time.Millisecond}
+	// 500 ms: in time for the first turn, not for the third.
+	res, err := runMatch(t, "tictactoe", nil, lim, goPlayer{name: "slow", f: slow(500 * time.Millisecond)}, goPlayer{name: "first", f: firstEmpty})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := res.Players[0]; p.Status != judge.Timeout || !strings.Contains(p.Reason, "no #END within 100ms") || res.Turns != 3 {
+		t.Fatalf("got %s %q after %d turns", p.Status, p.Reason, res.Turns)
+	}
+	// 99 ms is in time every turn.
+	res, err = runMatch(t, "tictactoe", nil, lim, goPlayer{name: "quick", f: slow(99 * time.Millisecond)}, goPlayer{name: "first", f: firstEmpty})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := res.Players[0]; p.Status != judge.OK {
+		t.Fatalf("got %s %q", p.Status, p.Reason)
+	}
+	// A patient player (a person) has no limit.
+	res, err = runMatch(t, "tictactoe", nil, lim, goPlayer{name: "person", f: slow(time.Hour), opt: local.Options{Patient: true}}, goPlayer{name: "first", f: firstEmpty})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := res.Players[0]; p.Status != judge.OK {
+		t.Fatalf("patient: got %s %q", p.Status, p.Reason)
+	}
+}
+
+// In a simultaneous game, one player's fault ends only its own turn.
+func TestSimultaneousTurns(t *testing.T) {
+	mover := func(dir string) local.Func {
+		return func(_ context.Context, c *local.Conn) error {
+			for {
+				if err := c.Send("Move " + dir); err != nil {
+					return err
+				}
+				if err := c.End(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	stuck := func(ctx context.Context, c *local.Conn) error {
+		<-ctx.Done()
+		return local.ErrStopped
+	}
+	res, err := runMatch(t, "splix-small", games.Params{"players": 3, "turns": 20}, judge.Limits{},
+		goPlayer{name: "a", f: mover("N")}, goPlayer{name: "stuck", f: stuck}, goPlayer{name: "c", f: mover("S")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := res.Players[1]; p.Status != judge.Timeout {
+		t.Errorf("seat 1: %s %s", p.Status, p.Reason)
+	}
+	turn1 := res.Replay.Turns[0]
+	if len(turn1.Moves) != 3 {
+		t.Fatalf("turn 1 has %d moves", len(turn1.Moves))
+	}
+	for _, i := range []int{0, 2} {
+		if mv := turn1.Moves[i]; mv.Status != judge.OK || len(mv.Move) != 1 {
+			t.Errorf("turn 1, seat %d: %+v", i, mv)
+		}
+	}
+}
+
+// A person is told what was refused and keeps the turn.
+func TestPersonGetsSecondChances(t *testing.T) {
+	var told []string
+	res := ttt(t, goPlayer{name: "person", person: true, f: func(_ context.Context, c *local.Conn) error {
+		for _, l := range []string{"Hello", "PlaceSymbol 9 9", "#END"} {
+			if err := c.Send(l); err != nil {
+				return err
+			}
+		}
+		if _, err := c.Ask("CurrentTurn"); err != nil { // every refusal so far is told
+			return err
+		}
+		told = c.Refusals()
+		return firstEmpty(context.Background(), c)
+	}})
+	if p := res.Players[0]; p.Status != judge.OK {
+		t.Fatalf("%s %s", p.Status, p.Reason)
+	}
+	if len(told) != 3 || !strings.Contains(told[0], `"Hello" is not a query or a command`) ||
+		!strings.Contains(told[1], "off the 3×3 board") || !strings.Contains(told[2], "no valid PlaceSymbol") {
+		t.Errorf("told %q", told)
+	}
+}
+
+// Interrupting the match ends it at once with the context's error, and
+// every player is stopped.
+func TestInterrupted(t *testing.T) {
+	v, _ := catalog.Lookup("tictactoe")
+	p, _ := v.Resolve(nil)
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		stopped := make(chan struct{})
+		blocker := goPlayer{name: "blocker", f: func(ctx context.Context, c *local.Conn) error {
+			<-ctx.Done()
+			close(stopped)
+			return local.ErrStopped
+		}}
+		lim := judge.DefaultLimits
+		lim.FirstTurn = time.Hour
+		time.AfterFunc(time.Second, cancel)
+		start := time.Now()
+		_, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: p, Limits: lim,
+			Entrants: []judge.Entrant{blocker, goPlayer{name: "first", f: firstEmpty}}})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("got %v, want context.Canceled", err)
+		}
+		if el := time.Since(start); el != time.Second {
+			t.Errorf("ended after %v, want 1s", el)
+		}
+		select {
+		case <-stopped:
+		default:
+			t.Error("the player was not stopped")
+		}
+	})
+}
+
+func TestBadMatches(t *testing.T) {
+	v, _ := catalog.Lookup("tictactoe")
+	p, _ := v.Resolve(nil)
+	one := []judge.Entrant{goPlayer{name: "a", f: firstEmpty}}
+	for _, tt := range []struct {
+		m    judge.Match
+		want string
+	}{
+		{judge.Match{Params: p, Limits: judge.DefaultLimits}, "no game"},
+		{judge.Match{Game: v.Game, Params: p, Limits: judge.DefaultLimits, Entrants: one}, "needs 2 players, got 1"},
+		{judge.Match{Game: v.Game, Params: p, Entrants: one}, "the turn limit is 0s"},
+		{judge.Match{Game: v.Game, Params: games.Params{"n": 3, "k": 4}, Limits: judge.DefaultLimits, Entrants: one}, "k"},
+	} {
+		if _, err := judge.Run(context.Background(), tt.m); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("got %v, want an error saying %q", err, tt.want)
+		}
+	}
+}
