@@ -202,3 +202,106 @@ func TestTournamentProcesses(t *testing.T) {
 		}
 	})
 }
+
+// SIGTERM ends a tournament whose bots hold their turns within a moment:
+// the bots are killed, nothing is half-written, and running the command
+// again resumes.
+func TestSigtermEndsTournament(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the judge and plays real matches")
+	}
+	root := judgetest.Root(t)
+	tmp := openTempDir(t)
+	bin := filepath.Join(tmp, "judge")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/judge")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	bot := filepath.Join(tmp, "stubborn.py")
+	src, err := os.ReadFile(filepath.Join(root, "judge/procbot/testdata/never_end.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bot, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(tmp, "out")
+	cmd := exec.Command(bin, "tournament", "--game", "tictactoe", "--seed", "1", "--jobs", "2", "--out", out,
+		"--turn", "1m", "--first-turn", "1m", "python3 "+bot, "python3 "+bot)
+	cmd.Dir = root
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The matches have started once the log has its run record.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		recs, _, _ := tournament.ReadLog(filepath.Join(out, tournament.LogName))
+		if len(recs) >= 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond)
+	start := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("the judge did not end within 20s of SIGTERM:\n%s", log.String())
+	}
+	el := time.Since(start)
+	t.Logf("ended %v after SIGTERM (%v)", el.Round(time.Millisecond), err)
+	if el > 10*time.Second {
+		t.Errorf("the judge took %v to end after SIGTERM", el)
+	}
+	if err == nil || !strings.Contains(log.String(), "interrupted") {
+		t.Errorf("exit %v; output:\n%s", err, log.String())
+	}
+	tmps, _ := filepath.Glob(filepath.Join(out, "replays", "*.tmp"))
+	if len(tmps) > 0 {
+		t.Errorf("half-written files: %v", tmps)
+	}
+	if _, bad, err := tournament.ReadLog(filepath.Join(out, tournament.LogName)); err != nil || bad != 0 {
+		t.Errorf("the results log: %v, %d bad lines", err, bad)
+	}
+	// No bot outlives the judge.
+	deadline = time.Now().Add(5 * time.Second)
+	for {
+		left := processesRunning(bot)
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("bots still running: %v", left)
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// processesRunning lists the pids of live processes whose command line
+// mentions s.
+func processesRunning(s string) []string {
+	ents, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !bytes.Contains(b, []byte(s)) {
+			continue
+		}
+		if st, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); bytes.Contains(st, []byte(") Z ")) {
+			continue
+		}
+		out = append(out, e.Name())
+	}
+	return out
+}
