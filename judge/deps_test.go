@@ -2,59 +2,174 @@ package judge_test
 
 import (
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"judge/judge/judgetest"
 )
 
-// TestImportRules keeps the shape of the program: games are pure rules
-// (no I/O, clocks, processes or global randomness), the sandbox knows
-// nothing of games or of the judge, and nothing imports the command.
-func TestImportRules(t *testing.T) {
-	cmd := exec.Command("go", "list", "-deps=false", "-json", "./...")
+// pkgInfo is what `go list -deps -json` says of a package.
+type pkgInfo struct {
+	ImportPath string
+	Dir        string
+	Standard   bool
+	Imports    []string
+	Deps       []string
+	GoFiles    []string
+}
+
+func listPackages(t *testing.T) map[string]pkgInfo {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", "-json", "./...")
 	cmd.Dir = judgetest.Root(t)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	type pkg struct {
-		ImportPath string
-		Imports    []string
-	}
 	dec := json.NewDecoder(strings.NewReader(string(out)))
-	var pkgs []pkg
+	pkgs := map[string]pkgInfo{}
 	for dec.More() {
-		var p pkg
+		var p pkgInfo
 		if err := dec.Decode(&p); err != nil {
 			t.Fatal(err)
 		}
-		pkgs = append(pkgs, p)
+		if !p.Standard {
+			pkgs[p.ImportPath] = p
+		}
 	}
-	if len(pkgs) < 5 {
+	if len(pkgs) < 10 {
 		t.Fatalf("go list found only %d packages", len(pkgs))
 	}
-	pure := []string{"os", "os/exec", "net", "net/http", "time", "math/rand", "syscall", "io/ioutil", "golang.org/x/sys/unix", "judge/judge", "judge/sandbox"}
-	for _, p := range pkgs {
-		var banned []string
-		switch {
-		case p.ImportPath == "judge/games/gametest" || p.ImportPath == "judge/games/catalog":
-			banned = []string{"os/exec", "net", "judge/judge", "judge/sandbox"}
-		case p.ImportPath == "judge/games" || strings.HasPrefix(p.ImportPath, "judge/games/"):
-			banned = pure
-		case strings.HasPrefix(p.ImportPath, "judge/sandbox"):
-			banned = []string{"judge/games", "judge/judge"}
+	return pkgs
+}
+
+// TestImportRules keeps the shape of the program, as an allowlist over
+// every package's dependencies (go list -deps): games are pure rules; the
+// sandbox knows nothing of games or of the judge; the match loop knows
+// neither processes, nor sandboxes, nor the catalog of games; only the
+// process players (and the command, for its init and doctor) import the
+// sandbox; nothing imports the command.
+func TestImportRules(t *testing.T) {
+	pkgs := listPackages(t)
+	// Which of the module's packages each may depend on, directly or not.
+	// A name ending in "/" stands for the packages under it.
+	allowed := map[string][]string{
+		"judge/games":            {},
+		"judge/games/":           {"judge/games", "judge/games/"},
+		"judge/sandbox":          {},
+		"judge/judge":            {"judge/games"},
+		"judge/judge/local":      {"judge/games", "judge/judge"},
+		"judge/judge/procbot":    {"judge/games", "judge/judge", "judge/sandbox"},
+		"judge/judge/config":     {"judge/games", "judge/judge", "judge/judge/procbot", "judge/sandbox"},
+		"judge/judge/httpbot":    {"judge/games", "judge/judge", "judge/judge/local"},
+		"judge/judge/human":      {"judge/games", "judge/judge", "judge/judge/local"},
+		"judge/judge/replayview": {"judge/games", "judge/judge"},
+	}
+	rule := func(path string) ([]string, bool) {
+		if a, ok := allowed[path]; ok {
+			return a, true
 		}
-		for _, imp := range p.Imports {
-			if strings.HasPrefix(imp, "judge/cmd") {
-				t.Errorf("%s imports %s", p.ImportPath, imp)
+		for k, a := range allowed {
+			if strings.HasSuffix(k, "/") && strings.HasPrefix(path, k) {
+				return a, true
 			}
-			for _, b := range banned {
-				if imp == b || strings.HasPrefix(imp, b+"/") && b != "os" && b != "net" && b != "math/rand" {
-					t.Errorf("%s imports %s", p.ImportPath, imp)
+		}
+		return nil, false
+	}
+	match := func(dep string, allow []string) bool {
+		for _, a := range allow {
+			if dep == a || strings.HasSuffix(a, "/") && strings.HasPrefix(dep, a) {
+				return true
+			}
+		}
+		return false
+	}
+	checked := 0
+	for path, p := range pkgs {
+		if allow, ok := rule(path); ok {
+			checked++
+			for _, d := range p.Deps {
+				if strings.HasPrefix(d, "judge/") && !match(d, allow) {
+					t.Errorf("%s depends on %s", path, d)
 				}
 			}
 		}
+		for _, imp := range p.Imports {
+			switch {
+			case strings.HasPrefix(imp, "judge/cmd"):
+				t.Errorf("%s imports %s", path, imp)
+			case imp == "judge/sandbox" && !slices.Contains([]string{"judge/judge/procbot", "judge/cmd/judge", "judge/judge/judgetest"}, path):
+				t.Errorf("%s imports the sandbox: only judge/procbot starts sandboxed processes", path)
+			}
+		}
+	}
+	if checked < 8 {
+		t.Errorf("only %d packages checked", checked)
+	}
+}
+
+// TestGamesArePure: the games import nothing with I/O, processes, clocks or
+// global randomness, and draw random numbers only from a generator they
+// make from their seed (never math/rand's global functions). Checked in
+// the import lists and in the source.
+func TestGamesArePure(t *testing.T) {
+	pkgs := listPackages(t)
+	banned := []string{"os", "os/exec", "net", "net/http", "time", "math/rand", "syscall", "io/ioutil",
+		"golang.org/x/sys/unix", "crypto/rand", "runtime", "unsafe", "sync"}
+	// Helpers for tests and the command line may do more.
+	exempt := map[string]bool{"judge/games/gametest": true, "judge/games/catalog": true}
+	n := 0
+	for path, p := range pkgs {
+		if !(path == "judge/games" || strings.HasPrefix(path, "judge/games/")) || exempt[path] {
+			continue
+		}
+		n++
+		for _, imp := range p.Imports {
+			if slices.Contains(banned, imp) {
+				t.Errorf("%s imports %s", path, imp)
+			}
+		}
+		fset := token.NewFileSet()
+		for _, f := range p.GoFiles {
+			file, err := parser.ParseFile(fset, filepath.Join(p.Dir, f), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			randName := ""
+			for _, im := range file.Imports {
+				if strings.Trim(im.Path.Value, `"`) == "math/rand/v2" {
+					randName = "rand"
+					if im.Name != nil {
+						randName = im.Name.Name
+					}
+				}
+			}
+			if randName == "" {
+				continue
+			}
+			ast.Inspect(file, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				sel, ok := call.Fun.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == randName && !strings.HasPrefix(sel.Sel.Name, "New") {
+					t.Errorf("%s: %s.%s uses math/rand's global generator", fset.Position(call.Pos()), randName, sel.Sel.Name)
+				}
+				return true
+			})
+		}
+	}
+	if n < 5 {
+		t.Errorf("only %d game packages checked", n)
 	}
 }

@@ -430,7 +430,11 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 					s.person.Refused(fmt.Sprintf("%q is not a query or a command of this game", clip(text)))
 					continue
 				}
-				s.fail(Protocol, unknownReason(text))
+				if why, ok := RuntimeFailure(string(text)); ok {
+					s.fail(Crash, why+s.moreLines(ctx))
+					break
+				}
+				s.fail(Protocol, unknownReason(text, games.Known(st)))
 				break
 			}
 			rec.Invalid = append(rec.Invalid, fmt.Sprintf("%s: %v", l, err))
@@ -467,13 +471,33 @@ func noEndHint(lines int, last string) string {
 	return fmt.Sprintf("; no #END in its %d lines (the last: %q): end every turn with the line #END", lines, last)
 }
 
-// unknownReason explains a line that is neither a query nor a command.
-func unknownReason(text []byte) string {
+// unknownReason explains a line that is neither a query nor a command;
+// known lists the game's.
+func unknownReason(text []byte, known string) string {
 	r := fmt.Sprintf("unknown query or command %q", clip(text))
 	if f := strings.Fields(string(text)); len(f) > 2 || len(f) > 0 && strings.ToLower(f[0]) == f[0] && len(f[0]) > 1 {
 		r += " (debug output belongs on stderr, not stdout: fprintf(stderr, ...), print(..., file=sys.stderr), System.err.println)"
 	}
+	if known != "" {
+		r += "; the game's " + known
+	}
 	return r
+}
+
+// moreLines reads what a failing runtime still writes (its report), up to
+// ten lines or the first fault, for the reason.
+func (s *seat) moreLines(ctx context.Context) string {
+	var b strings.Builder
+	for i := 0; i < 10 && b.Len() < 1000; i++ {
+		l, err := s.p.ReadLine(ctx)
+		if err != nil {
+			break
+		}
+		if t := strings.TrimSpace(strings.TrimPrefix(string(l), "#")); t != "" {
+			b.WriteString("; " + string(clip([]byte(t))))
+		}
+	}
+	return b.String()
 }
 
 // MaxLine is the longest line a player may write, newline included.

@@ -153,7 +153,13 @@ func TestStatuses(t *testing.T) {
 		{"unknown verb", func(ctx context.Context, c *local.Conn) error {
 			_ = c.Send("Hello judge")
 			return idle(ctx)
-		}, judge.Protocol, []string{`unknown query or command "Hello judge"`}},
+		}, judge.Protocol, []string{`unknown query or command "Hello judge"`, "the game's queries: ", "commands: PlaceSymbol"}},
+		{"a runtime's failure", func(ctx context.Context, c *local.Conn) error {
+			for _, l := range []string{"#", "# There is insufficient memory for the Java Runtime Environment to continue.", "# Native memory allocation (mmap) failed"} {
+				_ = c.Send(l)
+			}
+			return errors.New("exit code 1")
+		}, judge.Crash, []string{"the Java runtime failed", "insufficient memory", "Native memory allocation"}},
 		{"debug print on stdout", func(ctx context.Context, c *local.Conn) error {
 			_ = c.Send("thinking about the centre")
 			return idle(ctx)
