@@ -2,12 +2,17 @@ package main
 
 import (
 	"judge/judge"
+	"judge/judge/httpbot"
 	"judge/judge/procbot"
 )
 
-// entrant turns a BOT argument into what plays a seat: a program (a path
-// or a command line) run as proc says.
+// entrant turns a BOT argument into what plays a seat: a web bot
+// (http://…, https://…), or a program (a path or a command line) run as
+// proc says.
 func entrant(arg string, proc procbot.Options) (judge.Entrant, error) {
+	if b, ok, err := httpbot.Parse(arg); ok {
+		return b, err
+	}
 	spec, err := procbot.ParseBot(arg)
 	if err != nil {
 		return nil, err

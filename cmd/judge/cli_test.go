@@ -1,7 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -122,5 +125,33 @@ func TestReplayTrace(t *testing.T) {
 		} else if !strings.Contains(out, "no transcripts") {
 			t.Errorf("without --trace: output does not say there are no transcripts:\n%s", out)
 		}
+	}
+}
+
+// A web bot given by its URL plays a full game in judge match.
+func TestMatchWebBot(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var q struct {
+			Action string
+			Board  [][]string
+		}
+		if json.NewDecoder(r.Body).Decode(&q) != nil || q.Action == "init" {
+			return
+		}
+		for x := range q.Board[len(q.Board)-1] {
+			if q.Board[len(q.Board)-1][x] == "" {
+				fmt.Fprintf(w, `{"play":"%d"}`, x)
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	c := quote(judgetest.Bot(t, "examples/connect4/random.c"))
+	code, out, errs := run(t, "match", "--game", "connect4", "--seed", "2", srv.URL+"/bot.php", c)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "seat 0  "+strings.TrimPrefix(srv.URL, "http://")+"/bot.php") || strings.Count(out, " ok ") != 2 {
+		t.Errorf("output:\n%s", out)
 	}
 }
