@@ -32,13 +32,14 @@ import (
 func main() {
 	sandbox.Init() // when run as a sandbox's init, this never returns
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := (&Main{Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
+	code := (&Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
 	stop()
 	os.Exit(code)
 }
 
 // Main is the program, with its outputs, so tests can drive it in-process.
 type Main struct {
+	Stdin          io.Reader // what judge play reads the person's moves from
 	Stdout, Stderr io.Writer
 }
 
@@ -64,6 +65,7 @@ var commands []command
 func init() {
 	commands = []command{
 		{"match", "--game NAME [flags] BOT BOT", "play one match between bots", (*Main).match},
+		{"play", "--game NAME [--seat N] BOT...", "play a match yourself against bots, in the terminal", (*Main).play},
 		{"replay", "[flags] FILE", "play a replay back in the terminal", (*Main).replay},
 		{"view", "[-o FILE.html] REPLAY", "write a replay viewer: one HTML file to open in a browser", (*Main).view},
 		{"serve", "[--addr HOST:PORT] DIR", "show a tournament's standings and replays in a browser, live", (*Main).serve},

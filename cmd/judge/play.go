@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"judge/judge"
+	"judge/judge/human"
+)
+
+func (m *Main) play(ctx context.Context, args []string) error {
+	fs := m.newFlags("play", "--game NAME [--seat N] [flags] BOT...",
+		"Plays a match yourself against the bots, in the terminal: the board is drawn every\n"+
+			"turn and you type your moves (docs/play.md gives the form per game). A wrong move\n"+
+			"is explained and asked again; the match waits for you, with no time limit unless\n"+
+			"--timed. Each BOT is the path of an executable or a quoted command line.")
+	mf := addMatchFlags(fs)
+	var (
+		configFile = fs.String("config", "", "match configuration file (TOML, see configs/)")
+		seed       = fs.Uint64("seed", 0, "seed of the match (default: random, printed)")
+		replayFile = fs.String("replay", "", "write the replay to this file")
+		trace      = fs.Bool("trace", false, "keep every protocol line of every player in the replay")
+		seat       = fs.Int("seat", 0, "your seat, from 0 (in turn-based games seat 0 moves first)")
+		name       = fs.String("name", "you", "your name in the result and the replay")
+		timed      = fs.Bool("timed", false, "give your turns the match's time limits (--turn, --first-turn) too")
+	)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	file, err := loadMatchFile(*configFile)
+	if err != nil {
+		return err
+	}
+	su, err := mf.resolve(file, *configFile, m.Stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return fmt.Errorf("%w: no bots given: play against at least one BOT", errUsage)
+	}
+	if err := su.fitSeats(len(pos) + 1); err != nil {
+		return err
+	}
+	if *seat < 0 || *seat > len(pos) {
+		return fmt.Errorf("%w: --seat %d: with %d bots, the seats are 0..%d", errUsage, *seat, len(pos), len(pos))
+	}
+	if *replayFile != "" {
+		if err := checkWritable(*replayFile); err != nil {
+			return fmt.Errorf("%w: --replay: %v", errUsage, err)
+		}
+	}
+	if m.Stdin == nil {
+		return errors.New("no input to read your moves from")
+	}
+	mt := su.match
+	mt.Seed = *seed
+	if !seedSet(fs) {
+		mt.Seed = randomSeed()
+	}
+	person := human.Entrant{Name: *name, Console: human.NewTerminal(m.Stdin, m.Stdout),
+		Game: su.match.Game.Name(), Timed: *timed}
+	for _, a := range pos {
+		if len(mt.Entrants) == *seat {
+			mt.Entrants = append(mt.Entrants, person)
+		}
+		e, err := entrant(a, su.proc)
+		if err != nil {
+			return err
+		}
+		mt.Entrants = append(mt.Entrants, e)
+	}
+	if len(mt.Entrants) == *seat {
+		mt.Entrants = append(mt.Entrants, person)
+	}
+	mt.Trace = *trace
+
+	fmt.Fprintf(m.Stdout, "%s (%s), seed %d: you are seat %d of %d.\n", mt.Name, formatParams(mt.Params), mt.Seed, *seat, len(mt.Entrants))
+	res, err := judge.Run(ctx, mt)
+	if err != nil {
+		return err
+	}
+	if *replayFile != "" {
+		if err := judge.WriteReplay(*replayFile, res.Replay); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(m.Stdout)
+	// The game is over: its whole board may be shown, when it fits.
+	if _, frames, err := judge.Playback(mt.Game, res.Replay); err == nil && len(frames) > 0 {
+		if b := frames[len(frames)-1].Board; strings.Count(b, "\n") <= 50 {
+			fmt.Fprintf(m.Stdout, "The end of the game:\n%s\n", strings.TrimRight(b, "\n"))
+		}
+	}
+	printResult(m, res)
+	return nil
+}

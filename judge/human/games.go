@@ -1,0 +1,425 @@
+package human
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"judge/judge"
+)
+
+// games are the games a person can play, by the name of the game (its
+// variants share it: tictactoe is gomoku).
+var games = map[string]game{
+	"gomoku":     {name: "gomoku", plan: gomokuPlan},
+	"tictactoe":  {name: "gomoku", plan: gomokuPlan},
+	"connect4":   {name: "connect4", plan: connect4Plan},
+	"battleship": {name: "battleship", plan: battleshipPlan},
+	"splix":      {name: "splix", plan: splixPlan},
+}
+
+// gameOf finds the game named name, or one of its variants
+// (battleship-botsarena, splix-small).
+func gameOf(name string) (game, bool) {
+	if g, ok := games[name]; ok {
+		return g, true
+	}
+	if base, _, ok := strings.Cut(name, "-"); ok {
+		g, ok := games[base]
+		return g, ok
+	}
+	return game{}, false
+}
+
+func gameNames() []string {
+	var n []string
+	for k := range games {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
+}
+
+// asks asks several queries.
+func asks(q Querier, queries ...string) ([]string, error) {
+	out := make([]string, len(queries))
+	for i, s := range queries {
+		a, err := q.Ask(s)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = a
+	}
+	return out, nil
+}
+
+// rows splits a board answer into its rows of cells; cells are separated
+// by spaces, or are single characters when there are none (Splix).
+func rows(board string) [][]string {
+	var out [][]string
+	for _, l := range strings.Split(strings.TrimRight(board, "\n"), "\n") {
+		if f := strings.Fields(l); len(f) > 1 || len(f) == 1 && len(f[0]) == 1 {
+			out = append(out, f)
+		} else {
+			out = append(out, strings.Split(strings.TrimSpace(l), ""))
+		}
+	}
+	return out
+}
+
+// drawGrid draws rows of cells under their column numbers, each row after
+// its number (top row 0) when rowNums.
+func drawGrid(cells [][]string, rowNums bool) []string {
+	wide := 0
+	for _, r := range cells {
+		wide = max(wide, len(r))
+	}
+	w := max(len(strconv.Itoa(max(wide, len(cells))-1)), 1)
+	margin := ""
+	if rowNums {
+		margin = strings.Repeat(" ", w+2)
+	}
+	var b strings.Builder
+	b.WriteString(margin)
+	for x := range wide {
+		fmt.Fprintf(&b, "%*d ", w, x)
+	}
+	out := []string{strings.TrimRight(b.String(), " ")}
+	for y, r := range cells {
+		b.Reset()
+		if rowNums {
+			fmt.Fprintf(&b, "%*d  ", w, y)
+		}
+		for _, c := range r {
+			fmt.Fprintf(&b, "%*s ", w, c)
+		}
+		out = append(out, strings.TrimRight(b.String(), " "))
+	}
+	return out
+}
+
+// sideBySide puts two drawings next to each other, with their titles.
+func sideBySide(t1 string, a []string, t2 string, b []string) string {
+	wide := len(t1)
+	for _, l := range a {
+		wide = max(wide, len(l))
+	}
+	a = append([]string{t1}, a...)
+	b = append([]string{t2}, b...)
+	var out strings.Builder
+	for i := range max(len(a), len(b)) {
+		var l, r string
+		if i < len(a) {
+			l = a[i]
+		}
+		if i < len(b) {
+			r = b[i]
+		}
+		fmt.Fprintf(&out, "%-*s    %s\n", wide, l, r)
+	}
+	return strings.TrimRight(out.String(), "\n")
+}
+
+// cell reads "x y" or "x,y".
+func cell(in string) (x, y int, err error) {
+	f := strings.FieldsFunc(in, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
+	if len(f) != 2 {
+		return 0, 0, fmt.Errorf("%q is not a cell: type two numbers, x (the column) then y (the row), such as 1 2", in)
+	}
+	x, err1 := strconv.Atoi(f[0])
+	y, err2 := strconv.Atoi(f[1])
+	if err1 != nil || err2 != nil {
+		return 0, 0, fmt.Errorf("%q is not a cell: x and y are whole numbers, such as 1 2", in)
+	}
+	return x, y, nil
+}
+
+func other(sym string) string {
+	if sym == "X" {
+		return "O"
+	}
+	return "X"
+}
+
+// gomokuPlan: the board, and "x y" → PlaceSymbol x y.
+func gomokuPlan(q Querier, _ judge.Seat) (turnPlan, error) {
+	a, err := asks(q, "Board", "MySymbol", "LastMove", "Params")
+	if err != nil {
+		return turnPlan{}, err
+	}
+	board, sym, last, params := a[0], a[1], a[2], strings.Fields(a[3])
+	var v strings.Builder
+	if last != "-1 -1" {
+		fmt.Fprintf(&v, "%s played %s.\n", other(sym), last)
+	}
+	v.WriteString(strings.Join(drawGrid(rows(board), true), "\n"))
+	k := "?"
+	if len(params) == 2 {
+		k = params[1]
+	}
+	fmt.Fprintf(&v, "\nYou are %s: make %s in a row. A cell is x (the column) then y (the row).", sym, k)
+	return turnPlan{view: v.String(), steps: []step{{
+		prompt: "your move (x y)",
+		parse:  parseGomoku,
+	}}}, nil
+}
+
+func parseGomoku(in string) ([]string, error) {
+	x, y, err := cell(in)
+	if err != nil {
+		return nil, err
+	}
+	return []string{fmt.Sprintf("PlaceSymbol %d %d", x, y)}, nil
+}
+
+// connect4Plan: the board, and a column → DropDisc c.
+func connect4Plan(q Querier, _ judge.Seat) (turnPlan, error) {
+	a, err := asks(q, "Board", "MySymbol", "LastMove")
+	if err != nil {
+		return turnPlan{}, err
+	}
+	board, sym, last := a[0], a[1], a[2]
+	var v strings.Builder
+	if last != "-1" {
+		fmt.Fprintf(&v, "%s dropped a disc in column %s.\n", other(sym), last)
+	}
+	v.WriteString(strings.Join(drawGrid(rows(board), false), "\n"))
+	fmt.Fprintf(&v, "\nYou are %s.", sym)
+	return turnPlan{view: v.String(), steps: []step{{
+		prompt: "your column",
+		parse:  parseConnect4,
+	}}}, nil
+}
+
+func parseConnect4(in string) ([]string, error) {
+	c, err := strconv.Atoi(in)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a column: type its number, such as 3", in)
+	}
+	return []string{fmt.Sprintf("DropDisc %d", c)}, nil
+}
+
+// battleshipPlan: the fleet, one ship a question, in the placement; then
+// both grids and "x y" → Shoot x y.
+func battleshipPlan(q Querier, _ judge.Seat) (turnPlan, error) {
+	a, err := asks(q, "Phase", "Params")
+	if err != nil {
+		return turnPlan{}, err
+	}
+	var w, h int
+	if _, err := fmt.Sscan(a[1], &w, &h); err != nil {
+		return turnPlan{}, fmt.Errorf("battleship: Params answered %q: %w", a[1], err)
+	}
+	if a[0] == "place" {
+		return placement(q, w, h)
+	}
+	b, err := asks(q, "Board", "MyBoard", "LastShot", "OpponentShots", "ShipsRemaining")
+	if err != nil {
+		return turnPlan{}, err
+	}
+	var v strings.Builder
+	if f := strings.Fields(b[2]); len(f) == 3 && f[2] != "none" {
+		fmt.Fprintf(&v, "Your last shot, at %s %s: %s.\n", f[0], f[1], f[2])
+	}
+	if l := strings.Split(b[3], "\n"); len(l) > 1 {
+		if f := strings.Fields(l[len(l)-1]); len(f) == 3 {
+			fmt.Fprintf(&v, "The opponent fired at %s %s: %s.\n", f[0], f[1], f[2])
+		}
+	}
+	v.WriteString(sideBySide("Your shots (x hit, o miss)", drawGrid(rows(b[0]), true),
+		"Your waters (S ship, x hit, o miss)", drawGrid(rows(b[1]), true)))
+	fmt.Fprintf(&v, "\nThe opponent's ships afloat: %s.", b[4])
+	return turnPlan{view: v.String(), steps: []step{{prompt: "your shot (x y)", parse: parseShot}}}, nil
+}
+
+func parseShot(in string) ([]string, error) {
+	x, y, err := cell(in)
+	if err != nil {
+		return nil, err
+	}
+	return []string{fmt.Sprintf("Shoot %d %d", x, y)}, nil
+}
+
+// fleet is the fleet being placed, to check each ship as it is typed.
+type fleet struct {
+	w, h int
+	at   map[[2]int]bool
+}
+
+// placement asks for each ship of the fleet.
+func placement(q Querier, w, h int) (turnPlan, error) {
+	f, err := q.Ask("Fleet")
+	if err != nil {
+		return turnPlan{}, err
+	}
+	fl := &fleet{w: w, h: h, at: map[[2]int]bool{}}
+	var v strings.Builder
+	fmt.Fprintf(&v, "Place your fleet on the %d×%d grid: ships of lengths %s, one at a time.\n", w, h, f)
+	v.WriteString("Type a ship's two ends, x1,y1-x2,y2 (such as 0,0-4,0), or its top-left cell and\n")
+	v.WriteString("across or down (such as 0 0 across, or 0 0 5 down with its length).\n")
+	v.WriteString(fl.draw())
+	p := turnPlan{view: v.String()}
+	for _, s := range strings.Fields(f) {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return turnPlan{}, fmt.Errorf("battleship: Fleet answered %q", f)
+		}
+		p.steps = append(p.steps, step{
+			prompt: fmt.Sprintf("ship of length %d", n),
+			parse:  func(in string) ([]string, error) { return fl.place(in, n) },
+			after:  fl.draw,
+		})
+	}
+	return p, nil
+}
+
+func (fl *fleet) draw() string {
+	cells := make([][]string, fl.h)
+	for y := range cells {
+		cells[y] = make([]string, fl.w)
+		for x := range cells[y] {
+			cells[y][x] = "-"
+			if fl.at[[2]int{x, y}] {
+				cells[y][x] = "S"
+			}
+		}
+	}
+	return strings.Join(drawGrid(cells, true), "\n")
+}
+
+// place reads a ship of length n and, when it fits, adds it.
+func (fl *fleet) place(in string, n int) ([]string, error) {
+	x1, y1, x2, y2, err := parseShip(in, n)
+	if err != nil {
+		return nil, err
+	}
+	if x1 > x2 || y1 > y2 {
+		x1, y1, x2, y2 = x2, y2, x1, y1
+	}
+	var cells [][2]int
+	for x := x1; x <= x2; x++ {
+		for y := y1; y <= y2; y++ {
+			if x < 0 || y < 0 || x >= fl.w || y >= fl.h {
+				return nil, fmt.Errorf("%d,%d-%d,%d leaves the %d×%d grid (x 0..%d, y 0..%d)", x1, y1, x2, y2, fl.w, fl.h, fl.w-1, fl.h-1)
+			}
+			if fl.at[[2]int{x, y}] {
+				return nil, fmt.Errorf("%d,%d-%d,%d overlaps a ship you placed at %d,%d", x1, y1, x2, y2, x, y)
+			}
+			cells = append(cells, [2]int{x, y})
+		}
+	}
+	for _, c := range cells {
+		fl.at[c] = true
+	}
+	return []string{fmt.Sprintf("PlaceShip %d,%d-%d,%d", x1, y1, x2, y2)}, nil
+}
+
+// parseShip reads "x1,y1-x2,y2" or "x y [length] across|down" for a ship
+// of length n.
+func parseShip(in string, n int) (x1, y1, x2, y2 int, err error) {
+	if a, b, ok := strings.Cut(in, "-"); ok {
+		if x1, y1, err = cell(a); err == nil {
+			x2, y2, err = cell(b)
+		}
+		if err != nil {
+			return 0, 0, 0, 0, fmt.Errorf("%q: type the two ends as x1,y1-x2,y2, such as 0,0-%d,0", in, n-1)
+		}
+		switch {
+		case x1 != x2 && y1 != y2:
+			return 0, 0, 0, 0, fmt.Errorf("%q is not straight: its ends must share a row or a column", in)
+		case max(x1-x2, x2-x1, y1-y2, y2-y1)+1 != n:
+			return 0, 0, 0, 0, fmt.Errorf("%q is %d long: this ship's length is %d", in, max(x1-x2, x2-x1, y1-y2, y2-y1)+1, n)
+		}
+		return x1, y1, x2, y2, nil
+	}
+	f := strings.FieldsFunc(strings.ToLower(in), func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
+	usage := fmt.Errorf("%q: type the ship's two ends, such as 0,0-%d,0, or its top-left cell and a direction, such as 0 0 across or 0 0 %d down", in, n-1, n)
+	if len(f) != 3 && len(f) != 4 {
+		return 0, 0, 0, 0, usage
+	}
+	var nums []int
+	for _, s := range f[:len(f)-1] {
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			return 0, 0, 0, 0, usage
+		}
+		nums = append(nums, v)
+	}
+	if len(nums) == 3 && nums[2] != n {
+		return 0, 0, 0, 0, fmt.Errorf("%q: this ship's length is %d, not %d", in, n, nums[2])
+	}
+	x1, y1 = nums[0], nums[1]
+	switch f[len(f)-1] {
+	case "across", "a", "h", "horizontal", "right":
+		return x1, y1, x1 + n - 1, y1, nil
+	case "down", "d", "v", "vertical":
+		return x1, y1, x1, y1 + n - 1, nil
+	}
+	return 0, 0, 0, 0, usage
+}
+
+// splixPlan: the view around the head, and a direction → Move d.
+func splixPlan(q Querier, _ judge.Seat) (turnPlan, error) {
+	a, err := asks(q, "MySeat", "CurrentTurn", "TurnsLeft", "Position", "Players", "View")
+	if err != nil {
+		return turnPlan{}, err
+	}
+	seat, turn, left, pos, players, view := a[0], a[1], a[2], a[3], a[4], a[5]
+	var v strings.Builder
+	s, _ := strconv.Atoi(seat)
+	head := string(rune('A' + s))
+	fmt.Fprintf(&v, "Turn %s, %s to play. You are seat %s: %s your head, %s your trail, %s your land.\n",
+		turn, left, seat, head, strings.ToLower(head), seat)
+	if f := strings.Fields(pos); len(f) == 3 {
+		fmt.Fprintf(&v, "You are at %s %s (x from the west, y from the south), heading %s.\n", f[0], f[1], f[2])
+	}
+	for _, l := range strings.Split(players, "\n") {
+		f := strings.Fields(l)
+		if len(f) != 7 {
+			continue
+		}
+		who := "seat " + f[0]
+		if f[0] == seat {
+			who += " (you)"
+		}
+		fmt.Fprintf(&v, "  %s: %s, land %s, kills %s, score %s\n", who, f[1], f[4], f[5], f[6])
+	}
+	for _, r := range rows(view) {
+		v.WriteString("  " + strings.Join(r, " ") + "\n")
+	}
+	v.WriteString("North is up; # is off the board.")
+	return turnPlan{view: v.String(), steps: []step{{
+		prompt: "your move (n, e, s, w or an arrow key; Enter goes straight on)",
+		parse:  parseSplix,
+	}}}, nil
+}
+
+// parseSplix reads a direction: a letter, a word, or an arrow key's
+// escape sequence (typed before Enter).
+func parseSplix(in string) ([]string, error) {
+	if i := strings.LastIndex(in, "\x1b"); i >= 0 {
+		seq := in[i:]
+		if len(seq) == 3 && (seq[1] == '[' || seq[1] == 'O') {
+			if d, ok := map[byte]string{'A': "N", 'B': "S", 'C': "E", 'D': "W"}[seq[2]]; ok {
+				return []string{"Move " + d}, nil
+			}
+		}
+		return nil, fmt.Errorf("that key is not a direction: use the arrow keys, or n, e, s, w")
+	}
+	switch strings.ToLower(in) {
+	case "":
+		return nil, nil // no Move: straight on
+	case "n", "north":
+		return []string{"Move N"}, nil
+	case "e", "east":
+		return []string{"Move E"}, nil
+	case "s", "south":
+		return []string{"Move S"}, nil
+	case "w", "west":
+		return []string{"Move W"}, nil
+	case "straight", "on":
+		return []string{"Move STRAIGHT"}, nil
+	}
+	return nil, fmt.Errorf("%q is not a direction: type n, e, s or w (north, east, south, west), or use the arrow keys", in)
+}

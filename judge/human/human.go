@@ -1,0 +1,266 @@
+// Package human seats a person in a match: a player that asks the game
+// the same queries a bot would, draws what the person's seat may see,
+// reads the person's moves in the game's natural form ("1 2" in gomoku, a
+// column in Connect Four) and sends them as commands. A refused move is
+// explained and asked again: the match loop gives people the second
+// chances it gives no bot.
+//
+// The person's side is a Console: a terminal (NewTerminal), or any other
+// front end that can show text and read an answer.
+package human
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"judge/judge"
+	"judge/judge/local"
+)
+
+// Console is where the person sees the game and types moves.
+type Console interface {
+	// Show shows text (one or more lines) to the person.
+	Show(text string)
+	// Ask shows prompt and returns the person's answer, one line
+	// without its line end. io.EOF means the person has left.
+	Ask(ctx context.Context, prompt string) (string, error)
+}
+
+// Entrant seats a person. It implements judge.Entrant.
+type Entrant struct {
+	Name    string  // shown in results; "you" when empty
+	Console Console // where the person plays
+	// Game is the game's name (gomoku, connect4, battleship, splix); when
+	// empty, the name of the match's game is used.
+	Game string
+	// Timed gives the person's turns the match's time limits; by default
+	// the match waits for the person as long as it takes.
+	Timed bool
+}
+
+// Info implements judge.Entrant.
+func (e Entrant) Info() (judge.BotInfo, error) {
+	return judge.BotInfo{Name: e.name(), Command: []string{"person"}}, nil
+}
+
+func (e Entrant) name() string {
+	if e.Name == "" {
+		return "you"
+	}
+	return e.Name
+}
+
+// Start implements judge.Entrant.
+func (e Entrant) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
+	if e.Console == nil {
+		return nil, errors.New("a person needs a console")
+	}
+	name := e.Game
+	if name == "" {
+		name = s.Game
+	}
+	g, ok := gameOf(name)
+	if !ok {
+		return nil, fmt.Errorf("a person cannot play %s yet (only %s)", name, strings.Join(gameNames(), ", "))
+	}
+	return local.StartPerson(play(g, e.Console, s), local.Options{Patient: !e.Timed}), nil
+}
+
+// Querier asks the game a query: *local.Conn is one.
+type Querier interface {
+	Ask(query string) (string, error)
+}
+
+// turnPlan is one turn as a game's table lays it out: what to show, and
+// the questions whose answers make the turn's commands.
+type turnPlan struct {
+	view  string
+	steps []step
+}
+
+// step is one question to the person.
+type step struct {
+	prompt string
+	// parse turns the answer into commands, or says why it is no move.
+	parse func(in string) ([]string, error)
+	// after, when set, is shown once the answer was taken (a preview).
+	after func() string
+}
+
+// game is what the person's player knows of one game.
+type game struct {
+	name string
+	// plan asks what the seat may see this turn and lays out the turn.
+	plan func(q Querier, s judge.Seat) (turnPlan, error)
+}
+
+// leftReason is the reason of a person whose input ended.
+const leftReason = "the person left (end of input)"
+
+// play is the person's player for game g: each turn it draws the seat's
+// view on con, asks for the move, sends it, and explains a refused move
+// and asks again.
+func play(g game, con Console, s judge.Seat) local.Func {
+	return func(ctx context.Context, c *local.Conn) error {
+		turn, err := c.Ask("CurrentTurn")
+		if err != nil {
+			return err
+		}
+		var notes []string
+		for {
+			p, err := g.plan(c, s)
+			if err != nil {
+				return err
+			}
+			view := p.view
+			if len(notes) > 0 {
+				view = strings.Join(notes, "\n") + "\n" + view
+				notes = nil
+			}
+			con.Show(view)
+			var cmds []string
+			for _, st := range p.steps {
+				cs, err := ask(ctx, con, st)
+				if err != nil {
+					return err
+				}
+				cmds = append(cmds, cs...)
+			}
+			for _, l := range append(cmds, "#END") {
+				if err := c.Send(l); err != nil {
+					return err
+				}
+			}
+			if c.Turn().Shared {
+				con.Show("(waiting for the other players)")
+			}
+			// The turn goes on when the judge refused it: CurrentTurn is
+			// then answered at once, with the same turn.
+			next, err := c.Ask("CurrentTurn")
+			if err != nil {
+				return err
+			}
+			refused := plain(c.Refusals())
+			if next == turn {
+				if len(refused) == 0 {
+					refused = []string{"the judge did not take the move"}
+				}
+				notes = append(notes, "Refused: "+strings.Join(refused, "; ")+". Try again.")
+				continue
+			}
+			if len(refused) > 0 {
+				notes = append(notes, "Note: refused "+strings.Join(refused, "; ")+".")
+			}
+			turn = next
+		}
+	}
+}
+
+// plain drops the reasons that repeat another one, which they quote
+// ("no valid PlaceSymbol before #END (last one was PlaceSymbol 9 9: …)"):
+// the shorter says it.
+func plain(reasons []string) []string {
+	var out []string
+	for i, r := range reasons {
+		repeats := false
+		for j, o := range reasons {
+			if i != j && o != r && strings.Contains(r, o) {
+				repeats = true
+			}
+		}
+		if !repeats {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ask asks one step until the answer is a move.
+func ask(ctx context.Context, con Console, st step) ([]string, error) {
+	for {
+		in, err := con.Ask(ctx, st.prompt)
+		if errors.Is(err, io.EOF) {
+			return nil, judge.Faultf(judge.Crash, leftReason)
+		}
+		if err != nil {
+			return nil, err
+		}
+		cmds, err := st.parse(strings.TrimSpace(in))
+		if err != nil {
+			con.Show(err.Error())
+			continue
+		}
+		if st.after != nil {
+			con.Show(st.after())
+		}
+		return cmds, nil
+	}
+}
+
+// Terminal is a Console over a reader (the keyboard) and a writer (the
+// screen).
+type Terminal struct {
+	w     io.Writer
+	lines chan lineErr
+	once  sync.Once
+	r     io.Reader
+}
+
+type lineErr struct {
+	line string
+	err  error
+}
+
+// NewTerminal makes a Console that shows text on w and reads lines from r.
+func NewTerminal(r io.Reader, w io.Writer) *Terminal {
+	return &Terminal{w: w, r: r, lines: make(chan lineErr)}
+}
+
+// Show implements Console.
+func (t *Terminal) Show(text string) {
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	io.WriteString(t.w, text)
+}
+
+// read reads lines from the input, for ever: a read cannot be
+// interrupted, so it runs on its own.
+func (t *Terminal) read() {
+	br := bufio.NewReader(t.r)
+	for {
+		s, err := br.ReadString('\n')
+		if s != "" || err == nil {
+			t.lines <- lineErr{line: strings.TrimRight(s, "\r\n")}
+			if err == nil {
+				continue
+			}
+		}
+		if err == nil {
+			err = io.EOF
+		}
+		for {
+			t.lines <- lineErr{err: err}
+		}
+	}
+}
+
+// Ask implements Console.
+func (t *Terminal) Ask(ctx context.Context, prompt string) (string, error) {
+	t.once.Do(func() { go t.read() })
+	fmt.Fprintf(t.w, "%s> ", prompt)
+	select {
+	case l := <-t.lines:
+		if l.err != nil {
+			io.WriteString(t.w, "\n")
+		}
+		return l.line, l.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
