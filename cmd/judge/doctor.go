@@ -20,5 +20,6 @@ func (m *Main) doctor(_ context.Context, args []string) error {
 		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
 	}
 	fmt.Fprint(m.Stdout, sandbox.Probe().String())
+	fmt.Fprintln(m.Stdout, "web bots (http://…, https://…): outside the sandbox, on their own servers; the judge only sends them requests")
 	return nil
 }
