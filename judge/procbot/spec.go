@@ -45,11 +45,74 @@ func ParseBot(arg string) (Spec, error) {
 			argv[0] = "./" + argv[0] // a file here, not a program in PATH
 		}
 	}
+	if len(argv) == 1 {
+		if err := checkProgram(argv[0]); err != nil {
+			return Spec{}, err
+		}
+	}
 	main := mainFile(argv)
 	if main == "" {
 		return Spec{}, fmt.Errorf("bot %q: no such program", argv[0])
 	}
+	if err := checkReadable(main); err != nil {
+		return Spec{}, err
+	}
 	return Spec{Name: filepath.Base(main), Argv: argv}, nil
+}
+
+// interpreters run scripts by their extension, for the hints.
+var interpreters = map[string]string{".py": "python3", ".rb": "ruby", ".php": "php", ".js": "node", ".sh": "sh", ".pl": "perl", ".lua": "lua"}
+
+// sources are compiled languages, for the hints.
+var sources = map[string]string{".c": "gcc -O2 -o %s %s", ".cpp": "g++ -O2 -o %s %s", ".cc": "g++ -O2 -o %s %s",
+	".go": "go build -o %s %s", ".rs": "rustc -O -o %s %s", ".java": "javac %[2]s (then give \"java -cp DIR Main\")"}
+
+// checkProgram says what to do when a BOT argument names a file that
+// cannot be run as it is: a source file, a script without execute
+// permission or without a #! line.
+func checkProgram(path string) error {
+	st, err := os.Stat(path)
+	if err != nil || st.IsDir() {
+		return nil // "no such program" follows, or a directory for tournaments
+	}
+	ext := filepath.Ext(path)
+	base := strings.TrimSuffix(path, ext)
+	if build, ok := sources[ext]; ok {
+		return fmt.Errorf("bot %s is a source file, not a program: build it first (%s) and give the program, or give the source to judge tournament, which builds it", path, fmt.Sprintf(build, base, path))
+	}
+	head := make([]byte, 4)
+	if f, err := os.Open(path); err == nil {
+		n, _ := f.Read(head)
+		head = head[:n]
+		f.Close()
+	}
+	interp := interpreters[ext]
+	if interp == "" {
+		interp = "INTERPRETER"
+	}
+	switch {
+	case st.Mode()&0o111 == 0:
+		return fmt.Errorf("bot %s is not executable: give it as \"%s %s\", or make it executable (chmod +x %s) with a #! line", path, interp, path, path)
+	case len(head) >= 2 && string(head[:2]) != "#!" && string(head) != "\x7fELF":
+		return fmt.Errorf("bot %s is neither a program nor a script with a #! line (such as #!/usr/bin/env %s): give it as \"%s %s\", or add that line", path, interp, interp, path)
+	}
+	return nil
+}
+
+// checkReadable says when a bot's file cannot be read by the user bots
+// run as: nobody, when the judge runs as root.
+func checkReadable(path string) error {
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	if st.Mode().Perm()&0o004 == 0 {
+		return fmt.Errorf("bot %s cannot be read by others (mode %v): a judge run as root runs bots as the user nobody; chmod o+r %s (and o+x on the directories above it)", path, st.Mode().Perm(), path)
+	}
+	return nil
 }
 
 // mainFile is the file that is the bot: the last argument naming an

@@ -96,6 +96,37 @@ func TestParseBot(t *testing.T) {
 	}
 }
 
+// A BOT argument that cannot run as it is gets a message that says what
+// to do.
+func TestParseBotHints(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string, mode os.FileMode) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), mode); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	src := write("bot.c", "int main(){}", 0o644)
+	script := write("bot.py", "print()\n", 0o644)
+	noShebang := write("exe.py", "print()\n", 0o755)
+	secret := write("secret.py", "print()\n", 0o600)
+	tests := []struct{ arg, words string }{
+		{src, "is a source file, not a program: build it first (gcc -O2 -o " + filepath.Join(dir, "bot") + " " + src + ")"},
+		{script, `is not executable: give it as "python3 ` + script + `"`},
+		{noShebang, "neither a program nor a script with a #! line (such as #!/usr/bin/env python3)"},
+	}
+	if os.Geteuid() == 0 {
+		tests = append(tests, struct{ arg, words string }{"python3 " + secret, "runs bots as the user nobody; chmod o+r"})
+	}
+	for _, tt := range tests {
+		_, err := ParseBot(tt.arg)
+		if err == nil || !strings.Contains(err.Error(), tt.words) {
+			t.Errorf("ParseBot(%q): %v, want an error saying %q", tt.arg, err, tt.words)
+		}
+	}
+}
+
 func TestTailBuffer(t *testing.T) {
 	b := newTailBuffer(8)
 	b.Write([]byte("hello "))
