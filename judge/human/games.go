@@ -9,9 +9,9 @@ import (
 	"judge/judge"
 )
 
-// games are the games a person can play, by the name of the game (its
+// playable are the games a person can play, by the name of the game (its
 // variants share it: tictactoe is gomoku).
-var games = map[string]game{
+var playable = map[string]game{
 	"gomoku":     {name: "gomoku", plan: gomokuPlan},
 	"tictactoe":  {name: "gomoku", plan: gomokuPlan},
 	"connect4":   {name: "connect4", plan: connect4Plan},
@@ -22,11 +22,11 @@ var games = map[string]game{
 // gameOf finds the game named name, or one of its variants
 // (battleship-botsarena, splix-small).
 func gameOf(name string) (game, bool) {
-	if g, ok := games[name]; ok {
+	if g, ok := playable[name]; ok {
 		return g, true
 	}
 	if base, _, ok := strings.Cut(name, "-"); ok {
-		g, ok := games[base]
+		g, ok := playable[base]
 		return g, ok
 	}
 	return game{}, false
@@ -34,7 +34,7 @@ func gameOf(name string) (game, bool) {
 
 func gameNames() []string {
 	var n []string
-	for k := range games {
+	for k := range playable {
 		n = append(n, k)
 	}
 	sort.Strings(n)

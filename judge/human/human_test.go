@@ -1,0 +1,373 @@
+package human
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"judge/games"
+	"judge/games/catalog"
+	"judge/judge"
+	"judge/judge/judgetest"
+	"judge/judge/local"
+	"judge/judge/procbot"
+)
+
+func TestMain(m *testing.M) { judgetest.Main(m) }
+
+func TestHumanTranslation(t *testing.T) {
+	tests := []struct {
+		game  string
+		parse func(string) ([]string, error)
+		in    string
+		want  string // the commands, joined by "; "; "" for none
+		err   string // a word of the explanation, when it is no move
+	}{
+		{"gomoku", parseGomoku, "1 2", "PlaceSymbol 1 2", ""},
+		{"gomoku", parseGomoku, "1,2", "PlaceSymbol 1 2", ""},
+		{"gomoku", parseGomoku, " 10   0 ", "PlaceSymbol 10 0", ""},
+		{"gomoku", parseGomoku, "1", "", "not a cell"},
+		{"gomoku", parseGomoku, "a b", "", "whole numbers"},
+		{"gomoku", parseGomoku, "", "", "two numbers"},
+		{"connect4", parseConnect4, "3", "DropDisc 3", ""},
+		{"connect4", parseConnect4, "three", "", "not a column"},
+		{"connect4", parseConnect4, "3 4", "", "not a column"},
+		{"battleship", parseShot, "4 5", "Shoot 4 5", ""},
+		{"battleship", parseShot, "4,5", "Shoot 4 5", ""},
+		{"battleship", parseShot, "45", "", "not a cell"},
+		{"splix", parseSplix, "n", "Move N", ""},
+		{"splix", parseSplix, "E", "Move E", ""},
+		{"splix", parseSplix, "south", "Move S", ""},
+		{"splix", parseSplix, "w", "Move W", ""},
+		{"splix", parseSplix, "", "", ""},
+		{"splix", parseSplix, "\x1b[A", "Move N", ""},
+		{"splix", parseSplix, "\x1b[B", "Move S", ""},
+		{"splix", parseSplix, "\x1bOC", "Move E", ""},
+		{"splix", parseSplix, "n\x1b[D", "Move W", ""},
+		{"splix", parseSplix, "\x1b[5~", "", "not a direction"},
+		{"splix", parseSplix, "x", "", "not a direction"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.game+"/"+fmt.Sprintf("%q", tt.in), func(t *testing.T) {
+			got, err := tt.parse(tt.in)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("got %q, %v; want an error saying %q", got, err, tt.err)
+				}
+				return
+			}
+			if err != nil || strings.Join(got, "; ") != tt.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
+// A fleet is checked ship by ship as it is typed: forms, length, grid,
+// overlaps.
+func TestHumanFleet(t *testing.T) {
+	fl := &fleet{w: 10, h: 10, at: map[[2]int]bool{}}
+	for _, tt := range []struct {
+		in   string
+		n    int
+		want string
+		err  string
+	}{
+		{"3,3-3,7", 5, "PlaceShip 3,3-3,7", ""},
+		{"3,7-3,3", 5, "", "overlaps a ship you placed at 3,3"},
+		{"5,0-2,0", 4, "PlaceShip 2,0-5,0", ""},
+		{"0 1 3 down", 3, "PlaceShip 0,1-0,3", ""},
+		{"0 5 across", 3, "PlaceShip 0,5-2,5", ""},
+		{"8 8 A", 2, "PlaceShip 8,8-9,8", ""},
+		{"9 9 across", 2, "", "leaves the 10×10 grid"},
+		{"0 9 3 across", 2, "", "length is 2, not 3"},
+		{"0,0-1,1", 2, "", "not straight"},
+		{"0,0-2,0", 2, "", "is 3 long"},
+		{"0 0 sideways", 2, "", "two ends"},
+		{"0,0-x", 2, "", "two ends"},
+	} {
+		got, err := fl.place(tt.in, tt.n)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%q: got %q, %v; want an error saying %q", tt.in, got, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || strings.Join(got, "; ") != tt.want {
+			t.Errorf("%q: got %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+	if d := fl.draw(); !strings.Contains(d, "3  S - - S - - - - - -") || !strings.Contains(d, "0  - - S S S S - - - -") {
+		t.Errorf("the fleet drawn:\n%s", d)
+	}
+}
+
+// answers is a Querier with canned answers.
+type answers map[string]string
+
+func (a answers) Ask(q string) (string, error) {
+	s, ok := a[q]
+	if !ok {
+		return "", fmt.Errorf("unexpected query %q", q)
+	}
+	return s, nil
+}
+
+// The view is drawn from the answers to queries only.
+func TestHumanViews(t *testing.T) {
+	for _, tt := range []struct {
+		game   string
+		q      answers
+		want   []string
+		prompt string
+	}{
+		{"tictactoe", answers{"Board": "- O -\n- X -\n- - -", "MySymbol": "X", "LastMove": "1 0", "Params": "3 3"},
+			[]string{"O played 1 0.", "   0 1 2", "0  - O -", "1  - X -", "You are X: make 3 in a row"}, "your move (x y)"},
+		{"connect4", answers{"Board": "- - -\n- - -\nX O -", "MySymbol": "X", "LastMove": "1"},
+			[]string{"O dropped a disc in column 1.", "0 1 2\n- - -\n- - -\nX O -", "You are X."}, "your column"},
+		{"battleship", answers{"Phase": "fire", "Params": "3 2 0 1 0 0 0 0", "Board": "x - o\n- - -", "MyBoard": "S S o\n- - -",
+			"LastShot": "2 0 miss", "OpponentShots": "1\n2 0 miss", "ShipsRemaining": "2"},
+			[]string{"Your last shot, at 2 0: miss.", "The opponent fired at 2 0: miss.", "0  x - o", "0  S S o", "ships afloat: 2."}, "your shot (x y)"},
+		{"battleship-botsarena", answers{"Phase": "place", "Params": "3 2 0 1 0 0 0 0", "Fleet": "2"},
+			[]string{"Place your fleet on the 3×2 grid: ships of lengths 2", "0  - - -"}, "ship of length 2"},
+		{"splix-small", answers{"MySeat": "1", "CurrentTurn": "4", "TurnsLeft": "297", "Position": "4 9 N",
+			"Players": "0 alive -1 -1 25 0 25\n1 alive 4 9 25 0 25", "View": "#..\n#B1\n#11"},
+			[]string{"You are seat 1: B your head, b your trail, 1 your land.", "You are at 4 9", "heading N",
+				"seat 1 (you): alive, land 25", "  # . .\n  # B 1\n  # 1 1"}, "your move (n, e, s, w"},
+	} {
+		g, ok := gameOf(tt.game)
+		if !ok {
+			t.Fatalf("no game %s", tt.game)
+		}
+		p, err := g.plan(tt.q, judge.Seat{})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.game, err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(p.view, w) {
+				t.Errorf("%s: the view does not show %q:\n%s", tt.game, w, p.view)
+			}
+		}
+		if len(p.steps) != 1 || !strings.HasPrefix(p.steps[0].prompt, tt.prompt) {
+			t.Errorf("%s: steps %+v", tt.game, p.steps)
+		}
+	}
+	if _, ok := gameOf("chess"); ok {
+		t.Error("chess is playable")
+	}
+}
+
+// script is a Console that answers with a function of the prompt, and
+// leaves (io.EOF) after max answers.
+type script struct {
+	mu     sync.Mutex
+	shown  strings.Builder
+	n, max int
+	answer func(prompt string, n int) string
+}
+
+func (s *script) Show(text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.shown.WriteString(text + "\n")
+}
+
+func (s *script) Ask(_ context.Context, prompt string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.n >= s.max {
+		return "", io.EOF
+	}
+	s.n++
+	fmt.Fprintf(&s.shown, "%s> ", prompt)
+	a := s.answer(prompt, s.n)
+	s.shown.WriteString(a + "\n")
+	return a, nil
+}
+
+func (s *script) text() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.shown.String()
+}
+
+// goPlayer is an entrant whose player runs f in the judge.
+type goPlayer struct {
+	name string
+	f    local.Func
+}
+
+func (g goPlayer) Info() (judge.BotInfo, error) { return judge.BotInfo{Name: g.name}, nil }
+func (g goPlayer) Start(context.Context, judge.Seat) (judge.Player, error) {
+	return local.Start(g.f, local.Options{}), nil
+}
+
+// lastEmpty plays tic-tac-toe on the last empty cell, in reading order.
+func lastEmpty(_ context.Context, c *local.Conn) error {
+	for {
+		b, err := c.Ask("Board")
+		if err != nil {
+			return err
+		}
+		x, y := -1, -1
+		for j, row := range strings.Split(b, "\n") {
+			for i, cell := range strings.Fields(row) {
+				if cell == "-" {
+					x, y = i, j
+				}
+			}
+		}
+		if err := c.Send(fmt.Sprintf("PlaceSymbol %d %d", x, y)); err != nil {
+			return err
+		}
+		if err := c.End(); err != nil {
+			return err
+		}
+	}
+}
+
+func playMatch(t *testing.T, variant string, params games.Params, seat int, person Entrant, others ...judge.Entrant) *judge.Result {
+	t.Helper()
+	v, err := catalog.Lookup(variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := v.Resolve(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ents := append([]judge.Entrant(nil), others[:seat]...)
+	ents = append(ents, person)
+	ents = append(ents, others[seat:]...)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: p, Seed: 5, Limits: judge.DefaultLimits, Entrants: ents})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// A person plays tic-tac-toe against a Go player: a cell off the board and
+// a taken cell are explained and asked again, and the person wins.
+func TestHumanPlaysTicTacToe(t *testing.T) {
+	// The opponent takes the last empty cell: (2,2), then (1,2).
+	moves := []string{"0 0", "9 9", "1 0", "hello", "2 2", "2 0"}
+	con := &script{max: 20, answer: func(_ string, n int) string { return moves[n-1] }}
+	res := playMatch(t, "tictactoe", nil, 0, Entrant{Console: con}, goPlayer{name: "last", f: lastEmpty})
+	text := con.text()
+	if res.Winner != 0 || res.Players[0].Status != judge.OK || res.Players[0].Name != "you" {
+		t.Fatalf("winner %d, %+v\n%s", res.Winner, res.Players, text)
+	}
+	for _, w := range []string{
+		"Refused: PlaceSymbol 9 9: (9,9) is off the 3×3 board (cells 0..2). Try again.",
+		`"hello" is not a cell`,
+		"Refused: PlaceSymbol 2 2: (2,2) is already taken by O. Try again.",
+		"O played 1 2.\n   0 1 2\n0  X X -\n1  - - -\n2  - O O",
+	} {
+		if !strings.Contains(text, w) {
+			t.Errorf("the person was not shown %q:\n%s", w, text)
+		}
+	}
+	if strings.Contains(text, "no valid PlaceSymbol before #END") {
+		t.Errorf("a refusal shown twice:\n%s", text)
+	}
+	if got := res.Replay.Turns[0].Moves[0].Move; strings.Join(got, ";") != "PlaceSymbol 0 0" {
+		t.Errorf("turn 1: %q", got)
+	}
+}
+
+// A person whose input ends leaves the game: a crash, saying so.
+func TestHumanLeaves(t *testing.T) {
+	con := &script{max: 1, answer: func(string, int) string { return "0 0" }}
+	res := playMatch(t, "tictactoe", nil, 1, Entrant{Name: "ann", Console: con}, goPlayer{name: "last", f: lastEmpty})
+	if p := res.Players[1]; p.Status != judge.Crash || p.Reason != leftReason || p.Name != "ann" || res.Winner != 0 {
+		t.Fatalf("winner %d, %+v", res.Winner, res.Players)
+	}
+}
+
+// The person plays every game to its end against an example bot.
+func TestHumanPlaysEveryGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays example bots")
+	}
+	bot := func(path string) judge.Entrant {
+		return procbot.Bot{Spec: judgetest.Spec(t, "bot", path)}
+	}
+	t.Run("connect4", func(t *testing.T) {
+		// Columns in turn; a full column is refused and the next one asked.
+		con := &script{max: 500, answer: func(_ string, n int) string {
+			if n == 1 {
+				return "9"
+			}
+			return fmt.Sprint(n % 7)
+		}}
+		res := playMatch(t, "connect4", nil, 1, Entrant{Console: con}, bot("examples/connect4/random.c"))
+		checkEnd(t, res, 1, con, "Refused: DropDisc 9: column 9 is off the board")
+	})
+	t.Run("battleship", func(t *testing.T) {
+		fleet := map[string][]string{
+			"ship of length 5": {"0,0-3,0", "0,0-4,0"},
+			"ship of length 4": {"0 0 4 down", "0 2 across"},
+			"ship of length 3": {"0,4-2,4", "0 6 3 a"},
+		}
+		var twos int
+		shot := 0
+		con := &script{max: 500, answer: func(prompt string, _ int) string {
+			if f := fleet[prompt]; len(f) > 0 {
+				fleet[prompt] = f[1:]
+				return f[0]
+			}
+			if prompt == "ship of length 2" {
+				twos++
+				return fmt.Sprintf("9 %d down", twos*3)
+			}
+			shot++
+			return fmt.Sprintf("%d %d", (shot-1)%10, (shot-1)/10)
+		}}
+		res := playMatch(t, "battleship", nil, 0, Entrant{Console: con}, bot("examples/battleship/random.c"))
+		checkEnd(t, res, 0, con, `"0,0-3,0" is 4 long: this ship's length is 5`, "overlaps a ship you placed at 0,0",
+			"The opponent's ships afloat")
+	})
+	t.Run("splix-small", func(t *testing.T) {
+		// Round and round the 5×5 land it starts on: never out of it.
+		ring := strings.Fields("e e s s s s w w w w n n n n e e")
+		con := &script{max: 500, answer: func(_ string, n int) string {
+			switch n {
+			case 1:
+				return "up"
+			case 2, 3:
+				return "n"
+			}
+			return ring[(n-4)%len(ring)]
+		}}
+		res := playMatch(t, "splix-small", games.Params{"players": 2, "turns": 40}, 0, Entrant{Console: con}, bot("examples/splix/looper"))
+		checkEnd(t, res, 0, con, `"up" is not a direction`, "You are seat 0: A your head")
+		if res.Turns != 40 {
+			t.Errorf("%d turns, want 40", res.Turns)
+		}
+	})
+}
+
+func checkEnd(t *testing.T, res *judge.Result, seat int, con *script, shown ...string) {
+	t.Helper()
+	text := con.text()
+	for i, p := range res.Players {
+		if p.Status != judge.OK {
+			t.Fatalf("seat %d: %s %s\n%s", i, p.Status, p.Reason, text)
+		}
+	}
+	if res.Players[seat].Name != "you" {
+		t.Errorf("seat %d is %q", seat, res.Players[seat].Name)
+	}
+	for _, w := range shown {
+		if !strings.Contains(text, w) {
+			t.Errorf("the person was not shown %q:\n%s", w, text)
+		}
+	}
+	t.Logf("%s after %d turns: %s", res.Game, res.Turns, res.Reason)
+}
