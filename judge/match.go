@@ -384,7 +384,7 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 			s.fail(Protocol, fmt.Sprintf("a line longer than %d bytes (starting %q)", MaxLine, clip(text)))
 			break
 		}
-		if bad := badText(text); bad != "" {
+		if bad := NotText(text); bad != "" {
 			s.fail(Protocol, fmt.Sprintf("line %q: %s", clip(text), bad))
 			break
 		}
@@ -503,8 +503,9 @@ func (s *seat) moreLines(ctx context.Context) string {
 // MaxLine is the longest line a player may write, newline included.
 const MaxLine = 64 << 10
 
-// badText says why a line is not protocol text, or "".
-func badText(b []byte) string {
+// NotText says why a line is not protocol text (not UTF-8, or a control
+// byte), or "".
+func NotText(b []byte) string {
 	if !utf8.Valid(b) {
 		return "not valid UTF-8"
 	}

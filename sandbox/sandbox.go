@@ -214,6 +214,26 @@ func (p *Process) Exit() Exit {
 	return p.exit
 }
 
+// Leftovers lists what of the sandbox still exists on the machine: its
+// cgroup directories and its private tmp directory. Empty once the
+// process has ended and been cleaned up, which a test can check.
+func (p *Process) Leftovers() []string {
+	var out []string
+	if p.cg != nil {
+		for _, d := range p.cg.dirs {
+			if _, err := os.Stat(d); err == nil {
+				out = append(out, d)
+			}
+		}
+	}
+	if p.tmpDir != "" {
+		if _, err := os.Stat(p.tmpDir); err == nil {
+			out = append(out, p.tmpDir)
+		}
+	}
+	return out
+}
+
 // Start runs spec.Argv isolated at spec.Level (the strongest available by
 // default).
 func Start(spec Spec) (*Process, error) {

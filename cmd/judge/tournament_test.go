@@ -276,7 +276,7 @@ func TestSigtermEndsTournament(t *testing.T) {
 	// No bot outlives the judge.
 	deadline = time.Now().Add(5 * time.Second)
 	for {
-		left := processesRunning(bot)
+		left := judgetest.Running(bot)
 		if len(left) == 0 {
 			break
 		}
@@ -286,22 +286,4 @@ func TestSigtermEndsTournament(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// processesRunning lists the pids of live processes whose command line
-// mentions s.
-func processesRunning(s string) []string {
-	ents, _ := os.ReadDir("/proc")
-	var out []string
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil || !bytes.Contains(b, []byte(s)) {
-			continue
-		}
-		if st, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); bytes.Contains(st, []byte(") Z ")) {
-			continue
-		}
-		out = append(out, e.Name())
-	}
-	return out
 }

@@ -232,3 +232,21 @@ func build(root, path, dir string) ([]string, error) {
 		return nil, fmt.Errorf("no rule for %q files", ext)
 	}
 }
+
+// Running lists the live processes (not zombies) whose command line
+// mentions s, as "pid: command line".
+func Running(s string) []string {
+	ents, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !strings.Contains(string(b), s) {
+			continue
+		}
+		if st, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); strings.Contains(string(st), ") Z ") {
+			continue
+		}
+		out = append(out, e.Name()+": "+strings.ReplaceAll(string(b), "\x00", " "))
+	}
+	return out
+}

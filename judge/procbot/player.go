@@ -235,9 +235,8 @@ func (p *Player) BeginTurn(ctx context.Context, t judge.Turn) error {
 	// Ctrl-C and the like wake a read that is waiting.
 	p.stopWake = context.AfterFunc(ctx, p.outR.cancel)
 	if p.freeze {
-		if err := p.proc.Thaw(); err != nil {
-			return err
-		}
+		// A bot that cannot be thawed has ended: its next read says how.
+		_ = p.proc.Thaw()
 	}
 	p.cpu0, _ = p.proc.CPUTime()
 	return nil

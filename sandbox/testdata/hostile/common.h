@@ -27,3 +27,21 @@ static const char *tmp(const char *name) {
 	snprintf(buf, sizeof buf, "%s/%s", d && *d ? d : "/tmp", name);
 	return buf;
 }
+
+/* targets returns the paths a program attacks: the words of the
+ * environment variable TARGETS when it is set (a judge shows a bot the
+ * directories of the files its command line names, so files to attack
+ * come this way), else its arguments. */
+static char **targets(int argc, char **argv, int *n) {
+	const char *env = getenv("TARGETS");
+	if (!env) {
+		*n = argc - 1;
+		return argv + 1;
+	}
+	static char *words[64];
+	char *s = strdup(env);
+	*n = 0;
+	for (char *w = strtok(s, " "); w && *n < 64; w = strtok(NULL, " "))
+		words[(*n)++] = w;
+	return words;
+}
