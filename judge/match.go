@@ -29,6 +29,18 @@ type Limits struct {
 	Output  int64         // bytes a player may write in one turn
 	Stderr  int           // bytes of a bot's stderr kept with the match (the tail)
 	Grace   time.Duration // after the game, time for a bot to exit before it is killed
+
+	// Time controls besides the per-turn limit (none by default).
+	//
+	// Bank is a reserve of time, as in chess clocks and Kaggle's overage:
+	// a turn may run past its limit into the bank, which keeps what is
+	// left for later turns. Increment is added to the bank after every
+	// turn of the seat.
+	Bank, Increment time.Duration
+	// Overruns is how many turns may run past the limit and the bank (up
+	// to twice the limit) before running out of time counts: each such
+	// turn is recorded as an overrun.
+	Overruns int
 }
 
 // DefaultLimits are the limits of a match with no configuration.
@@ -59,6 +71,10 @@ func (l Limits) Check() error {
 		return fmt.Errorf("the output limit is %d bytes: it must be positive", l.Output)
 	case l.Stderr < 0:
 		return fmt.Errorf("the stderr tail is %d bytes: it must not be negative", l.Stderr)
+	case l.Bank < 0 || l.Increment < 0:
+		return fmt.Errorf("the time bank (%v) and its increment (%v) must not be negative", l.Bank, l.Increment)
+	case l.Overruns < 0:
+		return fmt.Errorf("the overruns allowed (%d) must not be negative", l.Overruns)
 	}
 	return nil
 }
@@ -109,6 +125,12 @@ type seat struct {
 	status Status
 	reason string
 	turns  int // turns this seat has started
+	// The seat's clock: what is left of its bank and of its overruns.
+	bank     time.Duration
+	overruns int
+	// What --trace has kept of the seat's lines, and cut.
+	traceBytes int64
+	traceCut   int64
 	stop   sync.Once
 	final  Final
 	trace  []TraceLine
@@ -142,7 +164,7 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("player %d: %w", i, err)
 		}
-		seats[i] = &seat{index: i, info: info, status: OK}
+		seats[i] = &seat{index: i, info: info, status: OK, bank: m.Limits.Bank, overruns: m.Limits.Overruns}
 	}
 	defer func() {
 		for _, s := range seats {
@@ -332,7 +354,13 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 	s.turns++
 	rec := TurnMove{Seat: s.index}
 	start := time.Now()
-	t := Turn{Number: st.Turn(), Limit: limit, Deadline: start.Add(limit), First: s.turns == 1, Shared: shared}
+	// The turn may run into the bank, and past it when overruns are left.
+	allowed := limit + s.bank
+	if s.overruns > 0 {
+		allowed += limit
+	}
+	t := Turn{Number: st.Turn(), Limit: allowed, Deadline: start.Add(allowed), First: s.turns == 1, Shared: shared}
+	tr := &turnTrace{s: s, on: trace, start: matchStart}
 	// A player's fault is data; anything else stops the match.
 	failed := func(err error) error {
 		if f := AsFault(err); f != nil {
@@ -377,9 +405,7 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 		if n := len(text); n > 0 && text[n-1] == '\r' {
 			text = text[:n-1]
 		}
-		if trace {
-			s.trace = append(s.trace, TraceLine{T: us(time.Since(matchStart)), Dir: "out", Line: string(text)})
-		}
+		tr.add("out", string(text))
 		if len(text) > MaxLine {
 			s.fail(Protocol, fmt.Sprintf("a line longer than %d bytes (starting %q)", MaxLine, clip(text)))
 			break
@@ -407,13 +433,17 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 		if l.Verb == "" {
 			continue // a blank line says nothing
 		}
-		ans, err := st.Query(s.index, l)
+		var ans string
+		if l.Verb == "TimeLeft" && len(l.Args) == 0 {
+			// The judge's own query: the clock, not the game.
+			ans, err = fmt.Sprintf("%d %d %d", max(0, time.Until(t.Deadline).Milliseconds()), s.bank.Milliseconds(), s.overruns), nil
+		} else {
+			ans, err = st.Query(s.index, l)
+		}
 		if err == nil {
 			rec.Queries++
 			s.buf = append(s.buf[:0], ans...)
-			if trace {
-				s.trace = append(s.trace, TraceLine{T: us(time.Since(matchStart)), Dir: "in", Line: ans})
-			}
+			tr.add("in", ans)
 			if err := s.p.WriteAnswer(ctx, s.buf); err != nil {
 				if err := failed(err); err != nil {
 					return nil, rec, err
@@ -443,7 +473,21 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 			}
 		}
 	}
-	rec.WallUS = us(time.Since(start))
+	wall := time.Since(start)
+	rec.WallUS = us(wall)
+	tr.end()
+	if over := wall - limit; over > 0 {
+		from := min(over, s.bank)
+		s.bank -= from
+		if over > from && s.overruns > 0 && s.status == OK {
+			s.overruns--
+			rec.Overrun = true
+		}
+	}
+	if lim.Bank > 0 || lim.Increment > 0 {
+		s.bank += lim.Increment
+		rec.BankUS = us(s.bank)
+	}
 	u, err := s.p.EndTurn(ctx)
 	if err != nil {
 		if err := failed(err); err != nil {
@@ -464,6 +508,45 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 	rec.Status = s.status
 	rec.Reason = s.reason
 	return move, rec, nil
+}
+
+// Caps on what --trace keeps of a seat's lines: per turn and per match.
+// A bot that floods queries must not fill the judge's memory.
+const (
+	TraceTurnBytes  = 256 << 10
+	TraceMatchBytes = 8 << 20
+)
+
+// turnTrace keeps one turn's lines of a seat, within the caps.
+type turnTrace struct {
+	s     *seat
+	on    bool
+	start time.Time
+	bytes int64 // kept in this turn
+	cut   int64 // not kept in this turn
+}
+
+func (t *turnTrace) add(dir, line string) {
+	if !t.on {
+		return
+	}
+	n := int64(len(line))
+	if t.bytes+n > TraceTurnBytes || t.s.traceBytes+n > TraceMatchBytes {
+		t.cut += n
+		return
+	}
+	t.bytes += n
+	t.s.traceBytes += n
+	t.s.trace = append(t.s.trace, TraceLine{T: us(time.Since(t.start)), Dir: dir, Line: line})
+}
+
+// end notes what the turn's trace left out.
+func (t *turnTrace) end() {
+	if t.cut > 0 {
+		t.s.traceCut += t.cut
+		t.s.trace = append(t.s.trace, TraceLine{T: us(time.Since(t.start)), Dir: "cut",
+			Line: fmt.Sprintf("%d bytes of this turn's lines not kept (the trace keeps %d KiB a turn, %d MiB a match)", t.cut, TraceTurnBytes>>10, TraceMatchBytes>>20)})
+	}
 }
 
 // noEndHint explains an output limit reached without #END.

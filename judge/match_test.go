@@ -446,3 +446,116 @@ func TestBadMatches(t *testing.T) {
 		}
 	}
 }
+
+// sleeper plays the first empty cell after d, each turn; it asks TimeLeft
+// first and keeps the answers.
+func sleeper(d time.Duration, left *[]string) local.Func {
+	return func(ctx context.Context, c *local.Conn) error {
+		for {
+			tl, err := c.Ask("TimeLeft")
+			if err != nil {
+				return err
+			}
+			if left != nil {
+				*left = append(*left, tl)
+			}
+			b, err := c.Ask("Board")
+			if err != nil {
+				return err
+			}
+			time.Sleep(d)
+			x, y := emptyCell(b)
+			_ = c.Send(fmt.Sprintf("PlaceSymbol %d %d", x, y))
+			if err := c.End(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func TestTimeControls(t *testing.T) {
+	base := judge.Limits{Turn: 100 * time.Millisecond, FirstTurn: 100 * time.Millisecond, Output: 1 << 20, Grace: time.Millisecond}
+	with := func(f func(*judge.Limits)) judge.Limits {
+		l := base
+		f(&l)
+		return l
+	}
+	for _, tt := range []struct {
+		name     string
+		lim      judge.Limits
+		sleep    time.Duration
+		status   judge.Status
+		turns    int      // the game's turns played
+		left     []string // TimeLeft's answers, turn by turn
+		bank     []int64  // the bank after each of seat 0's turns, µs
+		overruns int
+	}{
+		{"no bank", base, 180 * time.Millisecond, judge.Timeout, 1, []string{"100 0 0"}, nil, 0},
+		{"a bank runs out", with(func(l *judge.Limits) { l.Bank = 150 * time.Millisecond }), 180 * time.Millisecond,
+			judge.Timeout, 3, []string{"250 150 0", "170 70 0"}, []int64{70000, 0}, 0},
+		{"an increment keeps it going", with(func(l *judge.Limits) { l.Bank, l.Increment = 150*time.Millisecond, 100*time.Millisecond }), 180 * time.Millisecond,
+			judge.OK, 7, []string{"250 150 0", "270 170 0", "290 190 0", "310 210 0"}, []int64{170000, 190000, 210000, 230000}, 0},
+		{"one overrun allowed", with(func(l *judge.Limits) { l.Overruns = 1 }), 150 * time.Millisecond,
+			judge.Timeout, 3, []string{"200 0 1", "100 0 0"}, nil, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var left []string
+			res, err := runMatch(t, "tictactoe", nil, tt.lim, goPlayer{name: "slow", f: sleeper(tt.sleep, &left)}, goPlayer{name: "first", f: firstEmpty})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p := res.Players[0]; p.Status != tt.status || res.Turns != tt.turns {
+				t.Fatalf("%s %q after %d turns, want %s after %d", p.Status, p.Reason, res.Turns, tt.status, tt.turns)
+			}
+			if strings.Join(left, ",") != strings.Join(tt.left, ",") {
+				t.Errorf("TimeLeft said %q, want %q", left, tt.left)
+			}
+			var bank []int64
+			overruns := 0
+			for _, turn := range res.Replay.Turns {
+				for _, mv := range turn.Moves {
+					if mv.Seat == 0 {
+						if tt.bank != nil {
+							bank = append(bank, mv.BankUS)
+						}
+						if mv.Overrun {
+							overruns++
+						}
+					}
+				}
+			}
+			if fmt.Sprint(bank) != fmt.Sprint(tt.bank) || overruns != tt.overruns {
+				t.Errorf("bank %v, %d overruns; want %v, %d", bank, overruns, tt.bank, tt.overruns)
+			}
+		})
+	}
+}
+
+// What --trace keeps is capped, whatever a bot sends, and says what it cut.
+func TestTraceIsBounded(t *testing.T) {
+	res := ttt(t, goPlayer{name: "asker", f: func(ctx context.Context, c *local.Conn) error {
+		for i := 0; i < 20000; i++ {
+			if _, err := c.Ask("Board"); err != nil {
+				return err
+			}
+		}
+		return firstEmpty(ctx, c)
+	}})
+	if p := res.Players[0]; p.Status != judge.OK {
+		t.Fatalf("%s %s", p.Status, p.Reason)
+	}
+	kept, cut := 0, 0
+	for _, l := range res.Replay.Bots[0].Trace {
+		if l.Dir == "cut" {
+			cut++
+			if !strings.Contains(l.Line, "bytes of this turn's lines not kept") {
+				t.Errorf("cut line %q", l.Line)
+			}
+			continue
+		}
+		kept += len(l.Line)
+	}
+	if cut != 1 || kept > judge.TraceTurnBytes+1000 || kept < judge.TraceTurnBytes/2 {
+		t.Errorf("kept %d bytes, %d cut lines", kept, cut)
+	}
+}

@@ -42,7 +42,8 @@ type ReplayBot struct {
 }
 
 // TraceLine is one protocol line: "out" from the bot, "in" to it (an
-// answer may span several lines), at T microseconds from the match start.
+// answer may span several lines), at T microseconds from the match start;
+// or "cut": what the trace's caps left out of a turn.
 type TraceLine struct {
 	T    int64  `json:"t_us"`
 	Dir  string `json:"dir"`
@@ -65,6 +66,10 @@ type TurnMove struct {
 	CPUUS   int64      `json:"cpu_us"`
 	Status  Status     `json:"status"`
 	Reason  string     `json:"reason,omitempty"`
+	// With a time bank: what is left of it after the turn.
+	BankUS int64 `json:"bank_us,omitempty"`
+	// The turn ran past its limit and the bank, on an allowed overrun.
+	Overrun bool `json:"overrun,omitempty"`
 }
 
 // ReplayOutcome is how the match ended.

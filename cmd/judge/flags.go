@@ -24,6 +24,9 @@ type matchFlags struct {
 	turn      *time.Duration
 	firstTurn *time.Duration
 	turnCPU   *time.Duration
+	bank      *time.Duration
+	increment *time.Duration
+	overruns  *int
 	sandbox   *string
 	noSandbox *bool
 }
@@ -36,6 +39,9 @@ func addMatchFlags(fs *flag.FlagSet) *matchFlags {
 		turn:      fs.Duration("turn", 0, "time limit per turn (default 1s)"),
 		firstTurn: fs.Duration("first-turn", 0, "time limit of each bot's first turn (default 5s)"),
 		turnCPU:   fs.Duration("turn-cpu", 0, "CPU-time limit per turn, besides the wall-clock one (default none)"),
+		bank:      fs.Duration("bank", 0, "a time bank each bot's turns may run into past --turn (default none)"),
+		increment: fs.Duration("increment", 0, "time added to the bank after each turn (default none)"),
+		overruns:  fs.Int("overruns", 0, "turns that may run past the limit and the bank (up to twice the limit) before it counts as a timeout"),
 		sandbox:   fs.String("sandbox", "", "isolation of the bots: auto (the strongest this machine allows), full, namespaces, basic or none; see 'judge doctor'"),
 		noSandbox: fs.Bool("no-sandbox", false, "run the bots unprotected, for debugging (same as --sandbox none)"),
 	}
@@ -89,10 +95,14 @@ func (f *matchFlags) resolve(file *config.File, path string, w io.Writer) (*setu
 		for _, d := range []struct {
 			from config.Duration
 			to   *time.Duration
-		}{{l.Turn, &lim.Turn}, {l.FirstTurn, &lim.FirstTurn}, {l.TurnCPU, &lim.TurnCPU}, {l.Grace, &lim.Grace}} {
+		}{{l.Turn, &lim.Turn}, {l.FirstTurn, &lim.FirstTurn}, {l.TurnCPU, &lim.TurnCPU}, {l.Grace, &lim.Grace},
+			{l.Bank, &lim.Bank}, {l.Increment, &lim.Increment}} {
 			if d.from > 0 {
 				*d.to = time.Duration(d.from)
 			}
+		}
+		if l.Overruns > 0 {
+			lim.Overruns = l.Overruns
 		}
 		if l.OutputBytes > 0 {
 			lim.Output = l.OutputBytes
@@ -178,7 +188,8 @@ func (f *matchFlags) resolve(file *config.File, path string, w io.Writer) (*setu
 		name string
 		v    time.Duration
 		to   *time.Duration
-	}{{"turn", *f.turn, &s.match.Limits.Turn}, {"first-turn", *f.firstTurn, &s.match.Limits.FirstTurn}, {"turn-cpu", *f.turnCPU, &s.match.Limits.TurnCPU}} {
+	}{{"turn", *f.turn, &s.match.Limits.Turn}, {"first-turn", *f.firstTurn, &s.match.Limits.FirstTurn}, {"turn-cpu", *f.turnCPU, &s.match.Limits.TurnCPU},
+		{"bank", *f.bank, &s.match.Limits.Bank}, {"increment", *f.increment, &s.match.Limits.Increment}} {
 		if !f.set(d.name) {
 			continue
 		}
@@ -186,6 +197,12 @@ func (f *matchFlags) resolve(file *config.File, path string, w io.Writer) (*setu
 			return nil, fmt.Errorf("%w: --%s %v: a time limit must be positive", errUsage, d.name, d.v)
 		}
 		*d.to = d.v
+	}
+	if f.set("overruns") {
+		if *f.overruns < 0 {
+			return nil, fmt.Errorf("%w: --overruns %d: want 0 or more", errUsage, *f.overruns)
+		}
+		s.match.Limits.Overruns = *f.overruns
 	}
 	if *f.sandbox != "" {
 		l, err := procbot.ParseLevel(*f.sandbox)

@@ -69,16 +69,26 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 			if mv.Status != judge.OK {
 				what = fmt.Sprintf("%s: %s", mv.Status, mv.Reason)
 			}
-			fmt.Fprintf(w, "  seat %d %-12s %s  (%d queries, %s wall, %s cpu)\n", mv.Seat, rp.Bots[mv.Seat].Name, what,
-				mv.Queries, time.Duration(mv.WallUS)*time.Microsecond, time.Duration(mv.CPUUS)*time.Microsecond)
+			clock := ""
+			if mv.BankUS > 0 {
+				clock += fmt.Sprintf(", bank %s left", time.Duration(mv.BankUS)*time.Microsecond)
+			}
+			if mv.Overrun {
+				clock += ", an overrun"
+			}
+			fmt.Fprintf(w, "  seat %d %-12s %s  (%d queries, %s wall, %s cpu%s)\n", mv.Seat, rp.Bots[mv.Seat].Name, what,
+				mv.Queries, time.Duration(mv.WallUS)*time.Microsecond, time.Duration(mv.CPUUS)*time.Microsecond, clock)
 			for _, inv := range mv.Invalid {
 				fmt.Fprintf(w, "      refused: %s\n", inv)
 			}
 			if traces != nil {
 				for _, l := range traces[s.Index-1][mv.Seat] {
 					arrow := "bot>"
-					if l.Dir == "in" {
+					switch l.Dir {
+					case "in":
 						arrow = "   <"
+					case "cut":
+						arrow = "  ✂ "
 					}
 					for _, line := range strings.Split(l.Line, "\n") {
 						fmt.Fprintf(w, "      %10.3fms %s %s\n", float64(l.T)/1000, arrow, line)

@@ -31,6 +31,9 @@ import (
 //	output_bytes = 1048576   # output per turn
 //	stderr_bytes = 65536     # stderr tail kept in the replay
 //	grace = "200ms"          # time to exit after the game
+//	bank = "10s"             # a reserve a turn may run into (none by default)
+//	increment = "100ms"      # added to the bank after every turn
+//	overruns = 0             # turns that may run past limit and bank before it counts
 //	[bots]
 //	io = "pty"               # or "pipe"
 //	env = { KEY = "value" }  # added to every bot's environment
@@ -57,6 +60,9 @@ type Limits struct {
 	OutputBytes int64    `toml:"output_bytes"`
 	StderrBytes int      `toml:"stderr_bytes"`
 	Grace       Duration `toml:"grace"`
+	Bank        Duration `toml:"bank"`
+	Increment   Duration `toml:"increment"`
+	Overruns    int      `toml:"overruns"`
 }
 
 // Bots is the [bots] table.
@@ -151,7 +157,8 @@ func (c *File) Check(path string) error {
 		table, key string
 		v          int64
 	}{{"sandbox", "procs", int64(c.Sandbox.Procs)}, {"sandbox", "open_files", int64(c.Sandbox.OpenFiles)},
-		{"limits", "output_bytes", c.Limits.OutputBytes}, {"limits", "stderr_bytes", int64(c.Limits.StderrBytes)}} {
+		{"limits", "output_bytes", c.Limits.OutputBytes}, {"limits", "stderr_bytes", int64(c.Limits.StderrBytes)},
+		{"limits", "overruns", int64(c.Limits.Overruns)}} {
 		if x.v < 0 {
 			return fmt.Errorf("%s:%d: %s.%s: %d is negative", path, Line(path, x.table, x.key), x.table, x.key, x.v)
 		}
