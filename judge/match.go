@@ -383,14 +383,10 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 		written int64
 		lines   int
 		move    games.Move
-		last    string // the last line, for messages
 	)
 	for move == nil && s.status == OK {
 		text, err := s.p.ReadLine(ctx)
 		if err != nil {
-			if f := AsFault(err); f != nil && f.Status == Output && lines > 0 {
-				f.Reason += noEndHint(lines, last)
-			}
 			if err := failed(err); err != nil {
 				return nil, rec, err
 			}
@@ -414,7 +410,6 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 			s.fail(Protocol, fmt.Sprintf("line %q: %s", clip(text), bad))
 			break
 		}
-		last = string(clip(text))
 		if string(text) == "#END" {
 			mv, err := orders.Commit()
 			if err != nil {

@@ -151,7 +151,7 @@ func TestMatchWebBot(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "seat 0  "+strings.TrimPrefix(srv.URL, "http://")+"/bot.php") || strings.Count(out, " ok ") != 2 {
+	if !strings.Contains(out, "seat 0  "+strings.TrimPrefix(srv.URL, "http://")+"/bot.php") || strings.Count(out, " ok ") != 2 || !strings.Contains(out, "seat 0 is a web bot: it ran on its own server, outside the sandbox") {
 		t.Errorf("output:\n%s", out)
 	}
 }

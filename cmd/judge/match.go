@@ -16,6 +16,7 @@ import (
 
 	"judge/games"
 	"judge/judge"
+	"judge/judge/httpbot"
 	"judge/judge/procbot"
 )
 
@@ -121,6 +122,13 @@ func printResult(m *Main, res *judge.Result) {
 			fmt.Fprintf(m.Stdout, "  %s", p.Reason)
 		}
 		fmt.Fprintln(m.Stdout)
+	}
+	if res.Replay != nil {
+		for i, b := range res.Replay.Bots {
+			if b.Sandbox == httpbot.Outside {
+				fmt.Fprintf(m.Stdout, "  seat %d is a web bot: it ran on its own server, outside the sandbox\n", i)
+			}
+		}
 	}
 }
 
