@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"judge/games"
@@ -370,4 +371,63 @@ func checkEnd(t *testing.T, res *judge.Result, seat int, con *script, shown ...s
 		}
 	}
 	t.Logf("%s after %d turns: %s", res.Game, res.Turns, res.Reason)
+}
+
+// The terminal reads lines, \r\n or \n, the last one without its end, and
+// then says the person left.
+func TestHumanTerminal(t *testing.T) {
+	var out strings.Builder
+	term := NewTerminal(strings.NewReader("1 2\r\n\nn"), &out)
+	term.Show("a board")
+	for _, want := range []string{"1 2", "", "n"} {
+		got, err := term.Ask(context.Background(), "your move")
+		if err != nil || got != want {
+			t.Fatalf("got %q, %v; want %q", got, err, want)
+		}
+	}
+	for range 2 {
+		if got, err := term.Ask(context.Background(), "again"); err != io.EOF {
+			t.Fatalf("after the input: %q, %v", got, err)
+		}
+	}
+	if got := out.String(); !strings.HasPrefix(got, "a board\nyour move> your move> your move> again> \n") {
+		t.Errorf("the screen: %q", got)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	blocked := NewTerminal(blockingReader{}, io.Discard)
+	if _, err := blocked.Ask(ctx, "move"); err != context.Canceled {
+		t.Errorf("a canceled ask: %v", err)
+	}
+}
+
+type blockingReader struct{}
+
+func (blockingReader) Read([]byte) (int, error) { select {} }
+
+// A timed person has the match's limits: one who does not answer loses on
+// time. In virtual time.
+func TestHumanTimed(t *testing.T) {
+	v, _ := catalog.Lookup("tictactoe")
+	p, _ := v.Resolve(nil)
+	synctest.Test(t, func(t *testing.T) {
+		silent := &silentConsole{}
+		res, err := judge.Run(t.Context(), judge.Match{Game: v.Game, Name: v.Name, Params: p, Limits: judge.DefaultLimits,
+			Entrants: []judge.Entrant{Entrant{Console: silent, Timed: true}, goPlayer{name: "last", f: lastEmpty}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := res.Players[0]; p.Status != judge.Timeout || !strings.Contains(p.Reason, "no #END within 5s") {
+			t.Errorf("%+v", res.Players)
+		}
+	})
+}
+
+// silentConsole never answers.
+type silentConsole struct{}
+
+func (*silentConsole) Show(string) {}
+func (*silentConsole) Ask(ctx context.Context, _ string) (string, error) {
+	<-ctx.Done()
+	return "", ctx.Err()
 }
