@@ -77,7 +77,7 @@ func (m *Main) play(ctx context.Context, args []string) error {
 	}
 	mt.Trace = *trace
 
-	fmt.Fprintf(m.Stdout, "%s (%s), seed %d: you are seat %d of %d.\n", mt.Name, formatParams(mt.Params), mt.Seed, *seat, len(mt.Entrants))
+	fmt.Fprintf(m.Stdout, "%s (%s), seed %d: you are seat %d of %d. Ctrl-D leaves the game.\n", mt.Name, formatParams(mt.Params), mt.Seed, *seat, len(mt.Entrants))
 	res, err := judge.Run(ctx, mt)
 	if err != nil {
 		return err
