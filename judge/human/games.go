@@ -392,6 +392,7 @@ func splixPlan(q Querier, _ judge.Seat) (turnPlan, error) {
 	return turnPlan{view: v.String(), steps: []step{{
 		prompt: "your move (n, e, s, w or an arrow key; Enter goes straight on)",
 		parse:  parseSplix,
+		key:    true,
 	}}}, nil
 }
 

@@ -10,13 +10,18 @@
 package human
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
 
 	"judge/judge"
 	"judge/judge/local"
@@ -90,6 +95,8 @@ type step struct {
 	parse func(in string) ([]string, error)
 	// after, when set, is shown once the answer was taken (a preview).
 	after func() string
+	// key: one key press is an answer, on consoles that read keys.
+	key bool
 }
 
 // game is what the person's player knows of one game.
@@ -183,7 +190,13 @@ func plain(reasons []string) []string {
 // ask asks one step until the answer is a move.
 func ask(ctx context.Context, con Console, st step) ([]string, error) {
 	for {
-		in, err := con.Ask(ctx, st.prompt)
+		var in string
+		var err error
+		if ka, ok := con.(KeyAsker); ok && st.key {
+			in, err = ka.AskKey(ctx, st.prompt)
+		} else {
+			in, err = con.Ask(ctx, st.prompt)
+		}
 		if errors.Is(err, io.EOF) {
 			return nil, judge.Faultf(judge.Crash, leftReason)
 		}
@@ -202,23 +215,39 @@ func ask(ctx context.Context, con Console, st step) ([]string, error) {
 	}
 }
 
+// KeyAsker is a Console that can read a single key press, without
+// Enter: a terminal. Games whose moves are keys (Splix) use it when the
+// console has it.
+type KeyAsker interface {
+	AskKey(ctx context.Context, prompt string) (string, error)
+}
+
 // Terminal is a Console over a reader (the keyboard) and a writer (the
-// screen).
+// screen). When the reader is a terminal, it is also a KeyAsker.
 type Terminal struct {
-	w     io.Writer
-	lines chan lineErr
-	once  sync.Once
-	r     io.Reader
+	w    io.Writer
+	r    io.Reader
+	tty  int // the reader's descriptor when it is a terminal, else -1
+	in   chan chunk
+	once sync.Once
+	pend []byte // read and not yet taken
+	err  error  // the input's end, once it is reached
 }
 
-type lineErr struct {
-	line string
-	err  error
+type chunk struct {
+	b   []byte
+	err error
 }
 
-// NewTerminal makes a Console that shows text on w and reads lines from r.
+// NewTerminal makes a Console that shows text on w and reads from r.
 func NewTerminal(r io.Reader, w io.Writer) *Terminal {
-	return &Terminal{w: w, r: r, lines: make(chan lineErr)}
+	t := &Terminal{w: w, r: r, tty: -1, in: make(chan chunk)}
+	if f, ok := r.(*os.File); ok {
+		if _, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS); err == nil {
+			t.tty = int(f.Fd())
+		}
+	}
+	return t
 }
 
 // Show implements Console.
@@ -229,38 +258,125 @@ func (t *Terminal) Show(text string) {
 	io.WriteString(t.w, text)
 }
 
-// read reads lines from the input, for ever: a read cannot be
-// interrupted, so it runs on its own.
+// read reads the input, for ever: a read cannot be interrupted, so it
+// runs on its own.
 func (t *Terminal) read() {
-	br := bufio.NewReader(t.r)
 	for {
-		s, err := br.ReadString('\n')
-		if s != "" || err == nil {
-			t.lines <- lineErr{line: strings.TrimRight(s, "\r\n")}
-			if err == nil {
-				continue
-			}
+		buf := make([]byte, 256)
+		n, err := t.r.Read(buf)
+		if n > 0 {
+			t.in <- chunk{b: buf[:n]}
 		}
-		if err == nil {
-			err = io.EOF
-		}
-		for {
-			t.lines <- lineErr{err: err}
+		if err != nil {
+			t.in <- chunk{err: err}
+			return
 		}
 	}
 }
 
-// Ask implements Console.
-func (t *Terminal) Ask(ctx context.Context, prompt string) (string, error) {
-	t.once.Do(func() { go t.read() })
-	fmt.Fprintf(t.w, "%s> ", prompt)
-	select {
-	case l := <-t.lines:
-		if l.err != nil {
-			io.WriteString(t.w, "\n")
-		}
-		return l.line, l.err
-	case <-ctx.Done():
-		return "", ctx.Err()
+// more waits for more input.
+func (t *Terminal) more(ctx context.Context) error {
+	if t.err != nil {
+		return t.err
 	}
+	t.once.Do(func() { go t.read() })
+	select {
+	case c := <-t.in:
+		if c.err != nil {
+			t.err = c.err
+			return c.err
+		}
+		t.pend = append(t.pend, c.b...)
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Ask implements Console: it reads a line.
+func (t *Terminal) Ask(ctx context.Context, prompt string) (string, error) {
+	fmt.Fprintf(t.w, "%s> ", prompt)
+	for {
+		if i := bytes.IndexByte(t.pend, '\n'); i >= 0 {
+			l := strings.TrimRight(string(t.pend[:i]), "\r")
+			t.pend = t.pend[i+1:]
+			return l, nil
+		}
+		if err := t.more(ctx); err != nil {
+			if errors.Is(err, io.EOF) && len(t.pend) > 0 {
+				l := string(t.pend)
+				t.pend = nil
+				return l, nil
+			}
+			if errors.Is(err, io.EOF) {
+				io.WriteString(t.w, "\n")
+			}
+			return "", err
+		}
+	}
+}
+
+// AskKey implements KeyAsker: on a terminal it reads one key press (an
+// arrow key's escape sequence, or one character; Enter is ""), without
+// waiting for Enter; elsewhere a line.
+func (t *Terminal) AskKey(ctx context.Context, prompt string) (string, error) {
+	if t.tty < 0 {
+		return t.Ask(ctx, prompt)
+	}
+	old, err := unix.IoctlGetTermios(t.tty, unix.TCGETS)
+	if err != nil {
+		return t.Ask(ctx, prompt)
+	}
+	raw := *old
+	raw.Lflag &^= unix.ICANON | unix.ECHO
+	raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
+	if err := unix.IoctlSetTermios(t.tty, unix.TCSETS, &raw); err != nil {
+		return t.Ask(ctx, prompt)
+	}
+	defer unix.IoctlSetTermios(t.tty, unix.TCSETS, old)
+	fmt.Fprintf(t.w, "%s> ", prompt)
+	for {
+		if k, n := key(t.pend); n > 0 {
+			t.pend = t.pend[n:]
+			if k == "\x04" { // Ctrl-D
+				io.WriteString(t.w, "\n")
+				return "", io.EOF
+			}
+			fmt.Fprintln(t.w, keyName(k))
+			return k, nil
+		}
+		if err := t.more(ctx); err != nil {
+			if errors.Is(err, io.EOF) {
+				io.WriteString(t.w, "\n")
+			}
+			return "", err
+		}
+	}
+}
+
+// key takes one key press from b: its text ("" for Enter) and how many
+// bytes it took; 0 when b does not hold a whole key yet.
+func key(b []byte) (string, int) {
+	switch {
+	case len(b) == 0:
+		return "", 0
+	case b[0] == '\r' || b[0] == '\n':
+		return "", 1
+	case b[0] != 0x1b:
+		_, n := utf8.DecodeRune(b)
+		return string(b[:n]), n
+	case len(b) < 3:
+		return "", 0 // the rest of an escape sequence is on its way
+	}
+	return string(b[:3]), 3
+}
+
+// keyName is how a key press is echoed.
+func keyName(k string) string {
+	if n, ok := map[string]string{"": "(Enter)", "\x1b[A": "up", "\x1b[B": "down", "\x1b[C": "right", "\x1b[D": "left",
+		"\x1bOA": "up", "\x1bOB": "down", "\x1bOC": "right", "\x1bOD": "left"}[k]; ok {
+		return n
+	}
+	q := strconv.Quote(k)
+	return q[1 : len(q)-1]
 }
