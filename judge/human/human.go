@@ -338,7 +338,9 @@ func (t *Terminal) AskKey(ctx context.Context, prompt string) (string, error) {
 	for {
 		if k, n := key(t.pend); n > 0 {
 			t.pend = t.pend[n:]
-			if k == "\x04" { // Ctrl-D
+			// Ctrl-D; typed before the key was asked, the terminal keeps
+			// it as a NUL.
+			if k == "\x04" || k == "\x00" {
 				io.WriteString(t.w, "\n")
 				return "", io.EOF
 			}

@@ -488,7 +488,7 @@ func TestHumanTerminalKeys(t *testing.T) {
 		t.Errorf("a line: %q, %v", got, err)
 	}
 	ptm.Write([]byte{4})
-	if _, err := term.AskKey(ctx, "move"); err != io.EOF {
-		t.Errorf("Ctrl-D: %v", err)
+	if k, err := term.AskKey(ctx, "move"); err != io.EOF {
+		t.Errorf("Ctrl-D: %q, %v", k, err)
 	}
 }
