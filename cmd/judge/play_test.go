@@ -127,26 +127,26 @@ func (s *screen) waitFor(ok func(string) bool) bool {
 	return true
 }
 
-var resultLine = regexp.MustCompile(`tictactoe \(k=3 n=3\), seed 7: (seat \d \(\S+\) wins|no winner) after \d+ turns`)
-
-// A game of tic-tac-toe typed into judge play on a real terminal, to its
-// end, with a move off the board that is explained and asked again.
-func TestPlayTerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the judge and plays on a terminal")
-	}
-	judgetest.NeedTools(t, "gcc")
-	root := judgetest.Root(t)
+// judgeProgram builds the judge into the test's temporary directory.
+func judgeProgram(t *testing.T) string {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "judge")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/judge")
-	build.Dir = root
+	build.Dir = judgetest.Root(t)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	bot := quote(judgetest.Bot(t, "examples/gomoku/random.c"))
-	replay := filepath.Join(t.TempDir(), "game.json")
-	cmd := exec.Command(bin, "play", "--game", "tictactoe", "--seed", "7", "--replay", replay, bot)
-	cmd.Dir = root
+	return bin
+}
+
+// playOnTerminal runs judge play with args on a pseudo-terminal and types
+// moves (each with end, "\r" for Enter, or none for a key press), each
+// once prompt is shown again, until the screen shows result. It returns
+// the screen and how many moves were typed.
+func playOnTerminal(t *testing.T, args []string, prompt, end string, moves []string, result *regexp.Regexp) (string, int) {
+	t.Helper()
+	cmd := exec.Command(judgeProgram(t), append([]string{"play"}, args...)...)
+	cmd.Dir = judgetest.Root(t)
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
 	if err != nil {
 		t.Fatal(err)
@@ -164,9 +164,7 @@ func TestPlayTerminal(t *testing.T) {
 	scr := &screen{more: make(chan struct{}, 1)}
 	go scr.read(tty)
 
-	const prompt = "your move (x y)> "
-	over := func(s string) bool { return resultLine.MatchString(s) }
-	moves := append([]string{"3 3"}, readingOrder...)
+	over := func(s string) bool { return result.MatchString(s) }
 	typed := 0
 	for _, mv := range moves {
 		if !scr.waitFor(func(s string) bool { return over(s) || strings.Count(s, prompt) > typed }) {
@@ -175,7 +173,7 @@ func TestPlayTerminal(t *testing.T) {
 		if over(scr.String()) {
 			break
 		}
-		if _, err := tty.Write([]byte(mv + "\r")); err != nil {
+		if _, err := tty.Write([]byte(mv + end)); err != nil {
 			t.Fatal(err)
 		}
 		typed++
@@ -192,7 +190,22 @@ func TestPlayTerminal(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatalf("judge play did not exit:\n%s", scr)
 	}
-	s := scr.String()
+	return scr.String(), typed
+}
+
+// A game of tic-tac-toe typed into judge play on a real terminal, to its
+// end, with a move off the board that is explained and asked again.
+func TestPlayTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the judge and plays on a terminal")
+	}
+	judgetest.NeedTools(t, "gcc")
+	bot := quote(judgetest.Bot(t, "examples/gomoku/random.c"))
+	replay := filepath.Join(t.TempDir(), "game.json")
+	const prompt = "your move (x y)> "
+	result := regexp.MustCompile(`tictactoe \(k=3 n=3\), seed 7: (seat \d \(\S+\) wins|no winner) after \d+ turns`)
+	s, typed := playOnTerminal(t, []string{"--game", "tictactoe", "--seed", "7", "--replay", replay, bot},
+		prompt, "\r", append([]string{"3 3"}, readingOrder...), result)
 	for _, w := range []string{
 		"you are seat 0 of 2",
 		prompt + "3 3\r\nRefused: PlaceSymbol 3 3: (3,3) is off the 3×3 board (cells 0..2). Try again.",
@@ -206,5 +219,33 @@ func TestPlayTerminal(t *testing.T) {
 	if _, err := os.Stat(replay); err != nil {
 		t.Errorf("no replay: %v", err)
 	}
-	t.Logf("%d moves typed; %s", typed, resultLine.FindString(s))
+	t.Logf("%d moves typed; %s", typed, result.FindString(s))
+}
+
+// Splix on a terminal: a move is one key press, arrow keys or letters,
+// without Enter.
+func TestPlayTerminalKeys(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the judge and plays on a terminal")
+	}
+	bot := quote(judgetest.Bot(t, "examples/splix/looper"))
+	const prompt = "your move (n, e, s, w or an arrow key; Enter goes straight on)> "
+	result := regexp.MustCompile(`splix-small \(players=2 size=32 turns=6\), seed 7: (seat \d \(\S+\) wins|no winner) after 6 turns`)
+	// Two north, two east, two south: never off the land it starts on.
+	keys := []string{"\x1b[A", "x", "n", "\x1b[C", "e", "\x1b[B", "s"}
+	s, typed := playOnTerminal(t, []string{"--game", "splix-small", "--param", "turns=6", "--seed", "7", bot},
+		prompt, "", keys, result)
+	for _, w := range []string{
+		prompt + "up\r\n",
+		prompt + "x\r\n\"x\" is not a direction",
+		prompt + "right\r\n",
+		"seat 0  you                  ok",
+	} {
+		if !strings.Contains(s, w) {
+			t.Errorf("the screen does not show %q:\n%s", w, s)
+		}
+	}
+	if typed != len(keys) {
+		t.Errorf("%d keys typed, want %d", typed, len(keys))
+	}
 }
