@@ -12,11 +12,11 @@ import (
 // playable are the games a person can play, by the name of the game (its
 // variants share it: tictactoe is gomoku).
 var playable = map[string]game{
-	"gomoku":     {name: "gomoku", plan: gomokuPlan},
-	"tictactoe":  {name: "gomoku", plan: gomokuPlan},
-	"connect4":   {name: "connect4", plan: connect4Plan},
-	"battleship": {name: "battleship", plan: battleshipPlan},
-	"splix":      {name: "splix", plan: splixPlan},
+	"gomoku":     {plan: gomokuPlan},
+	"tictactoe":  {plan: gomokuPlan},
+	"connect4":   {plan: connect4Plan},
+	"battleship": {plan: battleshipPlan},
+	"splix":      {plan: splixPlan},
 }
 
 // gameOf finds the game named name, or one of its variants

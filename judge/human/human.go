@@ -101,7 +101,6 @@ type step struct {
 
 // game is what the person's player knows of one game.
 type game struct {
-	name string
 	// plan asks what the seat may see this turn and lays out the turn.
 	plan func(q Querier, s judge.Seat) (turnPlan, error)
 }
