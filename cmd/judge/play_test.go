@@ -157,8 +157,12 @@ func playOnTerminal(t *testing.T, args []string, prompt, end string, moves []str
 	exited := false
 	defer func() {
 		if !exited {
-			cmd.Process.Kill()
-			<-done
+			_ = cmd.Process.Kill()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Errorf("judge play (pid %d) did not end within 10s of SIGKILL", cmd.Process.Pid)
+			}
 		}
 	}()
 	scr := &screen{more: make(chan struct{}, 1)}
