@@ -141,7 +141,7 @@ func TestGames(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"tictactoe", "gomoku", "n        = 3", "k        = 5"} {
+	for _, want := range []string{"tictactoe", "gomoku", "n        = 3", "k        = 5", "battleship-contest", "ship5    = 1     fixed"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("games output lacks %q:\n%s", want, out)
 		}
