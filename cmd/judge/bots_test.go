@@ -4,10 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	"judge/judge/judgetest"
 	"judge/judge/procbot"
 )
 
 func TestRubyContestEntrant(t *testing.T) {
+	judgetest.NeedTools(t, "ruby")
 	e, err := entrant("ruby-contest:../../judge/procbot/testdata/rubycontest/corner_player.rb", procbot.Options{})
 	if err != nil {
 		t.Fatal(err)

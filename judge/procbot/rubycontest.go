@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -64,6 +65,9 @@ func RubyContestSpec(file string) (Spec, error) {
 	}
 	if err := checkReadable(file); err != nil {
 		return Spec{}, err
+	}
+	if _, err := exec.LookPath("ruby"); err != nil {
+		return Spec{}, fmt.Errorf("%s is a Ruby contest player, and ruby is not installed (Debian's package ruby: make tools installs it)", file)
 	}
 	host, err := RubyContestHost()
 	if err != nil {

@@ -64,6 +64,7 @@ func TestRubyContest(t *testing.T) {
 }
 
 func TestRubyContestFiles(t *testing.T) {
+	judgetest.NeedTools(t, "ruby")
 	dir := t.TempDir()
 	write := func(name, src string) string {
 		p := filepath.Join(dir, name)
