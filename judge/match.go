@@ -131,10 +131,11 @@ type seat struct {
 	// What --trace has kept of the seat's lines, and cut.
 	traceBytes int64
 	traceCut   int64
-	stop   sync.Once
-	final  Final
-	trace  []TraceLine
-	buf    []byte // reused for answers
+	stop       sync.Once
+	final      Final
+	trace      []TraceLine
+	buf        []byte // reused for answers
+	opp        string // the other seats' names, for the Opponent query
 }
 
 // Run plays one match. It returns an error only when the judge cannot run
@@ -182,6 +183,7 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 					opp = append(opp, o.info.Name)
 				}
 			}
+			seats[i].opp = strings.Join(opp, " ")
 			p, err := e.Start(gctx, Seat{Index: i, Seats: len(seats), Game: m.Name, Params: m.Params,
 				Seed: SeatSeed(m.Seed, i), Opponents: opp})
 			if err != nil {
@@ -432,6 +434,8 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 		if l.Verb == "TimeLeft" && len(l.Args) == 0 {
 			// The judge's own query: the clock, not the game.
 			ans, err = fmt.Sprintf("%d %d %d", max(0, time.Until(t.Deadline).Milliseconds()), s.bank.Milliseconds(), s.overruns), nil
+		} else if l.Verb == "Opponent" && len(l.Args) == 0 {
+			ans, err = s.opp, nil // the judge's too: a game does not know names
 		} else {
 			ans, err = st.Query(s.index, l)
 		}

@@ -559,3 +559,27 @@ func TestTraceIsBounded(t *testing.T) {
 		t.Errorf("kept %d bytes, %d cut lines", kept, cut)
 	}
 }
+
+// TestOpponentQuery checks the judge's own Opponent query: the other
+// seat's name, whatever the game.
+func TestOpponentQuery(t *testing.T) {
+	var heard []string
+	asker := func(ctx context.Context, c *local.Conn) error {
+		name, err := c.Ask("Opponent")
+		if err != nil {
+			return err
+		}
+		heard = append(heard, name)
+		return firstEmpty(ctx, c)
+	}
+	res, err := runMatch(t, "tictactoe", nil, judge.DefaultLimits, goPlayer{name: "asker", f: asker}, goPlayer{name: "first", f: firstEmpty})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := res.Players[0]; p.Status != judge.OK {
+		t.Fatalf("%s %q", p.Status, p.Reason)
+	}
+	if strings.Join(heard, ",") != "first" {
+		t.Errorf("Opponent said %q, want first", heard)
+	}
+}

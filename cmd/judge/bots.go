@@ -7,11 +7,15 @@ import (
 )
 
 // entrant turns a BOT argument into what plays a seat: a web bot
-// (http://…, https://…), or a program (a path or a command line) run as
+// (http://…, https://…), a Ruby contest player (ruby-contest:FILE.rb), or
+// a program (a path or a command line) run as
 // proc says.
 func entrant(arg string, proc procbot.Options) (judge.Entrant, error) {
 	if b, ok, err := httpbot.Parse(arg); ok {
 		return b, err
+	}
+	if spec, ok, err := procbot.ParseRubyContest(arg); ok {
+		return procbot.Bot{Spec: spec, Options: proc}, err
 	}
 	spec, err := procbot.ParseBot(arg)
 	if err != nil {

@@ -23,6 +23,10 @@ func (m *Main) games(_ context.Context, args []string) error {
 			return err
 		}
 		for _, s := range v.Game.Params() {
+			if v.Fixed {
+				fmt.Fprintf(m.Stdout, "    %-8s = %-5d fixed  %s\n", s.Name, p[s.Name], s.Doc)
+				continue
+			}
 			fmt.Fprintf(m.Stdout, "    %-8s = %-5d range %d..%d  %s\n", s.Name, p[s.Name], s.Min, s.Max, s.Doc)
 		}
 	}

@@ -99,7 +99,7 @@ func TestMatchErrors(t *testing.T) {
 		{"bad duration", []string{"match", "--config", badDur, c, c}, 1, []string{badDur + ":3:", "fast"}},
 		{"unknown param in config", []string{"match", "--config", badParam, c, c}, 1, []string{`unknown parameter "size"`}},
 		{"missing config", []string{"match", "--config", filepath.Join(dir, "none.toml"), c, c}, 1, []string{"none.toml"}},
-		{"unknown command", []string{"play"}, 2, []string{`unknown command "play"`}},
+		{"unknown command", []string{"plya"}, 2, []string{`unknown command "plya"`}},
 		{"replay of nothing", []string{"replay", filepath.Join(dir, "none.json")}, 1, []string{"none.json"}},
 	}
 	for _, tt := range tests {
@@ -141,7 +141,7 @@ func TestGames(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"tictactoe", "gomoku", "n        = 3", "k        = 5"} {
+	for _, want := range []string{"tictactoe", "gomoku", "n        = 3", "k        = 5", "battleship-contest", "ship5    = 1     fixed"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("games output lacks %q:\n%s", want, out)
 		}

@@ -99,6 +99,7 @@ func TestBothIllegal(t *testing.T) {
 func TestConfig(t *testing.T) {
 	checkConfig(t, "configs/battleship.toml", "battleship")
 	checkConfig(t, "configs/battleship-botsarena.toml", "battleship-botsarena")
+	checkConfig(t, "configs/battleship-contest.toml", "battleship-contest")
 }
 
 func checkConfig(t *testing.T, path, variant string) {

@@ -20,7 +20,7 @@ struct Search {
     w: usize,
     h: usize,
     k: usize,
-    cells: Vec<u8>,    // y*w + x, y = 0 the top row; 0 empty, 1 me, 2 the opponent
+    cells: Vec<u8>,    // r*w + x, r = 0 the top row (Board's first line: the judge's y = h-1); 0 empty, 1 me, 2 the opponent
     filled: Vec<usize>, // discs per column
     empty: usize,
     windows: Vec<Vec<usize>>, // every line of k cells

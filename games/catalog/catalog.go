@@ -5,6 +5,8 @@ package catalog
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,17 +22,25 @@ type Variant struct {
 	Name   string
 	Game   games.Game
 	Params games.Params // presets; other parameters take the game's defaults
+	// Fixed variants are a contest's setup: Resolve refuses to change a
+	// preset (restating one is harmless) or to set any other parameter.
+	Fixed bool
 }
 
 var variants = []Variant{
 	{Name: "tictactoe", Game: gomoku.Game{}, Params: games.Params{"n": 3, "k": 3}},
 	{Name: "gomoku", Game: gomoku.Game{}, Params: games.Params{"n": 15, "k": 5}},
 	{Name: "connect4", Game: connect4.Game{}, Params: games.Params{"width": 7, "height": 6, "k": 4}},
-	// The contest's standard fleet: lengths 5, 4, 3, 3, 2 on 10×10.
+	// The classic fleet, lengths 5, 4, 3, 3, 2 on 10×10; any parameter
+	// may be changed.
 	{Name: "battleship", Game: battleship.Game{}, Params: games.Params{
 		"width": 10, "height": 10, "ship1": 0, "ship2": 1, "ship3": 2, "ship4": 1, "ship5": 1, "ship6": 0}},
-	// botsarena's example request (the same fleet, every parameter given).
+	// botsarena's game: its example request's values as defaults, within
+	// its ranges (width and height 1..100, 0..10 ships of each length 1..6).
 	{Name: "battleship-botsarena", Game: battleship.Game{}, Params: games.Params{
+		"width": 10, "height": 10, "ship1": 0, "ship2": 1, "ship3": 2, "ship4": 1, "ship5": 1, "ship6": 0}},
+	// The Ruby contest's game: 10×10, lengths 5, 4, 3, 3, 2, nothing else.
+	{Name: "battleship-contest", Game: battleship.Game{}, Fixed: true, Params: games.Params{
 		"width": 10, "height": 10, "ship1": 0, "ship2": 1, "ship3": 2, "ship4": 1, "ship5": 1, "ship6": 0}},
 	// The Splix king-of-the-hill contest's game: 200×200, 2000 turns.
 	{Name: "splix", Game: splix.Game{}, Params: games.Params{"size": 200, "turns": 2000}},
@@ -71,8 +81,25 @@ func (v Variant) Resolve(overrides games.Params) (games.Params, error) {
 	for k, x := range v.Params {
 		p[k] = x
 	}
+	if v.Fixed {
+		for _, k := range slices.Sorted(maps.Keys(overrides)) {
+			if x, ok := v.Params[k]; !ok || x != overrides[k] {
+				return nil, fmt.Errorf("%s has a fixed setup (%s): %s=%d cannot be set (the game %s takes parameters)",
+					v.Name, v.describe(), k, overrides[k], v.Game.Name())
+			}
+		}
+	}
 	for k, x := range overrides {
 		p[k] = x
 	}
 	return games.Resolve(v.Game.Params(), p)
+}
+
+// describe lists the variant's presets, by name.
+func (v Variant) describe() string {
+	var b []string
+	for _, k := range slices.Sorted(maps.Keys(v.Params)) {
+		b = append(b, fmt.Sprintf("%s=%d", k, v.Params[k]))
+	}
+	return strings.Join(b, " ")
 }

@@ -76,3 +76,38 @@ func TestSharedNames(t *testing.T) {
 		})
 	}
 }
+
+func TestFixedVariant(t *testing.T) {
+	v, err := Lookup("battleship-contest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		over games.Params
+		want string // "" when it resolves
+	}{
+		{nil, ""},
+		{games.Params{"width": 10, "ship5": 1}, ""}, // restating a preset
+		{games.Params{"width": 8}, "width=8 cannot be set"},
+		{games.Params{"ship6": 1}, "ship6=1 cannot be set"},
+		{games.Params{"nope": 1}, "nope=1 cannot be set"},
+	} {
+		p, err := v.Resolve(tt.over)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%v: %v", tt.over, err)
+		case tt.want == "" && (p["width"] != 10 || p["height"] != 10 || p["ship3"] != 2 || p["ship1"] != 0):
+			t.Errorf("%v: resolved to %v", tt.over, p)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%v: got %v, want an error saying %q", tt.over, err, tt.want)
+		}
+	}
+	// battleship-botsarena takes its parameters within botsarena's ranges.
+	b, _ := Lookup("battleship-botsarena")
+	if p, err := b.Resolve(games.Params{"width": 100, "ship6": 10}); err != nil || p["width"] != 100 {
+		t.Errorf("botsarena: %v %v", p, err)
+	}
+	if _, err := b.Resolve(games.Params{"width": 101}); err == nil {
+		t.Error("botsarena: width=101 accepted")
+	}
+}

@@ -4,8 +4,12 @@
 // vertically or diagonally wins; a full board with no such line is a draw.
 // The board is width columns by height rows (7×6 and k = 4 by default).
 //
-// Coordinates are those of gomoku: x is the column, 0 at the left; y is the
-// row, 0 at the TOP. Discs fall towards y = height-1.
+// Coordinates are botsarena's: x is the column, 0 at the left; y is the
+// row, 0 at the BOTTOM, where discs fall. Board draws the top row first
+// (as Splix does), so its last line is row 0.
+//
+// Inside, the grid keeps the top row first, as it is drawn; At and the
+// queries turn a row counted from the bottom into it.
 //
 // The protocol is the Wrocław protocol with gomoku's names: queries
 // CurrentTurn, Params, MySymbol, MySeat, LastMove, Board, SymbolAt x y,
@@ -44,7 +48,7 @@ const (
 func (Game) Params() []games.ParamSpec {
 	return []games.ParamSpec{
 		{Name: "width", Default: 7, Min: 1, Max: MaxWidth, Doc: "number of columns, 0..width-1 from the left"},
-		{Name: "height", Default: 6, Min: 1, Max: MaxHeight, Doc: "number of rows, 0..height-1 from the top"},
+		{Name: "height", Default: 6, Min: 1, Max: MaxHeight, Doc: "number of rows, 0..height-1 from the bottom"},
 		{Name: "k", Default: 4, Min: 1, Max: max(MaxWidth, MaxHeight), Doc: "length of the line that wins (k <= width or k <= height)"},
 	}
 }
@@ -115,8 +119,8 @@ func Parse(k int, board string) (*State, error) {
 		for x := 0; x < b.W; x++ {
 			switch Cell(b.At(x, y)) {
 			case Empty:
-				if y > 0 && s.At(x, y-1) != Empty {
-					return nil, fmt.Errorf("(%d,%d): a disc floats above an empty cell", x, y-1)
+				if y > 0 && Cell(b.At(x, y-1)) != Empty {
+					return nil, fmt.Errorf("(%d,%d): a disc floats above an empty cell", x, b.H-y)
 				}
 				continue
 			case X:
@@ -159,8 +163,9 @@ func (s *State) Clone() *State {
 // Size returns the width, height and k.
 func (s *State) Size() (w, h, k int) { return s.w, s.h, s.k }
 
-// At returns the cell at (x, y), which must be on the board.
-func (s *State) At(x, y int) Cell { return Cell(s.board.At(x, y)) }
+// At returns the cell at (x, y), y counted from the bottom row (0), which
+// must be on the board.
+func (s *State) At(x, y int) Cell { return Cell(s.board.At(x, s.h-1-y)) }
 
 // Key is the board as a string: equal positions have equal keys.
 func (s *State) Key() string { return s.board.Key() }
@@ -235,11 +240,15 @@ func (s *State) coords(args []string) (x, y int, ok bool) {
 }
 
 // Render implements games.State: the board as the Board query draws it,
-// with the column numbers under it.
+// top row first, each row with its y on the left (0 at the bottom), and
+// the column numbers under it.
 func (s *State) Render() string {
 	var b strings.Builder
-	b.WriteString(s.board.String())
-	b.WriteByte('\n')
+	pad := len(strconv.Itoa(s.h - 1))
+	for i, row := range strings.Split(s.board.String(), "\n") {
+		fmt.Fprintf(&b, "%*d  %s\n", pad, s.h-1-i, row)
+	}
+	b.WriteString(strings.Repeat(" ", pad+2))
 	for x := 0; x < s.w; x++ {
 		if x > 0 {
 			b.WriteByte(' ')
@@ -341,7 +350,7 @@ func (s *State) CanDrop(col int) bool {
 // full, and ends the turn.
 func (s *State) Drop(col int) {
 	seat := s.ToMove()
-	y := s.h - 1 - s.filled[col]
+	y := s.h - 1 - s.filled[col] // the grid's row: the top one is 0
 	s.board.Set(col, y, byte(Symbol(seat)))
 	s.filled[col]++
 	s.placed++

@@ -243,11 +243,18 @@ func TestGravityAndQueries(t *testing.T) {
 		{1, "MySeat", "1"},
 		{1, "LastMove", "0"},
 		{0, "LastMove", "3"},
-		{1, "SymbolAt 3 5", "X"},
-		{1, "SymbolAt 3 4", "O"},
-		{1, "SymbolAt 3 3", "-"},
+		// Row 0 is the bottom one, where the discs fall (botsarena's rows);
+		// Board draws it last.
+		{1, "SymbolAt 3 0", "X"},
+		{1, "SymbolAt 3 1", "O"},
+		{1, "CellAt 3,1", "O"},
+		{1, "SymbolAt 3 2", "-"},
+		{1, "SymbolAt 0 0", "X"},
+		{1, "SymbolAt 0 5", "-"},
+		{1, "SymbolAt 3 5", "-"},
 		{1, "SymbolAt 7 0", "!"},
 		{1, "SymbolAt 0 6", "!"},
+		{1, "SymbolAt 0 -1", "!"},
 		{1, "SymbolAt 0", "!"},
 		{1, "SymbolAt a b", "!"},
 		{1, "Heights", "1 0 0 2 0 0 0"},
@@ -255,6 +262,15 @@ func TestGravityAndQueries(t *testing.T) {
 		if got := ask(tt.seat, tt.q); got != tt.want {
 			t.Errorf("seat %d: %s = %q, want %q", tt.seat, tt.q, got, tt.want)
 		}
+	}
+	for x, y := range map[int]int{3: 1, 0: 0} {
+		if s.At(x, y) == connect4.Empty || s.At(x, y+1) != connect4.Empty {
+			t.Errorf("At(%d, %d) = %c, At(%d, %d) = %c: the top disc of the column is not there", x, y, s.At(x, y), x, y+1, s.At(x, y+1))
+		}
+	}
+	want := "5  - - - - - - -\n4  - - - - - - -\n3  - - - - - - -\n2  - - - - - - -\n1  - - - O - - -\n0  X - - X - - -\n   0 1 2 3 4 5 6\n"
+	if s.Render() != want {
+		t.Errorf("Render:\n%s\nwant\n%s", s.Render(), want)
 	}
 	if got := connect4.New(7, 6, 4); true {
 		a, _ := got.Query(0, games.ParseLine("LastMove"))
@@ -412,4 +428,17 @@ func FuzzQuery(f *testing.F) {
 			t.Fatalf("query %q changed the state", line)
 		}
 	})
+}
+
+// TestParseFloating: Parse names a floating disc by its coordinates, row
+// 0 at the bottom.
+func TestParseFloating(t *testing.T) {
+	for _, tt := range []struct{ board, want string }{
+		{"- X\n- -", "(1,1): a disc floats above an empty cell"},
+		{"- -\nX -\n- -", "(0,1): a disc floats above an empty cell"},
+	} {
+		if _, err := connect4.Parse(2, tt.board); err == nil || err.Error() != tt.want {
+			t.Errorf("Parse(%q): %v, want %q", tt.board, err, tt.want)
+		}
+	}
 }

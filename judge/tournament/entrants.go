@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,8 +25,10 @@ type Entrant struct {
 }
 
 // BotArgs lists the bots in dir: every source file, executable and
-// directory in it, sorted by name; names starting with a dot and test
-// files (x_test.go) are left out.
+// directory in it, and every Ruby contest player (a .rb file with a class
+// named ...Player with new_game and take_turn, given as
+// ruby-contest:FILE.rb; their lib/ directory is theirs, not a bot), sorted by name; names starting with a dot and
+// test files (x_test.go) are left out.
 func BotArgs(dir string, langs *Languages) ([]string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -42,13 +45,21 @@ func BotArgs(dir string, langs *Languages) ([]string, error) {
 			return nil, err
 		}
 		switch {
+		case st.Mode().IsRegular() && procbot.IsRubyContest(p):
+			out = append(out, procbot.RubyContestPrefix+p)
 		case st.IsDir(), langs.ByExt(p) != nil, st.Mode().IsRegular() && st.Mode()&0o111 != 0:
 			out = append(out, p)
 		}
 	}
-	sort.Strings(out)
+	// lib/ beside contest players is their helpers, not a bot.
+	if slices.ContainsFunc(out, func(a string) bool { return strings.HasPrefix(a, procbot.RubyContestPrefix) }) {
+		out = slices.DeleteFunc(out, func(a string) bool { return a == filepath.Join(dir, "lib") })
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return strings.TrimPrefix(out[i], procbot.RubyContestPrefix) < strings.TrimPrefix(out[j], procbot.RubyContestPrefix)
+	})
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no bots (source files, programs or directories) in it", dir)
+		return nil, fmt.Errorf("%s: no bots (source files, programs, directories or Ruby contest players) in it", dir)
 	}
 	return out, nil
 }
@@ -77,6 +88,16 @@ func PrepareEntrants(ctx context.Context, args []string, langs *Languages, cache
 }
 
 func (e *Entrant) prepare(ctx context.Context, langs *Languages, cache string) error {
+	if spec, ok, err := procbot.ParseRubyContest(e.Arg); ok {
+		if err != nil {
+			return err
+		}
+		e.Spec = spec
+		if e.Hash, err = spec.Hash(); err != nil {
+			return fmt.Errorf("bot %q: %w", e.Arg, err)
+		}
+		return nil
+	}
 	st, err := os.Stat(e.Arg)
 	isSource := err == nil && (st.IsDir() || (st.Mode().IsRegular() && langs.ByExt(e.Arg) != nil && st.Mode()&0o111 == 0))
 	if !isSource {
@@ -112,6 +133,7 @@ func (e *Entrant) prepare(ctx context.Context, langs *Languages, cache string) e
 // baseName is the name an argument suggests: the file's name without its
 // extension, or the program of a command line.
 func baseName(arg string, full bool) string {
+	arg = strings.TrimPrefix(arg, procbot.RubyContestPrefix)
 	name := arg
 	if _, err := os.Stat(arg); err != nil {
 		if argv, err := procbot.SplitCommand(arg); err == nil && len(argv) > 0 {
@@ -139,7 +161,8 @@ func nameEntrants(ents []*Entrant) {
 		func(e *Entrant) string { return baseName(e.Arg, false) },
 		func(e *Entrant) string { return baseName(e.Arg, true) },
 		func(e *Entrant) string {
-			return filepath.Base(filepath.Dir(filepath.Clean(e.Arg))) + "-" + baseName(e.Arg, true)
+			arg := strings.TrimPrefix(e.Arg, procbot.RubyContestPrefix)
+			return filepath.Base(filepath.Dir(filepath.Clean(arg))) + "-" + baseName(arg, true)
 		},
 	}
 	names := make([]string, len(ents))

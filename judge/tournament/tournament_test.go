@@ -366,3 +366,68 @@ func TestSubmissionsInEveryLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestRubyContestPlayers: contest players in the bots directory (found by
+// their class, with their lib/ beside them) play a tournament against a C
+// bot; the one that raises fails every game.
+func TestRubyContestPlayers(t *testing.T) {
+	judgetest.NeedTools(t, "gcc", "ruby")
+	root := judgetest.Root(t)
+	dir := tempDir(t)
+	cp := func(src, dst string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, dst)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, dst), readFile(t, filepath.Join(root, src)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rc := "judge/procbot/testdata/rubycontest/"
+	cp(rc+"corner_player.rb", "corner_player.rb")
+	cp(rc+"lib/corner/shots.rb", "lib/corner/shots.rb")
+	cp(rc+"raising_player.rb", "raising_player.rb")
+	cp("examples/battleship/random.c", "random.c")
+	if err := os.WriteFile(filepath.Join(dir, "helper.rb"), []byte("module Helper\nend\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{dir, filepath.Join(dir, "lib"), filepath.Join(dir, "lib/corner")} {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	langs, err := LoadLanguages(filepath.Join(root, "configs/languages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, err := BotArgs(dir, langs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"ruby-contest:" + filepath.Join(dir, "corner_player.rb"), "ruby-contest:" + filepath.Join(dir, "raising_player.rb"), filepath.Join(dir, "random.c")}
+	if strings.Join(args, " ") != strings.Join(want, " ") {
+		t.Fatalf("BotArgs = %q, want %q", args, want)
+	}
+	var log bytes.Buffer
+	o := options(t, filepath.Join(tempDir(t), "out"), tempDir(t), args)
+	v, err := catalog.Lookup("battleship-contest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Match.Game, o.Match.Name, o.Match.Params = v.Game, v.Name, v.Params
+	o.Rounds = 1
+	o.Log = &log
+	st, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, log.String())
+	}
+	if len(st.Standings) != 3 || st.Matches != 6 {
+		t.Fatalf("%d bots, %d matches; want 3 bots, 6 matches\n%s", len(st.Standings), st.Matches, log.String())
+	}
+	for _, r := range st.Standings {
+		failed := r.Failures.Last != ""
+		if failed != (r.Name == "raising_player") || r.Played != 4 {
+			t.Errorf("%s: played %d, failures %+v", r.Name, r.Played, r.Failures)
+		}
+	}
+}

@@ -1,0 +1,104 @@
+package procbot_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"judge/judge"
+	"judge/judge/judgetest"
+	"judge/judge/procbot"
+)
+
+// rubyPlayer is the spec of a contest player in testdata/rubycontest.
+func rubyPlayer(t *testing.T, file string) procbot.Spec {
+	t.Helper()
+	spec, ok, err := procbot.ParseRubyContest(procbot.RubyContestPrefix + filepath.Join("testdata", "rubycontest", file))
+	if !ok || err != nil {
+		t.Fatalf("ParseRubyContest: %v %v", ok, err)
+	}
+	return spec
+}
+
+// TestRubyContest plays contest players, unmodified, against the C
+// example bot: one that plays to the end (its lib/ helper on the load
+// path, its puts kept off the protocol), one that raises (a crash with
+// the Ruby message and where it came from), one whose fleet overlaps
+// (illegal), on both seats.
+func TestRubyContest(t *testing.T) {
+	judgetest.NeedTools(t, "ruby", "gcc")
+	random := judgetest.Spec(t, "random", "examples/battleship/random.c")
+	for _, tt := range []struct {
+		file, name string
+		status     judge.Status
+		reason     []string // what the reason says
+	}{
+		{"corner_player.rb", "Corner Team", judge.OK, nil},
+		{"raising_player.rb", "Raiser", judge.Crash, []string{"exit code 1", "take_turn: ArgumentError: no idea where to shoot",
+			"raising_player.rb:15:in `aim'", "raising_player.rb:11:in `take_turn'"}},
+		{"bad_fleet_player.rb", "Overlapper", judge.Illegal, []string{"turn 1: illegal fleet: ship 2,0-2,3 overlaps ship 0,0-4,0 at 2,0"}},
+	} {
+		for seat := range 2 {
+			t.Run(tt.file+"/seat"+string(rune('0'+seat)), func(t *testing.T) {
+				bots := []procbot.Spec{rubyPlayer(t, tt.file), random}
+				if seat == 1 {
+					bots[0], bots[1] = bots[1], bots[0]
+				}
+				res := judgetest.Play(t, "battleship-contest", 7, nil, bots...)
+				p, o := res.Players[seat], res.Players[1-seat]
+				if p.Name != tt.name || p.Status != tt.status || o.Status != judge.OK {
+					t.Fatalf("%s: %s %q; opponent %s %q", p.Name, p.Status, p.Reason, o.Status, o.Reason)
+				}
+				for _, w := range tt.reason {
+					if !strings.Contains(p.Reason, w) {
+						t.Errorf("reason %q does not say %q", p.Reason, w)
+					}
+				}
+				if tt.status == judge.OK && res.Turns < 30 {
+					t.Errorf("a whole game in %d turns", res.Turns)
+				}
+			})
+		}
+	}
+}
+
+func TestRubyContestFiles(t *testing.T) {
+	judgetest.NeedTools(t, "ruby")
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	player := "class XPlayer\n  def name() 'x' end\n  def new_game\n  end\n  def take_turn(s, r)\n  end\nend\n"
+	for _, tt := range []struct {
+		name, src string
+		is        bool
+		spec      string // the spec's name, when it is a player
+	}{
+		{"a.rb", player, true, "a"},
+		{"b.rb", strings.Replace(player, "def name() 'x' end", "def name\n    \"Team B\"\n  end", 1), true, "Team B"},
+		{"c.rb", strings.Replace(player, "def name() 'x' end", "def name; 'Team C'; end", 1), true, "Team C"},
+		{"d.rb", strings.Replace(player, "XPlayer", "Helper", 1), false, ""},
+		{"e.rb", strings.Replace(player, "take_turn", "turn", 1), false, ""},
+		{"f.py", player, false, ""},
+	} {
+		p := write(tt.name, tt.src)
+		if got := procbot.IsRubyContest(p); got != tt.is {
+			t.Errorf("%s: IsRubyContest = %v", tt.name, got)
+		}
+		spec, ok, err := procbot.ParseRubyContest("ruby-contest:" + p)
+		if !ok || (err == nil) != tt.is && tt.name != "f.py" {
+			t.Errorf("%s: ParseRubyContest: %v %v", tt.name, ok, err)
+		}
+		if tt.is && (spec.Name != tt.spec || len(spec.Argv) != 3 || spec.Argv[0] != "ruby" || spec.Argv[2] != p) {
+			t.Errorf("%s: spec %+v", tt.name, spec)
+		}
+	}
+	if _, ok, _ := procbot.ParseRubyContest("ruby x.rb"); ok {
+		t.Error("a command line taken for a contest player")
+	}
+}
