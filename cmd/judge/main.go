@@ -1,6 +1,7 @@
 // Command judge runs game-playing bots against each other.
 //
 //	judge match --game NAME [flags] BOT BOT     play one match
+//	judge play --game NAME [flags] [BOT...]     play bots yourself, in the terminal
 //	judge replay FILE                           watch a replay in the terminal
 //	judge view REPLAY [-o FILE.html]            watch a replay in a browser
 //	judge serve DIR                             follow a tournament in a browser
