@@ -4,6 +4,7 @@ import (
 	"judge/judge"
 	"judge/judge/httpbot"
 	"judge/judge/procbot"
+	"judge/judge/splixjava"
 )
 
 // entrant turns a BOT argument into what plays a seat: a web bot
@@ -12,6 +13,9 @@ import (
 func entrant(arg string, proc procbot.Options) (judge.Entrant, error) {
 	if b, ok, err := httpbot.Parse(arg); ok {
 		return b, err
+	}
+	if _, ok := splixjava.Cut(arg); ok {
+		return splixJava(arg, proc)
 	}
 	spec, err := procbot.ParseBot(arg)
 	if err != nil {

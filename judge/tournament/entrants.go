@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"judge/judge/procbot"
+	"judge/judge/splixjava"
 )
 
 // Entrant is one bot of a tournament.
@@ -42,6 +43,8 @@ func BotArgs(dir string, langs *Languages) ([]string, error) {
 			return nil, err
 		}
 		switch {
+		case (st.IsDir() || filepath.Ext(p) == ".java") && splixjava.IsPlayer(p):
+			out = append(out, splixjava.Prefix+p)
 		case st.IsDir(), langs.ByExt(p) != nil, st.Mode().IsRegular() && st.Mode()&0o111 != 0:
 			out = append(out, p)
 		}
@@ -77,6 +80,9 @@ func PrepareEntrants(ctx context.Context, args []string, langs *Languages, cache
 }
 
 func (e *Entrant) prepare(ctx context.Context, langs *Languages, cache string) error {
+	if path, ok := splixjava.Cut(e.Arg); ok {
+		return e.prepareSplixJava(ctx, langs, path, cache)
+	}
 	st, err := os.Stat(e.Arg)
 	isSource := err == nil && (st.IsDir() || (st.Mode().IsRegular() && langs.ByExt(e.Arg) != nil && st.Mode()&0o111 == 0))
 	if !isSource {
