@@ -46,6 +46,16 @@ public class Surveyor extends SplixPlayer {
         });
         if (safe.isEmpty()) return heading;
 
+        // A trail of someone else's next to us: step on it, it dies.
+        MutableMap<Point2D, ReadOnlySplixPoint> prey = global.select((pt, p) ->
+                !p.getClaimer().equals(self) && !p.getClaimer().equals(nobody) && pt.cartesianDistance(me) == 1);
+        for (Point2D target : prey.keysView()) {
+            for (Direction d : safe) {
+                if (me.moveX(d.vector.getX()).moveY(d.vector.getY()).equals(target)) return heading = d;
+            }
+        }
+        if (game.getRemainingIterations() % 50 == 0) report(global, self);
+
         if (home) {
             out = 0;
             reach = 3 + getRandom().nextInt(5);
@@ -74,6 +84,21 @@ public class Surveyor extends SplixPlayer {
         }
         if (!safe.contains(heading)) heading = Lists.mutable.of(Direction.values()).detect(safe::contains);
         return heading;
+    }
+
+    /** Writes what it owns to stderr (the judge keeps it in the replay). */
+    private void report(MutableMap<Point2D, ReadOnlySplixPoint> global, HiddenPlayer self) {
+        int[] land = {0};
+        global.forEach((pt, p) -> {
+            if (p.getOwner().equals(self)) land[0]++;
+        });
+        int trails = 0;
+        for (Map.Entry<Point2D, ReadOnlySplixPoint> e : global.entrySet()) {
+            if (!e.getValue().getClaimer().equals(new HiddenPlayer(null))) trails++;
+        }
+        int owners = global.collect(ReadOnlySplixPoint::getOwner).toSet().size();
+        Point2D corner = global.keySet().stream().max(Point2D::compareTo).orElse(null);
+        System.out.println(getName() + ": land " + land[0] + ", trail cells " + trails + ", owners " + owners + ", corner " + corner);
     }
 
     /** The first step of a shortest way home that does not cross our trail. */
