@@ -138,3 +138,22 @@ func TestSplixJavaTournament(t *testing.T) {
 		}
 	}
 }
+
+// The Splix configuration plays as many players as bots are given.
+func TestSplixConfigFitsBots(t *testing.T) {
+	looper := quote(judgetest.Bot(t, "examples/splix/looper"))
+	cfg := filepath.Join(judgetest.Root(t), "configs/splix.toml")
+	for _, n := range []int{2, 4} {
+		args := []string{"match", "--config", cfg, "--param", "turns=3", "--seed", "2"}
+		for i := 0; i < n; i++ {
+			args = append(args, looper)
+		}
+		code, out, errs := run(t, args...)
+		if code != 0 {
+			t.Fatalf("%d bots: exit %d: %s", n, code, errs)
+		}
+		if want := "players=" + string(rune('0'+n)); !strings.Contains(out, want) {
+			t.Errorf("%d bots: output lacks %s:\n%s", n, want, out)
+		}
+	}
+}
