@@ -110,10 +110,17 @@ func TestSplixJavaTournament(t *testing.T) {
 	copyTo(judgetest.Bot(t, "examples/splix/looper")[0], filepath.Join(bots, "looper"), 0o755)
 
 	out := filepath.Join(tmp, "out")
+	defer func(o string) { opener = o }(opener)
+	opener = "true" // -g asks the desktop for a browser: here, nothing
 	code, stdout, errs := run(t, "tournament", "--game", "splix-small", "--param", "size=20", "--param", "turns=80",
-		"-i", "3", "-r", "5", "-c", "2", "-d", filepath.Join(tmp, "submissions"), "--out", out, "--quiet")
+		"-i", "3", "-r", "5", "-c", "2", "-t", "Surveyor", "-g", "-d", filepath.Join(tmp, "submissions"), "--out", out, "--quiet")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, errs)
+	}
+	// -g wrote the viewer of a replay and opened it.
+	pages, _ := filepath.Glob(filepath.Join(out, "replays", "*.html"))
+	if len(pages) != 1 {
+		t.Errorf("-g: pages %v, stderr %q", pages, errs)
 	}
 	b, err := os.ReadFile(filepath.Join(out, "standings.json"))
 	if err != nil {

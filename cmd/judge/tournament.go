@@ -165,7 +165,7 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 			filepath.Join(o.Out, "standings.{md,csv,json}"), filepath.Join(o.Out, "replays"), peakRSS())
 	}
 	if err == nil {
-		err = rf.openAfter(o.Out, o.TestBot, m.Stderr)
+		err = rf.openAfter(o.Out, o.TestBot, o.Log)
 	}
 	return err
 }
