@@ -3,6 +3,7 @@ package splixjava_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -163,5 +164,29 @@ func TestPlayAgainstLooper(t *testing.T) {
 	}
 	if !strings.Contains(string(res.Replay.Bots[1].Stderr), "turn 1, 149 left") {
 		t.Errorf("Crasher's stderr: %q", res.Replay.Bots[1].Stderr)
+	}
+}
+
+// The API types by themselves: Direction's turns, Point2D, SquareRegion,
+// HiddenPlayer, and the collections' methods, checked by a Java program
+// compiled with the host.
+func TestAPI(t *testing.T) {
+	judgetest.NeedTools(t, "javac", "java")
+	dir := t.TempDir()
+	files, _, err := splixjava.Stage(filepath.Join(judgetest.Root(t), "judge/splixjava/testdata/ApiCheck.java"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	args := []string{"-nowarn", "-d", out}
+	for _, f := range files {
+		args = append(args, filepath.Join(dir, f))
+	}
+	if b, err := exec.Command("javac", args...).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, b)
+	}
+	b, err := exec.Command("java", "-cp", out, "ApiCheck").CombinedOutput()
+	if err != nil || strings.TrimSpace(string(b)) != "ok" {
+		t.Errorf("ApiCheck: %v\n%s", err, b)
 	}
 }
