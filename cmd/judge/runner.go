@@ -28,8 +28,8 @@ type runnerFlags struct {
 func addRunnerFlags(fs *flag.FlagSet, games, jobs *int, seed *uint64, botsDir *string) *runnerFlags {
 	r := &runnerFlags{fs: fs}
 	fs.IntVar(games, "i", 0, "same as --games (the Splix runner's -i)")
-	fs.StringVar(botsDir, "d", "", "same as --bots (the Splix runner's -d, --directory)")
-	fs.StringVar(botsDir, "directory", "", "same as --bots")
+	fs.StringVar(botsDir, "d", "", "same as --bots, but DIR/java when there is one (the Splix runner's -d, --directory)")
+	fs.StringVar(botsDir, "directory", "", "same as -d")
 	fs.Uint64Var(seed, "r", 0, "same as --seed (the Splix runner's -r, --random-seed)")
 	fs.Uint64Var(seed, "random-seed", 0, "same as --seed")
 	fs.IntVar(jobs, "c", 0, "same as --jobs (the Splix runner's -c, --thread-count)")
@@ -38,7 +38,7 @@ func addRunnerFlags(fs *flag.FlagSet, games, jobs *int, seed *uint64, botsDir *s
 	fs.StringVar(&r.multi, "multi-thread", "", "same as -m")
 	fs.BoolVar(&r.gui, "g", false, "once the tournament is played, open a replay in the viewer: the test bot's last match, else the last one (the Splix runner's -g, --gui)")
 	fs.BoolVar(&r.gui, "gui", false, "same as -g")
-	fs.StringVar(&r.question, "q", "", "the Splix runner's -q (--question-id): not available, see the message")
+	fs.StringVar(&r.question, "q", "", "the Splix runner's -q (--question-id), which downloads the contest's answers: not available, the message says what to do instead")
 	fs.StringVar(&r.question, "question-id", "", "same as -q")
 	return r
 }
