@@ -23,9 +23,22 @@ func splixJava(arg string, proc procbot.Options) (judge.Entrant, error) {
 		return nil, err
 	}
 	cache := filepath.Join(os.TempDir(), "judge-build-cache")
-	spec, err := langs.SplixJavaSpec(context.Background(), arg, cache, proc.Memory())
+	spec, key, err := langs.SplixJavaSpec(context.Background(), arg, cache, proc.Memory())
 	if err != nil {
 		return nil, err
 	}
-	return procbot.Bot{Spec: spec, Options: proc}, nil
+	return splixJavaBot{procbot.Bot{Spec: spec, Options: proc}, key}, nil
+}
+
+// splixJavaBot is a program bot whose identity is its sources' hash,
+// not the java program's.
+type splixJavaBot struct {
+	procbot.Bot
+	key string
+}
+
+func (b splixJavaBot) Info() (judge.BotInfo, error) {
+	i, err := b.Bot.Info()
+	i.SHA256 = b.key
+	return i, err
 }

@@ -112,7 +112,7 @@ func TestPlayAgainstLooper(t *testing.T) {
 	proc := procbot.Options{}
 	var es []judge.Entrant
 	for _, p := range []string{"judge/splixjava/testdata/surveyor", "judge/splixjava/testdata/Crasher.java"} {
-		spec, err := langs.SplixJavaSpec(ctx, splixjava.Prefix+filepath.Join(root, p), cache, 256<<20)
+		spec, _, err := langs.SplixJavaSpec(ctx, splixjava.Prefix+filepath.Join(root, p), cache, 256<<20)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}

@@ -50,17 +50,18 @@ func (l *Languages) BuildSplixJava(ctx context.Context, path, cache string) (*Bu
 }
 
 // SplixJavaSpec builds a splix-java:PATH bot argument, for `judge match`,
-// and returns how to run it with a memory limit of memory bytes.
-func (l *Languages) SplixJavaSpec(ctx context.Context, arg, cache string, memory int64) (procbot.Spec, error) {
+// and returns how to run it with a memory limit of memory bytes, and the
+// build's key (the sha256 of the sources, the host's included).
+func (l *Languages) SplixJavaSpec(ctx context.Context, arg, cache string, memory int64) (procbot.Spec, string, error) {
 	path, ok := splixjava.Cut(arg)
 	if !ok {
-		return procbot.Spec{}, fmt.Errorf("bot %q is not %sPATH", arg, splixjava.Prefix)
+		return procbot.Spec{}, "", fmt.Errorf("bot %q is not %sPATH", arg, splixjava.Prefix)
 	}
 	b, class, err := l.BuildSplixJava(ctx, path, cache)
 	if err != nil {
-		return procbot.Spec{}, err
+		return procbot.Spec{}, "", err
 	}
-	return procbot.Spec{Name: class[strings.LastIndex(class, ".")+1:], Argv: expand(b.Argv, RunVars(memory)), Dir: b.Dir}, nil
+	return procbot.Spec{Name: class[strings.LastIndex(class, ".")+1:], Argv: expand(b.Argv, RunVars(memory)), Dir: b.Dir}, b.Key, nil
 }
 
 // prepareSplixJava builds the entrant of a splix-java:PATH argument.
