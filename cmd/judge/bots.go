@@ -4,18 +4,22 @@ import (
 	"judge/judge"
 	"judge/judge/httpbot"
 	"judge/judge/procbot"
+	"judge/judge/splixjava"
 )
 
 // entrant turns a BOT argument into what plays a seat: a web bot
-// (http://…, https://…), a Ruby contest player (ruby-contest:FILE.rb), or
-// a program (a path or a command line) run as
-// proc says.
+// (http://…, https://…), a Ruby contest player (ruby-contest:FILE.rb), a
+// Splix contest player in Java (splix-java:FILE.java or DIR), or a program
+// (a path or a command line) run as proc says.
 func entrant(arg string, proc procbot.Options) (judge.Entrant, error) {
 	if b, ok, err := httpbot.Parse(arg); ok {
 		return b, err
 	}
 	if spec, ok, err := procbot.ParseRubyContest(arg); ok {
 		return procbot.Bot{Spec: spec, Options: proc}, err
+	}
+	if _, ok := splixjava.Cut(arg); ok {
+		return splixJava(arg, proc)
 	}
 	spec, err := procbot.ParseBot(arg)
 	if err != nil {

@@ -41,12 +41,16 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 	)
 	fs.IntVar(gamesN, "iterations", 0, "same as --games")
 	fs.StringVar(testBot, "t", "", "same as --test-bot")
+	rf := addRunnerFlags(fs, gamesN, jobs, seed, botsDir)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if err := rf.apply(set, gamesN, jobs, botsDir); err != nil {
+		return err
+	}
 
 	cfg := &tournament.Config{}
 	if *configFile != "" {
@@ -159,6 +163,9 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 		st.Print(m.Stdout)
 		fmt.Fprintf(m.Stderr, "standings: %s; replays: %s; judge peak RSS %.1f MiB\n",
 			filepath.Join(o.Out, "standings.{md,csv,json}"), filepath.Join(o.Out, "replays"), peakRSS())
+	}
+	if err == nil {
+		err = rf.openAfter(o.Out, o.TestBot, o.Log)
 	}
 	return err
 }

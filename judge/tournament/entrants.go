@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"judge/judge/procbot"
+	"judge/judge/splixjava"
 )
 
 // Entrant is one bot of a tournament.
@@ -47,6 +48,8 @@ func BotArgs(dir string, langs *Languages) ([]string, error) {
 		switch {
 		case st.Mode().IsRegular() && procbot.IsRubyContest(p):
 			out = append(out, procbot.RubyContestPrefix+p)
+		case (st.IsDir() || filepath.Ext(p) == ".java") && splixjava.IsPlayer(p):
+			out = append(out, splixjava.Prefix+p)
 		case st.IsDir(), langs.ByExt(p) != nil, st.Mode().IsRegular() && st.Mode()&0o111 != 0:
 			out = append(out, p)
 		}
@@ -97,6 +100,9 @@ func (e *Entrant) prepare(ctx context.Context, langs *Languages, cache string) e
 			return fmt.Errorf("bot %q: %w", e.Arg, err)
 		}
 		return nil
+	}
+	if path, ok := splixjava.Cut(e.Arg); ok {
+		return e.prepareSplixJava(ctx, langs, path, cache)
 	}
 	st, err := os.Stat(e.Arg)
 	isSource := err == nil && (st.IsDir() || (st.Mode().IsRegular() && langs.ByExt(e.Arg) != nil && st.Mode()&0o111 == 0))

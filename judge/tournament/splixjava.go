@@ -1,0 +1,82 @@
+package tournament
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"judge/judge/procbot"
+	"judge/judge/splixjava"
+)
+
+// BuildSplixJava builds a Splix Java player (the path of a .java file or
+// a directory of them) together with the judge's Java host in cache, with
+// the java language's run line of langs (the built-in one when langs has
+// none), and returns the build. The bot's name is the player's class.
+func (l *Languages) BuildSplixJava(ctx context.Context, path, cache string) (*Build, string, error) {
+	java := l.Language["java"]
+	if java == nil {
+		def, err := LoadLanguages("")
+		if err != nil {
+			return nil, "", err
+		}
+		java = def.Language["java"]
+	}
+	stage, err := os.MkdirTemp("", "splix-java-")
+	if err != nil {
+		return nil, "", err
+	}
+	defer os.RemoveAll(stage)
+	files, class, err := splixjava.Stage(path, stage)
+	if err != nil {
+		return nil, "", err
+	}
+	lang := &Language{
+		Name:       "splix-java",
+		Extensions: []string{"java"},
+		Compile:    []string{"javac", "-encoding", "UTF-8", "-nowarn", "-d", "{out}", "{srcs}"},
+		Env:        java.Env,
+		// The host's class runs the player's.
+		Run: append(append([]string(nil), java.Run...), class),
+	}
+	sub := &Submission{Path: path, Lang: lang, Files: files, Root: stage, Main: files[0], Class: splixjava.HostClass}
+	b, err := l.Build(ctx, sub, cache)
+	if err != nil {
+		return nil, class, err
+	}
+	return b, class, nil
+}
+
+// SplixJavaSpec builds a splix-java:PATH bot argument, for `judge match`,
+// and returns how to run it with a memory limit of memory bytes, and the
+// build's key (the sha256 of the sources, the host's included).
+func (l *Languages) SplixJavaSpec(ctx context.Context, arg, cache string, memory int64) (procbot.Spec, string, error) {
+	path, ok := splixjava.Cut(arg)
+	if !ok {
+		return procbot.Spec{}, "", fmt.Errorf("bot %q is not %sPATH", arg, splixjava.Prefix)
+	}
+	b, class, err := l.BuildSplixJava(ctx, path, cache)
+	if err != nil {
+		return procbot.Spec{}, "", err
+	}
+	return procbot.Spec{Name: class[strings.LastIndex(class, ".")+1:], Argv: expand(b.Argv, RunVars(memory)), Dir: b.Dir}, b.Key, nil
+}
+
+// prepareSplixJava builds the entrant of a splix-java:PATH argument.
+func (e *Entrant) prepareSplixJava(ctx context.Context, langs *Languages, path, cache string) error {
+	b, _, err := langs.BuildSplixJava(ctx, path, cache)
+	if err != nil {
+		var ce *CompileError
+		if errors.As(err, &ce) {
+			e.Err = ce
+			e.Hash = "splix-java:" + path
+			return nil
+		}
+		return err
+	}
+	e.Spec = procbot.Spec{Argv: b.Argv, Dir: b.Dir}
+	e.Hash = b.Key
+	return nil
+}
