@@ -107,7 +107,11 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 	case ts.Seed != nil:
 		o.Seed = *ts.Seed
 	default:
-		if h, _ := tournament.RecordedHeader(o.Out); h != nil {
+		h, err := tournament.RecordedHeader(o.Out)
+		if err != nil {
+			return err
+		}
+		if h != nil {
 			o.Seed = h.Seed
 		} else {
 			o.Seed = randomSeed()
