@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -221,7 +222,46 @@ func decodeLine(b []byte) (*Record, error) {
 			return nil, err
 		}
 	}
+	if r.Kind == KindMatch {
+		if err := checkMatch(r.Match); err != nil {
+			return nil, fmt.Errorf("match %q: %v", r.Match.ID, err)
+		}
+	}
 	return &r, nil
+}
+
+// MaxSeats bounds the players of one match record: more than any game
+// seats (and ties among many players make the rating fit's work grow as
+// 2^players).
+const MaxSeats = 16
+
+// checkMatch refuses a match record the judge cannot have written, which
+// would count wrongly in the standings: no players or too many, a
+// winner that is not a seat, a player without a name or twice in the
+// match, a score that is not a number.
+func checkMatch(m *MatchRecord) error {
+	n := len(m.Players)
+	switch {
+	case n == 0 || n > MaxSeats:
+		return fmt.Errorf("%d players", n)
+	case m.Winner < -1 || m.Winner >= n:
+		return fmt.Errorf("winner %d of %d players", m.Winner, n)
+	case m.Round < 0 || m.Index < 0 || m.Group < 0 || m.Turns < 0:
+		return errors.New("a negative round, group, index or turn count")
+	}
+	seen := make(map[string]bool, n)
+	for _, p := range m.Players {
+		switch {
+		case p.Name == "":
+			return errors.New("a player without a name")
+		case seen[p.Name]:
+			return fmt.Errorf("player %q twice", p.Name)
+		case math.IsNaN(p.Score) || math.IsInf(p.Score, 0):
+			return fmt.Errorf("player %q: score %v", p.Name, p.Score)
+		}
+		seen[p.Name] = true
+	}
+	return nil
 }
 
 // Store is an open results log: an append-only file of records, each
