@@ -136,10 +136,11 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 		bots, dir = ts.Bots, ts.BotsDir
 	}
 	if dir != "" {
-		more, err := tournament.BotArgs(dir, o.Languages)
+		more, skipped, err := tournament.BotArgs(dir, o.Languages)
 		if err != nil {
 			return err
 		}
+		o.Skipped = skipped
 		bots = append(append([]string(nil), bots...), more...)
 	}
 	if len(bots) == 0 {

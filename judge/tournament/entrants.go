@@ -23,34 +23,61 @@ type Entrant struct {
 	Err  error  // why it cannot play (a compile error); nil when it can
 }
 
-// BotArgs lists the bots in dir: every source file, executable and
-// directory in it, sorted by name; names starting with a dot and test
-// files (x_test.go) are left out.
-func BotArgs(dir string, langs *Languages) ([]string, error) {
+// Skipped is a file of a bots directory that is not taken as a bot, and
+// why.
+type Skipped struct {
+	Path string
+	Why  string
+}
+
+// BotArgs lists the bots in dir: every source file of a known language,
+// executable and directory of sources in it, sorted by name. Every other
+// entry is in skipped with the reason: names starting with a dot, test
+// files (x_test.go), files of no known language that are not executable,
+// directories with no bot in them, links to nothing, special files.
+func BotArgs(dir string, langs *Languages) (bots []string, skipped []Skipped, err error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out []string
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ".") || isTestFile(e.Name()) {
+		p := filepath.Join(dir, e.Name())
+		why := ""
+		switch st, err := os.Stat(p); {
+		case strings.HasPrefix(e.Name(), "."):
+			why = "a hidden file"
+		case isTestFile(e.Name()):
+			why = "a test file"
+		case err != nil:
+			why = err.Error()
+		case st.IsDir():
+			if _, err := langs.Detect(p); err != nil {
+				why = "not a bot: " + err.Error()
+			}
+		case !st.Mode().IsRegular():
+			why = fmt.Sprintf("not a regular file (%s)", st.Mode().Type())
+		case langs.ByExt(p) != nil, st.Mode()&0o111 != 0:
+		case filepath.Ext(p) == "":
+			why = "not executable, and no extension to tell its language"
+		default:
+			why = fmt.Sprintf("not executable, and no language for %q files (the languages file knows %s)",
+				filepath.Ext(p), strings.Join(langs.extensions(), ", "))
+		}
+		if why != "" {
+			skipped = append(skipped, Skipped{Path: p, Why: why})
 			continue
 		}
-		p := filepath.Join(dir, e.Name())
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case st.IsDir(), langs.ByExt(p) != nil, st.Mode().IsRegular() && st.Mode()&0o111 != 0:
-			out = append(out, p)
-		}
+		bots = append(bots, p)
 	}
-	sort.Strings(out)
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no bots (source files, programs or directories) in it", dir)
+	sort.Strings(bots)
+	if len(bots) == 0 {
+		var b strings.Builder
+		for _, s := range skipped {
+			fmt.Fprintf(&b, "\n  %s: %s", s.Path, s.Why)
+		}
+		return nil, skipped, fmt.Errorf("%s: no bots (source files, programs or directories) in it%s", dir, b.String())
 	}
-	return out, nil
+	return bots, skipped, nil
 }
 
 // PrepareEntrants turns bot arguments into entrants: a directory or a

@@ -42,7 +42,8 @@ type Options struct {
 	TestBot   string // a bot's name or argument: only its matches
 	GroupSize int    // groups: players per match; default min(5, bots, the game's maximum)
 	Shard     Shard
-	Bots      []string // bot arguments
+	Bots      []string  // bot arguments
+	Skipped   []Skipped // files of a bots directory that are not bots: reported
 	Languages *Languages
 	Progress  *Progress
 	Log       io.Writer // notes for people: compile errors, repairs, warnings
@@ -143,6 +144,9 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		jobs = DefaultJobs(seatsAtOnce)
 	} else if jobs > runtime.NumCPU() {
 		o.Progress.say(o.Log, "warning: --jobs %d is more than the %d CPUs: bots share CPUs and may time out because of it\n", jobs, runtime.NumCPU())
+	}
+	for _, s := range o.Skipped {
+		o.Progress.say(o.Log, "%s is skipped: %s\n", s.Path, s.Why)
 	}
 	all, err := PrepareEntrants(ctx, o.Bots, o.Languages, o.Cache, jobs)
 	if err != nil {
