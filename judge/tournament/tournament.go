@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -71,6 +72,9 @@ type tourney struct {
 	params   games.Params
 	replays  string
 	progress *Progress
+
+	admitOnce sync.Once
+	admit     *admission
 }
 
 // Run plays a tournament, or what is left of it in o.Out, and writes the
@@ -329,6 +333,7 @@ func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (in
 	var (
 		done  = make(chan struct{}, len(todo))
 		count int
+		adm   = t.admission()
 	)
 	for _, f := range todo {
 		if gctx.Err() != nil {
@@ -338,6 +343,10 @@ func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (in
 			if err := gctx.Err(); err != nil {
 				return err
 			}
+			if err := adm.wait(gctx); err != nil {
+				return err
+			}
+			defer adm.done()
 			if err := t.play(gctx, f); err != nil {
 				return err
 			}
@@ -354,6 +363,13 @@ func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (in
 		err = ctx.Err()
 	}
 	return count, err
+}
+
+// admission is the tournament's admission control: one per run, shared
+// by every round.
+func (t *tourney) admission() *admission {
+	t.admitOnce.Do(func() { t.admit = newAdmission(t.progress) })
+	return t.admit
 }
 
 // play plays one fixture and records it: the replay first, then the
