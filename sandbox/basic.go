@@ -135,7 +135,7 @@ func (p *Process) watchTmp(dir string, limit int64) {
 			zero := unix.Rlimit{}
 			for _, pid := range descendants(p.init.Pid) {
 				if err := unix.Prlimit(pid, unix.RLIMIT_FSIZE, &zero, nil); err != nil && err != unix.ESRCH {
-					p.Kill()
+					p.killBasicTree()
 					return
 				}
 			}
@@ -234,6 +234,24 @@ func (p *Process) killBasicCgroup() {
 		}
 		if n == 0 {
 			return
+		}
+	}
+}
+
+// killBasicTree kills every process of a Basic sandbox but its init,
+// which reaps the program, so that its exit says it was killed, then
+// ends.
+func (p *Process) killBasicTree() {
+	p.mu.Lock()
+	p.killed = true
+	p.mu.Unlock()
+	for i := 0; i < 10; i++ {
+		pids := descendants(p.init.Pid)
+		if len(pids) == 0 {
+			return
+		}
+		for _, pid := range pids {
+			_ = unix.Kill(pid, unix.SIGKILL)
 		}
 	}
 }
