@@ -70,7 +70,9 @@ func sweepBasicTmp(root string) {
 }
 
 // startTime is the start time of process pid in clock ticks since boot
-// (field 22 of /proc/PID/stat), or 0 when there is no such process.
+// (field 22 of /proc/PID/stat), or 0 when there is no such process or it
+// has ended (a zombie: a judge killed with kill -9 whose parent has not
+// reaped it yet).
 func startTime(pid int) uint64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
@@ -81,7 +83,7 @@ func startTime(pid int) uint64 {
 		return 0
 	}
 	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 20 {
+	if len(f) < 20 || f[0] == "Z" || f[0] == "X" {
 		return 0
 	}
 	n, _ := strconv.ParseUint(f[19], 10, 64)
