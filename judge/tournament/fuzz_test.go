@@ -53,7 +53,7 @@ func FuzzResultsLog(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, _, err := OpenStore(dir)
+		s, rep1, err := OpenStore(dir)
 		if err != nil {
 			var he *HeaderError
 			if !errors.As(err, &he) {
@@ -70,8 +70,9 @@ func FuzzResultsLog(f *testing.F) {
 		if err != nil {
 			t.Fatalf("reopening a repaired log: %v", err)
 		}
-		if rep.Lines != 0 || rep.Dups != 0 {
-			t.Errorf("reopening a repaired log repaired again: %+v", rep)
+		// Duplicates stay in the log, ignored (and reported) at every opening.
+		if rep.Lines != 0 || rep.Dups != rep1.Dups {
+			t.Errorf("reopening a repaired log repaired again: %+v, after %+v", rep, rep1)
 		}
 		if !reflect.DeepEqual(s2.Matches(), matches) || !reflect.DeepEqual(s2.Header(), h) || !reflect.DeepEqual(s2.Runs(), runs) {
 			t.Error("reopening a repaired log read other records")
