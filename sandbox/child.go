@@ -62,6 +62,7 @@ type config struct {
 	Landlock int         `json:"landlock,omitempty"` // ABI to use; 0 for none
 	RO       []string    `json:"ro,omitempty"`       // Landlock: read and execute
 	RW       []string    `json:"rw,omitempty"`       // Landlock: everything
+	Proc     []string    `json:"proc,omitempty"`     // Landlock: the paths of /proc shown (all when empty)
 	Seccomp  bool        `json:"seccomp,omitempty"`
 	Direct   bool        `json:"direct,omitempty"` // the init applies the restrictions itself (no rlimit would bind it)
 	Uid      int         `json:"uid"`              // -1 to keep
@@ -329,7 +330,7 @@ func startDirect(cfg *config, ns bool) (int, error) {
 				return 0, fmt.Errorf("no_new_privs: %w", err)
 			}
 			if cfg.Landlock > 0 {
-				if err := applyLandlock(cfg.Landlock, cfg.RO, cfg.RW); err != nil {
+				if err := applyLandlock(cfg.Landlock, cfg.RO, cfg.RW, cfg.Proc); err != nil {
 					return 0, fmt.Errorf("landlock: %w", err)
 				}
 			}
@@ -431,7 +432,7 @@ func runExec() {
 		fail(fmt.Errorf("no_new_privs: %w", err))
 	}
 	if cfg.Landlock > 0 {
-		if err := applyLandlock(cfg.Landlock, cfg.RO, cfg.RW); err != nil {
+		if err := applyLandlock(cfg.Landlock, cfg.RO, cfg.RW, cfg.Proc); err != nil {
 			fail(fmt.Errorf("landlock: %w", err))
 		}
 	}

@@ -29,15 +29,14 @@ var initCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCA
 	unix.CAP_DAC_OVERRIDE, unix.CAP_CHOWN, unix.CAP_FOWNER, unix.CAP_SYS_CHROOT}
 
 // startIsolated runs spec under an init at level Full, Namespaces or
-// Basic. auto says the level was not forced, so that Basic may still use
-// cgroups.
+// Basic (which uses cgroups too where the machine has them).
 func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, error) {
 	if !initCalled {
 		return nil, errors.New("sandbox: sandbox.Init was not called at the start of main (or TestMain)")
 	}
 	ns := level.rank() >= Namespaces.rank()
 	var cgs *cgroupSys
-	if level == Full || (level == Basic && auto) {
+	if level == Full || level == Basic {
 		if s := cgroups(); s.memory || s.pids {
 			cgs = s
 		}
@@ -165,7 +164,7 @@ func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, err
 	} else {
 		cfg.Mode = "reaper"
 		sys.Setpgid = true
-		tmp, err := os.MkdirTemp("", "judge-sandbox-tmp-")
+		tmp, err := makeBasicTmp()
 		if err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
@@ -177,6 +176,7 @@ func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, err
 		cfg.Env = withTmp(cfg.Env, tmp)
 		cfg.RO = append(append([]string(nil), systemDirs...), ro...)
 		cfg.RW = append([]string{tmp}, rw...)
+		cfg.Proc = basicProc
 	}
 	if pr.landlock >= 1 {
 		cfg.Landlock = pr.landlock
@@ -238,10 +238,16 @@ func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, err
 	const initThreads = 32 // the init is a Go program: threads of its own, made before the program starts
 	if cgs != nil {
 		cg, err := cgs.create(spec.Limits)
-		if err != nil {
+		if err != nil && level == Basic {
+			// Basic asks for cgroups where they work, and does without.
+			cgs, cg = nil, nil
+		} else if err != nil {
 			return abort(err)
 		}
 		p.cg = cg
+	}
+	if p.cg != nil {
+		cg := p.cg
 		if err := cg.attach(cmd.Process.Pid); err != nil {
 			return abort(err)
 		}
@@ -263,6 +269,11 @@ func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, err
 		if r.Resource == unix.RLIMIT_DATA || r.Resource == unix.RLIMIT_NPROC {
 			cfg.Direct = false
 		}
+	}
+	if !ns {
+		// Landlock is applied in the process that execs the program, so
+		// that /proc/self is the program's own.
+		cfg.Direct = false
 	}
 	b, _ := json.Marshal(cfg)
 	if _, err := ctlW.Write(append(b, '\n')); err != nil {
@@ -301,6 +312,9 @@ func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, err
 	}
 	p.desc = describe(level, pr, cgSys)
 	go p.waitIsolated(cmd, rd, stR)
+	if p.tmpDir != "" {
+		go p.watchTmp(p.tmpDir, spec.Limits.TmpSize)
+	}
 	p.wallTimer(spec.Limits.Wall)
 	return p, nil
 }

@@ -75,9 +75,10 @@ const fileRights = llExec | llWrite | llRead | llTruncate | llIoctlDev
 
 // applyLandlock restricts the calling thread (and what it execs) to
 // reading and executing ro, anything in rw, reading and writing the
-// devices of /dev and reading /proc. It denies TCP (ABI 4), abstract unix
-// sockets and signals out of the sandbox (ABI 6).
-func applyLandlock(abi int, ro, rw []string) error {
+// devices of /dev and the paths of proc (all of /proc when nil). It
+// denies TCP (ABI 4), abstract unix sockets and signals out of the
+// sandbox (ABI 6).
+func applyLandlock(abi int, ro, rw, proc []string) error {
 	all := fsRights(abi)
 	attr := unix.LandlockRulesetAttr{Handled_access_fs: all}
 	size := unsafe.Sizeof(attr.Handled_access_fs)
@@ -128,8 +129,13 @@ func applyLandlock(abi int, ro, rw []string) error {
 	if err := add("/dev", dev); err != nil {
 		return err
 	}
-	if err := add("/proc", llRead|llReadDir|llWrite); err != nil {
-		return err
+	if proc == nil {
+		proc = []string{"/proc"}
+	}
+	for _, p := range proc {
+		if err := add(p, llRead|llReadDir|llWrite); err != nil {
+			return err
+		}
 	}
 	return landlockRestrictSelf(fd)
 }

@@ -37,8 +37,10 @@ const (
 	// IPC and UTS namespaces, with Landlock and seccomp where available;
 	// memory and processes are bounded by rlimits.
 	Namespaces Level = "namespaces"
-	// Basic has no namespaces: rlimits, Landlock and seccomp only (and
-	// cgroups when Auto finds them usable).
+	// Basic has no namespaces: rlimits, Landlock and seccomp (and cgroups
+	// where the machine has them), a private temporary directory whose
+	// size the judge enforces, no view of other processes in /proc where
+	// Landlock works. Level.Notice says what it lacks.
 	Basic Level = "basic"
 	// None is no sandbox at all: a process group and rlimits. For
 	// debugging only.
@@ -185,11 +187,12 @@ type Process struct {
 	tmpDir string  // the private /tmp at level Basic, removed at the end
 	plain  *plainProc
 
-	mu     sync.Mutex
-	exit   Exit
-	frozen bool
-	wall   bool
-	killed bool
+	mu      sync.Mutex
+	exit    Exit
+	tmpFull bool // level Basic: the program filled its temporary directory
+	frozen  bool
+	wall    bool
+	killed  bool
 }
 
 // Pid is the process id of the started program (not of the sandbox's
@@ -270,7 +273,7 @@ func (p *Process) Kill() {
 		_ = p.init.Signal(syscall.SIGKILL)
 	} else {
 		if p.cg != nil {
-			p.cg.killAll()
+			p.killBasicCgroup()
 		}
 		_ = unix.Kill(-p.pid, unix.SIGKILL)
 		p.ctlMu.Lock()

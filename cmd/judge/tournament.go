@@ -116,7 +116,11 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 	case ts.Seed != nil:
 		o.Seed = *ts.Seed
 	default:
-		if h, _ := tournament.RecordedHeader(o.Out); h != nil {
+		h, err := tournament.RecordedHeader(o.Out)
+		if err != nil {
+			return err
+		}
+		if h != nil {
 			o.Seed = h.Seed
 		} else {
 			o.Seed = randomSeed()
@@ -141,10 +145,11 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 		bots, dir = ts.Bots, ts.BotsDir
 	}
 	if dir != "" {
-		more, err := tournament.BotArgs(dir, o.Languages)
+		more, skipped, err := tournament.BotArgs(dir, o.Languages)
 		if err != nil {
 			return err
 		}
+		o.Skipped = skipped
 		bots = append(append([]string(nil), bots...), more...)
 	}
 	if len(bots) == 0 {

@@ -6,6 +6,7 @@ package replayview
 
 import (
 	"fmt"
+	"slices"
 
 	"judge/games"
 	"judge/judge"
@@ -44,7 +45,18 @@ func Play(g games.Game, rp *judge.Replay, f func(Step) error) error {
 			return fmt.Errorf("replay: turn %d comes after the end of the game", t.Turn)
 		}
 		moves := map[int]games.Move{}
+		movers := st.Movers()
+		seen := map[int]bool{}
 		for _, m := range t.Moves {
+			switch {
+			case m.Seat < 0 || m.Seat >= st.Seats():
+				return fmt.Errorf("replay: turn %d: seat %d of %d", t.Turn, m.Seat, st.Seats())
+			case seen[m.Seat]:
+				return fmt.Errorf("replay: turn %d: seat %d twice", t.Turn, m.Seat)
+			case m.Status == judge.OK && !slices.Contains(movers, m.Seat):
+				return fmt.Errorf("replay: turn %d: seat %d moves out of turn", t.Turn, m.Seat)
+			}
+			seen[m.Seat] = true
 			if m.Status != judge.OK {
 				st.Forfeit(m.Seat)
 				continue

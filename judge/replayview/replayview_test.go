@@ -176,6 +176,19 @@ func TestPlayRefuses(t *testing.T) {
 	if _, err := replayview.Decode(g, &bad); err == nil {
 		t.Error("a replay with a move off the board decoded")
 	}
+	for _, moves := range [][]judge.TurnMove{
+		{{Seat: 2, Status: judge.Crash}},
+		{{Seat: -1, Status: judge.Crash}},
+		{{Seat: 0, Status: judge.Crash}, {Seat: 0, Status: judge.Crash}},
+		{{Seat: rp.Turns[1].Moves[0].Seat ^ 1, Move: games.Move{"PlaceSymbol 0 0"}, Status: judge.OK}},
+	} {
+		bad = *rp
+		bad.Turns = append([]judge.ReplayTurn(nil), rp.Turns...)
+		bad.Turns[1].Moves = moves
+		if err := replayview.Play(g, &bad, func(replayview.Step) error { return nil }); err == nil {
+			t.Errorf("a replay with the moves %+v played", moves)
+		}
+	}
 }
 
 // TestDiff: applying the runs of changed cells to the old cells gives the

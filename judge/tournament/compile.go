@@ -119,6 +119,18 @@ func (l *Languages) names() []string {
 	return out
 }
 
+// extensions are the file extensions of every language, as ".c", sorted.
+func (l *Languages) extensions() []string {
+	var out []string
+	for _, lang := range l.Language {
+		for _, e := range lang.Extensions {
+			out = append(out, "."+e)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // ByExt finds the language of a file name, or nil.
 func (l *Languages) ByExt(file string) *Language {
 	ext := strings.TrimPrefix(filepath.Ext(file), ".")

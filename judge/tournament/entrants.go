@@ -25,46 +25,83 @@ type Entrant struct {
 	Err  error  // why it cannot play (a compile error); nil when it can
 }
 
-// BotArgs lists the bots in dir: every source file, executable and
-// directory in it, and every Ruby contest player (a .rb file with a class
-// named ...Player with new_game and take_turn, given as
-// ruby-contest:FILE.rb; their lib/ directory is theirs, not a bot), sorted by name; names starting with a dot and
-// test files (x_test.go) are left out.
-func BotArgs(dir string, langs *Languages) ([]string, error) {
+// Skipped is a file of a bots directory that is not taken as a bot, and
+// why.
+type Skipped struct {
+	Path string
+	Why  string
+}
+
+// BotArgs lists the bots in dir, sorted by name: every source file of a
+// known language, executable and directory of sources in it, every Ruby
+// contest player (a .rb file with a class named ...Player with new_game
+// and take_turn, given as ruby-contest:FILE.rb; the lib/ directory beside
+// it is its helpers) and every Splix contest player in Java (given as
+// splix-java:PATH). Every other entry is in skipped with the reason: names
+// starting with a dot, test files (x_test.go), files of no known language
+// that are not executable, directories with no bot in them, links to
+// nothing, special files.
+func BotArgs(dir string, langs *Languages) (bots []string, skipped []Skipped, err error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out []string
 	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ".") || isTestFile(e.Name()) {
+		p := filepath.Join(dir, e.Name())
+		if st, err := os.Stat(p); err == nil {
+			switch {
+			case st.Mode().IsRegular() && procbot.IsRubyContest(p):
+				bots = append(bots, procbot.RubyContestPrefix+p)
+				continue
+			case (st.IsDir() || filepath.Ext(p) == ".java") && splixjava.IsPlayer(p):
+				bots = append(bots, splixjava.Prefix+p)
+				continue
+			}
+		}
+		why := ""
+		switch st, err := os.Stat(p); {
+		case strings.HasPrefix(e.Name(), "."):
+			why = "a hidden file"
+		case isTestFile(e.Name()):
+			why = "a test file"
+		case err != nil:
+			why = err.Error()
+		case st.IsDir():
+			if _, err := langs.Detect(p); err != nil {
+				why = "not a bot: " + err.Error()
+			}
+		case !st.Mode().IsRegular():
+			why = fmt.Sprintf("not a regular file (%s)", st.Mode().Type())
+		case langs.ByExt(p) != nil, st.Mode()&0o111 != 0:
+		case filepath.Ext(p) == "":
+			why = "not executable, and no extension to tell its language"
+		default:
+			why = fmt.Sprintf("not executable, and no language for %q files (the languages file knows %s)",
+				filepath.Ext(p), strings.Join(langs.extensions(), ", "))
+		}
+		if why != "" {
+			skipped = append(skipped, Skipped{Path: p, Why: why})
 			continue
 		}
-		p := filepath.Join(dir, e.Name())
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case st.Mode().IsRegular() && procbot.IsRubyContest(p):
-			out = append(out, procbot.RubyContestPrefix+p)
-		case (st.IsDir() || filepath.Ext(p) == ".java") && splixjava.IsPlayer(p):
-			out = append(out, splixjava.Prefix+p)
-		case st.IsDir(), langs.ByExt(p) != nil, st.Mode().IsRegular() && st.Mode()&0o111 != 0:
-			out = append(out, p)
-		}
+		bots = append(bots, p)
 	}
 	// lib/ beside contest players is their helpers, not a bot.
-	if slices.ContainsFunc(out, func(a string) bool { return strings.HasPrefix(a, procbot.RubyContestPrefix) }) {
-		out = slices.DeleteFunc(out, func(a string) bool { return a == filepath.Join(dir, "lib") })
+	if slices.ContainsFunc(bots, func(a string) bool { return strings.HasPrefix(a, procbot.RubyContestPrefix) }) {
+		lib := filepath.Join(dir, "lib")
+		if slices.Contains(bots, lib) {
+			bots = slices.DeleteFunc(bots, func(a string) bool { return a == lib })
+			skipped = append(skipped, Skipped{Path: lib, Why: "the Ruby contest players' helpers"})
+		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		return strings.TrimPrefix(out[i], procbot.RubyContestPrefix) < strings.TrimPrefix(out[j], procbot.RubyContestPrefix)
-	})
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no bots (source files, programs, directories or Ruby contest players) in it", dir)
+	sort.Slice(bots, func(i, j int) bool { return unprefixed(bots[i]) < unprefixed(bots[j]) })
+	if len(bots) == 0 {
+		var b strings.Builder
+		for _, s := range skipped {
+			fmt.Fprintf(&b, "\n  %s: %s", s.Path, s.Why)
+		}
+		return nil, skipped, fmt.Errorf("%s: no bots (source files, programs, directories or contest players) in it%s", dir, b.String())
 	}
-	return out, nil
+	return bots, skipped, nil
 }
 
 // PrepareEntrants turns bot arguments into entrants: a directory or a
@@ -202,4 +239,9 @@ func nameEntrants(ents []*Entrant) {
 // not part of a bot.
 func isTestFile(name string) bool {
 	return strings.Contains(name, "_test.")
+}
+
+// unprefixed is a bot argument without its contest prefix, for sorting.
+func unprefixed(arg string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(arg, procbot.RubyContestPrefix), splixjava.Prefix)
 }

@@ -24,6 +24,24 @@ type Progress struct {
 	played  map[string]int
 	average bool
 	shown   bool
+	held    string // why new matches are held back, or ""
+}
+
+// holding says why new matches are held back ("" when they are not), in
+// the progress line; on a terminal the line is shown again at once.
+func (p *Progress) holding(why string) {
+	if p == nil || p.W == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held == why {
+		return
+	}
+	p.held = why
+	if p.Terminal && !p.start.IsZero() {
+		p.report(time.Now())
+	}
 }
 
 func (p *Progress) begin(total, already int, average bool) {
@@ -98,6 +116,9 @@ func (p *Progress) report(now time.Time) {
 		pct = 100 * float64(all) / float64(p.total)
 	}
 	line := fmt.Sprintf("%d/%d matches (%.0f%%)  %.1f/s  ETA %s  leader: %s", all, p.total, pct, rate, eta, p.leader())
+	if p.held != "" {
+		line += "  (" + p.held + ")"
+	}
 	if p.Terminal {
 		fmt.Fprintf(p.W, "\r%s\x1b[K", line)
 		p.shown = true

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -52,6 +54,78 @@ type Header struct {
 	Seed      uint64       `json:"seed"`
 	TestBot   string       `json:"test_bot,omitempty"`
 	GroupSize int          `json:"group_size,omitempty"`
+	// Sum is the header's own checksum: the CRC-32 (Castagnoli) of the
+	// header's JSON with Sum empty, so that the identity of a directory
+	// is checked by itself, whatever carries it. Empty in logs written
+	// before it existed, which are read as before.
+	Sum string `json:"sum,omitempty"`
+}
+
+// sum is the checksum h carries once written.
+func (h *Header) sum() (string, error) {
+	c := *h
+	c.Sum = ""
+	b, err := json.Marshal(&c)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%08x", crc32.Checksum(b, castagnoli)), nil
+}
+
+// check verifies the header's own checksum, when it has one.
+func (h *Header) check() error {
+	if h.Sum == "" {
+		return nil
+	}
+	got, err := h.sum()
+	if err != nil {
+		return err
+	}
+	if got != h.Sum {
+		return fmt.Errorf("header checksum %s, want %s", got, h.Sum)
+	}
+	return nil
+}
+
+// HeaderError is a results log whose first line is not a sound header:
+// what tournament the directory holds cannot be known, so it is refused
+// and left as it is.
+type HeaderError struct {
+	Path   string // the log
+	Reason string // what is wrong with its first line
+}
+
+func (e *HeaderError) Error() string {
+	dir := filepath.Dir(e.Path)
+	return fmt.Sprintf("%s: its header (line 1) is damaged (%s), so the tournament this directory holds cannot be known; it is left as it is. To start afresh: rm -r %s (or give another --out)",
+		e.Path, e.Reason, shellQuote(dir))
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+,=:@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// checkFirst says whether the first line of a non-empty log is a sound
+// header. A first line without a newline that is the whole file is a
+// header whose write was torn by a crash: it is not an error (the log is
+// new and holds nothing else).
+func checkFirst(path string, data []byte) error {
+	end := bytes.IndexByte(data, '\n')
+	if end < 0 {
+		return nil
+	}
+	r, err := decodeLine(data[:end])
+	switch {
+	case err != nil:
+		return &HeaderError{Path: path, Reason: err.Error()}
+	case r.Kind != KindHeader:
+		return &HeaderError{Path: path, Reason: fmt.Sprintf("the first record is a %s record, not the header", r.Kind)}
+	}
+	return nil
 }
 
 // RunInfo says what one run of the judge played with.
@@ -103,6 +177,15 @@ type line struct {
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 func encodeLine(r *Record) ([]byte, error) {
+	if r.Kind == KindHeader && r.Header != nil {
+		h := *r.Header
+		sum, err := h.sum()
+		if err != nil {
+			return nil, err
+		}
+		h.Sum = sum
+		r = &Record{Kind: r.Kind, Header: &h}
+	}
 	rec, err := json.Marshal(r)
 	if err != nil {
 		return nil, err
@@ -134,7 +217,51 @@ func decodeLine(b []byte) (*Record, error) {
 	default:
 		return nil, fmt.Errorf("bad record of kind %q", r.Kind)
 	}
+	if r.Kind == KindHeader {
+		if err := r.Header.check(); err != nil {
+			return nil, err
+		}
+	}
+	if r.Kind == KindMatch {
+		if err := checkMatch(r.Match); err != nil {
+			return nil, fmt.Errorf("match %q: %v", r.Match.ID, err)
+		}
+	}
 	return &r, nil
+}
+
+// MaxSeats bounds the players of one match record: more than any game
+// seats (and ties among many players make the rating fit's work grow as
+// 2^players).
+const MaxSeats = 16
+
+// checkMatch refuses a match record the judge cannot have written, which
+// would count wrongly in the standings: no players or too many, a
+// winner that is not a seat, a player without a name or twice in the
+// match, a score that is not a number.
+func checkMatch(m *MatchRecord) error {
+	n := len(m.Players)
+	switch {
+	case n == 0 || n > MaxSeats:
+		return fmt.Errorf("%d players", n)
+	case m.Winner < -1 || m.Winner >= n:
+		return fmt.Errorf("winner %d of %d players", m.Winner, n)
+	case m.Round < 0 || m.Index < 0 || m.Group < 0 || m.Turns < 0:
+		return errors.New("a negative round, group, index or turn count")
+	}
+	seen := make(map[string]bool, n)
+	for _, p := range m.Players {
+		switch {
+		case p.Name == "":
+			return errors.New("a player without a name")
+		case seen[p.Name]:
+			return fmt.Errorf("player %q twice", p.Name)
+		case math.IsNaN(p.Score) || math.IsInf(p.Score, 0):
+			return fmt.Errorf("player %q: score %v", p.Name, p.Score)
+		}
+		seen[p.Name] = true
+	}
+	return nil
 }
 
 // Store is an open results log: an append-only file of records, each
@@ -162,7 +289,9 @@ type Repair struct {
 // and drops what does not check: a torn or corrupt tail is cut off, a
 // corrupt line inside is removed by rewriting the file. Dropped bytes are
 // kept beside the log (results.log.bad) and reported. Duplicate match
-// records (same ID) are ignored after the first.
+// records (same ID) are ignored after the first. The first line must be a
+// sound header: when it is not, the log is left untouched and a
+// *HeaderError says how to start afresh.
 func OpenStore(dir string) (*Store, Repair, error) {
 	var rep Repair
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -190,6 +319,10 @@ func OpenStore(dir string) (*Store, Repair, error) {
 	s := &Store{f: f, path: path, byID: map[string]*MatchRecord{}}
 	data, err := io.ReadAll(f)
 	if err != nil {
+		f.Close()
+		return nil, rep, err
+	}
+	if err := checkFirst(path, data); err != nil {
 		f.Close()
 		return nil, rep, err
 	}
@@ -332,7 +465,8 @@ func (s *Store) Matches() []*MatchRecord {
 func (s *Store) Close() error { return s.f.Close() }
 
 // ReadLog reads a results log without changing it, checking every line.
-// It returns the records that check and how many lines did not.
+// It returns the records that check and how many lines did not; a log
+// whose first line is not a sound header is a *HeaderError.
 func ReadLog(path string) (recs []*Record, bad int, err error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -340,8 +474,13 @@ func ReadLog(path string) (recs []*Record, bad int, err error) {
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
-	for {
+	for first := true; ; first = false {
 		ln, err := br.ReadBytes('\n')
+		if first && len(ln) > 0 && ln[len(ln)-1] == '\n' {
+			if herr := checkFirst(path, ln); herr != nil {
+				return nil, 0, herr
+			}
+		}
 		if len(ln) > 0 {
 			if ln[len(ln)-1] != '\n' {
 				bad++

@@ -2,7 +2,9 @@ package tournament
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
@@ -181,3 +183,82 @@ func TestBuiltInLanguagesAreTheConfigFile(t *testing.T) {
 		}
 	}
 }
+
+func TestStoreDamagedHeaderRefused(t *testing.T) {
+	oldHeader := func() []byte { // as written before headers carried a checksum
+		rec := []byte(`{"kind":"tournament","header":{"version":1,"game":"tictactoe","params":{"k":3,"n":3},"format":"roundrobin","seed":1}}`)
+		return []byte(fmt.Sprintf("{\"crc\":\"%08x\",\"rec\":%s}\n", crc32c(rec), rec))
+	}
+	badSum := func() []byte { // a sound line whose header does not match its own checksum
+		rec := []byte(`{"kind":"tournament","header":{"version":1,"game":"gomoku","format":"roundrobin","seed":1,"sum":"00000000"}}`)
+		return []byte(fmt.Sprintf("{\"crc\":\"%08x\",\"rec\":%s}\n", crc32c(rec), rec))
+	}
+	for _, tc := range []struct {
+		name    string
+		damage  func(log []byte) []byte
+		refused bool
+	}{
+		{"byte 60 flipped", func(b []byte) []byte { b[60] ^= 1; return b }, true},
+		{"header line cut", func(b []byte) []byte { i := bytes.IndexByte(b, '\n'); return b[i+1:] }, true},
+		{"header's own checksum wrong", func(b []byte) []byte { i := bytes.IndexByte(b, '\n'); return append(badSum(), b[i+1:]...) }, true},
+		{"header without a checksum", func(b []byte) []byte { i := bytes.IndexByte(b, '\n'); return append(oldHeader(), b[i+1:]...) }, false},
+		{"a match line damaged", func(b []byte) []byte { b[len(b)-10] ^= 1; return b }, false},
+		{"only a torn header", func(b []byte) []byte { i := bytes.IndexByte(b, '\n'); return b[:i/2] }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			fillStore(t, dir, 3)
+			path := filepath.Join(dir, LogName)
+			data, _ := os.ReadFile(path)
+			damaged := tc.damage(bytes.Clone(data))
+			if err := os.WriteFile(path, damaged, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, _, err := OpenStore(dir)
+			_, _, rerr := ReadLog(path)
+			if !tc.refused {
+				if err != nil || rerr != nil {
+					t.Fatalf("OpenStore: %v; ReadLog: %v; want no error", err, rerr)
+				}
+				s.Close()
+				return
+			}
+			var he *HeaderError
+			if !errors.As(err, &he) || !strings.Contains(err.Error(), "rm -r "+dir) {
+				t.Fatalf("OpenStore: %v, want a damaged header saying how to start afresh", err)
+			}
+			if !errors.As(rerr, &he) {
+				t.Errorf("ReadLog: %v, want a damaged header", rerr)
+			}
+			if _, err := RecordedHeader(dir); err == nil {
+				t.Error("RecordedHeader: no error")
+			}
+			after, _ := os.ReadFile(path)
+			if !bytes.Equal(after, damaged) {
+				t.Error("the refused log was changed")
+			}
+			if _, err := os.Stat(path + ".bad"); err == nil {
+				t.Error("the refused log was repaired")
+			}
+		})
+	}
+}
+
+func TestHeaderCarriesItsChecksum(t *testing.T) {
+	dir := t.TempDir()
+	fillStore(t, dir, 0)
+	recs, _, err := ReadLog(filepath.Join(dir, LogName))
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	h := recs[0].Header
+	if h.Sum == "" {
+		t.Fatal("no checksum written")
+	}
+	h.Seed++
+	if h.check() == nil {
+		t.Error("a changed header still checks")
+	}
+}
+
+func crc32c(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }

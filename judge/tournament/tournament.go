@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -44,7 +45,8 @@ type Options struct {
 	TestBot   string // a bot's name or argument: only its matches
 	GroupSize int    // groups: players per match; default min(5, bots, the game's maximum)
 	Shard     Shard
-	Bots      []string // bot arguments
+	Bots      []string  // bot arguments
+	Skipped   []Skipped // files of a bots directory that are not bots: reported
 	Languages *Languages
 	Progress  *Progress
 	Log       io.Writer // notes for people: compile errors, repairs, warnings
@@ -72,6 +74,9 @@ type tourney struct {
 	params   games.Params
 	replays  string
 	progress *Progress
+
+	admitOnce sync.Once
+	admit     *admission
 }
 
 // Run plays a tournament, or what is left of it in o.Out, and writes the
@@ -148,6 +153,9 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		jobs = DefaultJobs(seatsAtOnce)
 	} else if jobs > runtime.NumCPU() {
 		o.Progress.say(o.Log, "warning: --jobs %d is more than the %d CPUs: bots share CPUs and may time out because of it\n", jobs, runtime.NumCPU())
+	}
+	for _, s := range o.Skipped {
+		o.Progress.say(o.Log, "%s is skipped: %s\n", s.Path, s.Why)
 	}
 	all, err := PrepareEntrants(ctx, o.Bots, o.Languages, o.Cache, jobs)
 	if err != nil {
@@ -318,6 +326,7 @@ func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (in
 	var (
 		done  = make(chan struct{}, len(todo))
 		count int
+		adm   = t.admission()
 	)
 	for _, f := range todo {
 		if gctx.Err() != nil {
@@ -327,6 +336,10 @@ func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (in
 			if err := gctx.Err(); err != nil {
 				return err
 			}
+			if err := adm.wait(gctx); err != nil {
+				return err
+			}
+			defer adm.done()
 			if err := t.play(gctx, f); err != nil {
 				return err
 			}
@@ -343,6 +356,13 @@ func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (in
 		err = ctx.Err()
 	}
 	return count, err
+}
+
+// admission is the tournament's admission control: one per run, shared
+// by every round.
+func (t *tourney) admission() *admission {
+	t.admitOnce.Do(func() { t.admit = newAdmission(t.progress) })
+	return t.admit
 }
 
 // play plays one fixture and records it: the replay first, then the

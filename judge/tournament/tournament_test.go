@@ -342,7 +342,7 @@ func TestSubmissionsInEveryLanguage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	args, err := BotArgs(dir, langs)
+	args, _, err := BotArgs(dir, langs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,7 +400,7 @@ func TestRubyContestPlayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	args, err := BotArgs(dir, langs)
+	args, _, err := BotArgs(dir, langs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,94 @@
+package tournament
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"judge/judge/judgetest"
+)
+
+// TestBotArgsReportsSkipped: every entry of a bots directory is a bot or
+// skipped with a reason that says why.
+func TestBotArgsReportsSkipped(t *testing.T) {
+	langs, err := LoadLanguages(filepath.Join(judgetest.Root(t), "configs/languages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name string, mode os.FileMode) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("alpha.c", 0o644)
+	write("beta.py", 0o644)
+	write("prog", 0o755)
+	write("src/main.go", 0o644)
+	write("bot.lua", 0o644)
+	write("README", 0o644)
+	write("x_test.go", 0o644)
+	write(".hidden.c", 0o644)
+	if err := os.Mkdir(filepath.Join(dir, "notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("nowhere", filepath.Join(dir, "gone.c")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bots, skipped, err := BotArgs(dir, langs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range bots {
+		got = append(got, filepath.Base(b))
+	}
+	if want := []string{"alpha.c", "beta.py", "prog", "src"}; !slices.Equal(got, want) {
+		t.Errorf("bots %v, want %v", got, want)
+	}
+	want := map[string]string{
+		"bot.lua":   `no language for ".lua" files`,
+		"README":    "no extension",
+		"x_test.go": "test file",
+		".hidden.c": "hidden",
+		"notes":     "not a bot",
+		"gone.c":    "no such file",
+		"pipe":      "not a regular file",
+	}
+	for _, s := range skipped {
+		name := filepath.Base(s.Path)
+		w, ok := want[name]
+		if !ok {
+			t.Errorf("%s skipped (%s)", name, s.Why)
+			continue
+		}
+		if !strings.Contains(s.Why, w) {
+			t.Errorf("%s skipped because %q, want %q in it", name, s.Why, w)
+		}
+		delete(want, name)
+	}
+	for name := range want {
+		t.Errorf("%s is neither a bot nor skipped", name)
+	}
+
+	// A directory without a bot says what is in it.
+	empty := t.TempDir()
+	write2 := filepath.Join(empty, "bot.lua")
+	if err := os.WriteFile(write2, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := BotArgs(empty, langs); err == nil || !strings.Contains(err.Error(), "bot.lua") {
+		t.Errorf("a directory of no bots: %v, want an error naming bot.lua", err)
+	}
+}
