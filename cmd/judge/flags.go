@@ -220,11 +220,14 @@ func (f *matchFlags) resolve(file *config.File, path string, w io.Writer) (*setu
 	if err := s.match.Limits.Check(); err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if s.proc.Level == procbot.None {
+	switch lv := procbot.RunLevel(s.proc.Level); lv {
+	case procbot.None:
 		fmt.Fprintln(w, strings.Repeat("!", 72))
 		fmt.Fprintln(w, "!! NO SANDBOX: the bots run as you, with your files, network and limits.")
 		fmt.Fprintln(w, "!! Use this only to debug bots you trust.")
 		fmt.Fprintln(w, strings.Repeat("!", 72))
+	case procbot.Basic:
+		fmt.Fprintln(w, lv.Notice())
 	}
 	return s, nil
 }
