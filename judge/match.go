@@ -475,7 +475,17 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 	wall := time.Since(start)
 	rec.WallUS = us(wall)
 	tr.end()
-	if over := wall - limit; over > 0 {
+	u, err := s.p.EndTurn(ctx)
+	if err != nil {
+		if err := failed(err); err != nil {
+			return nil, rec, err
+		}
+		move = nil
+	}
+	rec.WaitUS = us(u.Waited)
+	// The clock counts the player's own time: what the machine kept it
+	// waiting is not its.
+	if over := wall - u.Waited - limit; over > 0 {
 		from := min(over, s.bank)
 		s.bank -= from
 		if over > from && s.overruns > 0 && s.status == OK {
@@ -486,13 +496,6 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 	if lim.Bank > 0 || lim.Increment > 0 {
 		s.bank += lim.Increment
 		rec.BankUS = us(s.bank)
-	}
-	u, err := s.p.EndTurn(ctx)
-	if err != nil {
-		if err := failed(err); err != nil {
-			return nil, rec, err
-		}
-		move = nil
 	}
 	if u.CPUKnown {
 		rec.CPUUS = us(u.CPU)

@@ -52,6 +52,9 @@ type Turn struct {
 type Usage struct {
 	CPU      time.Duration // CPU time of all the player's threads and processes
 	CPUKnown bool          // false for players that are not local processes
+	// Waited is the time the machine kept the player waiting: runnable
+	// but not running, or waiting for the judge. Not counted against it.
+	Waited time.Duration
 }
 
 // Final is what is left of a player once it has stopped.

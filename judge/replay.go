@@ -64,8 +64,11 @@ type TurnMove struct {
 	Queries int        `json:"queries"`
 	WallUS  int64      `json:"wall_us"`
 	CPUUS   int64      `json:"cpu_us"`
-	Status  Status     `json:"status"`
-	Reason  string     `json:"reason,omitempty"`
+	// WaitUS is the part of WallUS the machine kept the player waiting
+	// (for a CPU, for the judge): not counted against its time limit.
+	WaitUS int64  `json:"wait_us,omitempty"`
+	Status Status `json:"status"`
+	Reason string `json:"reason,omitempty"`
 	// With a time bank: what is left of it after the turn.
 	BankUS int64 `json:"bank_us,omitempty"`
 	// The turn ran past its limit and the bank, on an allowed overrun.

@@ -31,6 +31,10 @@ type fdReader struct {
 	deadline time.Time
 	shared   bool // wait in the runtime poller
 	canceled atomic.Bool
+	// extend, when set, is asked once the deadline has passed: it gives
+	// a later one when the turn may go on (the machine, not the bot, used
+	// the time).
+	extend func() (time.Time, bool)
 }
 
 // newFDReader reads f, which the judge keeps open (and closes) itself.
@@ -80,14 +84,24 @@ func (r *fdReader) close() { unix.Close(r.wake) }
 // reads EIO once no process has its slave open).
 func (r *fdReader) Read(p []byte) (int, error) {
 	if r.shared {
-		n, err := r.file.Read(p)
-		switch {
-		case r.canceled.Load():
-			return 0, errCanceled
-		case errors.Is(err, unix.EIO):
-			return 0, io.EOF
+		for {
+			n, err := r.file.Read(p)
+			switch {
+			case r.canceled.Load():
+				return 0, errCanceled
+			case errors.Is(err, unix.EIO):
+				return 0, io.EOF
+			case errors.Is(err, os.ErrDeadlineExceeded) && r.extend != nil:
+				if d, ok := r.extend(); ok {
+					r.deadline = d
+					if err := r.file.SetReadDeadline(d); err != nil {
+						return 0, err
+					}
+					continue
+				}
+			}
+			return n, err
 		}
-		return n, err
 	}
 	fds := []unix.PollFd{{Fd: int32(r.fd), Events: unix.POLLIN}, {Fd: int32(r.wake), Events: unix.POLLIN}}
 	for {
@@ -96,6 +110,12 @@ func (r *fdReader) Read(p []byte) (int, error) {
 		}
 		left := time.Until(r.deadline)
 		if left <= 0 {
+			if r.extend != nil {
+				if d, ok := r.extend(); ok {
+					r.deadline = d
+					continue
+				}
+			}
 			return 0, os.ErrDeadlineExceeded
 		}
 		ts := unix.NsecToTimespec(left.Nanoseconds())

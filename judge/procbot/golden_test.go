@@ -26,6 +26,7 @@ func TestGoldenReplay(t *testing.T) {
 		for j := range rp.Turns[i].Moves {
 			rp.Turns[i].Moves[j].WallUS = 0
 			rp.Turns[i].Moves[j].CPUUS = 0
+			rp.Turns[i].Moves[j].WaitUS = 0
 		}
 	}
 	rp.Sandbox = ""

@@ -101,6 +101,7 @@ type Player struct {
 	turn     judge.Turn
 	cpu0     time.Duration
 	stopWake func() bool
+	clock    clock
 
 	stopOnce sync.Once
 	final    judge.Final
@@ -226,6 +227,8 @@ func (p *Player) Protection() string { return p.proc.Protection() }
 // writes get the turn's deadline.
 func (p *Player) BeginTurn(ctx context.Context, t judge.Turn) error {
 	p.turn = t
+	p.clock.begin(p.proc)
+	p.outR.extend = p.extend
 	if err := p.outR.setDeadline(t.Deadline, t.Shared); err != nil {
 		return err
 	}
@@ -247,9 +250,11 @@ var errLineTooLong = errors.New("line too long")
 
 // ReadLine implements judge.Player.
 func (p *Player) ReadLine(ctx context.Context) ([]byte, error) {
+	p.clock.judgeDone()
 	line, err := p.r.ReadSlice('\n')
 	switch {
 	case err == nil:
+		p.clock.judgeBusy()
 		return line[:len(line)-1], nil
 	case errors.Is(err, bufio.ErrBufferFull):
 		return nil, judge.Faultf(judge.Protocol, "a line longer than %d bytes (starting %q)", judge.MaxLine, clip(line))
@@ -259,7 +264,7 @@ func (p *Player) ReadLine(ctx context.Context) ([]byte, error) {
 		}
 		return nil, err
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		reason := fmt.Sprintf("no #END within %v", p.turn.Limit)
+		reason := p.timeoutReason("no #END")
 		if len(line) > 0 {
 			reason += fmt.Sprintf("; its last output %q has no newline", clip(line))
 		} else if p.proc.Blocked() == "read stdin" {
@@ -276,12 +281,29 @@ func (p *Player) ReadLine(ctx context.Context) ([]byte, error) {
 func (p *Player) WriteAnswer(ctx context.Context, text []byte) error {
 	// One write: the answer and its newline.
 	buf := append(text, '\n')
-	_, err := p.in.Write(buf)
+	for {
+		n, err := p.in.Write(buf)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// Late: the bot, or the machine?
+			if d, ok := p.extend(); ok {
+				if err := p.in.SetWriteDeadline(d); err != nil {
+					return err
+				}
+				buf = buf[n:]
+				continue
+			}
+		}
+		return p.writeFault(ctx, err)
+	}
+}
+
+// writeFault turns a failed answer into the bot's fault.
+func (p *Player) writeFault(ctx context.Context, err error) error {
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		return judge.Faultf(judge.Timeout, "did not read its answers within %v", p.turn.Limit)
+		return &judge.Fault{Status: judge.Timeout, Reason: p.timeoutReason("did not read its answers")}
 	case ctx.Err() != nil:
 		return ctx.Err()
 	}
@@ -324,6 +346,7 @@ func (p *Player) EndTurn(context.Context) (judge.Usage, error) {
 	if cpu1, err := p.proc.CPUTime(); err == nil {
 		u = judge.Usage{CPU: cpu1 - p.cpu0, CPUKnown: true}
 	}
+	u.Waited = p.clock.waited(p.proc)
 	if p.freeze {
 		_ = p.proc.Freeze()
 	}
@@ -483,3 +506,118 @@ var _ judge.Player = (*Player)(nil)
 // ParseLevel checks a sandbox level name ("" and "auto" mean the
 // strongest the machine allows).
 func ParseLevel(s string) (sandbox.Level, error) { return sandbox.ParseLevel(s) }
+
+// HardCap is the multiple of its limit a turn may last in all, however
+// long the machine keeps the bot waiting: the wall-clock bound of a turn.
+const HardCap = 3
+
+// clock tells a bot's own time in a turn from the time the machine kept
+// it waiting: runnable but not running (its run-queue delay, from
+// schedstat) or waiting for the judge to answer it.
+type clock struct {
+	start   time.Time
+	rq0     time.Duration // the sandbox's run-queue time at the start
+	rqKnown bool
+	judge   time.Duration // the judge's time with a line of the bot's in hand
+	busy    time.Time     // since when the judge holds one; zero when not
+	self0   time.Duration // the judge's own threads' run-queue time at the start
+}
+
+func (c *clock) begin(proc *sandbox.Process) {
+	*c = clock{start: time.Now(), self0: selfQueued()}
+	if w, err := proc.Waited(); err == nil {
+		c.rq0, c.rqKnown = w, true
+	}
+}
+
+// judgeBusy: the judge has a line of the bot's to handle.
+func (c *clock) judgeBusy() { c.busy = time.Now() }
+
+// judgeDone: the judge is ready for the bot's next line.
+func (c *clock) judgeDone() {
+	if !c.busy.IsZero() {
+		c.judge += time.Since(c.busy)
+		c.busy = time.Time{}
+	}
+}
+
+// queued is the run-queue time of the bot's processes so far in the turn.
+func (c *clock) queued(proc *sandbox.Process) time.Duration {
+	if !c.rqKnown {
+		return 0
+	}
+	w, err := proc.Waited()
+	if err != nil {
+		return 0
+	}
+	return max(0, w-c.rq0) // threads that ended take their time with them
+}
+
+// late is the run-queue time of the judge's own threads so far in the
+// turn: while the judge waits for a CPU, a bot waiting for its answer
+// waits for the machine. (It counts every match of this judge: the bot
+// gets the benefit of the doubt.)
+func (c *clock) late() time.Duration { return max(0, selfQueued()-c.self0) }
+
+// waited is all the time the machine kept the bot waiting in the turn.
+func (c *clock) waited(proc *sandbox.Process) time.Duration {
+	return c.queued(proc) + c.judge + c.late()
+}
+
+// selfQueued is the run-queue time of every thread of the judge so far
+// (schedstat's second field), or 0 where it cannot be read.
+func selfQueued() time.Duration {
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return 0
+	}
+	var sum time.Duration
+	var buf [128]byte
+	for _, t := range tasks {
+		f, err := os.Open("/proc/self/task/" + t.Name() + "/schedstat")
+		if err != nil {
+			continue
+		}
+		n, _ := f.Read(buf[:])
+		f.Close()
+		var run, wait int64
+		if _, err := fmt.Sscan(string(buf[:n]), &run, &wait); err == nil {
+			sum += time.Duration(wait)
+		}
+	}
+	return sum
+}
+
+// extend gives the turn a later deadline when the bot has not used its
+// limit of its own time, within the hard cap.
+func (p *Player) extend() (time.Time, bool) {
+	now := time.Now()
+	hard := p.clock.start.Add(HardCap * p.turn.Limit)
+	if !now.Before(hard) {
+		return time.Time{}, false
+	}
+	own := now.Sub(p.clock.start) - p.clock.waited(p.proc)
+	if own >= p.turn.Limit {
+		return time.Time{}, false
+	}
+	d := now.Add(p.turn.Limit - own)
+	if d.After(hard) {
+		d = hard
+	}
+	return d, true
+}
+
+// timeoutReason says what the bot did not do in time, with the figures.
+func (p *Player) timeoutReason(what string) string {
+	wall := time.Since(p.clock.start)
+	q, j := p.clock.queued(p.proc), p.clock.judge+p.clock.late()
+	r := fmt.Sprintf("%s within %v of its own time", what, p.turn.Limit)
+	if wall >= HardCap*p.turn.Limit {
+		r = fmt.Sprintf("%s within %v, %d× its limit, of wall-clock time", what, HardCap*p.turn.Limit, HardCap)
+	}
+	r += fmt.Sprintf(" (%v in all, of which %v waiting for a CPU and %v for the judge", wall.Round(time.Millisecond), q.Round(time.Millisecond), j.Round(time.Millisecond))
+	if cpu, err := p.proc.CPUTime(); err == nil {
+		r += fmt.Sprintf("; it used %v of CPU", (cpu - p.cpu0).Round(time.Millisecond))
+	}
+	return r + ")"
+}
