@@ -17,8 +17,9 @@ import (
 func (m *Main) play(ctx context.Context, args []string) error {
 	fs := m.newFlags("play", "--game NAME [--seat N] [flags] BOT...",
 		"Plays a match yourself against the bots, in the terminal: the board is drawn every\n"+
-			"turn and you type your moves (docs/play.md gives the form per game). A wrong move\n"+
-			"is explained and asked again; the match waits for you, with no time limit unless\n"+
+			"turn and you type your moves (docs/play.md gives the form per game). With --web, in a\n"+
+			"browser page on 127.0.0.1 instead, where clicks and arrow keys also make moves. A wrong\n"+
+			"move is explained and asked again; the match waits for you, with no time limit unless\n"+
 			"--timed. Each BOT is the path of an executable or a quoted command line.")
 	mf := addMatchFlags(fs)
 	var (
@@ -144,15 +145,15 @@ func (m *Main) playWeb(ctx context.Context, mt judge.Match, page *human.Web, add
 		}
 	}
 	var end strings.Builder
-	if _, frames, err := judge.Playback(mt.Game, res.Replay); err == nil && len(frames) > 0 {
-		if b := frames[len(frames)-1].Board; strings.Count(b, "\n") <= 50 {
-			fmt.Fprintf(&end, "The end of the game:\n%s\n", strings.TrimRight(b, "\n"))
-		}
-	}
 	out := m.Stdout
 	m.Stdout = io.MultiWriter(out, &end)
+	defer func() { m.Stdout = out }()
+	if _, frames, err := judge.Playback(mt.Game, res.Replay); err == nil && len(frames) > 0 {
+		if b := frames[len(frames)-1].Board; strings.Count(b, "\n") <= 50 {
+			fmt.Fprintf(m.Stdout, "The end of the game:\n%s\n", strings.TrimRight(b, "\n"))
+		}
+	}
 	printResult(m, res)
-	m.Stdout = out
 	page.End(end.String())
 	t := time.NewTimer(time.Minute)
 	defer t.Stop()
