@@ -110,7 +110,15 @@ type webState struct {
 // which waits up to 25 s for a change after seq N and returns the texts
 // from the M-th on) and its answers (POST /answer, the answer as the
 // body).
+// Answers come only from the page itself: a request that another site's
+// page makes carries that site as its Origin, and is refused.
 func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	rw.Header().Set("X-Content-Type-Options", "nosniff")
+	rw.Header().Set("Referrer-Policy", "no-referrer")
+	if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host {
+		http.Error(rw, "answers come from the game's own page", http.StatusForbidden)
+		return
+	}
 	switch {
 	case r.Method == http.MethodGet && r.URL.Path == "/":
 		rw.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -71,6 +71,17 @@ func TestWebAnswer(t *testing.T) {
 	if r.StatusCode != http.StatusConflict {
 		t.Errorf("an answer to no question: %s", r.Status)
 	}
+	// Another site's page may not answer.
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/answer", strings.NewReader("1 2"))
+	req.Header.Set("Origin", "http://example.org")
+	r, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	if r.StatusCode != http.StatusForbidden {
+		t.Errorf("an answer from another origin: %s", r.Status)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := w.Ask(ctx, "again"); err == nil {
