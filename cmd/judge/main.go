@@ -1,7 +1,7 @@
 // Command judge runs game-playing bots against each other.
 //
 //	judge match --game NAME [flags] BOT BOT     play one match
-//	judge play --game NAME [flags] [BOT...]     play bots yourself, in the terminal
+//	judge play --game NAME [flags] [BOT...]     play bots yourself, in the terminal or a browser
 //	judge replay FILE                           watch a replay in the terminal
 //	judge view REPLAY [-o FILE.html]            watch a replay in a browser
 //	judge serve DIR                             follow a tournament in a browser
@@ -66,7 +66,7 @@ var commands []command
 func init() {
 	commands = []command{
 		{"match", "--game NAME [flags] BOT BOT", "play one match between bots", (*Main).match},
-		{"play", "--game NAME [--seat N] BOT...", "play a match yourself against bots, in the terminal", (*Main).play},
+		{"play", "--game NAME [--seat N] BOT...", "play a match yourself against bots, in the terminal or a browser", (*Main).play},
 		{"replay", "[flags] FILE", "play a replay back in the terminal", (*Main).replay},
 		{"view", "[-o FILE.html] REPLAY", "write a replay viewer: one HTML file to open in a browser", (*Main).view},
 		{"serve", "[--addr HOST:PORT] DIR", "show a tournament's standings and replays in a browser, live", (*Main).serve},

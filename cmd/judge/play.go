@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"strings"
+	"time"
 
 	"judge/judge"
 	"judge/judge/human"
@@ -13,8 +17,9 @@ import (
 func (m *Main) play(ctx context.Context, args []string) error {
 	fs := m.newFlags("play", "--game NAME [--seat N] [flags] BOT...",
 		"Plays a match yourself against the bots, in the terminal: the board is drawn every\n"+
-			"turn and you type your moves (docs/play.md gives the form per game). A wrong move\n"+
-			"is explained and asked again; the match waits for you, with no time limit unless\n"+
+			"turn and you type your moves (docs/play.md gives the form per game). With --web, in a\n"+
+			"browser page on 127.0.0.1 instead, where clicks and arrow keys also make moves. A wrong\n"+
+			"move is explained and asked again; the match waits for you, with no time limit unless\n"+
 			"--timed. Each BOT is the path of an executable or a quoted command line.")
 	mf := addMatchFlags(fs)
 	var (
@@ -25,6 +30,8 @@ func (m *Main) play(ctx context.Context, args []string) error {
 		seat       = fs.Int("seat", 0, "your seat, from 0 (in turn-based games seat 0 moves first)")
 		name       = fs.String("name", "you", "your name in the result and the replay")
 		timed      = fs.Bool("timed", false, "give your turns the match's time limits (--turn, --first-turn) too")
+		web        = fs.Bool("web", false, "play in the browser: serve the game's page on --addr and print its address")
+		addr       = fs.String("addr", "127.0.0.1:0", "with --web, the loopback address to serve on (port 0: any free port)")
 	)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -52,7 +59,12 @@ func (m *Main) play(ctx context.Context, args []string) error {
 			return fmt.Errorf("%w: --replay: %v", errUsage, err)
 		}
 	}
-	if m.Stdin == nil {
+	if *web {
+		if err := checkLoopback(*addr); err != nil {
+			return err
+		}
+	}
+	if m.Stdin == nil && !*web {
 		return errors.New("no input to read your moves from")
 	}
 	mt := su.match
@@ -60,8 +72,15 @@ func (m *Main) play(ctx context.Context, args []string) error {
 	if !seedSet(fs) {
 		mt.Seed = randomSeed()
 	}
-	person := human.Entrant{Name: *name, Console: human.NewTerminal(m.Stdin, m.Stdout),
-		Game: su.match.Game.Name(), Timed: *timed}
+	var con human.Console
+	var page *human.Web
+	if *web {
+		page = human.NewWeb(su.match.Game.Name())
+		con = page
+	} else {
+		con = human.NewTerminal(m.Stdin, m.Stdout)
+	}
+	person := human.Entrant{Name: *name, Console: con, Game: su.match.Game.Name(), Timed: *timed}
 	for _, a := range pos {
 		if len(mt.Entrants) == *seat {
 			mt.Entrants = append(mt.Entrants, person)
@@ -77,6 +96,9 @@ func (m *Main) play(ctx context.Context, args []string) error {
 	}
 	mt.Trace = *trace
 
+	if page != nil {
+		return m.playWeb(ctx, mt, page, *addr, *seat, *replayFile)
+	}
 	fmt.Fprintf(m.Stdout, "%s (%s), seed %d: you are seat %d of %d. Ctrl-D leaves the game.\n", mt.Name, formatParams(mt.Params), mt.Seed, *seat, len(mt.Entrants))
 	res, err := judge.Run(ctx, mt)
 	if err != nil {
@@ -95,5 +117,62 @@ func (m *Main) play(ctx context.Context, args []string) error {
 		}
 	}
 	printResult(m, res)
+	return nil
+}
+
+// playWeb plays the match with the person's seat in the browser: it
+// serves page on addr (a loopback address), prints its address, and once
+// the match is over shows the result there too and waits (a while) for
+// the page to have it.
+func (m *Main) playWeb(ctx context.Context, mt judge.Match, page *human.Web, addr string, seat int, replayFile string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("serve the game: %w", err)
+	}
+	srv := &http.Server{Handler: page, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+	fmt.Fprintf(m.Stdout, "%s (%s), seed %d: you are seat %d of %d.\nPlay at http://%s/\n", mt.Name, formatParams(mt.Params), mt.Seed, seat, len(mt.Entrants), ln.Addr())
+	res, err := judge.Run(ctx, mt)
+	if err != nil {
+		page.End("The judge failed: " + err.Error())
+		return err
+	}
+	if replayFile != "" {
+		if err := judge.WriteReplay(replayFile, res.Replay); err != nil {
+			page.End("The replay could not be written: " + err.Error())
+			return err
+		}
+	}
+	var end strings.Builder
+	out := m.Stdout
+	m.Stdout = io.MultiWriter(out, &end)
+	defer func() { m.Stdout = out }()
+	if _, frames, err := judge.Playback(mt.Game, res.Replay); err == nil && len(frames) > 0 {
+		if b := frames[len(frames)-1].Board; strings.Count(b, "\n") <= 50 {
+			fmt.Fprintf(m.Stdout, "The end of the game:\n%s\n", strings.TrimRight(b, "\n"))
+		}
+	}
+	printResult(m, res)
+	page.End(end.String())
+	t := time.NewTimer(time.Minute)
+	defer t.Stop()
+	select {
+	case <-page.Seen():
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return nil
+}
+
+// checkLoopback refuses an address that is not a loopback one.
+func checkLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%w: --addr %s: %v", errUsage, addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("%w: --addr %s: the game is served on a loopback address only (such as 127.0.0.1:8080)", errUsage, addr)
+	}
 	return nil
 }

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"judge/judge/browsertest"
+	"judge/judge/judgetest"
+)
+
+// syncBuffer is a buffer written by the command and read by the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestPlayWebUsage(t *testing.T) {
+	code, _, errs := run(t, "play", "--game", "tictactoe", "--web", "--addr", "0.0.0.0:0", "bot")
+	if code != 2 || !strings.Contains(errs, "loopback") {
+		t.Errorf("--addr 0.0.0.0:0: status %d, %q; want 2 saying loopback", code, errs)
+	}
+}
+
+// webGame is judge play --web run in-process, with a browser on its page.
+type webGame struct {
+	t        *testing.T
+	bctx     context.Context
+	out, err *syncBuffer
+	done     chan int
+}
+
+// startWeb runs judge play --web with args and opens its page.
+func startWeb(t *testing.T, args ...string) *webGame {
+	t.Helper()
+	bctx := browsertest.New(t, 3*time.Minute)
+	g := &webGame{t: t, bctx: bctx, out: &syncBuffer{}, err: &syncBuffer{}, done: make(chan int, 1)}
+	m := &Main{Stdout: g.out, Stderr: g.err}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() { g.done <- m.Run(ctx, append([]string{"play", "--web"}, args...)) }()
+	addr := regexp.MustCompile(`Play at (http://127\.0\.0\.1:\d+/)`)
+	var url string
+	for deadline := time.Now().Add(time.Minute); url == ""; time.Sleep(20 * time.Millisecond) {
+		if m := addr.FindStringSubmatch(g.out.String()); m != nil {
+			url = m[1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no address printed:\n%s\n%s", g.out.String(), g.err.String())
+		}
+	}
+	if err := chromedp.Do(bctx, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// waitTurn waits until the page asks for a move (true) or shows the end
+// (false).
+func (g *webGame) waitTurn() bool {
+	for {
+		s, err := chromedp.Run(g.bctx, chromedp.Evaluate[string](`document.body.dataset.over === "yes" ? "over" : (document.body.dataset.asking || "")`))
+		if err != nil {
+			g.t.Fatalf("the page: %v\n%s", err, g.out.String())
+		}
+		if s == "over" || s == "yes" {
+			return s == "yes"
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// click clicks the board's cell x y with the mouse (the first drawn, when
+// the page shows two grids).
+func (g *webGame) click(x, y int) {
+	found, err := chromedp.Run(g.bctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => {
+		const old = document.getElementById("target"); if (old) old.removeAttribute("id");
+		for (const s of document.querySelectorAll("#board span.t")) {
+			const c = cellAt(+s.dataset.line, +s.dataset.end);
+			if (c && c.x === %d && c.y === %d) { s.id = "target"; return true; }
+		}
+		return false;
+	})()`, x, y)))
+	if err != nil || !found {
+		board, _ := chromedp.Run(g.bctx, chromedp.TextContent(chromedp.ID("board")))
+		g.t.Fatalf("cell %d %d not on the board (%v):\n%s", x, y, err, board)
+	}
+	if err := chromedp.Do(g.bctx, chromedp.Click(chromedp.ID("target"))); err != nil {
+		g.t.Fatal(err)
+	}
+}
+
+// end checks the end shown in the page, the command's status and the
+// replay's person.
+func (g *webGame) end(replay, name string, want ...string) {
+	t := g.t
+	over, err := chromedp.Run(g.bctx, chromedp.TextContent(chromedp.ID("over")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range append([]string{"The end of the game:"}, want...) {
+		if !strings.Contains(over, w) {
+			t.Errorf("the page's end does not say %q:\n%s", w, over)
+		}
+	}
+	select {
+	case code := <-g.done:
+		if code != 0 {
+			t.Fatalf("status %d\n%s\n%s", code, g.out.String(), g.err.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("judge play --web did not return once the page had the end")
+	}
+	var rp struct {
+		Bots []struct{ Name string }
+	}
+	b, err := os.ReadFile(replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rp); err != nil || !slices.ContainsFunc(rp.Bots, func(b struct{ Name string }) bool { return b.Name == name }) {
+		t.Errorf("replay: %v, %+v", err, rp.Bots)
+	}
+}
+
+// A person plays tic-tac-toe in the browser against the random bot, by
+// clicking the cells in reading order (a taken cell is refused and asked
+// again), to the end of the game.
+func TestPlayWebBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a bot program in a browser")
+	}
+	bot := quote(judgetest.Bot(t, "examples/gomoku/random.c"))
+	replay := filepath.Join(t.TempDir(), "game.json")
+	g := startWeb(t, "--game", "tictactoe", "--seat", "1", "--name", "ann", "--seed", "3", "--replay", replay, bot)
+	clicks := 0
+	for _, mv := range readingOrder {
+		if !g.waitTurn() {
+			break
+		}
+		var x, y int
+		fmt.Sscan(mv, &x, &y)
+		g.click(x, y)
+		clicks++
+	}
+	if g.waitTurn() {
+		t.Fatalf("the game did not end after %d clicks", clicks)
+	}
+	g.end(replay, "ann", "tictactoe (k=3 n=3), seed 3:", "ann")
+	t.Logf("%d clicks", clicks)
+}
+
+// Battleship in the browser: the fleet placed by clicking each ship's two
+// ends, then shots clicked in reading order until one fleet is sunk.
+func TestPlayWebBattleship(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a bot program in a browser")
+	}
+	bot := quote(judgetest.Bot(t, "examples/battleship/random.c"))
+	replay := filepath.Join(t.TempDir(), "game.json")
+	g := startWeb(t, "--game", "battleship", "--seed", "5", "--replay", replay, bot)
+	// The default fleet, 5 4 3 3 2, one ship every other row.
+	for i, n := range []int{5, 4, 3, 3, 2} {
+		if !g.waitTurn() {
+			t.Fatalf("the game ended in the placement")
+		}
+		g.click(0, 2*i)
+		g.click(n-1, 2*i)
+	}
+	shots := 0
+	for y := 0; y < 10 && g.waitTurn(); y++ {
+		for x := 0; x < 10 && g.waitTurn(); x++ {
+			g.click(x, y)
+			shots++
+		}
+	}
+	if g.waitTurn() {
+		t.Fatalf("the game did not end after %d shots", shots)
+	}
+	g.end(replay, "you", "battleship")
+	t.Logf("%d shots", shots)
+}

@@ -1,0 +1,177 @@
+package human
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+//go:embed web/play.html
+var playPage []byte
+
+// Web is a Console in a browser: it serves a page (ServeHTTP) that shows
+// what the game shows and sends the person's answers, typed or made of
+// clicks on the board and of key presses. It is also a KeyAsker: the
+// page sends an arrow key as soon as it is pressed.
+type Web struct {
+	game string
+
+	mu      sync.Mutex
+	texts   []string      // everything shown, in order
+	prompt  string        // the question asked, "" when none
+	key     bool          // the question takes one key press
+	seq     int           // counts changes
+	over    string        // the game's end, once set by End
+	changed chan struct{} // closed and replaced at each change
+	answers chan string
+	seen    chan struct{} // closed once the page was sent the end
+	seenOne sync.Once
+}
+
+// NewWeb makes a browser Console for a game (its name tells the page how
+// clicks on the board make moves).
+func NewWeb(game string) *Web {
+	return &Web{game: game, changed: make(chan struct{}), answers: make(chan string), seen: make(chan struct{})}
+}
+
+// bump records a change; w.mu is held.
+func (w *Web) bump() {
+	w.seq++
+	close(w.changed)
+	w.changed = make(chan struct{})
+}
+
+// Show implements Console.
+func (w *Web) Show(text string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.texts = append(w.texts, text)
+	w.bump()
+}
+
+// Ask implements Console: it waits for the page to send an answer.
+func (w *Web) Ask(ctx context.Context, prompt string) (string, error) {
+	return w.ask(ctx, prompt, false)
+}
+
+// AskKey implements KeyAsker.
+func (w *Web) AskKey(ctx context.Context, prompt string) (string, error) {
+	return w.ask(ctx, prompt, true)
+}
+
+func (w *Web) ask(ctx context.Context, prompt string, key bool) (string, error) {
+	w.mu.Lock()
+	w.prompt, w.key = prompt, key
+	w.bump()
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		w.prompt, w.key = "", false
+		w.bump()
+		w.mu.Unlock()
+	}()
+	select {
+	case a := <-w.answers:
+		return a, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// End shows the end of the game (its result) and tells the page that no
+// more questions come.
+func (w *Web) End(text string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.over = text
+	w.bump()
+}
+
+// Seen is closed once a page was sent the end of the game.
+func (w *Web) Seen() <-chan struct{} { return w.seen }
+
+// webState is what the page polls.
+type webState struct {
+	Game   string   `json:"game"`
+	Seq    int      `json:"seq"`
+	Texts  []string `json:"texts"` // shown since the page's last poll
+	From   int      `json:"from"`  // the index of Texts[0] among all texts
+	Prompt string   `json:"prompt"`
+	Key    bool     `json:"key"`
+	Over   string   `json:"over"`
+}
+
+// ServeHTTP serves the page (GET /), its state (GET /state?seq=N&from=M,
+// which waits up to 25 s for a change after seq N and returns the texts
+// from the M-th on) and its answers (POST /answer, the answer as the
+// body).
+// Answers come only from the page itself: a request that another site's
+// page makes carries that site as its Origin, and is refused.
+func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	rw.Header().Set("X-Content-Type-Options", "nosniff")
+	rw.Header().Set("Referrer-Policy", "no-referrer")
+	if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host {
+		http.Error(rw, "answers come from the game's own page", http.StatusForbidden)
+		return
+	}
+	switch {
+	case r.Method == http.MethodGet && r.URL.Path == "/":
+		rw.Header().Set("Content-Type", "text/html; charset=utf-8")
+		rw.Write(playPage)
+	case r.Method == http.MethodGet && r.URL.Path == "/state":
+		w.state(rw, r)
+	case r.Method == http.MethodPost && r.URL.Path == "/answer":
+		w.answer(rw, r)
+	default:
+		http.NotFound(rw, r)
+	}
+}
+
+func (w *Web) state(rw http.ResponseWriter, r *http.Request) {
+	seq, _ := strconv.Atoi(r.URL.Query().Get("seq"))
+	from, _ := strconv.Atoi(r.URL.Query().Get("from"))
+	w.mu.Lock()
+	if w.seq == seq {
+		ch := w.changed
+		w.mu.Unlock()
+		t := time.NewTimer(25 * time.Second)
+		defer t.Stop()
+		select {
+		case <-ch:
+		case <-t.C:
+		case <-r.Context().Done():
+			return
+		}
+		w.mu.Lock()
+	}
+	from = min(max(from, 0), len(w.texts))
+	st := webState{Game: w.game, Seq: w.seq, Texts: append([]string{}, w.texts[from:]...), From: from,
+		Prompt: w.prompt, Key: w.key, Over: w.over}
+	w.mu.Unlock()
+	if st.Over != "" {
+		defer w.seenOne.Do(func() { close(w.seen) })
+	}
+	rw.Header().Set("Content-Type", "application/json")
+	rw.Header().Set("Cache-Control", "no-store")
+	json.NewEncoder(rw).Encode(st)
+}
+
+func (w *Web) answer(rw http.ResponseWriter, r *http.Request) {
+	b, err := io.ReadAll(io.LimitReader(r.Body, 4096))
+	if err != nil {
+		http.Error(rw, err.Error(), http.StatusBadRequest)
+		return
+	}
+	select {
+	case w.answers <- string(b):
+		rw.WriteHeader(http.StatusNoContent)
+	case <-r.Context().Done():
+	case <-time.After(2 * time.Second):
+		http.Error(rw, "no question is waiting for an answer", http.StatusConflict)
+	}
+}
