@@ -14,7 +14,7 @@ import (
 // game's rules and decoded for the viewer with an error or a result:
 // never a panic or a hang.
 func FuzzReplay(f *testing.F) {
-	golden, err := os.ReadFile("../testdata/golden/tictactoe-strong-override.json")
+	golden, err := os.ReadFile("../procbot/testdata/golden/tictactoe-strong-override.json")
 	if err != nil {
 		f.Fatal(err)
 	}
