@@ -16,7 +16,7 @@ const ReplayVersion = 1
 
 // Replay is the record of one match: enough to watch it again, to check
 // it, and to see what each bot did and when. Apart from the timing fields
-// (wall_us, cpu_us, trace times) the same bots and seed give the same
+// (wall_us, cpu_us, wait_us, trace times) the same bots and seed give the same
 // replay.
 type Replay struct {
 	Version int           `json:"version"`

@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -374,7 +373,7 @@ func TestPHPBots(t *testing.T) {
 		{"battleship-botsarena", "examples/battleship/web", "examples/battleship/random.c"},
 	} {
 		t.Run(tt.variant, func(t *testing.T) {
-			addr := phpServer(t, filepath.Join(root, tt.dir))
+			addr := judgetest.PHPServer(t, filepath.Join(root, tt.dir))
 			b, _, err := httpbot.Parse("http://" + addr + "/random.php")
 			if err != nil {
 				t.Fatal(err)
@@ -393,36 +392,5 @@ func TestPHPBots(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// phpServer serves dir with `php -S` on a free loopback port until the
-// test ends.
-func phpServer(t *testing.T, dir string) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	cmd := exec.Command("php", "-S", addr, "-t", dir)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	for i := 0; ; i++ {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			return addr
-		}
-		if i == 200 {
-			t.Fatalf("php -S %s did not start: %v", addr, err)
-		}
-		time.Sleep(25 * time.Millisecond)
 	}
 }

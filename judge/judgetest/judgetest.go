@@ -6,6 +6,7 @@ package judgetest
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -249,4 +250,37 @@ func Running(s string) []string {
 		out = append(out, e.Name()+": "+strings.ReplaceAll(string(b), "\x00", " "))
 	}
 	return out
+}
+
+// PHPServer serves dir with PHP's built-in server (php -S) on a free
+// loopback port until the test ends, and returns its address. The test is
+// skipped where php is missing.
+func PHPServer(tb testing.TB, dir string) string {
+	tb.Helper()
+	NeedTools(tb, "php")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command("php", "-S", addr, "-t", dir)
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	for i := 0; ; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			return addr
+		}
+		if i == 200 {
+			tb.Fatalf("php -S %s did not start: %v", addr, err)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
 }

@@ -284,6 +284,7 @@ func TestReplayDeterministic(t *testing.T) {
 			for j := range r.Turns[i].Moves {
 				r.Turns[i].Moves[j].WallUS = 0
 				r.Turns[i].Moves[j].CPUUS = 0
+				r.Turns[i].Moves[j].WaitUS = 0
 			}
 		}
 		for i := range r.Bots {
@@ -310,20 +311,52 @@ func TestReplayDeterministic(t *testing.T) {
 	if string(files[0]) != string(files[1]) {
 		t.Errorf("same bots and seed gave different replays")
 	}
+	// Another seed, another game.
 	res := play(t, "gomoku", 43, nil, randomC, randomPy)
 	strip(res.Replay)
-	if b, _ := os.ReadFile(filepath.Join(dir, "r.json")); len(res.Replay.Turns) > 0 && string(b) == "" {
-		t.Fatal("no replay")
+	other, err := judge.EncodeReplay(res.Replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(other) == string(files[0]) {
+		t.Errorf("seeds 42 and 43 gave the same replay")
 	}
 }
 
+// Each turn's record agrees with what the bot did: its queries are the
+// answers in its transcript, its time is measured, and a bot that
+// computes shows CPU time.
 func TestTimings(t *testing.T) {
-	res := play(t, "tictactoe", 1, nil, strong, strong)
-	for _, turn := range res.Replay.Turns {
-		for _, mv := range turn.Moves {
-			if mv.WallUS <= 0 || mv.CPUUS < 0 || mv.Queries != 3 {
-				t.Errorf("turn %d: wall %dµs cpu %dµs queries %d", turn.Turn, mv.WallUS, mv.CPUUS, mv.Queries)
+	res := play(t, "tictactoe", 1, nil, strong, randomC)
+	answers := map[int][]int{} // seat → answers per turn, from the transcript
+	for seat, b := range res.Replay.Bots {
+		n := 0
+		for _, l := range b.Trace {
+			switch {
+			case l.Dir == "in":
+				n++
+			case l.Dir == "out" && l.Line == "#END":
+				answers[seat] = append(answers[seat], n)
+				n = 0
 			}
 		}
+	}
+	turns := map[int]int{}
+	var cpu [2]int64
+	for _, turn := range res.Replay.Turns {
+		for _, mv := range turn.Moves {
+			k := turns[mv.Seat]
+			turns[mv.Seat]++
+			if mv.WallUS <= 0 || mv.CPUUS < 0 || mv.CPUUS > 2*mv.WallUS+1000 {
+				t.Errorf("turn %d: wall %dµs cpu %dµs", turn.Turn, mv.WallUS, mv.CPUUS)
+			}
+			if k >= len(answers[mv.Seat]) || mv.Queries != answers[mv.Seat][k] {
+				t.Errorf("turn %d, seat %d: %d queries recorded, the transcript has %v", turn.Turn, mv.Seat, mv.Queries, answers[mv.Seat])
+			}
+			cpu[mv.Seat] += mv.CPUUS
+		}
+	}
+	if cpu[0] == 0 {
+		t.Errorf("the strong bot used no CPU in %d turns", turns[0])
 	}
 }

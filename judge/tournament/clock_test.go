@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/judgetest"
 )
@@ -162,4 +163,54 @@ func readReplayFile(path string) (*judge.Replay, error) {
 	}
 	defer f.Close()
 	return judge.ReadReplay(f)
+}
+
+// A tournament of bots of every kind at once: a program, a web bot
+// (botsarena's kind: a PHP script served by php -S) and a player written
+// for the Ruby contest, in Battleship.
+func TestMixedTournament(t *testing.T) {
+	judgetest.NeedTools(t, "php", "ruby")
+	root := judgetest.Root(t)
+	addr := judgetest.PHPServer(t, filepath.Join(root, "examples/battleship/web"))
+	exe := judgetest.Bot(t, "examples/battleship/random.c")[0]
+	dir := tempDir(t)
+	out := filepath.Join(dir, "out")
+	rb := filepath.Join(dir, "corner_player.rb")
+	if err := copyFile(filepath.Join(root, "judge/procbot/testdata/rubycontest/corner_player.rb"), rb); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(filepath.Join(dir, "lib"), os.DirFS(filepath.Join(root, "judge/procbot/testdata/rubycontest/lib"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := chmodTree(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{copies(t, exe, dir, 1)[0], "http://" + addr + "/random.php", "ruby-contest:" + rb}
+	o := options(t, out, filepath.Join(dir, "cache"), args)
+	v, err := catalog.Lookup("battleship-botsarena")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Match = judge.Match{Game: v.Game, Name: v.Name, Params: v.Params, Limits: judge.DefaultLimits}
+	o.Rounds = 1
+	st, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, _ := ReadLog(filepath.Join(out, LogName))
+	matches := 0
+	for _, r := range recs {
+		if r.Kind != KindMatch {
+			continue
+		}
+		matches++
+		for _, p := range r.Match.Players {
+			if p.Status != judge.OK {
+				t.Errorf("%s: %s %s: %s", r.Match.ID, p.Name, p.Status, p.Reason)
+			}
+		}
+	}
+	if matches != 6 || len(st.Standings) != 3 {
+		t.Errorf("%d matches, %d rows in the standings", matches, len(st.Standings))
+	}
 }

@@ -2,6 +2,8 @@ package tournament
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +14,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"judge/judge/httpbot"
 	"judge/judge/procbot"
 	"judge/judge/splixjava"
 )
@@ -21,6 +24,8 @@ type Entrant struct {
 	Name string
 	Arg  string // as given: a path or a command line
 	Spec procbot.Spec
+	// Web is set for a web bot (http://…): it plays instead of Spec.
+	Web  *httpbot.Bot
 	Hash string // sha256 of what it runs: its sources, or its program
 	Err  error  // why it cannot play (a compile error); nil when it can
 }
@@ -128,6 +133,21 @@ func PrepareEntrants(ctx context.Context, args []string, langs *Languages, cache
 }
 
 func (e *Entrant) prepare(ctx context.Context, langs *Languages, cache string) error {
+	if b, ok, err := httpbot.Parse(e.Arg); ok {
+		if err != nil {
+			return err
+		}
+		e.Web = &b
+		info, err := b.Info()
+		if err != nil {
+			return err
+		}
+		// A web bot is known by its address: what runs there is its
+		// server's business.
+		sum := sha256.Sum256([]byte(b.URL))
+		e.Spec.Name, e.Hash = info.Name, hex.EncodeToString(sum[:])
+		return nil
+	}
 	if spec, ok, err := procbot.ParseRubyContest(e.Arg); ok {
 		if err != nil {
 			return err

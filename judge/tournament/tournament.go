@@ -21,6 +21,7 @@ import (
 
 	"judge/games"
 	"judge/judge"
+	"judge/judge/httpbot"
 	"judge/judge/procbot"
 )
 
@@ -380,7 +381,12 @@ func (t *tourney) play(ctx context.Context, f Fixture) error {
 	m.Seed = f.Seed(t.header.Seed)
 	m.Entrants = make([]judge.Entrant, len(f.Seats))
 	for i, s := range f.Seats {
-		m.Entrants[i] = procbot.Bot{Spec: t.ents[s].Spec, Options: t.o.Proc}
+		if w := t.ents[s].Web; w != nil {
+			// The bot's name in the tournament, not its address.
+			m.Entrants[i] = namedWeb{*w, t.ents[s].Name}
+		} else {
+			m.Entrants[i] = procbot.Bot{Spec: t.ents[s].Spec, Options: t.o.Proc}
+		}
 	}
 	if m.Serve == nil {
 		m.Serve = procbot.OneCPU
@@ -546,4 +552,16 @@ func removeTemps(dir string) {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// namedWeb is a web bot under its name in the tournament.
+type namedWeb struct {
+	httpbot.Bot
+	name string
+}
+
+func (w namedWeb) Info() (judge.BotInfo, error) {
+	i, err := w.Bot.Info()
+	i.Name = w.name
+	return i, err
 }
