@@ -381,6 +381,25 @@ func (c *cgroup) oom() bool {
 	return n > 0
 }
 
+// oomKills counts the OOM killer's kills in the cgroup.
+func (c *cgroup) oomKills() int64 {
+	var n int64
+	if c.sys.version == 2 {
+		n, _ = readKey(filepath.Join(c.dirs[""], "memory.events"), "oom_kill")
+	} else if d, ok := c.dirs["memory"]; ok {
+		n, _ = readKey(filepath.Join(d, "memory.oom_control"), "oom_kill")
+	}
+	return n
+}
+
+// resetPeak starts the peak of memory used afresh, where the cgroup
+// allows it (v1).
+func (c *cgroup) resetPeak() {
+	if d, ok := c.dirs["memory"]; ok && c.sys.version == 1 {
+		_ = writeFile(filepath.Join(d, "memory.max_usage_in_bytes"), 0)
+	}
+}
+
 // peak is the most memory the cgroup used, or 0 when unknown.
 func (c *cgroup) peak() int64 {
 	if c.sys.version == 2 {

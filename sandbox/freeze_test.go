@@ -233,3 +233,12 @@ func BenchmarkFreezeThaw(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStartUnpooled is BenchmarkStart/full with a new sandbox built
+// for every program, as before sandboxes were reused: the two in one run
+// give the ratio.
+func BenchmarkStartUnpooled(b *testing.B) {
+	pooling = false
+	defer func() { pooling = true }()
+	benchStart(b, Full)
+}
