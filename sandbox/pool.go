@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -445,21 +447,52 @@ func (s *slot) start(spec Spec, run *runConfig) (p *Process, err error, slotOK b
 	case m.Err != "":
 		return nil, fmt.Errorf("sandbox: %s", m.Err), true
 	}
-	kids := children(s.cmd.Process.Pid)
-	for i := 0; len(kids) == 0 && i < 1000; i++ {
-		time.Sleep(100 * time.Microsecond)
-		kids = children(s.cmd.Process.Pid)
+	pid, err := s.hostPid()
+	if err != nil {
+		return nil, err, false
 	}
-	if len(kids) != 1 {
-		return nil, fmt.Errorf("sandbox: the program vanished as it started (%d processes)", len(kids)), false
-	}
-	p.pid = kids[0]
+	p.pid = pid
 	if _, err := s.ctl.Write([]byte{'G'}); err != nil {
 		return nil, fmt.Errorf("sandbox: the init ended early: %w", err), false
 	}
 	go p.waitPooled()
 	p.wallTimer(spec.Limits.Wall)
 	return p, nil, true
+}
+
+// hostPid receives the program's pidfd from the init and reads its pid
+// outside the sandbox.
+func (s *slot) hostPid() (int, error) {
+	buf := make([]byte, 1)
+	oob := make([]byte, unix.CmsgSpace(4))
+	_, oobn, _, _, err := unix.Recvmsg(int(s.ctl.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
+	if err == nil && buf[0] == 'P' {
+		msgs, _ := unix.ParseSocketControlMessage(oob[:oobn])
+		for _, m := range msgs {
+			fds, _ := unix.ParseUnixRights(&m)
+			for _, fd := range fds {
+				b, _ := os.ReadFile(fmt.Sprintf("/proc/self/fdinfo/%d", fd))
+				unix.Close(fd)
+				for _, line := range strings.Split(string(b), "\n") {
+					if v, ok := strings.CutPrefix(line, "Pid:"); ok {
+						if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
+							return n, nil
+						}
+					}
+				}
+			}
+		}
+	}
+	// No pidfd: the program is the init's only child.
+	kids := children(s.cmd.Process.Pid)
+	for i := 0; len(kids) == 0 && i < 100; i++ {
+		time.Sleep(time.Millisecond)
+		kids = children(s.cmd.Process.Pid)
+	}
+	if len(kids) != 1 {
+		return 0, fmt.Errorf("sandbox: the program vanished as it started (%d processes)", len(kids))
+	}
+	return kids[0], nil
 }
 
 // waitPooled waits for the program of a slot to end, records how, and
@@ -488,7 +521,9 @@ func (p *Process) waitPooled() {
 		if n := s.cg.peak(); n > 0 {
 			e.MaxRSS = n
 		}
-		_ = s.cg.freeze(false)
+		if s.cg.sys.version == 2 {
+			_ = s.cg.freeze(false)
+		}
 		// Nothing but the init may be left in the cgroup.
 		if pids := s.cg.pidList(); len(pids) != 1 || pids[0] != s.cmd.Process.Pid {
 			clean = false

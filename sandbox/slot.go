@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
+	"sort"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -98,7 +101,7 @@ func runSlot() {
 		buf := make([]byte, 4<<20)
 		oob := make([]byte, unix.CmsgSpace(3*4))
 		for {
-			n, oobn, _, _, err := unix.Recvmsg(ctl, buf, oob, 0)
+			n, oobn, _, _, err := unix.Recvmsg(ctl, buf, oob, unix.MSG_CMSG_CLOEXEC)
 			if err == unix.EINTR {
 				continue
 			}
@@ -151,23 +154,43 @@ func runSlot() {
 			writeMsg(st, message{Err: err.Error()})
 			continue
 		}
+		// A pidfd tells the judge the program's pid outside.
+		if fd, err := unix.PidfdOpen(bot, 0); err == nil {
+			_ = unix.Sendmsg(ctl, []byte{'P'}, unix.UnixRights(fd), nil, 0)
+			unix.Close(fd)
+		} else {
+			_ = unix.Sendmsg(ctl, []byte{'N'}, nil, nil, 0)
+		}
 		writeMsg(st, message{Pid: bot})
 		<-goOn
 		var status unix.WaitStatus
 		var botRU unix.Rusage
+		ending := false
 		for {
 			var ws unix.WaitStatus
 			var ru unix.Rusage
-			pid, err := unix.Wait4(-1, &ws, 0, &ru)
+			flags := 0
+			if ending {
+				// What is left may still be forking: kill again until
+				// nothing is left.
+				_ = unix.Kill(-1, unix.SIGKILL)
+				_ = unix.Kill(-1, unix.SIGCONT)
+				flags = unix.WNOHANG
+			}
+			pid, err := unix.Wait4(-1, &ws, flags, &ru)
 			if err == unix.EINTR {
 				continue
 			}
 			if err != nil {
 				break // ECHILD: nothing is left in the namespace but the init
 			}
+			if pid == 0 {
+				time.Sleep(50 * time.Microsecond)
+				continue
+			}
 			if pid == bot {
 				status, botRU = ws, ru
-				killRest(true, bot)
+				ending = true
 			}
 		}
 		var after unix.Rusage
@@ -201,6 +224,29 @@ func startInSlot(cfg *config, run runConfig, fds []int) (int, error) {
 			if err := unix.Unshare(unix.CLONE_NEWNS | unix.CLONE_NEWIPC); err != nil {
 				return 0, fmt.Errorf("unshare: %w", err)
 			}
+			// The directories shown inside /tmp or /dev/shm (a bot
+			// built in a temporary directory) are taken along onto the
+			// fresh ones.
+			var inside []mountSpec
+			var trees []int
+			defer func() {
+				for _, fd := range trees {
+					unix.Close(fd)
+				}
+			}()
+			ms := append([]mountSpec(nil), cfg.Mounts...)
+			sort.Slice(ms, func(i, j int) bool { return len(ms[i].Dst) < len(ms[j].Dst) })
+			for _, m := range ms {
+				if !under(m.Dst, "/tmp") && !under(m.Dst, "/dev/shm") {
+					continue
+				}
+				fd, err := unix.OpenTree(unix.AT_FDCWD, m.Dst, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+				if err != nil {
+					return 0, fmt.Errorf("%s: open_tree: %w", m.Dst, err)
+				}
+				inside = append(inside, m)
+				trees = append(trees, fd)
+			}
 			tmpOpts := "mode=1777"
 			if cfg.TmpSize > 0 {
 				tmpOpts += fmt.Sprintf(",size=%d", cfg.TmpSize)
@@ -210,6 +256,21 @@ func startInSlot(cfg *config, run runConfig, fds []int) (int, error) {
 			}
 			if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, tmpOpts); err != nil {
 				return 0, fmt.Errorf("mounting /dev/shm: %w", err)
+			}
+			for i, m := range inside {
+				var st unix.Stat_t
+				if err := unix.Fstat(trees[i], &st); err != nil {
+					return 0, fmt.Errorf("%s: %w", m.Dst, err)
+				}
+				if err := mountPoint(m.Dst, st.Mode&unix.S_IFMT == unix.S_IFDIR); err != nil {
+					return 0, err
+				}
+				if err := unix.MoveMount(trees[i], "", unix.AT_FDCWD, m.Dst, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+					return 0, fmt.Errorf("%s: move_mount: %w", m.Dst, err)
+				}
+				if err := restrict(m.Dst, m.Write); err != nil {
+					return 0, fmt.Errorf("%s: %w", m.Dst, err)
+				}
 			}
 			if !cfg.Direct {
 				c := *cfg
@@ -266,4 +327,22 @@ func startStagedFiles(cfg *config, fds []int) (int, error) {
 		return 0, errors.New("want three standard files")
 	}
 	return startStagedWith(cfg, files[0], files[1], files[2])
+}
+
+// mountPoint makes an empty directory, or file, at path to mount on.
+func mountPoint(path string, dir bool) error {
+	if dir {
+		if err := os.MkdirAll(path, 0o755); err != nil {
+			return fmt.Errorf("mount point %s: %w", path, err)
+		}
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("mount point %s: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("mount point %s: %w", path, err)
+	}
+	return f.Close()
 }
