@@ -96,6 +96,7 @@ func runSlot() {
 		fds []int
 	}
 	runs := make(chan request)
+	var stop stopper
 	goOn := make(chan struct{}, 1)
 	go func() {
 		buf := make([]byte, 4<<20)
@@ -115,10 +116,11 @@ func runSlot() {
 				case 'G':
 					goOn <- struct{}{}
 				case 'S':
-					_ = unix.Kill(-1, unix.SIGSTOP)
+					stop.freeze()
 				case 'C':
-					_ = unix.Kill(-1, unix.SIGCONT)
+					stop.thaw()
 				case 'K':
+					stop.thaw()
 					_ = unix.Kill(-1, unix.SIGKILL)
 					_ = unix.Kill(-1, unix.SIGCONT)
 				}
@@ -144,6 +146,7 @@ func runSlot() {
 	}()
 
 	for req := range runs {
+		stop.thaw() // nothing of a freeze of the previous program goes on
 		var before unix.Rusage
 		_ = unix.Getrusage(unix.RUSAGE_CHILDREN, &before)
 		bot, err := startInSlot(&cfg, req.run, req.fds)
