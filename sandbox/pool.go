@@ -31,7 +31,7 @@ var pooling = true
 
 // Pool sizes: idle slots kept per shape, and in all.
 const (
-	maxIdlePerShape = 4
+	maxIdlePerShape = 8
 	maxIdle         = 16
 )
 
@@ -110,26 +110,47 @@ func (pl *slotPool) take(key string) *slot {
 	}
 }
 
-// put returns a clean slot to the pool, or destroys it when the pool is
-// full.
+// put returns a clean slot to the pool. When the pool is full, the
+// slot goes if its shape has the most idle slots already, else the
+// oldest idle slot of the shape that has the most.
 func (pl *slotPool) put(s *slot) {
 	pl.mu.Lock()
 	key := s.shape.key
-	if len(pl.idle[key]) >= maxIdlePerShape || pl.nIdle >= maxIdle {
+	if len(pl.idle[key]) >= maxIdlePerShape {
 		pl.mu.Unlock()
 		s.destroy()
 		return
 	}
+	var evict *slot
+	if pl.nIdle >= maxIdle {
+		most := key
+		for k, list := range pl.idle {
+			if len(list) > len(pl.idle[most]) {
+				most = k
+			}
+		}
+		if most == key {
+			pl.mu.Unlock()
+			s.destroy()
+			return
+		}
+		evict = pl.idle[most][0]
+		pl.idle[most] = pl.idle[most][1:]
+		pl.nIdle--
+	}
 	pl.idle[key] = append(pl.idle[key], s)
 	pl.nIdle++
 	pl.mu.Unlock()
+	if evict != nil {
+		go evict.destroy()
+	}
 }
 
 // refill builds, in the background, one slot of sh when none is idle and
 // none is being built.
 func (pl *slotPool) refill(sh *shape) {
 	pl.mu.Lock()
-	if len(pl.idle[sh.key]) > 0 || pl.building[sh.key] > 0 || pl.nIdle >= maxIdle {
+	if len(pl.idle[sh.key]) > 0 || pl.building[sh.key] > 0 {
 		pl.mu.Unlock()
 		return
 	}
