@@ -262,7 +262,6 @@ func buildSlot(sh *shape) (*slot, error) {
 			Setsid:                     true,
 			AmbientCaps:                initCaps,
 			Credential:                 &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: true},
-			Pdeathsig:                  syscall.SIGKILL,
 		},
 	}
 	err = cmd.Start()
