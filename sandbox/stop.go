@@ -47,14 +47,15 @@ func (s *stopper) thaw() {
 
 func (s *stopper) stopLoop(g int) {
 	wait := 50 * time.Microsecond
-	seen := map[int]int{} // pid → times seen running
+	seen := map[string]int64{} // running thread → its CPU time when first seen running
+	start := time.Now()
 	for pass := 0; ; pass++ {
 		s.mu.Lock()
 		if !s.on || s.gen != g {
 			s.mu.Unlock()
 			return
 		}
-		deferred := stopScan(seen)
+		deferred, running := stopScan(seen, time.Since(start) > runningWait)
 		s.mu.Unlock()
 		if deferred == 0 && pass > 0 {
 			// A second pass catches what was forked during the first.
@@ -62,34 +63,40 @@ func (s *stopper) stopLoop(g int) {
 		}
 		if deferred > 0 {
 			time.Sleep(wait)
-			if pass > 4 {
+			if !running {
 				wait = min(2*wait, 10*time.Millisecond)
 			}
 		}
 	}
 }
 
-// runningLooks is how many looks a running process gets before it is
-// stopped whatever it does: a thread woken in a write (the judge read
-// some of its output) is running too, for the few microseconds it takes
-// to copy what fits and sleep again in its write.
-const runningLooks = 10
+// computing is how much CPU time a thread seen running may use before
+// its process is stopped whatever it does. A thread woken in a write (the
+// judge read some of its output) is running too, the kernel does not say
+// where: it uses a few microseconds to copy what fits and sleeps again in
+// its write, or it waits its turn for a CPU, using none. One that computes
+// uses this up at once.
+const computing = 2 * time.Millisecond
+
+// runningWait is how long a process with a running thread is left
+// running at most, whatever its CPU time says.
+const runningWait = 100 * time.Millisecond
 
 // stopScan sends SIGSTOP to every process of the namespace but the init
 // that is not stopped yet and not writing, and returns how many it left
 // running for now. A process with a thread in a writing system call is
-// left alone while its other threads sleep; one seen running (which may
-// be in a write, the kernel does not say) is looked at again a few times
-// first (seen counts the looks).
-func stopScan(seen map[int]int) int {
+// left alone while its other threads sleep; one with a running thread
+// (which may be in a write) is left alone until that thread has used
+// computing of CPU time since it was first seen running (seen holds that
+// first figure, by thread), or until force.
+func stopScan(seen map[string]int64, force bool) (deferred int, running bool) {
 	d, err := os.Open("/proc")
 	if err != nil {
 		_ = unix.Kill(-1, unix.SIGSTOP)
-		return 0
+		return 0, false
 	}
 	names, _ := d.Readdirnames(-1)
 	d.Close()
-	deferred := 0
 	var buf [512]byte
 	for _, name := range names {
 		pid, err := strconv.Atoi(name)
@@ -99,21 +106,19 @@ func stopScan(seen map[int]int) int {
 		if st := procState("/proc/"+name+"/stat", buf[:]); st == 'T' || st == 't' || st == 'Z' || st == 'X' || st == 0 {
 			continue
 		}
-		running, inWrite := threads(pid, buf[:])
-		if running > 0 {
-			seen[pid]++
-			if seen[pid] < runningLooks {
-				deferred++
-				continue
-			}
-		} else if inWrite > 0 {
-			deferred++
+		nrun, inWrite := threads(pid, buf[:], seen)
+		if nrun == busy || nrun == 0 && inWrite == 0 || nrun > 0 && force {
+			_ = unix.Kill(pid, unix.SIGSTOP)
 			continue
 		}
-		_ = unix.Kill(pid, unix.SIGSTOP)
+		deferred++
+		running = running || nrun > 0
 	}
-	return deferred
+	return deferred, running
 }
+
+// busy is what threads returns for a process with a thread that computes.
+const busy = -1
 
 // procState is the state letter of a stat file of /proc, or 0.
 func procState(path string, buf []byte) byte {
@@ -126,8 +131,10 @@ func procState(path string, buf []byte) byte {
 }
 
 // threads counts the threads of pid that are running, and those asleep
-// in a system call that writes.
-func threads(pid int, buf []byte) (running, inWrite int) {
+// in a system call that writes; running is busy when its running threads
+// have used computing of CPU time, together, since each was first seen
+// running.
+func threads(pid int, buf []byte, seen map[string]int64) (running, inWrite int) {
 	dir := "/proc/" + strconv.Itoa(pid) + "/task"
 	d, err := os.Open(dir)
 	if err != nil {
@@ -135,17 +142,27 @@ func threads(pid int, buf []byte) (running, inWrite int) {
 	}
 	tids, _ := d.Readdirnames(-1)
 	d.Close()
+	var ran int64 // CPU time of its running threads since each was first seen running
 	for _, tid := range tids {
-		if procState(dir+"/"+tid+"/stat", buf) == 'R' {
+		b := readInto(dir+"/"+tid+"/syscall", buf)
+		if bytes.HasPrefix(b, []byte("running")) {
+			// schedstat: time on a CPU, in nanoseconds, first.
+			ss := readInto(dir+"/"+tid+"/schedstat", buf)
+			if i := bytes.IndexByte(ss, ' '); i > 0 {
+				if ns, err := strconv.ParseInt(string(ss[:i]), 10, 64); err == nil {
+					key := name(pid, tid)
+					if first, ok := seen[key]; ok {
+						ran += ns - first
+					} else {
+						seen[key] = ns
+					}
+				}
+			}
 			running++
 			continue
 		}
-		b := readInto(dir+"/"+tid+"/syscall", buf)
 		end := bytes.IndexByte(b, ' ')
 		if end < 0 {
-			if bytes.HasPrefix(b, []byte("running")) {
-				running++
-			}
 			continue
 		}
 		nr, err := strconv.Atoi(string(b[:end]))
@@ -153,8 +170,13 @@ func threads(pid int, buf []byte) (running, inWrite int) {
 			inWrite++
 		}
 	}
+	if ran >= int64(computing) {
+		return busy, 0
+	}
 	return running, inWrite
 }
+
+func name(pid int, tid string) string { return strconv.Itoa(pid) + "/" + tid }
 
 // writeCalls are the system calls that may write part of a buffer and
 // return short when a signal comes.
