@@ -121,3 +121,53 @@ func TestReuseAfterOOM(t *testing.T) {
 		t.Errorf("after an OOM in its sandbox: %q, %v", out, e)
 	}
 }
+
+// TestPrewarm checks that Prewarm leaves ready sandboxes that Start then
+// uses, and that ReleaseIdle ends them.
+func TestPrewarm(t *testing.T) {
+	available(t, Namespaces)
+	ReleaseIdle()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	spec := Spec{Argv: []string{"/bin/true"}, ReadOnly: []string{dir}, Limits: hostileLimits}
+	if err := Prewarm(spec, 2); err != nil {
+		t.Fatal(err)
+	}
+	sh, _, err := prepare(spec)
+	if err != nil || sh == nil {
+		t.Fatalf("prepare: %v, %v", sh, err)
+	}
+	idle := func() int {
+		pool.mu.Lock()
+		defer pool.mu.Unlock()
+		return len(pool.idle[sh.key])
+	}
+	if n := idle(); n != 2 {
+		t.Fatalf("%d ready sandboxes after Prewarm(2)", n)
+	}
+	pool.mu.Lock()
+	ready := append([]*slot(nil), pool.idle[sh.key]...)
+	pool.mu.Unlock()
+	p, err := Start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-p.Done()
+	if p.slot != ready[0] && p.slot != ready[1] {
+		t.Error("Start did not use a ready sandbox")
+	}
+	if e := p.Exit(); e.Code != 0 {
+		t.Errorf("exit %v", e)
+	}
+	ReleaseIdle()
+	if n := idle(); n != 0 {
+		t.Errorf("%d ready sandboxes after ReleaseIdle", n)
+	}
+	for _, s := range ready {
+		if !s.ended.ok {
+			t.Error("the init of a released sandbox was not seen to end")
+		}
+	}
+}
