@@ -285,7 +285,7 @@ func startInSlot(cfg *config, run runConfig, fds []int) (int, error) {
 				return 0, fmt.Errorf("no_new_privs: %w", err)
 			}
 			if cfg.Landlock > 0 {
-				if err := applyLandlock(cfg.Landlock, cfg.RO, cfg.RW); err != nil {
+				if err := applyLandlock(cfg.Landlock, cfg.RO, cfg.RW, cfg.Proc); err != nil {
 					return 0, fmt.Errorf("landlock: %w", err)
 				}
 			}
