@@ -507,7 +507,7 @@ func checkView(v games.View, seats int) error {
 		return nil
 	}
 	if len(v.Seen) != seats {
-		return fmt.Errorf("Seen has %d seats, want %d", len(v.Seen), seats)
+		return fmt.Errorf("the view for seats (Seen) has %d seats, want %d", len(v.Seen), seats)
 	}
 	for s, gs := range v.Seen {
 		if len(gs) != len(v.Grids) {

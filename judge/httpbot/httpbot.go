@@ -346,7 +346,7 @@ func (d *driver) battleship(ctx context.Context, c *local.Conn) error {
 	}
 	p := strings.Fields(params) // width height ship1 … ship6
 	if len(p) != 8 {
-		return fmt.Errorf("Params answered %q", params)
+		return fmt.Errorf("the query Params answered %q", params)
 	}
 	opponent := ""
 	if len(d.seat.Opponents) > 0 {

@@ -56,14 +56,13 @@ func example(t *testing.T, path string) judge.Entrant {
 
 // botsarena's connectFour request.
 type c4Request struct {
-	GameID      string     `json:"game-id"`
-	Action      string     `json:"action"`
-	Game        string     `json:"game"`
-	Players     int        `json:"players"`
-	Board       any        `json:"board"`
-	You         string     `json:"you"`
-	PlayerIndex *int       `json:"player-index"`
-	grid        [][]string // Board, as rows
+	GameID      string `json:"game-id"`
+	Action      string `json:"action"`
+	Game        string `json:"game"`
+	Players     int    `json:"players"`
+	Board       any    `json:"board"`
+	You         string `json:"you"`
+	PlayerIndex *int   `json:"player-index"`
 }
 
 // A Connect Four web bot in Go that checks every request against the

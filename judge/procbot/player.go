@@ -245,9 +245,6 @@ func (p *Player) BeginTurn(ctx context.Context, t judge.Turn) error {
 	return nil
 }
 
-// errLineTooLong is returned by readLine for a line over MaxLine bytes.
-var errLineTooLong = errors.New("line too long")
-
 // ReadLine implements judge.Player.
 func (p *Player) ReadLine(ctx context.Context) ([]byte, error) {
 	p.clock.judgeDone()

@@ -16,12 +16,11 @@ import (
 // shardSpec is a synthetic shard: a results log written directly, with
 // the matches of the schedule that fall in the shard.
 type shardSpec struct {
-	seed    uint64
-	hashB   string
-	levels  []string // one run record per level
-	shard   Shard
-	skip    int // leave out this many of the shard's matches
-	players int
+	seed   uint64
+	hashB  string
+	levels []string // one run record per level
+	shard  Shard
+	skip   int // leave out this many of the shard's matches
 }
 
 func writeShard(t *testing.T, dir string, s shardSpec) {
