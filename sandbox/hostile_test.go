@@ -19,7 +19,6 @@ import (
 // bot's default, so that the memory bombs end quickly).
 var hostileLimits = Limits{Memory: 128 << 20, Procs: 64, FileSize: 16 << 20, OpenFiles: 256, TmpSize: 64 << 20}
 
-
 // build compiles a program of testdata/hostile into a directory of its
 // own that a program running as nobody can read, and returns its command.
 func build(t *testing.T, src string) (argv []string, dir string) {
