@@ -45,8 +45,6 @@ func Init() {
 		runInit()
 	case execName:
 		runExec()
-	case slotName:
-		runSlot()
 	}
 }
 
@@ -273,11 +271,6 @@ func spareThreads(n int) {
 // judge's binary again (runExec), which execs it: rlimits on memory and
 // processes must not bind the init.
 func startStaged(cfg *config) (int, error) {
-	return startStagedWith(cfg, os.Stdin, os.Stdout, os.Stderr)
-}
-
-// startStagedWith is startStaged with the program's standard files.
-func startStagedWith(cfg *config, stdin, stdout, stderr *os.File) (int, error) {
 	cfgR, cfgW, err := os.Pipe()
 	if err != nil {
 		return 0, err
@@ -293,7 +286,7 @@ func startStagedWith(cfg *config, stdin, stdout, stderr *os.File) (int, error) {
 	proc, err := os.StartProcess("/proc/self/exe", []string{execName}, &os.ProcAttr{
 		Dir:   "/",
 		Env:   []string{},
-		Files: []*os.File{stdin, stdout, stderr, cfgR, errW},
+		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr, cfgR, errW},
 		Sys:   sys,
 	})
 	cfgR.Close()
