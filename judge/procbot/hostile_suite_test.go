@@ -119,6 +119,7 @@ func checkGone(t *testing.T, tr turn, marker string) {
 type hostile struct {
 	name, src string
 	want      string        // status at levels with namespaces and cgroups
+	or        string        // another status it may get, by a race it does not decide
 	lower     string        // status at lower levels when different; "-" to skip them
 	reason    string        // the reason must contain this
 	limit     time.Duration // the turn's time limit; 2s by default
@@ -132,7 +133,9 @@ func hostileSuite() []hostile {
 		{name: "busy threads", src: "threads.c", want: "timeout"},
 		{name: "sleep forever", src: "sleep.c", want: "timeout"},
 		{name: "busy-wait on the clock", src: "clockwait.c", want: "timeout"},
-		{name: "fork bomb", src: "forkbomb.c", want: "timeout", lower: "-"},
+		// Its 64 processes may fill the memory limit before the time
+		// limit (3× the turn when the machine keeps it waiting) runs out.
+		{name: "fork bomb", src: "forkbomb.c", want: "timeout", or: "memory", lower: "-"},
 		{name: "memory bomb C", src: "memory.c", want: "memory", lower: "crash", limit: 10 * time.Second},
 		{name: "memory bomb Python", src: "memory.py", want: "memory", lower: "crash", limit: 10 * time.Second},
 		{name: "memory bomb Java", src: "Memory.java", want: "memory", lower: "-", limit: 20 * time.Second},
@@ -289,7 +292,7 @@ func runHostile(t *testing.T, h hostile, level sandbox.Level) {
 	}
 	tr := playTurn(t, procbot.Spec{Name: h.name, Argv: argv}, procbot.Options{Level: level, Limits: hostileLimits, Env: env}, limit)
 	t.Logf("%s: %s (%s); exit: %v; stderr %d bytes; cpu %v", h.name, tr.status, tr.reason, tr.exit, tr.final.StderrBytes, tr.exit.CPU)
-	if string(tr.status) != want {
+	if string(tr.status) != want && (h.or == "" || string(tr.status) != h.or) {
 		t.Errorf("status %s (%s), want %s", tr.status, tr.reason, want)
 	}
 	if h.reason != "" && !strings.Contains(tr.reason, h.reason) {
