@@ -556,9 +556,18 @@ func (c *clock) queued(proc *sandbox.Process) time.Duration {
 // gets the benefit of the doubt.)
 func (c *clock) late() time.Duration { return max(0, selfQueued()-c.self0) }
 
+// judging is the judge's time with the bot's lines in hand, the line it
+// holds now included.
+func (c *clock) judging() time.Duration {
+	if c.busy.IsZero() {
+		return c.judge
+	}
+	return c.judge + time.Since(c.busy)
+}
+
 // waited is all the time the machine kept the bot waiting in the turn.
 func (c *clock) waited(proc *sandbox.Process) time.Duration {
-	return c.queued(proc) + c.judge + c.late()
+	return c.queued(proc) + c.judging() + c.late()
 }
 
 // selfQueued is the run-queue time of every thread of the judge so far
@@ -607,7 +616,7 @@ func (p *Player) extend() (time.Time, bool) {
 // timeoutReason says what the bot did not do in time, with the figures.
 func (p *Player) timeoutReason(what string) string {
 	wall := time.Since(p.clock.start)
-	q, j := p.clock.queued(p.proc), p.clock.judge+p.clock.late()
+	q, j := p.clock.queued(p.proc), p.clock.judging()+p.clock.late()
 	r := fmt.Sprintf("%s within %v of its own time", what, p.turn.Limit)
 	if wall >= HardCap*p.turn.Limit {
 		r = fmt.Sprintf("%s within %v, %d× its limit, of wall-clock time", what, HardCap*p.turn.Limit, HardCap)

@@ -1,0 +1,5 @@
+//go:build race
+
+package tournament
+
+func init() { raceEnabled = true }
