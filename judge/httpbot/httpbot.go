@@ -228,24 +228,30 @@ func cell(sym string) string {
 	return sym
 }
 
+// boardTurn asks for the board and the bot's symbol at the start of a
+// turn, and the first time sends the bot the botsarena init of game.
+func (d *driver) boardTurn(ctx context.Context, c *local.Conn, first *bool, game string) (board, you string, err error) {
+	if board, err = c.Ask("Board"); err != nil {
+		return "", "", err
+	}
+	if you, err = c.Ask("MySymbol"); err != nil {
+		return "", "", err
+	}
+	if *first {
+		*first = false
+		_, err = d.postJSON(ctx, c, map[string]any{"game-id": d.gameID(), "action": "init", "game": game,
+			"players": d.seat.Seats, "board": "", "player-index": d.seat.Index})
+	}
+	return board, you, err
+}
+
 // connect4 plays Connect Four (botsarena's connectFour).
 func (d *driver) connect4(ctx context.Context, c *local.Conn) error {
 	first := true
 	for {
-		b, err := c.Ask("Board")
+		b, you, err := d.boardTurn(ctx, c, &first, "connectFour")
 		if err != nil {
 			return err
-		}
-		you, err := c.Ask("MySymbol")
-		if err != nil {
-			return err
-		}
-		if first {
-			first = false
-			if _, err := d.postJSON(ctx, c, map[string]any{"game-id": d.gameID(), "action": "init", "game": "connectFour",
-				"players": d.seat.Seats, "board": "", "player-index": d.seat.Index}); err != nil {
-				return err
-			}
 		}
 		rows := board(b)
 		// botsarena's row 0 is the bottom one.
@@ -276,20 +282,9 @@ func (d *driver) connect4(ctx context.Context, c *local.Conn) error {
 func (d *driver) tictactoe(ctx context.Context, c *local.Conn) error {
 	first := true
 	for {
-		b, err := c.Ask("Board")
+		b, you, err := d.boardTurn(ctx, c, &first, "tictactoe")
 		if err != nil {
 			return err
-		}
-		you, err := c.Ask("MySymbol")
-		if err != nil {
-			return err
-		}
-		if first {
-			first = false
-			if _, err := d.postJSON(ctx, c, map[string]any{"game-id": d.gameID(), "action": "init", "game": "tictactoe",
-				"players": d.seat.Seats, "board": "", "player-index": d.seat.Index}); err != nil {
-				return err
-			}
 		}
 		grid := map[string]string{}
 		for y, r := range board(b) {
