@@ -36,12 +36,7 @@ func TestEveryLanguageAtNamespacesAsNormalUser(t *testing.T) {
 	}
 	root := judgetest.Root(t)
 	tmp := openTempDir(t)
-	bin := filepath.Join(tmp, "judge")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/judge")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildJudge(t, tmp)
 	bots := filepath.Join(tmp, "bots")
 	want := 0
 	for src, dst := range map[string]string{

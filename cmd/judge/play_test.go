@@ -130,7 +130,13 @@ func (s *screen) waitFor(ok func(string) bool) bool {
 // judgeProgram builds the judge into the test's temporary directory.
 func judgeProgram(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "judge")
+	return buildJudge(t, t.TempDir())
+}
+
+// buildJudge builds the judge into dir and returns its path.
+func buildJudge(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "judge")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/judge")
 	build.Dir = judgetest.Root(t)
 	if out, err := build.CombinedOutput(); err != nil {

@@ -26,12 +26,7 @@ func TestTournamentProcesses(t *testing.T) {
 	judgetest.NeedTools(t, "gcc")
 	root := judgetest.Root(t)
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "judge")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/judge")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildJudge(t, tmp)
 	bots := filepath.Join(tmp, "bots")
 	if err := os.Mkdir(bots, 0o755); err != nil {
 		t.Fatal(err)
@@ -212,12 +207,7 @@ func TestSigtermEndsTournament(t *testing.T) {
 	}
 	root := judgetest.Root(t)
 	tmp := openTempDir(t)
-	bin := filepath.Join(tmp, "judge")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/judge")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildJudge(t, tmp)
 	bot := filepath.Join(tmp, "stubborn.py")
 	src, err := os.ReadFile(filepath.Join(root, "judge/procbot/testdata/never_end.py"))
 	if err != nil {
