@@ -56,7 +56,7 @@ type webGame struct {
 // startWeb runs judge play --web with args and opens its page.
 func startWeb(t *testing.T, args ...string) *webGame {
 	t.Helper()
-	bctx := browsertest.New(t, 3*time.Minute)
+	bctx := browsertest.New(t, 8*time.Minute) // a whole Battleship game of clicks on a loaded machine
 	g := &webGame{t: t, bctx: bctx, out: &syncBuffer{}, err: &syncBuffer{}, done: make(chan int, 1)}
 	m := &Main{Stdout: g.out, Stderr: g.err}
 	ctx, cancel := context.WithCancel(context.Background())
