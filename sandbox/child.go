@@ -45,6 +45,8 @@ func Init() {
 		runInit()
 	case execName:
 		runExec()
+	case slotName:
+		runSlot()
 	}
 }
 
@@ -271,6 +273,11 @@ func spareThreads(n int) {
 // judge's binary again (runExec), which execs it: rlimits on memory and
 // processes must not bind the init.
 func startStaged(cfg *config) (int, error) {
+	return startStagedWith(cfg, os.Stdin, os.Stdout, os.Stderr)
+}
+
+// startStagedWith is startStaged with the program's standard files.
+func startStagedWith(cfg *config, stdin, stdout, stderr *os.File) (int, error) {
 	cfgR, cfgW, err := os.Pipe()
 	if err != nil {
 		return 0, err
@@ -286,7 +293,7 @@ func startStaged(cfg *config) (int, error) {
 	proc, err := os.StartProcess("/proc/self/exe", []string{execName}, &os.ProcAttr{
 		Dir:   "/",
 		Env:   []string{},
-		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr, cfgR, errW},
+		Files: []*os.File{stdin, stdout, stderr, cfgR, errW},
 		Sys:   sys,
 	})
 	cfgR.Close()

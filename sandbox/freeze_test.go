@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"bufio"
+	"bytes"
+	"io"
 	"os"
 	"testing"
 	"time"
@@ -229,6 +231,116 @@ func BenchmarkFreezeThaw(b *testing.B) {
 				if err := p.Thaw(); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkStartUnpooled is BenchmarkStart/full with a new sandbox built
+// for every program, as before sandboxes were reused: the two in one run
+// give the ratio.
+func BenchmarkStartUnpooled(b *testing.B) {
+	pooling = false
+	defer func() { pooling = true }()
+	benchStart(b, Full)
+}
+
+// BenchmarkTurn measures the sandbox's work of one turn of a bot, as the
+// match loop does it: thaw, read the CPU time, read it again at the end,
+// freeze. Level none gives the floor it is compared with.
+func BenchmarkTurn(b *testing.B) {
+	for _, l := range levels {
+		b.Run(string(l), func(b *testing.B) {
+			if l.rank() > Probe().Level.rank() {
+				b.Skipf("level %s is not available", l)
+			}
+			p, err := Start(Spec{Argv: []string{"/bin/sleep", "1000"}, Level: l, Limits: DefaultLimits})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer func() {
+				p.Kill()
+				<-p.Done()
+			}()
+			_ = p.Freeze()
+			for b.Loop() {
+				if err := p.Thaw(); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := p.CPUTime(); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := p.CPUTime(); err != nil {
+					b.Fatal(err)
+				}
+				if err := p.Freeze(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestFreezeKeepsWritesWhole freezes and thaws, again and again, a
+// program blocked writing big lines to a full pipe with single write(2)
+// calls: no write may come back short, no line may be torn.
+func TestFreezeKeepsWritesWhole(t *testing.T) {
+	argv, dir := build(t, "bigwrite.c")
+	for _, l := range []Level{Full, Namespaces} {
+		t.Run(string(l), func(t *testing.T) {
+			available(t, l)
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			er, ew, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := Start(Spec{Argv: argv, ReadOnly: []string{dir}, Level: l, Limits: hostileLimits, Stdout: w, Stderr: ew})
+			w.Close()
+			ew.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				p.Kill()
+				<-p.Done()
+			}()
+			go func() {
+				b, _ := io.ReadAll(er)
+				if len(b) > 0 {
+					t.Errorf("stderr: %s", b)
+				}
+			}()
+			rd := bufio.NewReaderSize(r, 4096)
+			buf := make([]byte, 4096)
+			var line []byte
+			lines := 0
+			for {
+				n, err := rd.Read(buf)
+				for _, c := range buf[:n] {
+					if c == '\n' {
+						if len(line) != 1<<20-1 || bytes.Count(line, line[:1]) != len(line) || line[0] != byte('a'+lines) {
+							t.Fatalf("line %d is torn: %d bytes", lines, len(line))
+						}
+						lines++
+						line = line[:0]
+						continue
+					}
+					line = append(line, c)
+				}
+				if err != nil {
+					break
+				}
+				// A turn ends while the program is blocked in its write.
+				_ = p.Freeze()
+				time.Sleep(20 * time.Microsecond)
+				_ = p.Thaw()
+			}
+			<-p.Done()
+			if e := p.Exit(); e.Code != 0 || lines != 8 {
+				t.Errorf("exit %v after %d whole lines, want exit code 0 after 8", e, lines)
 			}
 		})
 	}

@@ -41,82 +41,20 @@ func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, err
 			cgs = s
 		}
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	abs := func(p string) string {
-		if filepath.IsAbs(p) {
-			return filepath.Clean(p)
+	if level.rank() >= Namespaces.rank() && pooling {
+		sh, run, err := prepare(spec)
+		if err != nil {
+			return nil, err
 		}
-		return filepath.Join(cwd, p)
-	}
-	base := cwd
-	if spec.Dir != "" {
-		base = abs(spec.Dir)
-	}
-	var ro, rw []string
-	for _, p := range spec.ReadOnly {
-		ro = append(ro, abs(p))
-	}
-	for _, p := range spec.Writable {
-		rw = append(rw, abs(p))
-	}
-	visible := func(p string) bool {
-		for _, d := range append(append(append([]string(nil), systemDirs...), ro...), rw...) {
-			if under(p, d) {
-				return true
-			}
-		}
-		return false
-	}
-	cfg := &config{Env: spec.Env, Uid: -1, Gid: -1, TmpSize: spec.Limits.TmpSize}
-	if cfg.Env == nil {
-		cfg.Env = []string{}
-	}
-	// The program and the arguments that name files.
-	cfg.Argv = append([]string(nil), spec.Argv...)
-	for i := 1; i < len(cfg.Argv); i++ {
-		if a := cfg.Argv[i]; !filepath.IsAbs(a) && a != "" && !strings.HasPrefix(a, "-") {
-			p := filepath.Join(base, a)
-			if _, err := os.Stat(p); err == nil && visible(p) {
-				cfg.Argv[i] = p
-			}
+		if sh != nil {
+			return startPooled(spec, sh, run)
 		}
 	}
-	if real, install := pyenvProgram(spec.Argv[0], spec.Env); real != "" {
-		// The interpreter the user's shell would run, not the system's.
-		ro = append(ro, install)
-	}
-	cfg.Path, err = findProgram(spec.Argv[0], base, spec.Env, visible)
+	cfg, ro, rw, err := configFor(spec)
 	if err != nil {
 		return nil, err
 	}
-	if real, _ := pyenvProgram(spec.Argv[0], spec.Env); real != "" {
-		// Python finds its library from argv[0].
-		cfg.Path, cfg.Argv[0] = real, real
-	}
-	switch {
-	case spec.Dir != "" && visible(base):
-		cfg.Dir = base
-	case spec.Dir != "":
-		return nil, fmt.Errorf("sandbox: working directory %s is not shown to the program (add it to the read-only paths)", base)
-	case visible(cwd):
-		cfg.Dir = cwd
-	case len(ro) > 0 && isDir(ro[0]):
-		cfg.Dir = ro[0]
-	default:
-		cfg.Dir = "/"
-	}
 	root := os.Geteuid() == 0
-	if root {
-		for _, p := range append([]string{cfg.Path}, ro...) {
-			if err := othersCanRead(p); err != nil {
-				return nil, err
-			}
-		}
-	}
-
 	p := &Process{level: level, done: make(chan struct{})}
 	var extra []*os.File
 	closeExtra := func() {
@@ -523,4 +461,85 @@ func pyenvProgram(argv0 string, env []string) (real, install string) {
 		return "", ""
 	}
 	return real, install
+}
+
+// configFor works out what the init of spec's sandbox is told: the
+// program, its arguments (made absolute when they name visible files), its
+// directory and environment, and the directories shown read-only and
+// writable.
+func configFor(spec Spec) (cfg *config, ro, rw []string, err error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("sandbox: %w", err)
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(cwd, p)
+	}
+	base := cwd
+	if spec.Dir != "" {
+		base = abs(spec.Dir)
+	}
+	for _, p := range spec.ReadOnly {
+		ro = append(ro, abs(p))
+	}
+	for _, p := range spec.Writable {
+		rw = append(rw, abs(p))
+	}
+	visible := func(p string) bool {
+		for _, d := range append(append(append([]string(nil), systemDirs...), ro...), rw...) {
+			if under(p, d) {
+				return true
+			}
+		}
+		return false
+	}
+	cfg = &config{Env: spec.Env, Uid: -1, Gid: -1, TmpSize: spec.Limits.TmpSize}
+	if cfg.Env == nil {
+		cfg.Env = []string{}
+	}
+	// The program and the arguments that name files.
+	cfg.Argv = append([]string(nil), spec.Argv...)
+	for i := 1; i < len(cfg.Argv); i++ {
+		if a := cfg.Argv[i]; !filepath.IsAbs(a) && a != "" && !strings.HasPrefix(a, "-") {
+			p := filepath.Join(base, a)
+			if _, err := os.Stat(p); err == nil && visible(p) {
+				cfg.Argv[i] = p
+			}
+		}
+	}
+	if real, install := pyenvProgram(spec.Argv[0], spec.Env); real != "" {
+		// The interpreter the user's shell would run, not the system's.
+		ro = append(ro, install)
+	}
+	cfg.Path, err = findProgram(spec.Argv[0], base, spec.Env, visible)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if real, _ := pyenvProgram(spec.Argv[0], spec.Env); real != "" {
+		// Python finds its library from argv[0].
+		cfg.Path, cfg.Argv[0] = real, real
+	}
+	switch {
+	case spec.Dir != "" && visible(base):
+		cfg.Dir = base
+	case spec.Dir != "":
+		return nil, nil, nil, fmt.Errorf("sandbox: working directory %s is not shown to the program (add it to the read-only paths)", base)
+	case visible(cwd):
+		cfg.Dir = cwd
+	case len(ro) > 0 && isDir(ro[0]):
+		cfg.Dir = ro[0]
+	default:
+		cfg.Dir = "/"
+	}
+	if os.Geteuid() == 0 {
+		for _, p := range append([]string{cfg.Path}, ro...) {
+			if err := othersCanRead(p); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+	}
+	return cfg, ro, rw, nil
 }

@@ -186,6 +186,12 @@ type Process struct {
 	cg     *cgroup // nil without cgroups
 	tmpDir string  // the private /tmp at level Basic, removed at the end
 	plain  *plainProc
+	// A program run in a reusable sandbox (pool.go): its slot, and the
+	// slot's cgroup counters when it started.
+	slot     *slot
+	cpuBase  time.Duration
+	oomBase  int64
+	released bool // under ctlMu: the program ended and the slot is no longer its
 
 	mu      sync.Mutex
 	exit    Exit
@@ -268,6 +274,10 @@ func (p *Process) Kill() {
 		p.plain.kill()
 		return
 	}
+	if p.slot != nil {
+		p.killPooled()
+		return
+	}
 	if p.level.rank() >= Namespaces.rank() {
 		// The kernel ends the whole PID namespace with its init.
 		_ = p.init.Signal(syscall.SIGKILL)
@@ -328,6 +338,12 @@ func (p *Process) setFrozen(on bool) error {
 	}
 	p.ctlMu.Lock()
 	defer p.ctlMu.Unlock()
+	if p.released {
+		return nil
+	}
+	if s := p.slot; s != nil && s.cg != nil && s.cg.sys.version == 2 {
+		return s.cg.freeze(on)
+	}
 	if _, err := p.ctl.Write([]byte{sig}); err != nil {
 		select {
 		case <-p.done:
@@ -351,6 +367,11 @@ func (p *Process) CPUTime() (time.Duration, error) {
 	if p.cg != nil {
 		if d, err := p.cg.cpu(); err == nil {
 			return d, nil
+		}
+	}
+	if p.slot != nil && p.slot.cg != nil {
+		if d, err := p.slot.cg.cpu(); err == nil {
+			return d - p.cpuBase, nil
 		}
 	}
 	var ts unix.Timespec

@@ -1,0 +1,585 @@
+package sandbox
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// A pool keeps ready sandboxes (slots) at the levels with namespaces: the
+// namespaces, the file system and the cgroup are built once per slot, by
+// an init started once per slot (runSlot), and every program runs in a
+// slot that is free, so that starting one costs a fork and an exec in a
+// sandbox that is already there. Slots are keyed by their shape, all of
+// Spec but the command, its environment, working directory and standard
+// files: the directories shown, the limits, the level. A program that
+// ends leaves nothing in its slot (see runSlot), which goes back to the
+// pool; a slot whose init died, or whose cgroup still holds a process, is
+// destroyed instead.
+
+// pooling says whether Start uses the pool (tests compare both).
+var pooling = true
+
+// Pool sizes: idle slots kept per shape, and in all.
+const (
+	maxIdlePerShape = 8
+	maxIdle         = 16
+)
+
+type slotPool struct {
+	mu       sync.Mutex
+	idle     map[string][]*slot
+	nIdle    int
+	building map[string]int
+}
+
+var pool = &slotPool{idle: map[string][]*slot{}, building: map[string]int{}}
+
+// shape is what a slot is built for.
+type shape struct {
+	cfg    config // the slot's config: mounts, rlimits, Landlock, seccomp
+	limits Limits // the cgroup limits
+	cgs    *cgroupSys
+	level  Level
+	desc   string
+	key    string
+}
+
+// slot is a ready sandbox: its init, the control socket to it, its
+// status pipe and its cgroup.
+type slot struct {
+	shape *shape
+	cmd   *exec.Cmd
+	ctl   *os.File // SOCK_SEQPACKET: a byte per command, or a run request with three files
+	stR   *os.File
+	rd    *bufio.Reader
+	cg    *cgroup
+	ids   []fileID // of the mounted paths when the slot was built
+	exit  chan waited
+	ended waited // how the init ended, after destroy
+}
+
+// fileID identifies a file, to notice a directory replaced since a slot
+// showing it was built.
+type fileID struct{ dev, ino uint64 }
+
+func idOf(path string) fileID {
+	var st unix.Stat_t
+	if unix.Stat(path, &st) != nil {
+		return fileID{}
+	}
+	return fileID{uint64(st.Dev), st.Ino}
+}
+
+// fresh reports whether the paths the slot shows are still the ones it
+// was built with.
+func (s *slot) fresh() bool {
+	for i, m := range s.shape.cfg.Mounts {
+		if idOf(m.Src) != s.ids[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// take returns an idle slot of shape key, or nil.
+func (pl *slotPool) take(key string) *slot {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	for {
+		list := pl.idle[key]
+		if len(list) == 0 {
+			return nil
+		}
+		s := list[len(list)-1]
+		pl.idle[key] = list[:len(list)-1]
+		pl.nIdle--
+		if s.fresh() {
+			return s
+		}
+		go s.destroy()
+	}
+}
+
+// put returns a clean slot to the pool. When the pool is full, the
+// slot goes if its shape has the most idle slots already, else the
+// oldest idle slot of the shape that has the most.
+func (pl *slotPool) put(s *slot) {
+	pl.mu.Lock()
+	key := s.shape.key
+	if len(pl.idle[key]) >= maxIdlePerShape {
+		pl.mu.Unlock()
+		s.destroy()
+		return
+	}
+	var evict *slot
+	if pl.nIdle >= maxIdle {
+		most := key
+		for k, list := range pl.idle {
+			if len(list) > len(pl.idle[most]) {
+				most = k
+			}
+		}
+		if most == key {
+			pl.mu.Unlock()
+			s.destroy()
+			return
+		}
+		evict = pl.idle[most][0]
+		pl.idle[most] = pl.idle[most][1:]
+		pl.nIdle--
+	}
+	pl.idle[key] = append(pl.idle[key], s)
+	pl.nIdle++
+	pl.mu.Unlock()
+	if evict != nil {
+		go evict.destroy()
+	}
+}
+
+// refill builds, in the background, one slot of sh when none is idle and
+// none is being built.
+func (pl *slotPool) refill(sh *shape) {
+	pl.mu.Lock()
+	if len(pl.idle[sh.key]) > 0 || pl.building[sh.key] > 0 {
+		pl.mu.Unlock()
+		return
+	}
+	pl.building[sh.key]++
+	pl.mu.Unlock()
+	go func() {
+		s, err := buildSlot(sh)
+		pl.mu.Lock()
+		pl.building[sh.key]--
+		pl.mu.Unlock()
+		if err == nil {
+			pl.put(s)
+		}
+	}()
+}
+
+// ReleaseIdle ends every idle sandbox kept ready for reuse (their inits,
+// their cgroups). Running programs are not affected; the pool fills again
+// as programs start.
+func ReleaseIdle() {
+	pool.mu.Lock()
+	var all []*slot
+	for k, list := range pool.idle {
+		all = append(all, list...)
+		delete(pool.idle, k)
+	}
+	pool.nIdle = 0
+	pool.mu.Unlock()
+	for _, s := range all {
+		s.destroy()
+	}
+}
+
+// Prewarm builds up to n ready sandboxes for programs started with spec
+// (its command does not matter, only what shapes the sandbox: level,
+// directories shown, limits), so that the first Start of such programs
+// is as fast as the next ones. At levels without namespaces it does
+// nothing.
+func Prewarm(spec Spec, n int) error {
+	if len(spec.Argv) == 0 {
+		spec.Argv = []string{"/bin/true"}
+	}
+	sh, _, err := prepare(spec)
+	if err != nil || sh == nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		pool.mu.Lock()
+		full := len(pool.idle[sh.key]) >= maxIdlePerShape || pool.nIdle >= maxIdle
+		pool.mu.Unlock()
+		if full {
+			break
+		}
+		s, err := buildSlot(sh)
+		if err != nil {
+			return err
+		}
+		pool.put(s)
+	}
+	return nil
+}
+
+// buildSlot starts the init of a new slot of shape sh and waits until it
+// is ready.
+func buildSlot(sh *shape) (*slot, error) {
+	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	ctl, ctlChild := os.NewFile(uintptr(pair[0]), "control"), os.NewFile(uintptr(pair[1]), "control")
+	stR, stW, err := os.Pipe()
+	if err != nil {
+		ctl.Close()
+		ctlChild.Close()
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	cfg := sh.cfg
+	cfg.Mounts = append([]mountSpec(nil), sh.cfg.Mounts...)
+	s := &slot{shape: sh, ctl: ctl, stR: stR, exit: make(chan waited, 1)}
+	var extra []*os.File
+	root := os.Geteuid() == 0
+	for i := range cfg.Mounts {
+		m := &cfg.Mounts[i]
+		s.ids = append(s.ids, idOf(m.Src))
+		if root {
+			// The init runs as nobody and may not reach the path: the
+			// judge clones the tree for it.
+			fd, err := unix.OpenTree(unix.AT_FDCWD, m.Src, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+			if err == nil {
+				extra = append(extra, os.NewFile(uintptr(fd), m.Src))
+				m.FD = 4 + len(extra)
+			}
+		}
+	}
+	id, gid := os.Geteuid(), os.Getegid()
+	if root {
+		id, gid = nobody, nobody
+	}
+	cmd := &exec.Cmd{
+		Path:       "/proc/self/exe",
+		Args:       []string{slotName},
+		Env:        []string{"GOMAXPROCS=2", "GORACE=atexit_sleep_ms=0"},
+		ExtraFiles: append([]*os.File{ctlChild, stW}, extra...),
+		SysProcAttr: &syscall.SysProcAttr{
+			Cloneflags:                 nsCloneFlags,
+			UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: id, Size: 1}},
+			GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: gid, Size: 1}},
+			GidMappingsEnableSetgroups: false,
+			Setsid:                     true,
+			AmbientCaps:                initCaps,
+			Credential:                 &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: true},
+		},
+	}
+	err = cmd.Start()
+	ctlChild.Close()
+	stW.Close()
+	for _, f := range extra {
+		f.Close()
+	}
+	if err != nil {
+		ctl.Close()
+		stR.Close()
+		return nil, fmt.Errorf("sandbox: starting the sandbox's init: %w", err)
+	}
+	s.cmd = cmd
+	go func() { s.exit <- waitCmd(cmd) }()
+	abort := func(err error) (*slot, error) {
+		s.destroy()
+		return nil, err
+	}
+	const initThreads = 32 // the init is a Go program: threads of its own
+	if sh.cgs != nil {
+		cg, err := sh.cgs.create(sh.limits)
+		if err != nil {
+			return abort(err)
+		}
+		s.cg = cg
+		if err := cg.attach(cmd.Process.Pid); err != nil {
+			return abort(err)
+		}
+		if sh.limits.Procs > 0 {
+			if err := cg.setPids(sh.limits.Procs + initThreads); err != nil {
+				return abort(fmt.Errorf("sandbox: cgroup pids limit: %w", err))
+			}
+		}
+	}
+	b, _ := json.Marshal(cfg)
+	if _, err := ctl.Write(b); err != nil {
+		return abort(fmt.Errorf("sandbox: configuring the init: %w", err))
+	}
+	s.rd = bufio.NewReader(stR)
+	m, err := s.read()
+	switch {
+	case err != nil:
+		return abort(fmt.Errorf("sandbox: the init ended before it was ready: %w", err))
+	case m.Err != "":
+		return abort(fmt.Errorf("sandbox: %s", m.Err))
+	}
+	return s, nil
+}
+
+// read reads the init's next message.
+func (s *slot) read() (message, error) {
+	var m message
+	line, err := s.rd.ReadBytes('\n')
+	if err == nil {
+		err = json.Unmarshal(line, &m)
+	}
+	return m, err
+}
+
+// destroy ends the slot's init and removes its cgroup.
+func (s *slot) destroy() {
+	s.ctl.Close()
+	if s.cmd != nil && s.cmd.Process != nil {
+		_ = s.cmd.Process.Signal(syscall.SIGKILL)
+		if s.cg != nil {
+			_ = s.cg.freeze(false)
+		}
+		s.ended = <-s.exit
+	}
+	s.stR.Close()
+	if s.cg != nil {
+		s.cg.killAll()
+		_ = s.cg.freeze(false)
+		s.cg.remove()
+	}
+}
+
+// prepare works out the shape of the sandbox spec needs and what to run
+// in it; a nil shape means spec is not run in a slot.
+func prepare(spec Spec) (*shape, *runConfig, error) {
+	level, err := ParseLevel(string(spec.Level))
+	if err != nil {
+		return nil, nil, fmt.Errorf("sandbox: %w", err)
+	}
+	pr := probe()
+	if level == Auto {
+		level = pr.Level
+	}
+	if level.rank() < Namespaces.rank() || level.rank() > pr.Level.rank() || !pooling {
+		return nil, nil, nil
+	}
+	cfg, ro, rw, err := configFor(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	var cgs *cgroupSys
+	if level == Full {
+		if s := cgroups(); s.memory || s.pids {
+			cgs = s
+		}
+	}
+	for i, list := range [][]string{ro, rw} {
+		for _, path := range list {
+			if _, err := os.Stat(path); err != nil {
+				return nil, nil, fmt.Errorf("sandbox: %w", err)
+			}
+			cfg.Mounts = append(cfg.Mounts, mountSpec{FD: -1, Src: path, Dst: path, Write: i == 1})
+		}
+	}
+	cfg.Mode = "slot"
+	cfg.RO = []string{"/"}
+	cfg.RW = append([]string{"/tmp", "/dev/shm"}, rw...)
+	if pr.landlock >= 1 {
+		cfg.Landlock = pr.landlock
+	}
+	cfg.Seccomp = pr.seccomp
+	const initThreads = 32
+	lim := spec.Limits
+	nproc := cgs == nil || !cgs.pids
+	if nproc && lim.Procs > 0 {
+		lim.Procs += initThreads
+	}
+	cfg.Rlimits = rlimitsFor(lim, cgs != nil && cgs.memory, nproc)
+	cfg.Direct = true
+	for _, r := range cfg.Rlimits {
+		if r.Resource == unix.RLIMIT_DATA || r.Resource == unix.RLIMIT_NPROC {
+			cfg.Direct = false
+		}
+	}
+	run := &runConfig{Path: cfg.Path, Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env}
+	cfg.Path, cfg.Argv, cfg.Dir, cfg.Env = "", nil, "", nil
+	sh := &shape{cfg: *cfg, limits: spec.Limits, cgs: cgs, level: level}
+	sh.limits.Wall = 0
+	key, _ := json.Marshal(struct {
+		C config
+		L Limits
+		V Level
+	}{*cfg, sh.limits, level})
+	sh.key = string(key)
+	sh.desc = describe(level, pr, cgs)
+	return sh, run, nil
+}
+
+// startPooled runs spec in a slot of its shape: an idle one, else a new
+// one; either way another is built in the background for the next start.
+func startPooled(spec Spec, sh *shape, run *runConfig) (*Process, error) {
+	for attempt := 0; ; attempt++ {
+		s := pool.take(sh.key)
+		warm := s != nil
+		if s == nil {
+			var err error
+			if s, err = buildSlot(sh); err != nil {
+				return nil, err
+			}
+		}
+		pool.refill(sh)
+		p, err, slotOK := s.start(spec, run)
+		if err == nil {
+			return p, nil
+		}
+		if slotOK {
+			pool.put(s)
+			return nil, err
+		}
+		s.destroy()
+		if !warm || attempt > 0 {
+			return nil, err
+		}
+		// An idle slot that died: try once more with a new one.
+	}
+}
+
+// start runs the program in slot s. slotOK says, on error, that the slot
+// is still good.
+func (s *slot) start(spec Spec, run *runConfig) (p *Process, err error, slotOK bool) {
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err), true
+	}
+	defer null.Close()
+	fds := make([]int, 3)
+	for i, f := range []*os.File{spec.Stdin, spec.Stdout, spec.Stderr} {
+		if f == nil {
+			f = null
+		}
+		fds[i] = int(f.Fd())
+	}
+	b, _ := json.Marshal(run)
+	p = &Process{level: s.shape.level, desc: s.shape.desc, done: make(chan struct{}), init: s.cmd.Process, ctl: s.ctl, slot: s}
+	if s.cg != nil {
+		p.cpuBase, _ = s.cg.cpu()
+		p.oomBase = s.cg.oomKills()
+		s.cg.resetPeak()
+	}
+	if err := unix.Sendmsg(int(s.ctl.Fd()), b, unix.UnixRights(fds...), nil, 0); err != nil {
+		return nil, fmt.Errorf("sandbox: the sandbox's init: %w", err), false
+	}
+	m, err := s.read()
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("sandbox: the init ended before starting %s: %w", spec.Argv[0], err), false
+	case m.Err != "":
+		return nil, fmt.Errorf("sandbox: %s", m.Err), true
+	}
+	pid, err := s.hostPid()
+	if err != nil {
+		return nil, err, false
+	}
+	p.pid = pid
+	if _, err := s.ctl.Write([]byte{'G'}); err != nil {
+		return nil, fmt.Errorf("sandbox: the init ended early: %w", err), false
+	}
+	go p.waitPooled()
+	p.wallTimer(spec.Limits.Wall)
+	return p, nil, true
+}
+
+// hostPid receives the program's pidfd from the init and reads its pid
+// outside the sandbox.
+func (s *slot) hostPid() (int, error) {
+	buf := make([]byte, 1)
+	oob := make([]byte, unix.CmsgSpace(4))
+	_, oobn, _, _, err := unix.Recvmsg(int(s.ctl.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
+	if err == nil && buf[0] == 'P' {
+		msgs, _ := unix.ParseSocketControlMessage(oob[:oobn])
+		for _, m := range msgs {
+			fds, _ := unix.ParseUnixRights(&m)
+			for _, fd := range fds {
+				b, _ := os.ReadFile(fmt.Sprintf("/proc/self/fdinfo/%d", fd))
+				unix.Close(fd)
+				for _, line := range strings.Split(string(b), "\n") {
+					if v, ok := strings.CutPrefix(line, "Pid:"); ok {
+						if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
+							return n, nil
+						}
+					}
+				}
+			}
+		}
+	}
+	// No pidfd: the program is the init's only child.
+	kids := children(s.cmd.Process.Pid)
+	for i := 0; len(kids) == 0 && i < 100; i++ {
+		time.Sleep(time.Millisecond)
+		kids = children(s.cmd.Process.Pid)
+	}
+	if len(kids) != 1 {
+		return 0, fmt.Errorf("sandbox: the program vanished as it started (%d processes)", len(kids))
+	}
+	return kids[0], nil
+}
+
+// waitPooled waits for the program of a slot to end, records how, and
+// gives the slot back to the pool when it is clean.
+func (p *Process) waitPooled() {
+	s := p.slot
+	m, err := s.read()
+	for err == nil && !m.Done {
+		m, err = s.read()
+	}
+	e := Exit{Code: -1}
+	clean := err == nil
+	if clean {
+		e.Code, e.Signal = fromWaitStatus(syscall.WaitStatus(m.Status))
+		e.CPU = durationUS(m.UserUS + m.SysUS)
+		e.MaxRSS = m.MaxRSS
+	}
+	p.ctlMu.Lock()
+	p.released = true
+	p.ctlMu.Unlock()
+	if s.cg != nil {
+		e.OOM = s.cg.oomKills() > p.oomBase
+		if d, err := s.cg.cpu(); err == nil {
+			e.CPU = d - p.cpuBase
+		}
+		if n := s.cg.peak(); n > 0 {
+			e.MaxRSS = n
+		}
+		if s.cg.sys.version == 2 {
+			_ = s.cg.freeze(false)
+		}
+		// Nothing but the init may be left in the cgroup.
+		if pids := s.cg.pidList(); len(pids) != 1 || pids[0] != s.cmd.Process.Pid {
+			clean = false
+		}
+	}
+	if !clean {
+		s.destroy()
+		if w := s.ended; w.ok && err != nil {
+			// The init itself was killed (by the judge, or for memory).
+			e.Code, e.Signal = fromWaitStatus(w.status)
+		}
+	} else {
+		pool.put(s)
+	}
+	p.finish(e)
+}
+
+// killPooled kills the program of a slot and everything it started; the
+// init survives for the next program. If the init does not report the
+// end in time, the slot is destroyed.
+func (p *Process) killPooled() {
+	p.ctlMu.Lock()
+	if !p.released {
+		if p.slot.cg != nil {
+			_ = p.slot.cg.freeze(false)
+		}
+		if _, err := p.ctl.Write([]byte{'K'}); err != nil {
+			_ = p.init.Signal(syscall.SIGKILL)
+		}
+	}
+	p.ctlMu.Unlock()
+	go func() {
+		select {
+		case <-p.done:
+		case <-time.After(2 * time.Second):
+			_ = p.init.Signal(syscall.SIGKILL)
+		}
+	}()
+}

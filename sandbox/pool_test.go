@@ -1,0 +1,173 @@
+package sandbox
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runIn runs a shell command at level l with spec's shape and returns its
+// output, its exit and the slot it ran in.
+func runIn(t *testing.T, l Level, script string, lim Limits, dir string) (string, Exit, *slot) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Start(Spec{Argv: []string{"sh", "-c", script}, Env: []string{"PATH=/usr/bin:/bin"},
+		Level: l, Limits: lim, ReadOnly: []string{dir}, Stdout: w, Stderr: w})
+	w.Close()
+	if err != nil {
+		r.Close()
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	copied := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(&out, r)
+		close(copied)
+	}()
+	select {
+	case <-p.Done():
+	case <-time.After(20 * time.Second):
+		p.Kill()
+		<-p.Done()
+		t.Fatalf("%q did not end", script)
+	}
+	select {
+	case <-copied:
+	case <-time.After(5 * time.Second):
+		t.Errorf("%q: its output is still open after it ended (a process holds it)", script)
+	}
+	r.Close()
+	return out.String(), p.Exit(), p.slot
+}
+
+// TestReuseLeavesNothing runs a program that leaves everything it can
+// behind in its sandbox, then another in the same sandbox, which must see
+// none of it: files in /tmp and /dev/shm, a child still running with the
+// output open, a held file, System V IPC objects, a lowered rlimit, an
+// exhausted memory limit.
+func TestReuseLeavesNothing(t *testing.T) {
+	for _, l := range []Level{Full, Namespaces} {
+		t.Run(string(l), func(t *testing.T) {
+			available(t, l)
+			ReleaseIdle()
+			dir := t.TempDir()
+			if err := os.Chmod(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			lim := hostileLimits
+			dirty := `echo secret >/tmp/left; echo secret >/dev/shm/left; ulimit -n 20
+				sleep 1000 & exec 7>/tmp/held; sleep 1000 7>&7 &
+				ipcmk -M 4096 >/dev/null; ipcmk -Q >/dev/null; ipcmk -S 1 >/dev/null
+				ls -A /tmp /dev/shm; ipcs | grep -c 0x; echo left`
+			out, e, s1 := runIn(t, l, dirty, lim, dir)
+			if !strings.Contains(out, "left\n") || !strings.Contains(out, "held") {
+				t.Fatalf("the first program did not leave its things: %q, %v", out, e)
+			}
+			if s1 == nil {
+				t.Fatal("the program ran in no reusable sandbox")
+			}
+			look := `ls -A /tmp /dev/shm; ulimit -n; ipcs | grep -c 0x
+				for d in /proc/[0-9]*; do tr '\0' ' ' <$d/cmdline; echo; done`
+			out, e, s2 := runIn(t, l, look, lim, dir)
+			if s2 != s1 {
+				t.Fatal("the second program ran in another sandbox: nothing proven")
+			}
+			t.Logf("after reuse:\n%s", out)
+			if strings.Contains(out, "left") || strings.Contains(out, "held") {
+				t.Errorf("files of the first program remain: %q", out)
+			}
+			if strings.Contains(out, "sleep") {
+				t.Errorf("processes of the first program remain: %q", out)
+			}
+			if !strings.Contains(out, "\n256\n0\n") {
+				t.Errorf("want the open-file limit 256 and no IPC object: %q", out)
+			}
+			if e.Code != 0 {
+				t.Errorf("exit %v", e)
+			}
+		})
+	}
+}
+
+// TestReuseAfterOOM checks that a program's out-of-memory kill is not
+// charged to the next program of its sandbox, and that the next one has
+// the whole memory limit.
+func TestReuseAfterOOM(t *testing.T) {
+	available(t, Full)
+	if !cgroups().memory {
+		t.Skip("no memory cgroup")
+	}
+	ReleaseIdle()
+	argv, dir := build(t, "memory.c")
+	lim := hostileLimits
+	p, err := Start(Spec{Argv: argv, ReadOnly: []string{dir}, Level: Full, Limits: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-p.Done()
+	if e := p.Exit(); !e.OOM {
+		t.Fatalf("the memory bomb: %v, want out of memory", e)
+	}
+	// 100 MB of 128 MiB fit, unless the bomb's memory were still charged.
+	out, e, s := runIn(t, Full, "for i in 1 2 3 4; do head -c 15000000 /dev/zero >/tmp/$i; head -c 10000000 /dev/zero >/dev/shm/$i; done && echo 1", lim, dir)
+	t.Logf("%q %v (slot reused: %v)", out, e, s == p.slot)
+	if e.OOM || e.Code != 0 || strings.TrimSpace(out) != "1" {
+		t.Errorf("after an OOM in its sandbox: %q, %v", out, e)
+	}
+}
+
+// TestPrewarm checks that Prewarm leaves ready sandboxes that Start then
+// uses, and that ReleaseIdle ends them.
+func TestPrewarm(t *testing.T) {
+	available(t, Namespaces)
+	ReleaseIdle()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	spec := Spec{Argv: []string{"/bin/true"}, ReadOnly: []string{dir}, Limits: hostileLimits}
+	if err := Prewarm(spec, 2); err != nil {
+		t.Fatal(err)
+	}
+	sh, _, err := prepare(spec)
+	if err != nil || sh == nil {
+		t.Fatalf("prepare: %v, %v", sh, err)
+	}
+	idle := func() int {
+		pool.mu.Lock()
+		defer pool.mu.Unlock()
+		return len(pool.idle[sh.key])
+	}
+	if n := idle(); n != 2 {
+		t.Fatalf("%d ready sandboxes after Prewarm(2)", n)
+	}
+	pool.mu.Lock()
+	ready := append([]*slot(nil), pool.idle[sh.key]...)
+	pool.mu.Unlock()
+	p, err := Start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-p.Done()
+	if p.slot != ready[0] && p.slot != ready[1] {
+		t.Error("Start did not use a ready sandbox")
+	}
+	if e := p.Exit(); e.Code != 0 {
+		t.Errorf("exit %v", e)
+	}
+	ReleaseIdle()
+	if n := idle(); n != 0 {
+		t.Errorf("%d ready sandboxes after ReleaseIdle", n)
+	}
+	for _, s := range ready {
+		if !s.ended.ok {
+			t.Error("the init of a released sandbox was not seen to end")
+		}
+	}
+}

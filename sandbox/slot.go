@@ -1,0 +1,351 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// slotName is the name the judge's binary is run again under to be the
+// init of a reusable sandbox (a slot of the pool, see pool.go).
+const slotName = "judge-sandbox-slot"
+
+// runConfig is what a slot's init is told for each program: what to run
+// (the rest is the slot's, fixed when it was built).
+type runConfig struct {
+	Path string   `json:"path"`
+	Argv []string `json:"argv"`
+	Dir  string   `json:"dir"`
+	Env  []string `json:"env"`
+}
+
+// runSlot is the init of a reusable sandbox: PID 1 of its namespaces. It
+// builds the file system once, then runs one program after another, each
+// on command (a packet with the runConfig and the program's three
+// standard files). Every program gets, from a thread of its own that
+// nothing else uses: a mount namespace of its own copied from the slot's,
+// with a fresh /tmp and /dev/shm; an IPC namespace of its own; then the
+// restrictions of startDirect (or runExec). When the program ends, the
+// init kills every process left in the PID namespace and reaps them all
+// before it reports, so that the next program finds nothing of it: its
+// processes, files, IPC objects and mounts die with it.
+func runSlot() {
+	const ctl = 3
+	st := os.NewFile(4, "status")
+	for fd := 3; fd < 64; fd++ {
+		unix.CloseOnExec(fd)
+	}
+	fail := func(err error) {
+		writeMsg(st, message{Err: err.Error()})
+		os.Exit(1)
+	}
+	buf := make([]byte, 4<<20)
+	n, _, _, _, err := unix.Recvmsg(ctl, buf, nil, 0)
+	if err != nil || n == 0 {
+		fail(fmt.Errorf("reading the sandbox config: %v", err))
+	}
+	var cfg config
+	if err := json.Unmarshal(buf[:n], &cfg); err != nil {
+		fail(fmt.Errorf("sandbox config: %w", err))
+	}
+	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	if err := setupRoot(&cfg); err != nil {
+		fail(err)
+	}
+	_ = unix.Sethostname([]byte("sandbox"))
+	if err := loopbackUp(); err != nil {
+		fail(fmt.Errorf("loopback: %w", err))
+	}
+	sigs := make(chan os.Signal, 16)
+	go func() {
+		for range sigs {
+		}
+	}()
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT,
+		syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGPIPE, syscall.SIGALRM,
+		syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGXFSZ)
+	spareThreads(8)
+	if cfg.Direct {
+		// Process-wide, and the same for every program of the slot.
+		for _, r := range cfg.Rlimits {
+			lim := unix.Rlimit{Cur: r.Value, Max: r.Value}
+			if err := unix.Setrlimit(r.Resource, &lim); err != nil {
+				fail(fmt.Errorf("setrlimit %d: %w", r.Resource, err))
+			}
+		}
+	}
+	if null, err := os.OpenFile("/dev/null", os.O_RDWR, 0); err == nil {
+		for fd := 0; fd < 3; fd++ {
+			_ = unix.Dup3(int(null.Fd()), fd, 0)
+		}
+		null.Close()
+	}
+	writeMsg(st, message{Info: "ready"})
+
+	type request struct {
+		run runConfig
+		fds []int
+	}
+	runs := make(chan request)
+	var stop stopper
+	goOn := make(chan struct{}, 1)
+	go func() {
+		buf := make([]byte, 4<<20)
+		oob := make([]byte, unix.CmsgSpace(3*4))
+		for {
+			n, oobn, _, _, err := unix.Recvmsg(ctl, buf, oob, unix.MSG_CMSG_CLOEXEC)
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil || n == 0 {
+				// The judge is gone or wants the end.
+				killRest(true, 0)
+				os.Exit(0)
+			}
+			if n == 1 {
+				switch buf[0] {
+				case 'G':
+					goOn <- struct{}{}
+				case 'S':
+					stop.freeze()
+				case 'C':
+					stop.thaw()
+				case 'K':
+					stop.thaw()
+					_ = unix.Kill(-1, unix.SIGKILL)
+					_ = unix.Kill(-1, unix.SIGCONT)
+				}
+				continue
+			}
+			var req request
+			if msgs, err := unix.ParseSocketControlMessage(oob[:oobn]); err == nil {
+				for _, m := range msgs {
+					if fds, err := unix.ParseUnixRights(&m); err == nil {
+						req.fds = append(req.fds, fds...)
+					}
+				}
+			}
+			if err := json.Unmarshal(buf[:n], &req.run); err != nil || len(req.fds) != 3 {
+				for _, fd := range req.fds {
+					unix.Close(fd)
+				}
+				writeMsg(st, message{Err: fmt.Sprintf("bad run request (%v, %d files)", err, len(req.fds))})
+				continue
+			}
+			runs <- req
+		}
+	}()
+
+	for req := range runs {
+		stop.thaw() // nothing of a freeze of the previous program goes on
+		var before unix.Rusage
+		_ = unix.Getrusage(unix.RUSAGE_CHILDREN, &before)
+		bot, err := startInSlot(&cfg, req.run, req.fds)
+		for _, fd := range req.fds {
+			unix.Close(fd)
+		}
+		if err != nil {
+			writeMsg(st, message{Err: err.Error()})
+			continue
+		}
+		// A pidfd tells the judge the program's pid outside.
+		if fd, err := unix.PidfdOpen(bot, 0); err == nil {
+			_ = unix.Sendmsg(ctl, []byte{'P'}, unix.UnixRights(fd), nil, 0)
+			unix.Close(fd)
+		} else {
+			_ = unix.Sendmsg(ctl, []byte{'N'}, nil, nil, 0)
+		}
+		writeMsg(st, message{Pid: bot})
+		<-goOn
+		var status unix.WaitStatus
+		var botRU unix.Rusage
+		ending := false
+		for {
+			var ws unix.WaitStatus
+			var ru unix.Rusage
+			flags := 0
+			if ending {
+				// What is left may still be forking: kill again until
+				// nothing is left.
+				_ = unix.Kill(-1, unix.SIGKILL)
+				_ = unix.Kill(-1, unix.SIGCONT)
+				flags = unix.WNOHANG
+			}
+			pid, err := unix.Wait4(-1, &ws, flags, &ru)
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil {
+				break // ECHILD: nothing is left in the namespace but the init
+			}
+			if pid == 0 {
+				time.Sleep(50 * time.Microsecond)
+				continue
+			}
+			if pid == bot {
+				status, botRU = ws, ru
+				ending = true
+			}
+		}
+		var after unix.Rusage
+		_ = unix.Getrusage(unix.RUSAGE_CHILDREN, &after)
+		us := func(t unix.Timeval) int64 { return t.Sec*1e6 + t.Usec }
+		writeMsg(st, message{
+			Done:   true,
+			Status: int(status),
+			UserUS: us(after.Utime) - us(before.Utime),
+			SysUS:  us(after.Stime) - us(before.Stime),
+			MaxRSS: botRU.Maxrss * 1024,
+		})
+	}
+}
+
+// startInSlot starts one program of a slot from a new thread that ends
+// with it: the thread takes a mount and an IPC namespace of its own with
+// a fresh /tmp and /dev/shm, restricts itself and forks the program (or
+// its restricted parent, runExec, when rlimits must not bind the init).
+func startInSlot(cfg *config, run runConfig, fds []int) (int, error) {
+	type result struct {
+		pid int
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		// Never unlocked: the thread ends with the goroutine, and its
+		// namespaces and restrictions with it.
+		runtime.LockOSThread()
+		pid, err := func() (int, error) {
+			if err := unix.Unshare(unix.CLONE_NEWNS | unix.CLONE_NEWIPC); err != nil {
+				return 0, fmt.Errorf("unshare: %w", err)
+			}
+			// The directories shown inside /tmp or /dev/shm (a bot
+			// built in a temporary directory) are taken along onto the
+			// fresh ones.
+			var inside []mountSpec
+			var trees []int
+			defer func() {
+				for _, fd := range trees {
+					unix.Close(fd)
+				}
+			}()
+			ms := append([]mountSpec(nil), cfg.Mounts...)
+			sort.Slice(ms, func(i, j int) bool { return len(ms[i].Dst) < len(ms[j].Dst) })
+			for _, m := range ms {
+				if !under(m.Dst, "/tmp") && !under(m.Dst, "/dev/shm") {
+					continue
+				}
+				fd, err := unix.OpenTree(unix.AT_FDCWD, m.Dst, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+				if err != nil {
+					return 0, fmt.Errorf("%s: open_tree: %w", m.Dst, err)
+				}
+				inside = append(inside, m)
+				trees = append(trees, fd)
+			}
+			tmpOpts := "mode=1777"
+			if cfg.TmpSize > 0 {
+				tmpOpts += fmt.Sprintf(",size=%d", cfg.TmpSize)
+			}
+			if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
+				return 0, fmt.Errorf("mounting /tmp: %w", err)
+			}
+			if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, tmpOpts); err != nil {
+				return 0, fmt.Errorf("mounting /dev/shm: %w", err)
+			}
+			for i, m := range inside {
+				var st unix.Stat_t
+				if err := unix.Fstat(trees[i], &st); err != nil {
+					return 0, fmt.Errorf("%s: %w", m.Dst, err)
+				}
+				if err := mountPoint(m.Dst, st.Mode&unix.S_IFMT == unix.S_IFDIR); err != nil {
+					return 0, err
+				}
+				if err := unix.MoveMount(trees[i], "", unix.AT_FDCWD, m.Dst, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+					return 0, fmt.Errorf("%s: move_mount: %w", m.Dst, err)
+				}
+				if err := restrict(m.Dst, m.Write); err != nil {
+					return 0, fmt.Errorf("%s: %w", m.Dst, err)
+				}
+			}
+			if !cfg.Direct {
+				c := *cfg
+				c.Mode = "init"
+				c.Path, c.Argv, c.Dir, c.Env = run.Path, run.Argv, run.Dir, run.Env
+				return startStagedFiles(&c, fds)
+			}
+			if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+				return 0, fmt.Errorf("no_new_privs: %w", err)
+			}
+			if cfg.Landlock > 0 {
+				if err := applyLandlock(cfg.Landlock, cfg.RO, cfg.RW, cfg.Proc); err != nil {
+					return 0, fmt.Errorf("landlock: %w", err)
+				}
+			}
+			if err := dropCaps(); err != nil {
+				return 0, fmt.Errorf("dropping capabilities: %w", err)
+			}
+			if cfg.Seccomp {
+				if err := installSeccomp(); err != nil {
+					return 0, fmt.Errorf("seccomp: %w", err)
+				}
+			}
+			pid, err := syscall.ForkExec(run.Path, run.Argv, &syscall.ProcAttr{
+				Dir: run.Dir, Env: run.Env,
+				Files: []uintptr{uintptr(fds[0]), uintptr(fds[1]), uintptr(fds[2])},
+				Sys:   &syscall.SysProcAttr{Setpgid: true},
+			})
+			if err != nil {
+				return 0, fmt.Errorf("exec %s: %w", run.Path, err)
+			}
+			return pid, nil
+		}()
+		ch <- result{pid, err}
+	}()
+	r := <-ch
+	return r.pid, r.err
+}
+
+// startStagedFiles is startStaged with the program's standard files
+// given as descriptors.
+func startStagedFiles(cfg *config, fds []int) (int, error) {
+	files := make([]*os.File, 3)
+	for i, fd := range fds {
+		// Duplicates: os.File closes its descriptor when collected.
+		d, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 3)
+		if err != nil {
+			return 0, err
+		}
+		files[i] = os.NewFile(uintptr(d), "stdio")
+		defer files[i].Close()
+	}
+	if len(files) != 3 {
+		return 0, errors.New("want three standard files")
+	}
+	return startStagedWith(cfg, files[0], files[1], files[2])
+}
+
+// mountPoint makes an empty directory, or file, at path to mount on.
+func mountPoint(path string, dir bool) error {
+	if dir {
+		if err := os.MkdirAll(path, 0o755); err != nil {
+			return fmt.Errorf("mount point %s: %w", path, err)
+		}
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("mount point %s: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("mount point %s: %w", path, err)
+	}
+	return f.Close()
+}
