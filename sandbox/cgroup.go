@@ -16,6 +16,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// initThreads is what a sandbox's init, a Go program, needs of a pids
+// limit for threads of its own, where it shares the program's.
+const initThreads = 32
+
 // cgroupSys is what the machine's cgroups offer this process: where the
 // cgroups of sandboxes are made, and which controllers they have.
 type cgroupSys struct {
@@ -251,6 +255,10 @@ func cleanStale(dir string) {
 		if err != nil || pid == os.Getpid() || unix.Kill(pid, 0) == nil {
 			continue
 		}
+		// A reusable sandbox's cgroup holds its own (createSlot).
+		for _, sub := range []string{"run", "init"} {
+			_ = unix.Rmdir(filepath.Join(dir, name, sub))
+		}
 		_ = unix.Rmdir(filepath.Join(dir, name))
 	}
 }
@@ -306,6 +314,103 @@ func (s *cgroupSys) create(l Limits) (*cgroup, error) {
 		return nil, fmt.Errorf("sandbox: cgroup memory limit: %w", err)
 	}
 	return c, nil
+}
+
+// createSlot makes the cgroups of a reusable sandbox (pool.go): top, the
+// slot's own, and run inside it, which holds the programs and carries
+// the memory limit l and the limit of procs tasks. The slot's init lives
+// in init: top itself on v1, top/init on v2, where a cgroup whose
+// children have limits may hold no process. A program that fills its
+// limits so leaves the init alone, and the counters of run (CPU, memory,
+// OOM kills) are the programs' only.
+func (s *cgroupSys) createSlot(l Limits, procs int) (top, init, run *cgroup, err error) {
+	name := fmt.Sprintf("judge-sb-%d-%d", os.Getpid(), cgSeq.Add(1))
+	top = &cgroup{sys: s, dirs: map[string]string{}}
+	if s.version == 2 {
+		top.dirs[""] = filepath.Join(s.v2, name)
+	} else {
+		for ctrl, base := range s.v1 {
+			top.dirs[ctrl] = filepath.Join(base, name)
+		}
+	}
+	fail := func(err error) (*cgroup, *cgroup, *cgroup, error) {
+		if run != nil {
+			run.remove()
+		}
+		if init != nil && init != top {
+			init.remove()
+		}
+		top.remove()
+		return nil, nil, nil, fmt.Errorf("sandbox: cgroup: %w", err)
+	}
+	for _, d := range top.dirs {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return fail(err)
+		}
+	}
+	init = top
+	if s.version == 2 {
+		if err := os.WriteFile(filepath.Join(top.dirs[""], "cgroup.subtree_control"), []byte("+memory +pids"), 0); err != nil {
+			return fail(err)
+		}
+		init = top.sub("init")
+		if err := init.mkdir(); err != nil {
+			return fail(err)
+		}
+	}
+	run = top.sub("run")
+	if err := run.mkdir(); err != nil {
+		return fail(err)
+	}
+	if err := run.limitMemory(l.Memory); err != nil {
+		return fail(fmt.Errorf("memory limit: %w", err))
+	}
+	if procs > 0 {
+		if err := run.setPids(procs); err != nil {
+			return fail(fmt.Errorf("pids limit: %w", err))
+		}
+	}
+	return top, init, run, nil
+}
+
+// sub is the cgroup name inside c (not made).
+func (c *cgroup) sub(name string) *cgroup {
+	out := &cgroup{sys: c.sys, dirs: map[string]string{}}
+	for ctrl, d := range c.dirs {
+		out.dirs[ctrl] = filepath.Join(d, name)
+	}
+	return out
+}
+
+// mkdir makes c's directories.
+func (c *cgroup) mkdir() error {
+	for _, d := range c.dirs {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// limitMemory sets c's memory limit, without swap; n <= 0 leaves it.
+func (c *cgroup) limitMemory(n int64) error {
+	if n <= 0 {
+		return nil
+	}
+	if c.sys.version == 2 {
+		d := c.dirs[""]
+		_ = writeFile(filepath.Join(d, "memory.swap.max"), 0)
+		return writeFile(filepath.Join(d, "memory.max"), n)
+	}
+	d, ok := c.dirs["memory"]
+	if !ok {
+		return nil
+	}
+	if err := writeFile(filepath.Join(d, "memory.limit_in_bytes"), n); err != nil {
+		return err
+	}
+	_ = writeFile(filepath.Join(d, "memory.memsw.limit_in_bytes"), n)
+	return nil
 }
 
 // setPids limits the cgroup to n tasks.

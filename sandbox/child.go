@@ -67,8 +67,13 @@ type config struct {
 	Proc     []string    `json:"proc,omitempty"`     // Landlock: the paths of /proc shown (all when empty)
 	Seccomp  bool        `json:"seccomp,omitempty"`
 	Direct   bool        `json:"direct,omitempty"` // the init applies the restrictions itself (no rlimit would bind it)
-	Uid      int         `json:"uid"`              // -1 to keep
-	Gid      int         `json:"gid"`
+	// A reusable sandbox's init (slot.go): where its programs start. On
+	// cgroup v1, the tasks files of the cgroup run, one per controller;
+	// on v2, the directory of run. Descriptors; 0 for none.
+	RunTasks  []int `json:"run_tasks,omitempty"`
+	RunCgroup int   `json:"run_cgroup,omitempty"`
+	Uid       int   `json:"uid"` // -1 to keep
+	Gid       int   `json:"gid"`
 }
 
 // mountSpec is a file or directory to show at Dst: a mount tree the judge
@@ -287,6 +292,9 @@ func startStagedWith(cfg *config, stdin, stdout, stderr *os.File) (int, error) {
 		return 0, err
 	}
 	sys := &syscall.SysProcAttr{Setpgid: true}
+	if cfg.RunCgroup > 0 {
+		sys.UseCgroupFD, sys.CgroupFD = true, cfg.RunCgroup
+	}
 	if cfg.Uid >= 0 {
 		sys.Credential = &syscall.Credential{Uid: uint32(cfg.Uid), Gid: uint32(cfg.Gid), Groups: []uint32{}}
 	}

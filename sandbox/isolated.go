@@ -173,7 +173,6 @@ func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, err
 		cleanup()
 		return nil, err
 	}
-	const initThreads = 32 // the init is a Go program: threads of its own, made before the program starts
 	if cgs != nil {
 		cg, err := cgs.create(spec.Limits)
 		if err != nil && level == Basic {

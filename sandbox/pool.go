@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -62,7 +63,9 @@ type slot struct {
 	ctl   *os.File // SOCK_SEQPACKET: a byte per command, or a run request with three files
 	stR   *os.File
 	rd    *bufio.Reader
-	cg    *cgroup
+	cg    *cgroup  // the slot's cgroup, nil without cgroups (see createSlot)
+	initC *cgroup  // where the init is: cg on v1, inside it on v2
+	run   *cgroup  // inside cg: the programs, and their limits
 	ids   []fileID // of the mounted paths when the slot was built
 	exit  chan waited
 	ended waited // how the init ended, after destroy
@@ -249,13 +252,71 @@ func buildSlot(sh *shape) (*slot, error) {
 	if root {
 		id, gid = nobody, nobody
 	}
+	abortEarly := func(err error) (*slot, error) {
+		ctl.Close()
+		ctlChild.Close()
+		stR.Close()
+		stW.Close()
+		for _, f := range extra {
+			f.Close()
+		}
+		if s.cg != nil {
+			s.removeCgroups()
+		}
+		return nil, err
+	}
+	flags := uintptr(nsCloneFlags)
+	if sh.cgs != nil {
+		// The programs go into run, the init stays out of it: of its
+		// limits and of its counters (createSlot).
+		procs := sh.limits.Procs
+		if procs > 0 && !cfg.Direct {
+			procs += initThreads // the restricted parent of runExec, a Go program, starts there
+		}
+		var err error
+		if s.cg, s.initC, s.run, err = sh.cgs.createSlot(sh.limits, procs); err != nil {
+			return abortEarly(err)
+		}
+		if sh.cgs.version == 2 {
+			// The init forks each program straight into run (clone3,
+			// CLONE_INTO_CGROUP), as itself: run and the slot's
+			// cgroup.procs must be writable by it, and run visible from
+			// its cgroup namespace, which it therefore shares with the
+			// judge (a cgroup namespace would be rooted in init).
+			d := s.run.dirs[""]
+			for _, f := range []string{filepath.Join(d, "cgroup.procs"), filepath.Join(s.cg.dirs[""], "cgroup.procs")} {
+				if err := os.Chown(f, id, gid); err != nil && root {
+					return abortEarly(fmt.Errorf("sandbox: cgroup: %w", err))
+				}
+			}
+			f, err := os.OpenFile(d, os.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				return abortEarly(fmt.Errorf("sandbox: cgroup: %w", err))
+			}
+			extra = append(extra, f)
+			cfg.RunCgroup = 4 + len(extra)
+			flags &^= syscall.CLONE_NEWCGROUP
+		} else {
+			// The init's thread that forks a program moves itself into
+			// run first (a v1 cgroup holds threads): the program starts
+			// there. The files are opened here, with the judge's rights.
+			for ctrl, d := range s.run.dirs {
+				f, err := os.OpenFile(filepath.Join(d, "tasks"), os.O_WRONLY|unix.O_CLOEXEC, 0)
+				if err != nil {
+					return abortEarly(fmt.Errorf("sandbox: cgroup %s: %w", ctrl, err))
+				}
+				extra = append(extra, f)
+				cfg.RunTasks = append(cfg.RunTasks, 4+len(extra))
+			}
+		}
+	}
 	cmd := &exec.Cmd{
 		Path:       "/proc/self/exe",
 		Args:       []string{slotName},
 		Env:        []string{"GOMAXPROCS=2", "GORACE=atexit_sleep_ms=0"},
 		ExtraFiles: append([]*os.File{ctlChild, stW}, extra...),
 		SysProcAttr: &syscall.SysProcAttr{
-			Cloneflags:                 nsCloneFlags,
+			Cloneflags:                 flags,
 			UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: id, Size: 1}},
 			GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: gid, Size: 1}},
 			GidMappingsEnableSetgroups: false,
@@ -273,6 +334,9 @@ func buildSlot(sh *shape) (*slot, error) {
 	if err != nil {
 		ctl.Close()
 		stR.Close()
+		if s.cg != nil {
+			s.removeCgroups()
+		}
 		return nil, fmt.Errorf("sandbox: starting the sandbox's init: %w", err)
 	}
 	s.cmd = cmd
@@ -281,20 +345,10 @@ func buildSlot(sh *shape) (*slot, error) {
 		s.destroy()
 		return nil, err
 	}
-	const initThreads = 32 // the init is a Go program: threads of its own
-	if sh.cgs != nil {
-		cg, err := sh.cgs.create(sh.limits)
-		if err != nil {
+	if s.initC != nil {
+		// Before it reads its config: it has started nothing yet.
+		if err := s.initC.attach(cmd.Process.Pid); err != nil {
 			return abort(err)
-		}
-		s.cg = cg
-		if err := cg.attach(cmd.Process.Pid); err != nil {
-			return abort(err)
-		}
-		if sh.limits.Procs > 0 {
-			if err := cg.setPids(sh.limits.Procs + initThreads); err != nil {
-				return abort(fmt.Errorf("sandbox: cgroup pids limit: %w", err))
-			}
 		}
 	}
 	b, _ := json.Marshal(cfg)
@@ -334,10 +388,26 @@ func (s *slot) destroy() {
 	}
 	s.stR.Close()
 	if s.cg != nil {
-		s.cg.killAll()
-		_ = s.cg.freeze(false)
-		s.cg.remove()
+		s.removeCgroups()
 	}
+}
+
+// removeCgroups kills what is left in the slot's cgroups and removes
+// them, the inner ones first.
+func (s *slot) removeCgroups() {
+	for _, c := range []*cgroup{s.run, s.initC, s.cg} {
+		if c != nil {
+			c.killAll()
+		}
+	}
+	_ = s.cg.freeze(false)
+	if s.run != nil {
+		s.run.remove()
+	}
+	if s.initC != nil && s.initC != s.cg {
+		s.initC.remove()
+	}
+	s.cg.remove()
 }
 
 // prepare works out the shape of the sandbox spec needs and what to run
@@ -379,14 +449,17 @@ func prepare(spec Spec) (*shape, *runConfig, error) {
 		cfg.Landlock = pr.landlock
 	}
 	cfg.Seccomp = pr.seccomp
-	const initThreads = 32
 	lim := spec.Limits
 	nproc := cgs == nil || !cgs.pids
 	if nproc && lim.Procs > 0 {
 		lim.Procs += initThreads
 	}
 	cfg.Rlimits = rlimitsFor(lim, cgs != nil && cgs.memory, nproc)
-	cfg.Direct = true
+	// On cgroup v2 a program is forked straight into its cgroup with
+	// clone3, which the seccomp filter refuses (it cannot see clone3's
+	// flags): the restricted parent of runExec is forked first, and
+	// restricts itself.
+	cfg.Direct = cgs == nil || cgs.version != 2
 	for _, r := range cfg.Rlimits {
 		if r.Resource == unix.RLIMIT_DATA || r.Resource == unix.RLIMIT_NPROC {
 			cfg.Direct = false
@@ -452,10 +525,10 @@ func (s *slot) start(spec Spec, run *runConfig) (p *Process, err error, slotOK b
 	}
 	b, _ := json.Marshal(run)
 	p = &Process{level: s.shape.level, desc: s.shape.desc, done: make(chan struct{}), init: s.cmd.Process, ctl: s.ctl, slot: s}
-	if s.cg != nil {
-		p.cpuBase, _ = s.cg.cpu()
-		p.oomBase = s.cg.oomKills()
-		s.cg.resetPeak()
+	if s.run != nil {
+		p.cpuBase, _ = s.run.cpu()
+		p.oomBase = s.run.oomKills()
+		s.run.resetPeak()
 	}
 	if err := unix.Sendmsg(int(s.ctl.Fd()), b, unix.UnixRights(fds...), nil, 0); err != nil {
 		return nil, fmt.Errorf("sandbox: the sandbox's init: %w", err), false
@@ -533,19 +606,25 @@ func (p *Process) waitPooled() {
 	p.ctlMu.Lock()
 	p.released = true
 	p.ctlMu.Unlock()
-	if s.cg != nil {
-		e.OOM = s.cg.oomKills() > p.oomBase
-		if d, err := s.cg.cpu(); err == nil {
+	if s.run != nil {
+		e.OOM = s.run.oomKills() > p.oomBase
+		if d, err := s.run.cpu(); err == nil {
 			e.CPU = d - p.cpuBase
 		}
-		if n := s.cg.peak(); n > 0 {
+		if n := s.run.peak(); n > 0 {
 			e.MaxRSS = n
 		}
-		if s.cg.sys.version == 2 {
-			_ = s.cg.freeze(false)
+		if s.run.sys.version == 2 {
+			_ = s.run.freeze(false)
 		}
-		// Nothing but the init may be left in the cgroup.
-		if pids := s.cg.pidList(); len(pids) != 1 || pids[0] != s.cmd.Process.Pid {
+		// Nothing may be left where the programs run (but, on v1, the
+		// init's thread that forked the program, on its way out).
+		for _, pid := range s.run.pidList() {
+			if pid != s.cmd.Process.Pid {
+				clean = false
+			}
+		}
+		if pids := s.initC.pidList(); len(pids) != 1 || pids[0] != s.cmd.Process.Pid {
 			clean = false
 		}
 	}
@@ -567,8 +646,8 @@ func (p *Process) waitPooled() {
 func (p *Process) killPooled() {
 	p.ctlMu.Lock()
 	if !p.released {
-		if p.slot.cg != nil {
-			_ = p.slot.cg.freeze(false)
+		if p.slot.run != nil {
+			_ = p.slot.run.freeze(false)
 		}
 		if _, err := p.ctl.Write([]byte{'K'}); err != nil {
 			_ = p.init.Signal(syscall.SIGKILL)

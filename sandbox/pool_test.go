@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -169,5 +171,67 @@ func TestPrewarm(t *testing.T) {
 		if !s.ended.ok {
 			t.Error("the init of a released sandbox was not seen to end")
 		}
+	}
+}
+
+// TestForkBombSparesInit fills a reusable sandbox's process limit with a
+// fork bomb. The sandbox's init is outside the programs' cgroup: it goes
+// on (it is what ends the bomb), the program is reported killed, not as
+// a crash of the init, and the next program in the slot runs.
+func TestForkBombSparesInit(t *testing.T) {
+	available(t, Full)
+	if !cgroups().pids {
+		t.Skip("no pids cgroup")
+	}
+	ReleaseIdle()
+	argv, dir := build(t, "forkbomb.c")
+	p, err := Start(Spec{Argv: argv, ReadOnly: []string{dir}, Level: Full, Limits: hostileLimits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.slot
+	if s == nil || s.run == nil {
+		p.Kill()
+		t.Fatal("the program ran in no reusable sandbox with cgroups")
+	}
+	pidsDir := s.run.dirs["pids"]
+	if s.run.sys.version == 2 {
+		pidsDir = s.run.dirs[""]
+	}
+	tasks := func() int64 {
+		n, _ := readInt(filepath.Join(pidsDir, "pids.current"))
+		return n
+	}
+	for end := time.Now().Add(20 * time.Second); tasks() < int64(hostileLimits.Procs) && time.Now().Before(end); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := tasks(); n < int64(hostileLimits.Procs) {
+		p.Kill()
+		t.Fatalf("the bomb has %d tasks, the limit is %d", n, hostileLimits.Procs)
+	}
+	for _, pid := range s.run.pidList() {
+		if pid == s.cmd.Process.Pid {
+			t.Error("the init is in the programs' cgroup")
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // the init keeps working with the limit full
+	if err := s.cmd.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Fatalf("the init died under the bomb: %v", err)
+	}
+	p.Kill()
+	select {
+	case <-p.Done():
+	case <-time.After(20 * time.Second):
+		t.Fatal("the bomb was not ended")
+	}
+	if e := p.Exit(); e.Signal != syscall.SIGKILL {
+		t.Errorf("the bomb: %v, want killed", e)
+	}
+	out, e, s2 := runIn(t, Full, "echo ok", hostileLimits, dir)
+	if s2 != s {
+		t.Errorf("the slot was not reused after the bomb")
+	}
+	if out != "ok\n" || e.Code != 0 {
+		t.Errorf("after the bomb: %q, %v", out, e)
 	}
 }

@@ -341,8 +341,8 @@ func (p *Process) setFrozen(on bool) error {
 	if p.released {
 		return nil
 	}
-	if s := p.slot; s != nil && s.cg != nil && s.cg.sys.version == 2 {
-		return s.cg.freeze(on)
+	if s := p.slot; s != nil && s.run != nil && s.run.sys.version == 2 {
+		return s.run.freeze(on)
 	}
 	if _, err := p.ctl.Write([]byte{sig}); err != nil {
 		select {
@@ -369,8 +369,8 @@ func (p *Process) CPUTime() (time.Duration, error) {
 			return d, nil
 		}
 	}
-	if p.slot != nil && p.slot.cg != nil {
-		if d, err := p.slot.cg.cpu(); err == nil {
+	if p.slot != nil && p.slot.run != nil {
+		if d, err := p.slot.run.cpu(); err == nil {
 			return d - p.cpuBase, nil
 		}
 	}

@@ -224,6 +224,13 @@ func startInSlot(cfg *config, run runConfig, fds []int) (int, error) {
 		// namespaces and restrictions with it.
 		runtime.LockOSThread()
 		pid, err := func() (int, error) {
+			// cgroup v1: this thread, and so what it forks, goes where
+			// the programs are limited and counted (createSlot).
+			for _, fd := range cfg.RunTasks {
+				if _, err := unix.Pwrite(fd, []byte("0"), 0); err != nil {
+					return 0, fmt.Errorf("joining the programs' cgroup: %w", err)
+				}
+			}
 			if err := unix.Unshare(unix.CLONE_NEWNS | unix.CLONE_NEWIPC); err != nil {
 				return 0, fmt.Errorf("unshare: %w", err)
 			}
@@ -300,7 +307,8 @@ func startInSlot(cfg *config, run runConfig, fds []int) (int, error) {
 			pid, err := syscall.ForkExec(run.Path, run.Argv, &syscall.ProcAttr{
 				Dir: run.Dir, Env: run.Env,
 				Files: []uintptr{uintptr(fds[0]), uintptr(fds[1]), uintptr(fds[2])},
-				Sys:   &syscall.SysProcAttr{Setpgid: true},
+				Sys: &syscall.SysProcAttr{Setpgid: true,
+					UseCgroupFD: cfg.RunCgroup > 0, CgroupFD: cfg.RunCgroup}, // cgroup v2
 			})
 			if err != nil {
 				return 0, fmt.Errorf("exec %s: %w", run.Path, err)
