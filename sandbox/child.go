@@ -408,16 +408,22 @@ func killRest(ns bool, bot int) {
 
 // children lists the child processes of pid (of all its threads).
 func children(pid int) []int {
-	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
-	if err != nil {
-		return nil
-	}
 	var out []int
-	for _, t := range tasks {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+	var buf [4096]byte
+	for _, tid := range listTasks(pid, nil) {
+		fd, err := unix.Open(fmt.Sprintf("/proc/%d/task/%d/children", pid, tid), unix.O_RDONLY|unix.O_CLOEXEC, 0)
 		if err != nil {
 			continue
 		}
+		var b []byte
+		for {
+			n, err := unix.Read(fd, buf[:])
+			if err != nil || n <= 0 {
+				break
+			}
+			b = append(b, buf[:n]...)
+		}
+		unix.Close(fd)
 		for _, f := range strings.Fields(string(b)) {
 			if n, err := strconv.Atoi(f); err == nil {
 				out = append(out, n)

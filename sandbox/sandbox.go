@@ -193,6 +193,8 @@ type Process struct {
 	oomBase  int64
 	released bool // under ctlMu: the program ended and the slot is no longer its
 
+	waits Waits // for Waited
+
 	mu      sync.Mutex
 	exit    Exit
 	tmpFull bool // level Basic: the program filled its temporary directory
@@ -417,6 +419,7 @@ func (p *Process) finish(e Exit) {
 	e.Wall = p.wall && !e.OOM
 	p.exit = e
 	p.mu.Unlock()
+	p.waits.Close()
 	close(p.done)
 }
 

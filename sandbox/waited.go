@@ -1,12 +1,15 @@
 package sandbox
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
+	"sync"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // ErrNoSchedstat is returned by Waited on kernels without per-task
@@ -39,30 +42,97 @@ func (p *Process) Waited() (time.Duration, error) {
 				pids = append(pids, pid)
 			}
 		}
+	case p.slot != nil:
+		// What the program started: a few reads, where the descendants
+		// of a reused sandbox's init are a read per thread of it and a
+		// v1 cgroup's list of processes is costly to build. An orphan
+		// adopted by the init is not counted.
+		pids = append([]int{p.pid}, descendants(p.pid)...)
 	case p.init != nil:
 		pids = descendants(p.init.Pid)
 	default:
 		pids = append([]int{p.pid}, descendants(p.pid)...)
 	}
+	return p.waits.Of(pids...)
+}
+
+// Waits reads the run-queue wait of processes (the sum over their
+// threads of schedstat's second field) with a few system calls a
+// thread: each thread's schedstat file is opened once and read again
+// from its start on every call, which is what a turn's clock can afford
+// twice a turn. Its zero value is ready; it is safe for concurrent use.
+type Waits struct {
+	// Relist is how long a list of threads is used before the threads
+	// are listed again; 0 lists them on every call. A thread started
+	// meanwhile is counted from the next listing, with all its wait.
+	Relist time.Duration
+
+	mu     sync.Mutex
+	listed time.Time
+	byPid  map[int][]int
+	files  map[int]int // thread id → descriptor of its schedstat
+	seen   map[int]bool
+	closed bool
+}
+
+// Of is the run-queue wait so far of every thread of the processes pids.
+// Threads that ended take theirs with them.
+func (w *Waits) Of(pids ...int) (time.Duration, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return 0, errors.New("sandbox: closed")
+	}
+	if w.files == nil {
+		w.files, w.seen = map[int]int{}, map[int]bool{}
+	}
+	clear(w.seen)
 	var total time.Duration
-	seen := false
-	for _, pid := range pids {
-		tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
-		if err != nil {
-			continue // ended meanwhile
+	var buf [128]byte
+	read := false
+	relist := w.Relist == 0 || time.Since(w.listed) > w.Relist || len(w.byPid) != len(pids)
+	if relist {
+		w.listed = time.Now()
+		clear(w.byPid)
+		if w.byPid == nil {
+			w.byPid = map[int][]int{}
 		}
-		for _, t := range tasks {
-			d, err := taskWaited(fmt.Sprintf("/proc/%d/task/%s/schedstat", pid, t.Name()))
-			if errors.Is(err, ErrNoSchedstat) {
-				return 0, err
+	}
+	for _, pid := range pids {
+		tids, ok := w.byPid[pid]
+		if !ok {
+			tids = listTasks(pid, nil)
+			w.byPid[pid] = tids
+		}
+		for _, tid := range tids {
+			fd, ok := w.files[tid]
+			if !ok {
+				var err error
+				fd, err = unix.Open(fmt.Sprintf("/proc/%d/task/%d/schedstat", pid, tid), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+				if err != nil {
+					continue // ended meanwhile
+				}
+				w.files[tid] = fd
 			}
-			if err == nil {
+			w.seen[tid] = true
+			n, err := unix.Pread(fd, buf[:], 0)
+			if err != nil || n <= 0 {
+				w.listed = time.Time{} // it ended: list again next time
+				continue
+			}
+			if d, ok := parseWait(buf[:n]); ok {
 				total += d
-				seen = true
+				read = true
 			}
 		}
 	}
-	if !seen && len(pids) > 0 {
+	for tid, fd := range w.files {
+		if !w.seen[tid] {
+			unix.Close(fd)
+			delete(w.files, tid)
+		}
+	}
+	if !read && len(pids) > 0 {
 		if _, err := os.Stat("/proc/self/schedstat"); err != nil {
 			return 0, ErrNoSchedstat
 		}
@@ -70,25 +140,48 @@ func (p *Process) Waited() (time.Duration, error) {
 	return total, nil
 }
 
-// taskWaited reads the run-queue wait of one task from its schedstat
-// file ("time on CPU, time waiting, timeslices", in nanoseconds).
-func taskWaited(path string) (time.Duration, error) {
-	b, err := os.ReadFile(path)
+// Close lets go of the files w keeps open; Of fails after it.
+func (w *Waits) Close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
+	for tid, fd := range w.files {
+		unix.Close(fd)
+		delete(w.files, tid)
+	}
+}
+
+// parseWait reads the second field of a schedstat line.
+func parseWait(b []byte) (time.Duration, bool) {
+	f := bytes.Fields(b)
+	if len(f) < 2 {
+		return 0, false
+	}
+	ns, err := strconv.ParseInt(string(f[1]), 10, 64)
+	return time.Duration(ns), err == nil
+}
+
+// listTasks appends the thread ids of process pid to out (none once it
+// has ended), with raw system calls.
+func listTasks(pid int, out []int) []int {
+	fd, err := unix.Open(fmt.Sprintf("/proc/%d/task", pid), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		if os.IsNotExist(err) {
-			if _, serr := os.Stat("/proc/self/schedstat"); serr != nil {
-				return 0, ErrNoSchedstat
+		return out
+	}
+	defer unix.Close(fd)
+	var buf [4096]byte
+	var names []string
+	for {
+		n, err := unix.Getdents(fd, buf[:])
+		if err != nil || n <= 0 {
+			break
+		}
+		_, _, names = unix.ParseDirent(buf[:n], -1, names[:0])
+		for _, name := range names {
+			if tid, err := strconv.Atoi(name); err == nil {
+				out = append(out, tid)
 			}
 		}
-		return 0, err
 	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0, fmt.Errorf("sandbox: %s: %q", path, b)
-	}
-	ns, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("sandbox: %s: %w", path, err)
-	}
-	return time.Duration(ns), nil
+	return out
 }

@@ -573,26 +573,13 @@ func (c *clock) waited(proc *sandbox.Process) time.Duration {
 // selfQueued is the run-queue time of every thread of the judge so far
 // (schedstat's second field), or 0 where it cannot be read.
 func selfQueued() time.Duration {
-	tasks, err := os.ReadDir("/proc/self/task")
-	if err != nil {
-		return 0
-	}
-	var sum time.Duration
-	var buf [128]byte
-	for _, t := range tasks {
-		f, err := os.Open("/proc/self/task/" + t.Name() + "/schedstat")
-		if err != nil {
-			continue
-		}
-		n, _ := f.Read(buf[:])
-		f.Close()
-		var run, wait int64
-		if _, err := fmt.Sscan(string(buf[:n]), &run, &wait); err == nil {
-			sum += time.Duration(wait)
-		}
-	}
-	return sum
+	d, _ := self.Of(os.Getpid())
+	return d
 }
+
+// self keeps the judge's own threads' schedstat files open; the Go
+// runtime starts threads seldom, they are listed again after a while.
+var self = sandbox.Waits{Relist: 100 * time.Millisecond}
 
 // extend gives the turn a later deadline when the bot has not used its
 // limit of its own time, within the hard cap.
