@@ -145,16 +145,20 @@ func runSlot() {
 		}
 	}()
 
+	// The thread that starts the next program is made ready before it
+	// is asked for, between programs, off the path of a start.
+	next := prepareThread(&cfg)
 	for req := range runs {
 		stop.thaw() // nothing of a freeze of the previous program goes on
 		var before unix.Rusage
 		_ = unix.Getrusage(unix.RUSAGE_CHILDREN, &before)
-		bot, err := startInSlot(&cfg, req.run, req.fds)
+		bot, err := next.start(req.run, req.fds)
 		for _, fd := range req.fds {
 			unix.Close(fd)
 		}
 		if err != nil {
 			writeMsg(st, message{Err: err.Error()})
+			next = prepareThread(&cfg)
 			continue
 		}
 		// A pidfd tells the judge the program's pid outside.
@@ -206,119 +210,159 @@ func runSlot() {
 			SysUS:  us(after.Stime) - us(before.Stime),
 			MaxRSS: botRU.Maxrss * 1024,
 		})
+		next = prepareThread(&cfg)
 	}
 }
 
-// startInSlot starts one program of a slot from a new thread that ends
-// with it: the thread takes a mount and an IPC namespace of its own with
-// a fresh /tmp and /dev/shm, restricts itself and forks the program (or
-// its restricted parent, runExec, when rlimits must not bind the init).
-func startInSlot(cfg *config, run runConfig, fds []int) (int, error) {
-	type result struct {
-		pid int
-		err error
-	}
-	ch := make(chan result, 1)
+// readyThread is a thread of a slot's init made ready to start one
+// program (prepareThread): it waits for the program's command.
+type readyThread struct {
+	run  chan runRequest
+	done chan runResult
+}
+
+type runRequest struct {
+	run runConfig
+	fds []int
+}
+
+type runResult struct {
+	pid int
+	err error
+}
+
+// start starts a program from t, which then ends.
+func (t *readyThread) start(run runConfig, fds []int) (int, error) {
+	t.run <- runRequest{run, fds}
+	r := <-t.done
+	return r.pid, r.err
+}
+
+// prepareThread makes a new thread ready to start one program of a slot:
+// it takes a mount and an IPC namespace of its own with a fresh /tmp and
+// /dev/shm and, where it forks the program itself (Direct), restricts
+// itself; then it waits for the program's command, joins the programs'
+// cgroup (v1), forks the program (or its restricted parent, runExec,
+// when rlimits must not bind the init, or on cgroup v2) and ends. What
+// fails in the preparing is told at the start.
+func prepareThread(cfg *config) *readyThread {
+	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1)}
 	go func() {
 		// Never unlocked: the thread ends with the goroutine, and its
 		// namespaces and restrictions with it.
 		runtime.LockOSThread()
-		pid, err := func() (int, error) {
-			// cgroup v1: this thread, and so what it forks, goes where
-			// the programs are limited and counted (createSlot).
-			for _, fd := range cfg.RunTasks {
-				if _, err := unix.Pwrite(fd, []byte("0"), 0); err != nil {
-					return 0, fmt.Errorf("joining the programs' cgroup: %w", err)
-				}
-			}
-			if err := unix.Unshare(unix.CLONE_NEWNS | unix.CLONE_NEWIPC); err != nil {
-				return 0, fmt.Errorf("unshare: %w", err)
-			}
-			// The directories shown inside /tmp or /dev/shm (a bot
-			// built in a temporary directory) are taken along onto the
-			// fresh ones.
-			var inside []mountSpec
-			var trees []int
-			defer func() {
-				for _, fd := range trees {
-					unix.Close(fd)
-				}
-			}()
-			ms := append([]mountSpec(nil), cfg.Mounts...)
-			sort.Slice(ms, func(i, j int) bool { return len(ms[i].Dst) < len(ms[j].Dst) })
-			for _, m := range ms {
-				if !under(m.Dst, "/tmp") && !under(m.Dst, "/dev/shm") {
-					continue
-				}
-				fd, err := unix.OpenTree(unix.AT_FDCWD, m.Dst, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
-				if err != nil {
-					return 0, fmt.Errorf("%s: open_tree: %w", m.Dst, err)
-				}
-				inside = append(inside, m)
-				trees = append(trees, fd)
-			}
-			tmpOpts := "mode=1777"
-			if cfg.TmpSize > 0 {
-				tmpOpts += fmt.Sprintf(",size=%d", cfg.TmpSize)
-			}
-			if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
-				return 0, fmt.Errorf("mounting /tmp: %w", err)
-			}
-			if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, tmpOpts); err != nil {
-				return 0, fmt.Errorf("mounting /dev/shm: %w", err)
-			}
-			for i, m := range inside {
-				var st unix.Stat_t
-				if err := unix.Fstat(trees[i], &st); err != nil {
-					return 0, fmt.Errorf("%s: %w", m.Dst, err)
-				}
-				if err := mountPoint(m.Dst, st.Mode&unix.S_IFMT == unix.S_IFDIR); err != nil {
-					return 0, err
-				}
-				if err := unix.MoveMount(trees[i], "", unix.AT_FDCWD, m.Dst, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
-					return 0, fmt.Errorf("%s: move_mount: %w", m.Dst, err)
-				}
-				if err := restrict(m.Dst, m.Write); err != nil {
-					return 0, fmt.Errorf("%s: %w", m.Dst, err)
-				}
-			}
-			if !cfg.Direct {
-				c := *cfg
-				c.Mode = "init"
-				c.Path, c.Argv, c.Dir, c.Env = run.Path, run.Argv, run.Dir, run.Env
-				return startStagedFiles(&c, fds)
-			}
-			if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-				return 0, fmt.Errorf("no_new_privs: %w", err)
-			}
-			if cfg.Landlock > 0 {
-				if err := applyLandlock(cfg.Landlock, cfg.RO, cfg.RW, cfg.Proc); err != nil {
-					return 0, fmt.Errorf("landlock: %w", err)
-				}
-			}
-			if err := dropCaps(); err != nil {
-				return 0, fmt.Errorf("dropping capabilities: %w", err)
-			}
-			if cfg.Seccomp {
-				if err := installSeccomp(); err != nil {
-					return 0, fmt.Errorf("seccomp: %w", err)
-				}
-			}
-			pid, err := syscall.ForkExec(run.Path, run.Argv, &syscall.ProcAttr{
-				Dir: run.Dir, Env: run.Env,
-				Files: []uintptr{uintptr(fds[0]), uintptr(fds[1]), uintptr(fds[2])},
-				Sys: &syscall.SysProcAttr{Setpgid: true,
-					UseCgroupFD: cfg.RunCgroup > 0, CgroupFD: cfg.RunCgroup}, // cgroup v2
-			})
-			if err != nil {
-				return 0, fmt.Errorf("exec %s: %w", run.Path, err)
-			}
-			return pid, nil
-		}()
-		ch <- result{pid, err}
+		err := prepareSelf(cfg)
+		req := <-t.run
+		if err != nil {
+			t.done <- runResult{0, err}
+			return
+		}
+		pid, err := forkProgram(cfg, req.run, req.fds)
+		t.done <- runResult{pid, err}
 	}()
-	r := <-ch
-	return r.pid, r.err
+	return t
+}
+
+// prepareSelf is the preparing of a ready thread (prepareThread).
+func prepareSelf(cfg *config) error {
+	if err := unix.Unshare(unix.CLONE_NEWNS | unix.CLONE_NEWIPC); err != nil {
+		return fmt.Errorf("unshare: %w", err)
+	}
+	// The directories shown inside /tmp or /dev/shm (a bot built in a
+	// temporary directory) are taken along onto the fresh ones.
+	var inside []mountSpec
+	var trees []int
+	defer func() {
+		for _, fd := range trees {
+			unix.Close(fd)
+		}
+	}()
+	ms := append([]mountSpec(nil), cfg.Mounts...)
+	sort.Slice(ms, func(i, j int) bool { return len(ms[i].Dst) < len(ms[j].Dst) })
+	for _, m := range ms {
+		if !under(m.Dst, "/tmp") && !under(m.Dst, "/dev/shm") {
+			continue
+		}
+		fd, err := unix.OpenTree(unix.AT_FDCWD, m.Dst, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+		if err != nil {
+			return fmt.Errorf("%s: open_tree: %w", m.Dst, err)
+		}
+		inside = append(inside, m)
+		trees = append(trees, fd)
+	}
+	tmpOpts := "mode=1777"
+	if cfg.TmpSize > 0 {
+		tmpOpts += fmt.Sprintf(",size=%d", cfg.TmpSize)
+	}
+	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
+		return fmt.Errorf("mounting /tmp: %w", err)
+	}
+	if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, tmpOpts); err != nil {
+		return fmt.Errorf("mounting /dev/shm: %w", err)
+	}
+	for i, m := range inside {
+		var st unix.Stat_t
+		if err := unix.Fstat(trees[i], &st); err != nil {
+			return fmt.Errorf("%s: %w", m.Dst, err)
+		}
+		if err := mountPoint(m.Dst, st.Mode&unix.S_IFMT == unix.S_IFDIR); err != nil {
+			return err
+		}
+		if err := unix.MoveMount(trees[i], "", unix.AT_FDCWD, m.Dst, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+			return fmt.Errorf("%s: move_mount: %w", m.Dst, err)
+		}
+		if err := restrict(m.Dst, m.Write); err != nil {
+			return fmt.Errorf("%s: %w", m.Dst, err)
+		}
+	}
+	if !cfg.Direct {
+		return nil
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
+	}
+	if cfg.Landlock > 0 {
+		if err := applyLandlock(cfg.Landlock, cfg.RO, cfg.RW, cfg.Proc); err != nil {
+			return fmt.Errorf("landlock: %w", err)
+		}
+	}
+	if err := dropCaps(); err != nil {
+		return fmt.Errorf("dropping capabilities: %w", err)
+	}
+	if cfg.Seccomp {
+		if err := installSeccomp(); err != nil {
+			return fmt.Errorf("seccomp: %w", err)
+		}
+	}
+	return nil
+}
+
+// forkProgram starts the program from a ready thread.
+func forkProgram(cfg *config, run runConfig, fds []int) (int, error) {
+	// cgroup v1: this thread, and so what it forks, goes where the
+	// programs are limited and counted (createSlot). A write to an open
+	// file: what the thread's restrictions allow.
+	for _, fd := range cfg.RunTasks {
+		if _, err := unix.Pwrite(fd, []byte("0"), 0); err != nil {
+			return 0, fmt.Errorf("joining the programs' cgroup: %w", err)
+		}
+	}
+	if !cfg.Direct {
+		c := *cfg
+		c.Mode = "init"
+		c.Path, c.Argv, c.Dir, c.Env = run.Path, run.Argv, run.Dir, run.Env
+		return startStagedFiles(&c, fds)
+	}
+	pid, err := syscall.ForkExec(run.Path, run.Argv, &syscall.ProcAttr{
+		Dir: run.Dir, Env: run.Env,
+		Files: []uintptr{uintptr(fds[0]), uintptr(fds[1]), uintptr(fds[2])},
+		Sys: &syscall.SysProcAttr{Setpgid: true,
+			UseCgroupFD: cfg.RunCgroup > 0, CgroupFD: cfg.RunCgroup}, // cgroup v2
+	})
+	if err != nil {
+		return 0, fmt.Errorf("exec %s: %w", run.Path, err)
+	}
+	return pid, nil
 }
 
 // startStagedFiles is startStaged with the program's standard files
