@@ -14,7 +14,7 @@ import (
 // queue shrinks, and always when no match is playing.
 func TestAdmission(t *testing.T) {
 	var queue atomic.Int64
-	queue.Store(5)
+	queue.Store(7)
 	var out bytes.Buffer
 	p := &Progress{W: &out, Terminal: true}
 	p.begin(3, 0, false)
@@ -30,10 +30,10 @@ func TestAdmission(t *testing.T) {
 	go func() { admitted <- a.wait(ctx) }()
 	select {
 	case err := <-admitted:
-		t.Fatalf("admitted (%v) with 5 runnable tasks on 2 CPUs", err)
+		t.Fatalf("admitted (%v) with 7 runnable tasks on 2 CPUs", err)
 	case <-time.After(50 * time.Millisecond):
 	}
-	if !strings.Contains(out.String(), "holding back: 5 tasks runnable on 2 CPUs") {
+	if !strings.Contains(out.String(), "holding back: 7 tasks runnable on 2 CPUs") {
 		t.Errorf("the progress line does not say it holds back: %q", out.String())
 	}
 	queue.Store(2)
