@@ -482,7 +482,17 @@ func configFor(spec Spec) (cfg *config, ro, rw []string, err error) {
 		base = abs(spec.Dir)
 	}
 	for _, p := range spec.ReadOnly {
-		ro = append(ro, abs(p))
+		p = abs(p)
+		// The system's directories are shown read-only anyway, some
+		// through symbolic links (/bin to usr/bin): one of them is not
+		// shown again (a program such as /bin/cat).
+		system := false
+		for _, d := range systemDirs {
+			system = system || under(p, d)
+		}
+		if !system {
+			ro = append(ro, p)
+		}
 	}
 	for _, p := range spec.Writable {
 		rw = append(rw, abs(p))

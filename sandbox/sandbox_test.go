@@ -71,6 +71,22 @@ func TestEcho(t *testing.T) {
 	}
 }
 
+// TestSystemProgram: a program of the system's directories, named by a
+// path through a symbolic link (/bin to usr/bin on most systems), runs
+// with its directory shown as a bot's is.
+func TestSystemProgram(t *testing.T) {
+	for _, l := range levels {
+		t.Run(string(l), func(t *testing.T) {
+			available(t, l)
+			argv := []string{"/bin/sh", "-c", "echo hello"}
+			out, e := run(t, l, Spec{Argv: argv, ReadOnly: PathsOf(argv, "")})
+			if out != "hello\n" || e.Code != 0 {
+				t.Errorf("got %q, %v; want hello, exit code 0", out, e)
+			}
+		})
+	}
+}
+
 // TestProbe checks that the report agrees with itself: the level follows
 // from the checks, every check says something, and the text shows it all.
 func TestProbe(t *testing.T) {
