@@ -279,6 +279,52 @@ type cgroup struct {
 
 	cpuOnce sync.Once
 	cpuFile *os.File // the CPU usage file, kept open: read again from offset 0 every turn
+
+	filesMu sync.Mutex
+	files   map[string]int // path → descriptor, of files read again and again (readAt)
+}
+
+// readAt reads a small file of the cgroup from its start through a
+// descriptor kept open: a reused sandbox's cgroup is read at the end of
+// every program, and opening costs more than reading.
+func (c *cgroup) readAt(path string) ([]byte, error) {
+	c.filesMu.Lock()
+	defer c.filesMu.Unlock()
+	fd, ok := c.files[path]
+	if !ok {
+		var err error
+		if fd, err = unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0); err != nil {
+			return nil, err
+		}
+		if c.files == nil {
+			c.files = map[string]int{}
+		}
+		c.files[path] = fd
+	}
+	buf := make([]byte, 1024)
+	n, err := unix.Pread(fd, buf, 0)
+	if err != nil {
+		return nil, err
+	}
+	return buf[:n], nil
+}
+
+// readIntAt is readInt through readAt.
+func (c *cgroup) readIntAt(path string) (int64, error) {
+	b, err := c.readAt(path)
+	if err != nil {
+		return 0, err
+	}
+	return parseInt(b)
+}
+
+// readKeyAt is readKey through readAt.
+func (c *cgroup) readKeyAt(path, key string) (int64, error) {
+	b, err := c.readAt(path)
+	if err != nil {
+		return 0, err
+	}
+	return parseKey(b, path, key)
 }
 
 // create makes the cgroup of a new sandbox with limit l.
@@ -425,6 +471,20 @@ func (c *cgroup) setPids(n int) error {
 	return writeFile(filepath.Join(d, "pids.max"), int64(n))
 }
 
+// tasks is the number of tasks in the cgroup (pids.current), where the
+// pids controller tells it.
+func (c *cgroup) tasks() (int64, bool) {
+	d, ok := c.dirs["pids"]
+	if c.sys.version == 2 {
+		d, ok = c.dirs[""], c.sys.pids
+	}
+	if !ok {
+		return 0, false
+	}
+	n, err := c.readIntAt(filepath.Join(d, "pids.current"))
+	return n, err == nil
+}
+
 // attach moves process pid (all its threads) into the cgroup.
 func (c *cgroup) attach(pid int) error {
 	for _, d := range c.dirs {
@@ -518,6 +578,12 @@ func (c *cgroup) closeFiles() {
 	if c.cpuFile != nil {
 		c.cpuFile.Close()
 	}
+	c.filesMu.Lock()
+	for path, fd := range c.files {
+		unix.Close(fd)
+		delete(c.files, path)
+	}
+	c.filesMu.Unlock()
 }
 
 // oom reports whether the OOM killer acted in the cgroup.
@@ -538,9 +604,9 @@ func (c *cgroup) oom() bool {
 func (c *cgroup) oomKills() int64 {
 	var n int64
 	if c.sys.version == 2 {
-		n, _ = readKey(filepath.Join(c.dirs[""], "memory.events"), "oom_kill")
+		n, _ = c.readKeyAt(filepath.Join(c.dirs[""], "memory.events"), "oom_kill")
 	} else if d, ok := c.dirs["memory"]; ok {
-		n, _ = readKey(filepath.Join(d, "memory.oom_control"), "oom_kill")
+		n, _ = c.readKeyAt(filepath.Join(d, "memory.oom_control"), "oom_kill")
 	}
 	return n
 }
@@ -556,11 +622,11 @@ func (c *cgroup) resetPeak() {
 // peak is the most memory the cgroup used, or 0 when unknown.
 func (c *cgroup) peak() int64 {
 	if c.sys.version == 2 {
-		n, _ := readInt(filepath.Join(c.dirs[""], "memory.peak"))
+		n, _ := c.readIntAt(filepath.Join(c.dirs[""], "memory.peak"))
 		return n
 	}
 	if d, ok := c.dirs["memory"]; ok {
-		n, _ := readInt(filepath.Join(d, "memory.max_usage_in_bytes"))
+		n, _ := c.readIntAt(filepath.Join(d, "memory.max_usage_in_bytes"))
 		return n
 	}
 	return 0
@@ -639,6 +705,10 @@ func readInt(path string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	return parseInt(b)
+}
+
+func parseInt(b []byte) (int64, error) {
 	s := strings.TrimSpace(string(b))
 	if s == "max" {
 		return -1, nil
@@ -652,6 +722,11 @@ func readKey(path, key string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	return parseKey(b, path, key)
+}
+
+// parseKey finds "key value" in the flat-keyed contents b of path.
+func parseKey(b []byte, path, key string) (int64, error) {
 	for _, line := range strings.Split(string(b), "\n") {
 		f := strings.Fields(line)
 		if len(f) == 2 && f[0] == key {

@@ -618,14 +618,14 @@ func (p *Process) waitPooled() {
 			_ = s.run.freeze(false)
 		}
 		// Nothing may be left where the programs run (but, on v1, the
-		// init's thread that forked the program, on its way out).
-		for _, pid := range s.run.pidList() {
-			if pid != s.cmd.Process.Pid {
-				clean = false
+		// init's thread that forked the program, on its way out). The
+		// count of tasks is cheap to read; a v1 list of processes is not.
+		if n, ok := s.run.tasks(); !ok || n > 0 {
+			for _, pid := range s.run.pidList() {
+				if pid != s.cmd.Process.Pid {
+					clean = false
+				}
 			}
-		}
-		if pids := s.initC.pidList(); len(pids) != 1 || pids[0] != s.cmd.Process.Pid {
-			clean = false
 		}
 	}
 	if !clean {
