@@ -210,6 +210,9 @@ func runSlot() {
 			SysUS:  us(after.Stime) - us(before.Stime),
 			MaxRSS: botRU.Maxrss * 1024,
 		})
+		if next.mountNS >= 0 {
+			unix.Close(next.mountNS)
+		}
 		next = prepareThread(&cfg)
 	}
 }
@@ -219,6 +222,11 @@ func runSlot() {
 type readyThread struct {
 	run  chan runRequest
 	done chan runResult
+	// mountNS holds the program's mount namespace (a descriptor, or -1)
+	// until the init lets go of it, after reporting the program's end:
+	// the last process of a mount namespace to exit takes it down, and
+	// that waits for an RCU grace period before the exit is reported.
+	mountNS int
 }
 
 type runRequest struct {
@@ -246,12 +254,12 @@ func (t *readyThread) start(run runConfig, fds []int) (int, error) {
 // when rlimits must not bind the init, or on cgroup v2) and ends. What
 // fails in the preparing is told at the start.
 func prepareThread(cfg *config) *readyThread {
-	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1)}
+	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1), mountNS: -1}
 	go func() {
 		// Never unlocked: the thread ends with the goroutine, and its
 		// namespaces and restrictions with it.
 		runtime.LockOSThread()
-		err := prepareSelf(cfg)
+		err := prepareSelf(cfg, &t.mountNS)
 		req := <-t.run
 		if err != nil {
 			t.done <- runResult{0, err}
@@ -264,9 +272,12 @@ func prepareThread(cfg *config) *readyThread {
 }
 
 // prepareSelf is the preparing of a ready thread (prepareThread).
-func prepareSelf(cfg *config) error {
+func prepareSelf(cfg *config, mountNS *int) error {
 	if err := unix.Unshare(unix.CLONE_NEWNS | unix.CLONE_NEWIPC); err != nil {
 		return fmt.Errorf("unshare: %w", err)
+	}
+	if fd, err := unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0); err == nil {
+		*mountNS = fd
 	}
 	// The directories shown inside /tmp or /dev/shm (a bot built in a
 	// temporary directory) are taken along onto the fresh ones.
