@@ -4,3 +4,9 @@ import "judge/sandbox"
 
 // ProcessOf is the sandboxed process of a player, for the tests.
 func ProcessOf(p *Player) *sandbox.Process { return p.proc }
+
+// LeftIdle says the player's bot was left unfrozen at the end of its
+// last turn, waiting on its stdin; Ponders that it was found computing
+// between turns all the same.
+func LeftIdle(p *Player) bool { return p.idle }
+func Ponders(p *Player) bool  { return p.ponders }

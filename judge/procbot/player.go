@@ -97,6 +97,13 @@ type Player struct {
 	stderr *tailBuffer
 	errEnd chan struct{} // closed once stderr is read to its end
 	freeze bool          // stop the bot between its turns
+	// A bot that waits for its next turn on its stdin is left as it is
+	// (see EndTurn): idle says it was, at the end of its last turn, with
+	// idleCPU used so far; ponders that it computed meanwhile all the
+	// same, and is frozen between turns from then on.
+	idle    bool
+	idleCPU time.Duration
+	ponders bool
 
 	turn     judge.Turn
 	cpu0     time.Duration
@@ -237,11 +244,15 @@ func (p *Player) BeginTurn(ctx context.Context, t judge.Turn) error {
 	}
 	// Ctrl-C and the like wake a read that is waiting.
 	p.stopWake = context.AfterFunc(ctx, p.outR.cancel)
-	if p.freeze {
+	if p.freeze && !p.idle {
 		// A bot that cannot be thawed has ended: its next read says how.
 		_ = p.proc.Thaw()
 	}
 	p.cpu0, _ = p.proc.CPUTime()
+	if p.idle && p.cpu0-p.idleCPU > idleSlack {
+		p.ponders = true
+	}
+	p.idle = false
 	return nil
 }
 
@@ -340,15 +351,31 @@ func (p *Player) EndTurn(context.Context) (judge.Usage, error) {
 		p.stopWake = nil
 	}
 	var u judge.Usage
-	if cpu1, err := p.proc.CPUTime(); err == nil {
+	cpu1, err := p.proc.CPUTime()
+	if err == nil {
 		u = judge.Usage{CPU: cpu1 - p.cpu0, CPUKnown: true}
 	}
 	u.Waited = p.clock.waited(p.proc)
 	if p.freeze {
-		_ = p.proc.Freeze()
+		// Freezing a bot that waits for its next turn on its stdin, as
+		// bots do, changes nothing but the cost of the turn: it cannot
+		// run before the judge writes to it. So it is left so, and its
+		// CPU time at the start of its next turn says whether anything of
+		// it ran meanwhile (a thread or a child computing while another
+		// waits): if so, it is frozen between its turns from then on.
+		if !p.ponders && err == nil && p.proc.Idle() {
+			p.idle, p.idleCPU = true, cpu1
+		} else {
+			_ = p.proc.Freeze()
+		}
 	}
 	return u, nil
 }
+
+// idleSlack is how much CPU time a bot left unfrozen between two turns
+// may use without being found computing meanwhile: what it takes to
+// wake up in its read.
+const idleSlack = time.Millisecond
 
 // Stop implements judge.Player: stdin is closed, the bot has grace to exit
 // by itself, then its whole sandbox is killed. It returns once the bot is

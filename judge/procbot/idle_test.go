@@ -1,0 +1,93 @@
+package procbot_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"judge/judge"
+	"judge/judge/procbot"
+)
+
+// turnOf plays one turn with p: a line in, "#END" out.
+func turnOf(t *testing.T, p *procbot.Player, n int) {
+	t.Helper()
+	ctx := context.Background()
+	if err := p.BeginTurn(ctx, judge.Turn{Number: n, Limit: 10 * time.Second, Deadline: time.Now().Add(10 * time.Second), First: n == 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WriteAnswer(ctx, []byte("go")); err != nil {
+		t.Fatal(err)
+	}
+	line, err := p.ReadLine(ctx)
+	if err != nil || string(line) != "#END" {
+		t.Fatalf("turn %d: %q, %v", n, line, err)
+	}
+	if _, err := p.EndTurn(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestIdleBotsAreNotFrozen: a bot that waits for its next turn on its
+// stdin is left so between turns, with nothing to pay for freezing and
+// thawing it; one that computes meanwhile all the same (here a child
+// that spins while the bot reads) is found by its CPU time at its next
+// turn and frozen between its turns from then on.
+func TestIdleBotsAreNotFrozen(t *testing.T) {
+	o := procbot.Options{Level: procbot.Full}
+	if procbot.RunLevel(procbot.Auto) != procbot.Full {
+		t.Skip("level full is not available here")
+	}
+	start := func(script string) *procbot.Player {
+		p, err := procbot.Start(procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", script}}, o, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Stop(0) })
+		return p
+	}
+	const loop = `while read l; do echo '#END'; done`
+	waiter := start(loop)
+	for n := 1; n <= 3; n++ {
+		turnOf(t, waiter, n)
+		if !procbot.LeftIdle(waiter) {
+			t.Skip("the bot was frozen at the end of its turn: no cgroup accounts for its sandbox's CPU here")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if procbot.Ponders(waiter) {
+		t.Error("a bot that only waited on its stdin was found computing between turns")
+	}
+
+	ponderer := start(`yes >/dev/null & ` + loop)
+	cpu := func() time.Duration {
+		d, err := procbot.ProcessOf(ponderer).CPUTime()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	const gap = 200 * time.Millisecond
+	turnOf(t, ponderer, 1)
+	if !procbot.LeftIdle(ponderer) {
+		t.Fatal("the bot's own process waits on its stdin: it should have been left so")
+	}
+	c0 := cpu()
+	time.Sleep(gap)
+	unfrozen := cpu() - c0
+	turnOf(t, ponderer, 2)
+	if !procbot.Ponders(ponderer) {
+		t.Fatalf("a bot whose child used %v of CPU between two turns was not found computing", unfrozen)
+	}
+	if procbot.LeftIdle(ponderer) {
+		t.Fatal("a bot found computing between turns was left unfrozen")
+	}
+	time.Sleep(20 * time.Millisecond) // the init stops what was running
+	c1 := cpu()
+	time.Sleep(gap)
+	frozen := cpu() - c1
+	t.Logf("CPU time between turns: %v unfrozen, %v frozen", unfrozen, frozen)
+	if frozen*4 > unfrozen {
+		t.Errorf("between turns the pondering bot used %v frozen, %v unfrozen", frozen, unfrozen)
+	}
+}
