@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -194,7 +193,10 @@ type Process struct {
 	oomBase  int64
 	released bool // under ctlMu: the program ended and the slot is no longer its
 
-	waits Waits // for Waited
+	waits      Waits // for Waited
+	waitMu     sync.Mutex
+	waitPids   []int // for Waited, listed at waitListed
+	waitListed time.Time
 
 	mu      sync.Mutex
 	exit    Exit
@@ -414,42 +416,10 @@ func (p *Process) Blocked() string {
 	return ""
 }
 
-// Idle reports whether the program can compute nothing until it is
-// written to: every thread of it sleeps in a system call, one of them
-// reading its standard input. Only its own threads are looked at: what
-// else runs in the sandbox shows in CPUTime, which counts every process
-// of the sandbox when Idle can be true (a cgroup's accounting). It costs
-// a few reads of /proc; false when they fail.
-func (p *Process) Idle() bool {
-	if p.cg == nil && (p.slot == nil || p.slot.run == nil) {
-		return false
-	}
-	var buf [256]byte
-	stdin := false
-	for _, tid := range listTasks(p.pid, nil) {
-		fd, err := unix.Open(fmt.Sprintf("/proc/%d/task/%d/syscall", p.pid, tid), unix.O_RDONLY|unix.O_CLOEXEC, 0)
-		if err != nil {
-			return false
-		}
-		n, err := unix.Read(fd, buf[:])
-		unix.Close(fd)
-		if err != nil || n <= 0 {
-			return false
-		}
-		// "nr arg1 ... sp pc" of a sleeping thread; "running" or "-1 sp pc".
-		f := strings.Fields(string(buf[:n]))
-		if len(f) < 2 {
-			return false
-		}
-		nr, err := strconv.ParseInt(f[0], 10, 64)
-		if err != nil || nr < 0 {
-			return false
-		}
-		if f[1] == "0x0" && (nr == unix.SYS_READ || nr == unix.SYS_READV || nr == unix.SYS_PREAD64) {
-			stdin = true
-		}
-	}
-	return stdin
+// CountsAll reports whether CPUTime counts every process of the
+// sandbox (a cgroup's accounting), not only the program's own.
+func (p *Process) CountsAll() bool {
+	return p.cg != nil && p.cg.sys.cpu || p.slot != nil && p.slot.run != nil && p.slot.run.sys.cpu
 }
 
 // finish records how the process ended and closes Done.

@@ -28,12 +28,34 @@ var ErrNoSchedstat = errors.New("sandbox: no scheduler statistics (/proc/PID/sch
 // its share with it, so between two calls the difference may be
 // negative when threads ended; the sandbox's init is not counted.
 // After the process has ended it is an error.
+//
+// It is read twice a turn of every bot: the processes and threads are
+// listed again every relist (a process or thread started meanwhile is
+// counted from then on, with all its wait), and each thread's file is
+// kept open, so that a call costs a read a thread.
 func (p *Process) Waited() (time.Duration, error) {
 	select {
 	case <-p.done:
 		return 0, errors.New("sandbox: the process has ended")
 	default:
 	}
+	p.waitMu.Lock()
+	if p.waitPids == nil {
+		p.waits.Relist = relist // before its first use
+	}
+	if p.waitPids == nil || time.Since(p.waitListed) > relist {
+		p.waitPids, p.waitListed = p.waitedPids(), time.Now()
+	}
+	pids := p.waitPids
+	p.waitMu.Unlock()
+	return p.waits.Of(pids...)
+}
+
+// relist is how long Waited uses a list of processes and threads.
+const relist = 100 * time.Millisecond
+
+// waitedPids lists the processes whose waits Waited counts.
+func (p *Process) waitedPids() []int {
 	var pids []int
 	switch {
 	case p.cg != nil:
@@ -53,7 +75,7 @@ func (p *Process) Waited() (time.Duration, error) {
 	default:
 		pids = append([]int{p.pid}, descendants(p.pid)...)
 	}
-	return p.waits.Of(pids...)
+	return pids
 }
 
 // Waits reads the run-queue wait of processes (the sum over their

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"judge/games"
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/judgetest"
@@ -166,4 +167,54 @@ func entrants(o procbot.Options, specs ...procbot.Spec) []judge.Entrant {
 		es = append(es, procbot.Bot{Spec: s, Options: o})
 	}
 	return es
+}
+
+// BenchmarkSplix measures a whole Splix game at the contest's size
+// (200×200, 2000 turns) between five C bots that ask Position and View
+// every turn (testdata/bench/splixbot.c), back to back in each iteration:
+// without the sandbox on pipes (--sandbox none --io pipe), then with the
+// judge's defaults (the best sandbox, ptys). "ratio" is the median of the
+// iterations' ratios of the second to the first (goal ≤ 1.3).
+func BenchmarkSplix(b *testing.B) {
+	bot := judgetest.Bot(b, "judge/procbot/testdata/bench/splixbot.c")
+	v, err := catalog.Lookup("splix")
+	if err != nil {
+		b.Fatal(err)
+	}
+	params, err := v.Resolve(games.Params{"players": 5})
+	if err != nil {
+		b.Fatal(err)
+	}
+	game := func(o procbot.Options, seed uint64) time.Duration {
+		var es []judge.Entrant
+		for i := 0; i < 5; i++ {
+			es = append(es, procbot.Bot{Spec: procbot.Spec{Name: "bot" + strconv.Itoa(i), Argv: bot}, Options: o})
+		}
+		start := time.Now()
+		res, err := judge.Run(context.Background(), judge.Match{
+			Game: v.Game, Name: v.Name, Params: params, Seed: seed, Limits: judge.DefaultLimits, Entrants: es,
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, p := range res.Players {
+			if p.Status != judge.OK {
+				b.Fatalf("%s: %s", p.Status, p.Reason)
+			}
+		}
+		return time.Since(start)
+	}
+	var ratios []float64
+	var plain, boxed time.Duration
+	for i := 0; i < b.N; i++ {
+		n := game(procbot.Options{Level: sandbox.None, IO: procbot.Pipe}, uint64(i))
+		d := game(procbot.Options{}, uint64(i))
+		plain += n
+		boxed += d
+		ratios = append(ratios, d.Seconds()/n.Seconds())
+	}
+	slices.Sort(ratios)
+	b.ReportMetric(plain.Seconds()/float64(b.N), "s/game-none-pipe")
+	b.ReportMetric(boxed.Seconds()/float64(b.N), "s/game-default")
+	b.ReportMetric(ratios[len(ratios)/2], "ratio")
 }

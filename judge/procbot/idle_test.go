@@ -30,9 +30,9 @@ func turnOf(t *testing.T, p *procbot.Player, n int) {
 
 // TestIdleBotsAreNotFrozen: a bot that waits for its next turn on its
 // stdin is left so between turns, with nothing to pay for freezing and
-// thawing it; one that computes meanwhile all the same (here a child
-// that spins while the bot reads) is found by its CPU time at its next
-// turn and frozen between its turns from then on.
+// thawing it; one that computes meanwhile (here a child that spins while
+// the bot reads) is found by its CPU time at its next turn and frozen
+// between its turns from then on.
 func TestIdleBotsAreNotFrozen(t *testing.T) {
 	o := procbot.Options{Level: procbot.Full}
 	if procbot.RunLevel(procbot.Auto) != procbot.Full {
@@ -51,7 +51,7 @@ func TestIdleBotsAreNotFrozen(t *testing.T) {
 	for n := 1; n <= 3; n++ {
 		turnOf(t, waiter, n)
 		if !procbot.LeftIdle(waiter) {
-			t.Skip("the bot was frozen at the end of its turn: no cgroup accounts for its sandbox's CPU here")
+			t.Skip("the bot was frozen at the end of its turn: no cgroup counts its sandbox's CPU time here")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -70,7 +70,7 @@ func TestIdleBotsAreNotFrozen(t *testing.T) {
 	const gap = 200 * time.Millisecond
 	turnOf(t, ponderer, 1)
 	if !procbot.LeftIdle(ponderer) {
-		t.Fatal("the bot's own process waits on its stdin: it should have been left so")
+		t.Fatal("a bot not yet found computing between turns was frozen")
 	}
 	c0 := cpu()
 	time.Sleep(gap)

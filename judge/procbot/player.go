@@ -97,10 +97,11 @@ type Player struct {
 	stderr *tailBuffer
 	errEnd chan struct{} // closed once stderr is read to its end
 	freeze bool          // stop the bot between its turns
-	// A bot that waits for its next turn on its stdin is left as it is
-	// (see EndTurn): idle says it was, at the end of its last turn, with
-	// idleCPU used so far; ponders that it computed meanwhile all the
-	// same, and is frozen between turns from then on.
+	// A bot is left unfrozen between its turns until it is found
+	// computing meanwhile (see EndTurn): idle says it was left so at
+	// the end of its last turn, with idleCPU used so far; ponders that it
+	// computed between two turns, and is frozen between turns from then
+	// on.
 	idle    bool
 	idleCPU time.Duration
 	ponders bool
@@ -359,11 +360,12 @@ func (p *Player) EndTurn(context.Context) (judge.Usage, error) {
 	if p.freeze {
 		// Freezing a bot that waits for its next turn on its stdin, as
 		// bots do, changes nothing but the cost of the turn: it cannot
-		// run before the judge writes to it. So it is left so, and its
-		// CPU time at the start of its next turn says whether anything of
-		// it ran meanwhile (a thread or a child computing while another
-		// waits): if so, it is frozen between its turns from then on.
-		if !p.ponders && err == nil && p.proc.Idle() {
+		// run before the judge writes to it. So a bot is left as it is,
+		// and its CPU time at the start of its next turn says whether
+		// anything of it ran meanwhile (computing after #END, a thread or
+		// a child computing while another waits): if so, it is frozen
+		// between its turns from then on.
+		if !p.ponders && err == nil && p.proc.CountsAll() {
 			p.idle, p.idleCPU = true, cpu1
 		} else {
 			_ = p.proc.Freeze()
@@ -600,9 +602,26 @@ func (c *clock) waited(proc *sandbox.Process) time.Duration {
 // selfQueued is the run-queue time of every thread of the judge so far
 // (schedstat's second field), or 0 where it cannot be read.
 func selfQueued() time.Duration {
-	d, _ := self.Of(os.Getpid())
-	return d
+	// Five bots moving at once ask for it ten times a turn within a
+	// moment: a reading serves for selfFresh.
+	selfMu.Lock()
+	defer selfMu.Unlock()
+	if now := time.Now(); now.Sub(selfAt) > selfFresh {
+		selfLast, _ = self.Of(os.Getpid())
+		selfAt = now
+	}
+	return selfLast
 }
+
+// selfFresh is how long a reading of the judge's own run-queue time is
+// used again: what a turn's clock may miss of the judge's lateness.
+const selfFresh = 200 * time.Microsecond
+
+var (
+	selfMu   sync.Mutex
+	selfAt   time.Time
+	selfLast time.Duration
+)
 
 // self keeps the judge's own threads' schedstat files open; the Go
 // runtime starts threads seldom, they are listed again after a while.
