@@ -25,6 +25,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 
 	"judge/games"
 )
@@ -150,9 +151,31 @@ type State struct {
 	slow     bool     // fill with the slow reference (tests)
 	sc       *scratch // flood-fill buffers; never shared between states
 	// The answers to Board and Trails, the same for every seat, drawn
-	// once each time the board changes rather than once a query: five
-	// bots asking for a 200×200 board each turn ask for 40 KB five times.
-	boardText, trailsText string
+	// at most once a turn, when first asked for: five bots asking for a
+	// 200×200 board each turn ask for 40 KB five times, and bots that
+	// never ask cost nothing.
+	texts *gridTexts
+}
+
+// gridTexts are the board's drawings for one turn. Seats moving at once
+// query the state at once: each drawing is made once, guarded.
+type gridTexts struct {
+	boardOnce, trailsOnce sync.Once
+	board, trails         string
+}
+
+// boardText is the answer to Board.
+func (s *State) boardText() string {
+	t := s.texts
+	t.boardOnce.Do(func() { t.board = s.grid(s.owner) })
+	return t.board
+}
+
+// trailsText is the answer to Trails.
+func (s *State) trailsText() string {
+	t := s.texts
+	t.trailsOnce.Do(func() { t.trails = s.grid(s.trail) })
+	return t.trails
 }
 
 // New starts a size×size game of players players lasting turns turns,
@@ -260,6 +283,7 @@ func (s *State) Clone() *State {
 	}
 	c.out.Scores = append([]float64(nil), s.out.Scores...)
 	c.sc = nil
+	c.texts = &gridTexts{}
 	return &c
 }
 
@@ -331,9 +355,9 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 		}
 		return fmt.Sprintf("%d %d %s", p.x, p.y, p.head), nil
 	case "Board":
-		return s.boardText, nil
+		return s.boardText(), nil
 	case "Trails":
-		return s.trailsText, nil
+		return s.trailsText(), nil
 	case "View":
 		return s.view(seat), nil
 	case "CellAt":
@@ -608,7 +632,7 @@ func (s *State) Outcome() games.Outcome { return s.out }
 // game when the turns are played or no one is alive. Every change of the
 // board ends with it.
 func (s *State) settle() {
-	s.boardText, s.trailsText = s.grid(s.owner), s.grid(s.trail)
+	s.texts = &gridTexts{}
 	alive := 0
 	for i := range s.p {
 		if s.p[i].alive {
