@@ -356,7 +356,9 @@ func (p *Player) EndTurn(context.Context) (judge.Usage, error) {
 	if err == nil {
 		u = judge.Usage{CPU: cpu1 - p.cpu0, CPUKnown: true}
 	}
-	u.Waited = p.clock.waited(p.proc)
+	q := p.clock.queued(p.proc)
+	u.Waited = q + p.clock.judging() + p.clock.late()
+	noteTurn(q, p.turn.Limit)
 	if p.freeze {
 		// Freezing a bot that waits for its next turn on its stdin, as
 		// bots do, changes nothing but the cost of the turn: it cannot

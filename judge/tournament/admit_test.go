@@ -3,40 +3,45 @@ package tournament
 import (
 	"bytes"
 	"context"
+	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// TestAdmission: a match is held back while more tasks are runnable than
-// there are CPUs, and the progress line says so; it is admitted when the
-// queue shrinks, and always when no match is playing.
+// TestAdmission: a match is held back while the bots spend more than a
+// tenth of their turns waiting for a CPU, and the progress line says so;
+// it is admitted when they no longer do, when the share is taken over too
+// little time to mean anything, and always when no match is playing.
 func TestAdmission(t *testing.T) {
-	var queue atomic.Int64
-	queue.Store(7)
+	var share atomic.Uint64 // float64 bits
+	set := func(f float64) { share.Store(math.Float64bits(f)) }
+	over := time.Second
+	set(0.5)
 	var out bytes.Buffer
 	p := &Progress{W: &out, Terminal: true}
 	p.begin(3, 0, false)
-	a := &admission{cpus: 2, runnable: func() (int, error) { return int(queue.Load()), nil }, poll: time.Millisecond, progress: p}
+	a := &admission{cpus: 2, lateness: func() (float64, time.Duration) { return math.Float64frombits(share.Load()), over }, poll: time.Millisecond, progress: p}
 	ctx := context.Background()
 
-	// None playing: admitted whatever the queue.
+	// None playing: admitted whatever the lateness.
 	if err := a.wait(ctx); err != nil {
 		t.Fatal(err)
 	}
-	// One playing, a long queue: held back until it shrinks.
+	// One playing, bots waiting half their time: held back until they
+	// no longer do.
 	admitted := make(chan error, 1)
 	go func() { admitted <- a.wait(ctx) }()
 	select {
 	case err := <-admitted:
-		t.Fatalf("admitted (%v) with 7 runnable tasks on 2 CPUs", err)
+		t.Fatalf("admitted (%v) with bots waiting for a CPU half their time", err)
 	case <-time.After(50 * time.Millisecond):
 	}
-	if !strings.Contains(out.String(), "holding back: 7 tasks runnable on 2 CPUs") {
+	if !strings.Contains(out.String(), "holding back: bots waited for a CPU 50% of their time limits") {
 		t.Errorf("the progress line does not say it holds back: %q", out.String())
 	}
-	queue.Store(2)
+	set(0.05)
 	if err := <-admitted; err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +49,7 @@ func TestAdmission(t *testing.T) {
 		t.Errorf("still %q once admitted", p.held)
 	}
 	// Held back, then the run ends: the wait ends with it.
-	queue.Store(9)
+	set(0.9)
 	cctx, cancel := context.WithCancel(ctx)
 	go func() { admitted <- a.wait(cctx) }()
 	time.Sleep(10 * time.Millisecond)
@@ -57,15 +62,5 @@ func TestAdmission(t *testing.T) {
 	a.done()
 	if err := a.wait(ctx); err != nil {
 		t.Fatal(err)
-	}
-}
-
-func TestRunQueue(t *testing.T) {
-	n, err := runQueue()
-	if err != nil {
-		t.Skip(err)
-	}
-	if n < 0 {
-		t.Errorf("run queue %d", n)
 	}
 }
