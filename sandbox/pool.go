@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -223,6 +224,9 @@ func buildSlot(sh *shape) (*slot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
+	// The judge's end waits in the runtime's poller, not in a system
+	// call that holds a thread: starts of several bots at once.
+	_ = unix.SetNonblock(pair[0], true)
 	ctl, ctlChild := os.NewFile(uintptr(pair[0]), "control"), os.NewFile(uintptr(pair[1]), "control")
 	stR, stW, err := os.Pipe()
 	if err != nil {
@@ -299,14 +303,20 @@ func buildSlot(sh *shape) (*slot, error) {
 		} else {
 			// The init's thread that forks a program moves itself into
 			// run first (a v1 cgroup holds threads): the program starts
-			// there. The files are opened here, with the judge's rights.
+			// there; then the thread moves back. The files are opened
+			// here, with the judge's rights.
 			for ctrl, d := range s.run.dirs {
-				f, err := os.OpenFile(filepath.Join(d, "tasks"), os.O_WRONLY|unix.O_CLOEXEC, 0)
-				if err != nil {
-					return abortEarly(fmt.Errorf("sandbox: cgroup %s: %w", ctrl, err))
+				for _, task := range []struct {
+					dir  string
+					list *[]int
+				}{{d, &cfg.RunTasks}, {s.initC.dirs[ctrl], &cfg.InitTasks}} {
+					f, err := os.OpenFile(filepath.Join(task.dir, "tasks"), os.O_WRONLY|unix.O_CLOEXEC, 0)
+					if err != nil {
+						return abortEarly(fmt.Errorf("sandbox: cgroup %s: %w", ctrl, err))
+					}
+					extra = append(extra, f)
+					*task.list = append(*task.list, 4+len(extra))
 				}
-				extra = append(extra, f)
-				cfg.RunTasks = append(cfg.RunTasks, 4+len(extra))
 			}
 		}
 	}
@@ -530,19 +540,23 @@ func (s *slot) start(spec Spec, run *runConfig) (p *Process, err error, slotOK b
 		p.oomBase = s.run.oomKills()
 		s.run.resetPeak()
 	}
-	if err := unix.Sendmsg(int(s.ctl.Fd()), b, unix.UnixRights(fds...), nil, 0); err != nil {
+	rc, err := s.ctl.SyscallConn()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err), false
+	}
+	var serr error
+	if err := rc.Write(func(fd uintptr) bool {
+		serr = unix.Sendmsg(int(fd), b, unix.UnixRights(fds...), nil, 0)
+		return serr != unix.EAGAIN
+	}); err != nil || serr != nil {
+		if err == nil {
+			err = serr
+		}
 		return nil, fmt.Errorf("sandbox: the sandbox's init: %w", err), false
 	}
-	m, err := s.read()
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("sandbox: the init ended before starting %s: %w", spec.Argv[0], err), false
-	case m.Err != "":
-		return nil, fmt.Errorf("sandbox: %s", m.Err), true
-	}
-	pid, err := s.hostPid()
+	pid, err, slotOK := s.started(spec.Argv[0])
 	if err != nil {
-		return nil, err, false
+		return nil, err, slotOK
 	}
 	p.pid = pid
 	if _, err := s.ctl.Write([]byte{'G'}); err != nil {
@@ -553,13 +567,34 @@ func (s *slot) start(spec Spec, run *runConfig) (p *Process, err error, slotOK b
 	return p, nil, true
 }
 
-// hostPid receives the program's pidfd from the init and reads its pid
-// outside the sandbox.
-func (s *slot) hostPid() (int, error) {
-	buf := make([]byte, 1)
+// started reads the init's answer to a run request: the program's pid
+// outside the sandbox, read from the pidfd the init sends, or why it
+// could not start (slotOK: the slot is still good).
+func (s *slot) started(name string) (pid int, err error, slotOK bool) {
+	buf := make([]byte, 64<<10)
 	oob := make([]byte, unix.CmsgSpace(4))
-	_, oobn, _, _, err := unix.Recvmsg(int(s.ctl.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
-	if err == nil && buf[0] == 'P' {
+	var n, oobn int
+	rc, err := s.ctl.SyscallConn()
+	if err == nil {
+		var rerr error
+		err = rc.Read(func(fd uintptr) bool {
+			n, oobn, _, _, rerr = unix.Recvmsg(int(fd), buf, oob, unix.MSG_CMSG_CLOEXEC|unix.MSG_DONTWAIT)
+			return rerr != unix.EAGAIN && rerr != unix.EINTR
+		})
+		if err == nil {
+			err = rerr
+		}
+	}
+	if err == nil && n == 0 {
+		err = io.EOF
+	}
+	if err != nil {
+		return 0, fmt.Errorf("sandbox: the init ended before starting %s: %w", name, err), false
+	}
+	switch buf[0] {
+	case 'E':
+		return 0, fmt.Errorf("sandbox: %s", buf[1:n]), true
+	case 'P':
 		msgs, _ := unix.ParseSocketControlMessage(oob[:oobn])
 		for _, m := range msgs {
 			fds, _ := unix.ParseUnixRights(&m)
@@ -569,7 +604,7 @@ func (s *slot) hostPid() (int, error) {
 				for _, line := range strings.Split(string(b), "\n") {
 					if v, ok := strings.CutPrefix(line, "Pid:"); ok {
 						if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
-							return n, nil
+							return n, nil, true
 						}
 					}
 				}
@@ -583,9 +618,9 @@ func (s *slot) hostPid() (int, error) {
 		kids = children(s.cmd.Process.Pid)
 	}
 	if len(kids) != 1 {
-		return 0, fmt.Errorf("sandbox: the program vanished as it started (%d processes)", len(kids))
+		return 0, fmt.Errorf("sandbox: the program vanished as it started (%d processes)", len(kids)), false
 	}
-	return kids[0], nil
+	return kids[0], nil, true
 }
 
 // waitPooled waits for the program of a slot to end, records how, and
@@ -617,9 +652,10 @@ func (p *Process) waitPooled() {
 		if s.run.sys.version == 2 {
 			_ = s.run.freeze(false)
 		}
-		// Nothing may be left where the programs run (but, on v1, the
-		// init's thread that forked the program, on its way out). The
-		// count of tasks is cheap to read; a v1 list of processes is not.
+		// Nothing may be left where the programs run (the init's thread
+		// that forked the program on v1 went back to the init's cgroup
+		// before the judge was told the program started). The count of
+		// tasks is cheap to read; a v1 list of processes is not.
 		if n, ok := s.run.tasks(); !ok || n > 0 {
 			for _, pid := range s.run.pidList() {
 				if pid != s.cmd.Process.Pid {

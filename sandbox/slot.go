@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -91,13 +92,13 @@ func runSlot() {
 	}
 	writeMsg(st, message{Info: "ready"})
 
-	type request struct {
-		run runConfig
-		fds []int
-	}
-	runs := make(chan request)
 	var stop stopper
 	goOn := make(chan struct{}, 1)
+	// The thread that starts the next program is made ready between
+	// programs (prepareThread); the reader of the control socket hands it
+	// the run request, and it answers the judge itself: a start costs two
+	// wake-ups, the thread's and the judge's.
+	readyCh := make(chan *readyThread, 1)
 	go func() {
 		buf := make([]byte, 4<<20)
 		oob := make([]byte, unix.CmsgSpace(3*4))
@@ -126,7 +127,7 @@ func runSlot() {
 				}
 				continue
 			}
-			var req request
+			var req runRequest
 			if msgs, err := unix.ParseSocketControlMessage(oob[:oobn]); err == nil {
 				for _, m := range msgs {
 					if fds, err := unix.ParseUnixRights(&m); err == nil {
@@ -138,37 +139,28 @@ func runSlot() {
 				for _, fd := range req.fds {
 					unix.Close(fd)
 				}
-				writeMsg(st, message{Err: fmt.Sprintf("bad run request (%v, %d files)", err, len(req.fds))})
+				reply(ctl, 'E', fmt.Sprintf("bad run request (%v, %d files)", err, len(req.fds)), -1)
 				continue
 			}
-			runs <- req
+			t := <-readyCh
+			t.run <- req
 		}
 	}()
 
-	// The thread that starts the next program is made ready before it
-	// is asked for, between programs, off the path of a start.
-	next := prepareThread(&cfg)
-	for req := range runs {
+	for {
 		stop.thaw() // nothing of a freeze of the previous program goes on
 		var before unix.Rusage
 		_ = unix.Getrusage(unix.RUSAGE_CHILDREN, &before)
-		bot, err := next.start(req.run, req.fds)
-		for _, fd := range req.fds {
-			unix.Close(fd)
-		}
-		if err != nil {
-			writeMsg(st, message{Err: err.Error()})
-			next = prepareThread(&cfg)
+		next := prepareThread(&cfg, ctl)
+		readyCh <- next
+		r := <-next.done // the judge has been answered
+		if r.err != nil {
+			if next.mountNS >= 0 {
+				unix.Close(next.mountNS)
+			}
 			continue
 		}
-		// A pidfd tells the judge the program's pid outside.
-		if fd, err := unix.PidfdOpen(bot, 0); err == nil {
-			_ = unix.Sendmsg(ctl, []byte{'P'}, unix.UnixRights(fd), nil, 0)
-			unix.Close(fd)
-		} else {
-			_ = unix.Sendmsg(ctl, []byte{'N'}, nil, nil, 0)
-		}
-		writeMsg(st, message{Pid: bot})
+		bot := r.pid
 		<-goOn
 		var status unix.WaitStatus
 		var botRU unix.Rusage
@@ -213,7 +205,6 @@ func runSlot() {
 		if next.mountNS >= 0 {
 			unix.Close(next.mountNS)
 		}
-		next = prepareThread(&cfg)
 	}
 }
 
@@ -239,21 +230,15 @@ type runResult struct {
 	err error
 }
 
-// start starts a program from t, which then ends.
-func (t *readyThread) start(run runConfig, fds []int) (int, error) {
-	t.run <- runRequest{run, fds}
-	r := <-t.done
-	return r.pid, r.err
-}
-
 // prepareThread makes a new thread ready to start one program of a slot:
 // it takes a mount and an IPC namespace of its own with a fresh /tmp and
 // /dev/shm and, where it forks the program itself (Direct), restricts
 // itself; then it waits for the program's command, joins the programs'
 // cgroup (v1), forks the program (or its restricted parent, runExec,
-// when rlimits must not bind the init, or on cgroup v2) and ends. What
-// fails in the preparing is told at the start.
-func prepareThread(cfg *config) *readyThread {
+// when rlimits must not bind the init, or on cgroup v2), answers the
+// judge on ctl (reply), tells the init on done, and ends. What fails in
+// the preparing is told at the start.
+func prepareThread(cfg *config, ctl int) *readyThread {
 	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1), mountNS: -1}
 	go func() {
 		// Never unlocked: the thread ends with the goroutine, and its
@@ -261,14 +246,39 @@ func prepareThread(cfg *config) *readyThread {
 		runtime.LockOSThread()
 		err := prepareSelf(cfg, &t.mountNS)
 		req := <-t.run
-		if err != nil {
-			t.done <- runResult{0, err}
-			return
+		pid := 0
+		if err == nil {
+			pid, err = forkProgram(cfg, req.run, req.fds)
 		}
-		pid, err := forkProgram(cfg, req.run, req.fds)
+		for _, fd := range req.fds {
+			unix.Close(fd)
+		}
+		switch {
+		case err != nil:
+			reply(ctl, 'E', err.Error(), -1)
+		default:
+			// A pidfd tells the judge the program's pid outside.
+			if fd, err := unix.PidfdOpen(pid, 0); err == nil {
+				reply(ctl, 'P', strconv.Itoa(pid), fd)
+				unix.Close(fd)
+			} else {
+				reply(ctl, 'N', strconv.Itoa(pid), -1)
+			}
+		}
 		t.done <- runResult{pid, err}
 	}()
 	return t
+}
+
+// reply answers a run request on the control socket: kind 'P' (the
+// program started: its pid inside, and a pidfd), 'N' (started, no pidfd)
+// or 'E' (it could not: why).
+func reply(ctl int, kind byte, text string, fd int) {
+	var oob []byte
+	if fd >= 0 {
+		oob = unix.UnixRights(fd)
+	}
+	_ = unix.Sendmsg(ctl, append([]byte{kind}, text...), oob, nil, 0)
 }
 
 // prepareSelf is the preparing of a ready thread (prepareThread).
@@ -358,6 +368,13 @@ func forkProgram(cfg *config, run runConfig, fds []int) (int, error) {
 			return 0, fmt.Errorf("joining the programs' cgroup: %w", err)
 		}
 	}
+	defer func() {
+		// Back where the init is: the thread counts no more in the
+		// programs' limits on its way out.
+		for _, fd := range cfg.InitTasks {
+			_, _ = unix.Pwrite(fd, []byte("0"), 0)
+		}
+	}()
 	if !cfg.Direct {
 		c := *cfg
 		c.Mode = "init"
