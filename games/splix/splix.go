@@ -150,10 +150,10 @@ type State struct {
 	out      games.Outcome
 	slow     bool     // fill with the slow reference (tests)
 	sc       *scratch // flood-fill buffers; never shared between states
-	// The answers to Board and Trails, the same for every seat, drawn
-	// at most once a turn, when first asked for: five bots asking for a
-	// 200×200 board each turn ask for 40 KB five times, and bots that
-	// never ask cost nothing.
+	// The answers to Board and Trails, the same for every seat, and to
+	// each seat's View, drawn at most once a turn, when first asked for:
+	// five bots asking for a 200×200 board each turn ask for 40 KB five
+	// times, and bots that never ask cost nothing.
 	texts *gridTexts
 }
 
@@ -162,6 +162,9 @@ type State struct {
 type gridTexts struct {
 	boardOnce, trailsOnce sync.Once
 	board, trails         string
+	// Each seat's View, drawn once a turn too.
+	viewOnce [MaxPlayers]sync.Once
+	views    [MaxPlayers]string
 }
 
 // boardText is the answer to Board.
@@ -359,7 +362,9 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 	case "Trails":
 		return s.trailsText(), nil
 	case "View":
-		return s.view(seat), nil
+		t := s.texts
+		t.viewOnce[seat].Do(func() { t.views[seat] = s.view(seat) })
+		return t.views[seat], nil
 	case "CellAt":
 		return s.cellAt(l.Args), nil
 	case "Players":

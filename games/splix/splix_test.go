@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -200,5 +201,45 @@ func TestLastValidMoveBinds(t *testing.T) {
 	}
 	if err := s.Orders(0).Command(games.ParseLine("Go N")); !errors.Is(err, games.ErrUnknown) {
 		t.Errorf("Go is a command: %v", err)
+	}
+}
+
+// TestAnswersFollowTheTurn: Board, Trails and View are drawn once a turn
+// and kept; after a move they are the new turn's, the same as a state
+// that never answered them before draws.
+func TestAnswersFollowTheTurn(t *testing.T) {
+	s, err := New(20, 10, 2, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"Board", "Trails", "View"}
+	ask := func(s *State) []string {
+		var out []string
+		for seat := 0; seat < 2; seat++ {
+			for _, q := range queries {
+				a, err := s.Query(seat, games.ParseLine(q))
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	before := ask(s)
+	if again := ask(s); !slices.Equal(before, again) {
+		t.Fatal("the same turn answered twice differently")
+	}
+	for turn := 0; turn < 3; turn++ {
+		play(t, s, nil) // everyone goes straight on: trails grow
+	}
+	after := ask(s)
+	if fresh := ask(s.Clone()); !slices.Equal(after, fresh) {
+		t.Errorf("after three turns the answers are not the state's:\n%v\nwant\n%v", after, fresh)
+	}
+	for i := range after {
+		if q := queries[i%len(queries)]; q != "Board" && after[i] == before[i] {
+			t.Errorf("seat %d's %s did not change in three moves", i/len(queries), q)
+		}
 	}
 }
