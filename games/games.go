@@ -57,8 +57,9 @@ type ParamSpec struct {
 type Params map[string]int
 
 // State is one game in progress. Its methods other than Apply and Forfeit
-// only read it, so Query and Orders may be called from several goroutines
-// at once (one per seat moving this turn).
+// only read it (an answer drawn once a turn may be kept, guarded), so
+// Query and Orders may be called from several goroutines at once (one per
+// seat moving this turn).
 type State interface {
 	// Seats is the number of players.
 	Seats() int
