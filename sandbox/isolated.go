@@ -41,7 +41,7 @@ func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, err
 			cgs = s
 		}
 	}
-	if level.rank() >= Namespaces.rank() && pooling {
+	if level.rank() >= Namespaces.rank() && pooling && reuseWorks(level) {
 		sh, run, err := prepare(spec)
 		if err != nil {
 			return nil, err

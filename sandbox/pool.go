@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -28,8 +29,77 @@ import (
 // pool; a slot whose init died, or whose cgroup still holds a process, is
 // destroyed instead.
 
-// pooling says whether Start uses the pool (tests compare both).
-var pooling = true
+// pooling says whether Start uses the pool (tests compare both);
+// slotFault, when set, is the error every build of a ready sandbox gives
+// (tests of what a machine that refuses them sees).
+var (
+	pooling   = true
+	slotFault error
+)
+
+// Whether ready sandboxes work here, at each level, is found once, by
+// running /bin/true in one (reuseCheck). Where they do not (a machine
+// whose cgroups refuse what the pool needs), each program gets a
+// sandbox of its own, as at level basic, and ReuseProblem says why.
+var reuse struct {
+	mu     sync.Mutex
+	checks map[Level]error
+	done   map[Level]bool
+}
+
+// reuseWorks reports whether ready sandboxes work at level l, checking
+// once.
+func reuseWorks(l Level) bool {
+	reuse.mu.Lock()
+	defer reuse.mu.Unlock()
+	if !reuse.done[l] {
+		if reuse.done == nil {
+			reuse.done, reuse.checks = map[Level]bool{}, map[Level]error{}
+		}
+		reuse.checks[l] = reuseCheck(l)
+		reuse.done[l] = true
+	}
+	return reuse.checks[l] == nil
+}
+
+// reuseCheck runs /bin/true in a ready sandbox at level l.
+func reuseCheck(l Level) error {
+	spec := Spec{Argv: []string{"/bin/true"}, Level: l, Limits: DefaultLimits, Env: []string{}}
+	sh, run, err := prepare(spec)
+	if err != nil || sh == nil {
+		return err
+	}
+	p, err := startPooled(spec, sh, run)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-p.Done():
+	case <-time.After(10 * time.Second):
+		p.Kill()
+		<-p.Done()
+		return errors.New("sandbox: /bin/true did not end in a ready sandbox within 10 s")
+	}
+	if e := p.Exit(); e.Code != 0 || e.Signal != 0 {
+		return fmt.Errorf("sandbox: /bin/true in a ready sandbox: %v", e)
+	}
+	return nil
+}
+
+// ReuseProblem says why programs do not run in ready sandboxes, reused
+// from one program to the next, at the best level here (nil when they
+// do, or when the level has no namespaces, where nothing is reused). It
+// checks once, the first time it or a Start needs it.
+func ReuseProblem() error {
+	l := probe().Level
+	if l.rank() < Namespaces.rank() || !pooling {
+		return nil
+	}
+	reuseWorks(l)
+	reuse.mu.Lock()
+	defer reuse.mu.Unlock()
+	return reuse.checks[l]
+}
 
 // Pool sizes: idle slots kept per shape, and in all.
 const (
@@ -220,6 +290,9 @@ func Prewarm(spec Spec, n int) error {
 // buildSlot starts the init of a new slot of shape sh and waits until it
 // is ready.
 func buildSlot(sh *shape) (*slot, error) {
+	if slotFault != nil {
+		return nil, slotFault
+	}
 	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -233,5 +234,40 @@ func TestForkBombSparesInit(t *testing.T) {
 	}
 	if out != "ok\n" || e.Code != 0 {
 		t.Errorf("after the bomb: %q, %v", out, e)
+	}
+}
+
+// TestReuseFallsBack: where ready sandboxes cannot be built, programs
+// still run, each in a sandbox of its own, and ReuseProblem says why.
+func TestReuseFallsBack(t *testing.T) {
+	available(t, Namespaces)
+	ReleaseIdle()
+	reuse.mu.Lock()
+	saved := reuse.done
+	reuse.done = nil
+	reuse.mu.Unlock()
+	slotFault = errors.New("sandbox: this machine refuses ready sandboxes")
+	t.Cleanup(func() {
+		slotFault = nil
+		reuse.mu.Lock()
+		reuse.done = saved
+		reuse.mu.Unlock()
+	})
+	if err := ReuseProblem(); err == nil || !strings.Contains(err.Error(), "refuses ready sandboxes") {
+		t.Fatalf("ReuseProblem() = %v", err)
+	}
+	p, err := Start(Spec{Argv: []string{"/bin/true"}, Limits: DefaultLimits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-p.Done()
+	if p.slot != nil {
+		t.Error("the program ran in a ready sandbox that could not be built")
+	}
+	if e := p.Exit(); e.Code != 0 {
+		t.Errorf("exit %v", e)
+	}
+	if p.Level() != Probe().Level {
+		t.Errorf("level %s, want %s", p.Level(), Probe().Level)
 	}
 }

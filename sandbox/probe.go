@@ -112,7 +112,7 @@ func runProbe() *Report {
 	case cg.version == 1:
 		// v1's freezer takes about 0.2 ms a turn; SIGSTOP from the init
 		// stops the same processes (its whole PID namespace) in 2 µs.
-		r.Checks[len(r.Checks)-2].Detail = "present (" + where("freezer") + "); between turns programs are stopped with SIGSTOP, sent by the sandbox's init to its whole PID namespace, which costs 2 µs where the v1 freezer costs 0.2 ms"
+		r.Checks[len(r.Checks)-2].Detail = "present (" + where("freezer") + "); a bot found computing between its turns is stopped then with SIGSTOP, sent by the sandbox's init to its whole PID namespace, which costs 2 µs where the v1 freezer costs 0.2 ms"
 	}
 	if r.landlock > 0 {
 		what := "file system access limited to what the program needs"

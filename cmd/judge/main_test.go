@@ -159,7 +159,7 @@ func TestDoctor(t *testing.T) {
 	if !strings.HasPrefix(out, "sandbox level: "+string(r.Level)+"\n") {
 		t.Errorf("output does not start with the level %s:\n%s", r.Level, out)
 	}
-	for _, name := range []string{"user namespace", "cgroup memory", "cgroup pids", "cgroup freezer", "landlock", "seccomp", "no_new_privs", "pty"} {
+	for _, name := range []string{"user namespace", "cgroup memory", "cgroup pids", "cgroup freezer", "landlock", "seccomp", "no_new_privs", "pty", "reused sandboxes: "} {
 		if !strings.Contains(out, name) {
 			t.Errorf("no line for %s:\n%s", name, out)
 		}
