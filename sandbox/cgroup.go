@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -277,9 +276,6 @@ type cgroup struct {
 	sys  *cgroupSys
 	dirs map[string]string // v1 controller, or "" for v2 → directory
 
-	cpuOnce sync.Once
-	cpuFile *os.File // the CPU usage file, kept open: read again from offset 0 every turn
-
 	filesMu sync.Mutex
 	files   map[string]int // path → descriptor, of files read again and again (readAt)
 }
@@ -329,6 +325,21 @@ func (c *cgroup) readKeyAt(path, key string) (int64, error) {
 
 // create makes the cgroup of a new sandbox with limit l.
 func (s *cgroupSys) create(l Limits) (*cgroup, error) {
+	c := s.named()
+	if err := c.mkdir(); err != nil {
+		c.remove()
+		return nil, fmt.Errorf("sandbox: cgroup: %w", err)
+	}
+	if err := c.limitMemory(l.Memory); err != nil {
+		c.remove()
+		return nil, fmt.Errorf("sandbox: cgroup memory limit: %w", err)
+	}
+	return c, nil
+}
+
+// named is a new sandbox's cgroup, named but not made: a directory per
+// v1 controller, or one on v2.
+func (s *cgroupSys) named() *cgroup {
 	name := fmt.Sprintf("judge-sb-%d-%d", os.Getpid(), cgSeq.Add(1))
 	c := &cgroup{sys: s, dirs: map[string]string{}}
 	if s.version == 2 {
@@ -338,28 +349,7 @@ func (s *cgroupSys) create(l Limits) (*cgroup, error) {
 			c.dirs[ctrl] = filepath.Join(base, name)
 		}
 	}
-	for _, d := range c.dirs {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			c.remove()
-			return nil, fmt.Errorf("sandbox: cgroup: %w", err)
-		}
-	}
-	var err error
-	if s.version == 2 {
-		d := c.dirs[""]
-		if l.Memory > 0 {
-			err = writeFile(filepath.Join(d, "memory.max"), l.Memory)
-			_ = writeFile(filepath.Join(d, "memory.swap.max"), 0)
-		}
-	} else if d, ok := c.dirs["memory"]; ok && l.Memory > 0 {
-		err = writeFile(filepath.Join(d, "memory.limit_in_bytes"), l.Memory)
-		_ = writeFile(filepath.Join(d, "memory.memsw.limit_in_bytes"), l.Memory)
-	}
-	if err != nil {
-		c.remove()
-		return nil, fmt.Errorf("sandbox: cgroup memory limit: %w", err)
-	}
-	return c, nil
+	return c
 }
 
 // createSlot makes the cgroups of a reusable sandbox (pool.go): top, the
@@ -370,15 +360,7 @@ func (s *cgroupSys) create(l Limits) (*cgroup, error) {
 // limits so leaves the init alone, and the counters of run (CPU, memory,
 // OOM kills) are the programs' only.
 func (s *cgroupSys) createSlot(l Limits, procs int) (top, init, run *cgroup, err error) {
-	name := fmt.Sprintf("judge-sb-%d-%d", os.Getpid(), cgSeq.Add(1))
-	top = &cgroup{sys: s, dirs: map[string]string{}}
-	if s.version == 2 {
-		top.dirs[""] = filepath.Join(s.v2, name)
-	} else {
-		for ctrl, base := range s.v1 {
-			top.dirs[ctrl] = filepath.Join(base, name)
-		}
-	}
+	top = s.named()
 	fail := func(err error) (*cgroup, *cgroup, *cgroup, error) {
 		if run != nil {
 			run.remove()
@@ -389,10 +371,8 @@ func (s *cgroupSys) createSlot(l Limits, procs int) (top, init, run *cgroup, err
 		top.remove()
 		return nil, nil, nil, fmt.Errorf("sandbox: cgroup: %w", err)
 	}
-	for _, d := range top.dirs {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			return fail(err)
-		}
+	if err := top.mkdir(); err != nil {
+		return fail(err)
 	}
 	init = top
 	if s.version == 2 {
@@ -445,8 +425,11 @@ func (c *cgroup) limitMemory(n int64) error {
 	}
 	if c.sys.version == 2 {
 		d := c.dirs[""]
+		if err := writeFile(filepath.Join(d, "memory.max"), n); err != nil {
+			return err
+		}
 		_ = writeFile(filepath.Join(d, "memory.swap.max"), 0)
-		return writeFile(filepath.Join(d, "memory.max"), n)
+		return nil
 	}
 	d, ok := c.dirs["memory"]
 	if !ok {
@@ -522,62 +505,24 @@ func (c *cgroup) freeze(on bool) error {
 	return os.WriteFile(filepath.Join(d, "freezer.state"), []byte(v), 0)
 }
 
-// cpu is the CPU time used by the cgroup's processes. The file stays
-// open: a read from offset 0 regenerates it, which costs a few
-// microseconds where opening it again costs tens.
+// cpu is the CPU time used by the cgroup's processes (cpu.stat's
+// usage_usec on v2, cpuacct.usage on v1), read through a file kept open
+// (readAt): it is read twice a turn of every bot.
 func (c *cgroup) cpu() (time.Duration, error) {
-	c.cpuOnce.Do(func() {
-		name := filepath.Join(c.dirs["cpuacct"], "cpuacct.usage")
-		if c.sys.version == 2 {
-			name = filepath.Join(c.dirs[""], "cpu.stat")
-		} else if _, ok := c.dirs["cpuacct"]; !ok {
-			return
-		}
-		c.cpuFile, _ = os.Open(name)
-	})
-	if f := c.cpuFile; f != nil {
-		var buf [512]byte
-		n, err := f.ReadAt(buf[:], 0)
-		if n > 0 && (err == nil || errors.Is(err, io.EOF)) {
-			if d, ok := parseCPU(buf[:n], c.sys.version); ok {
-				return d, nil
-			}
-		}
-	}
 	if c.sys.version == 2 {
-		v, err := readKey(filepath.Join(c.dirs[""], "cpu.stat"), "usage_usec")
+		v, err := c.readKeyAt(filepath.Join(c.dirs[""], "cpu.stat"), "usage_usec")
 		return time.Duration(v) * time.Microsecond, err
 	}
 	d, ok := c.dirs["cpuacct"]
 	if !ok {
 		return 0, errors.New("no cpuacct controller")
 	}
-	v, err := readInt(filepath.Join(d, "cpuacct.usage"))
+	v, err := c.readIntAt(filepath.Join(d, "cpuacct.usage"))
 	return time.Duration(v), err
-}
-
-// parseCPU reads cpuacct.usage (v1, nanoseconds) or cpu.stat's
-// usage_usec (v2).
-func parseCPU(b []byte, version int) (time.Duration, bool) {
-	if version != 2 {
-		v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
-		return time.Duration(v), err == nil
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "usage_usec "); ok {
-			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-			return time.Duration(n) * time.Microsecond, err == nil
-		}
-	}
-	return 0, false
 }
 
 // closeFiles closes the files the cgroup keeps open.
 func (c *cgroup) closeFiles() {
-	c.cpuOnce.Do(func() {})
-	if c.cpuFile != nil {
-		c.cpuFile.Close()
-	}
 	c.filesMu.Lock()
 	for path, fd := range c.files {
 		unix.Close(fd)
