@@ -136,13 +136,8 @@ func runInit() {
 	}
 	ns := cfg.Mode == "init" || cfg.Mode == "probe"
 	if ns {
-		_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
-		if err := setupRoot(cfg); err != nil {
+		if err := enterRoot(cfg); err != nil {
 			fail(err)
-		}
-		_ = unix.Sethostname([]byte("sandbox"))
-		if err := loopbackUp(); err != nil {
-			fail(fmt.Errorf("loopback: %w", err))
 		}
 	}
 	if cfg.Mode == "probe" {
@@ -162,16 +157,7 @@ func runInit() {
 	if !ns {
 		_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 	}
-	// Caught, not ignored: an ignored signal would stay ignored in the
-	// program.
-	sigs := make(chan os.Signal, 16)
-	go func() {
-		for range sigs {
-		}
-	}()
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT,
-		syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGPIPE, syscall.SIGALRM,
-		syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGXFSZ)
+	catchSignals()
 
 	spareThreads(8)
 	var bot int
@@ -256,6 +242,34 @@ func runInit() {
 		MaxRSS: ru.Maxrss * 1024,
 	})
 	os.Exit(0)
+}
+
+// enterRoot makes the namespaces of an init ready for programs: the
+// root file system of cfg, the host name, the loopback.
+func enterRoot(cfg *config) error {
+	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	if err := setupRoot(cfg); err != nil {
+		return err
+	}
+	_ = unix.Sethostname([]byte("sandbox"))
+	if err := loopbackUp(); err != nil {
+		return fmt.Errorf("loopback: %w", err)
+	}
+	return nil
+}
+
+// catchSignals keeps an init from dying of the signals a program may
+// send it. Caught, not ignored: an ignored signal would stay ignored in
+// the programs it starts.
+func catchSignals() {
+	sigs := make(chan os.Signal, 16)
+	go func() {
+		for range sigs {
+		}
+	}()
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT,
+		syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGPIPE, syscall.SIGALRM,
+		syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGXFSZ)
 }
 
 // spareThreads makes the Go runtime create n threads now and keep them

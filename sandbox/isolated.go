@@ -65,19 +65,8 @@ func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, err
 	sys := &syscall.SysProcAttr{}
 	if ns {
 		cfg.Mode = "init"
-		id, gid := os.Geteuid(), os.Getegid()
-		if root {
-			id, gid = nobody, nobody
-		}
-		sys.Cloneflags = nsCloneFlags
-		sys.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: id, Size: 1}}
-		sys.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: gid, Size: 1}}
-		sys.GidMappingsEnableSetgroups = false
-		sys.Setsid = true
-		sys.AmbientCaps = initCaps
-		// Become the namespace's root, which is id outside: until then
-		// the child keeps the judge's credentials.
-		sys.Credential = &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: true}
+		id, gid := initIDs()
+		sys = initAttr(nsCloneFlags, id, gid)
 		for i, list := range [][]string{ro, rw} {
 			for _, path := range list {
 				if _, err := os.Stat(path); err != nil {
@@ -389,6 +378,31 @@ func withTmp(env []string, tmp string) []string {
 func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
+}
+
+// initIDs are the ids outside that a sandbox's init, root of its user
+// namespace, is: the judge's own, or nobody's when the judge is root.
+func initIDs() (id, gid int) {
+	if os.Geteuid() == 0 {
+		return nobody, nobody
+	}
+	return os.Geteuid(), os.Getegid()
+}
+
+// initAttr starts a sandbox's init in new namespaces (flags) as the root
+// of its user namespace, which is id and gid outside, with initCaps.
+func initAttr(flags uintptr, id, gid int) *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{
+		Cloneflags:                 flags,
+		UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: id, Size: 1}},
+		GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: gid, Size: 1}},
+		GidMappingsEnableSetgroups: false,
+		Setsid:                     true,
+		AmbientCaps:                initCaps,
+		// Become the namespace's root, which is id outside: until then
+		// the child keeps the judge's credentials.
+		Credential: &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: true},
+	}
 }
 
 // PathsOf lists what a command needs to see, for Spec.ReadOnly: dir, and

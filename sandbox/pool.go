@@ -325,10 +325,7 @@ func buildSlot(sh *shape) (*slot, error) {
 			}
 		}
 	}
-	id, gid := os.Geteuid(), os.Getegid()
-	if root {
-		id, gid = nobody, nobody
-	}
+	id, gid := initIDs()
 	abortEarly := func(err error) (*slot, error) {
 		ctl.Close()
 		ctlChild.Close()
@@ -394,19 +391,11 @@ func buildSlot(sh *shape) (*slot, error) {
 		}
 	}
 	cmd := &exec.Cmd{
-		Path:       "/proc/self/exe",
-		Args:       []string{slotName},
-		Env:        []string{"GOMAXPROCS=2", "GORACE=atexit_sleep_ms=0"},
-		ExtraFiles: append([]*os.File{ctlChild, stW}, extra...),
-		SysProcAttr: &syscall.SysProcAttr{
-			Cloneflags:                 flags,
-			UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: id, Size: 1}},
-			GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: gid, Size: 1}},
-			GidMappingsEnableSetgroups: false,
-			Setsid:                     true,
-			AmbientCaps:                initCaps,
-			Credential:                 &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: true},
-		},
+		Path:        "/proc/self/exe",
+		Args:        []string{slotName},
+		Env:         []string{"GOMAXPROCS=2", "GORACE=atexit_sleep_ms=0"},
+		ExtraFiles:  append([]*os.File{ctlChild, stW}, extra...),
+		SysProcAttr: initAttr(flags, id, gid),
 	}
 	err = cmd.Start()
 	ctlChild.Close()
@@ -479,7 +468,7 @@ func (s *slot) destroy() {
 // them, the inner ones first.
 func (s *slot) removeCgroups() {
 	for _, c := range []*cgroup{s.run, s.initC, s.cg} {
-		if c != nil {
+		if c != nil && (c != s.cg || s.initC != s.cg) {
 			c.killAll()
 		}
 	}

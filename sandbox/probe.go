@@ -156,10 +156,7 @@ func probeNamespaces(seccomp bool) error {
 	if !initCalled {
 		return fmt.Errorf("sandbox.Init is not called at the start of main")
 	}
-	id, gid := os.Geteuid(), os.Getegid()
-	if id == 0 {
-		id, gid = nobody, nobody
-	}
+	id, gid := initIDs()
 	ctlR, ctlW, err := os.Pipe()
 	if err != nil {
 		return err
@@ -172,18 +169,11 @@ func probeNamespaces(seccomp bool) error {
 	}
 	defer stR.Close()
 	cmd := &exec.Cmd{
-		Path:       "/proc/self/exe",
-		Args:       []string{initName},
-		Env:        []string{"GOMAXPROCS=1", "GORACE=atexit_sleep_ms=0"},
-		ExtraFiles: []*os.File{ctlR, stW},
-		SysProcAttr: &syscall.SysProcAttr{
-			Cloneflags:  nsCloneFlags,
-			UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: id, Size: 1}},
-			GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: gid, Size: 1}},
-			Setsid:      true,
-			AmbientCaps: initCaps,
-			Credential:  &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: true},
-		},
+		Path:        "/proc/self/exe",
+		Args:        []string{initName},
+		Env:         []string{"GOMAXPROCS=1", "GORACE=atexit_sleep_ms=0"},
+		ExtraFiles:  []*os.File{ctlR, stW},
+		SysProcAttr: initAttr(nsCloneFlags, id, gid),
 	}
 	err = cmd.Start()
 	ctlR.Close()

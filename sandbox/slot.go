@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -58,22 +57,10 @@ func runSlot() {
 	if err := json.Unmarshal(buf[:n], &cfg); err != nil {
 		fail(fmt.Errorf("sandbox config: %w", err))
 	}
-	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
-	if err := setupRoot(&cfg); err != nil {
+	if err := enterRoot(&cfg); err != nil {
 		fail(err)
 	}
-	_ = unix.Sethostname([]byte("sandbox"))
-	if err := loopbackUp(); err != nil {
-		fail(fmt.Errorf("loopback: %w", err))
-	}
-	sigs := make(chan os.Signal, 16)
-	go func() {
-		for range sigs {
-		}
-	}()
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT,
-		syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGPIPE, syscall.SIGALRM,
-		syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGXFSZ)
+	catchSignals()
 	spareThreads(8)
 	if cfg.Direct {
 		// Process-wide, and the same for every program of the slot.
