@@ -208,22 +208,30 @@ func BenchmarkQuery(b *testing.B) {
 	}
 }
 
+// sleeper starts a program that sleeps at level l for a benchmark, and
+// kills it at the benchmark's end; it skips levels not available here.
+func sleeper(b *testing.B, l Level) *Process {
+	b.Helper()
+	if l.rank() > Probe().Level.rank() {
+		b.Skipf("level %s is not available", l)
+	}
+	p, err := Start(Spec{Argv: []string{"/bin/sleep", "1000"}, Level: l, Limits: DefaultLimits})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		p.Kill()
+		<-p.Done()
+	})
+	return p
+}
+
 // BenchmarkFreezeThaw measures freezing and thawing a program once, as
 // every turn does.
 func BenchmarkFreezeThaw(b *testing.B) {
 	for _, l := range levels {
 		b.Run(string(l), func(b *testing.B) {
-			if l.rank() > Probe().Level.rank() {
-				b.Skipf("level %s is not available", l)
-			}
-			p, err := Start(Spec{Argv: []string{"/bin/sleep", "1000"}, Level: l, Limits: DefaultLimits})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer func() {
-				p.Kill()
-				<-p.Done()
-			}()
+			p := sleeper(b, l)
 			for b.Loop() {
 				if err := p.Freeze(); err != nil {
 					b.Fatal(err)
@@ -251,17 +259,7 @@ func BenchmarkStartUnpooled(b *testing.B) {
 func BenchmarkTurn(b *testing.B) {
 	for _, l := range levels {
 		b.Run(string(l), func(b *testing.B) {
-			if l.rank() > Probe().Level.rank() {
-				b.Skipf("level %s is not available", l)
-			}
-			p, err := Start(Spec{Argv: []string{"/bin/sleep", "1000"}, Level: l, Limits: DefaultLimits})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer func() {
-				p.Kill()
-				<-p.Done()
-			}()
+			p := sleeper(b, l)
 			_ = p.Freeze()
 			for b.Loop() {
 				if err := p.Thaw(); err != nil {
