@@ -55,23 +55,44 @@ func (o Options) Memory() int64 {
 
 // RunTool runs a tool (a compiler) in the sandbox to its end, or until ctx
 // ends (then it is killed, and ctx's error returned). The tool's wall-clock
-// limit is spec.Limits.Wall.
-func RunTool(ctx context.Context, spec ToolSpec) (Exit, error) {
+// limit is spec.Limits.Wall. A positive cpu is a limit on the CPU time of
+// all the tool's processes together: past it the tool is killed and the
+// second result is true. CPU time, unlike the wall clock, does not grow
+// when the machine is busy with other work.
+func RunTool(ctx context.Context, spec ToolSpec, cpu time.Duration) (Exit, bool, error) {
 	p, err := sandbox.Start(spec)
 	if err != nil {
-		return Exit{}, err
+		return Exit{}, false, err
 	}
-	select {
-	case <-p.Done():
-		return p.Exit(), nil
-	case <-ctx.Done():
-		p.Kill()
-		t := time.NewTimer(killWait)
+	var tick <-chan time.Time
+	if cpu > 0 {
+		t := time.NewTicker(toolPoll)
 		defer t.Stop()
+		tick = t.C
+	}
+	for {
 		select {
 		case <-p.Done():
-		case <-t.C:
+			e := p.Exit()
+			return e, cpu > 0 && e.CPU > cpu, nil
+		case <-tick:
+			if used, err := p.CPUTime(); err == nil && used > cpu {
+				p.Kill()
+				<-p.Done()
+				return p.Exit(), true, nil
+			}
+		case <-ctx.Done():
+			p.Kill()
+			t := time.NewTimer(killWait)
+			defer t.Stop()
+			select {
+			case <-p.Done():
+			case <-t.C:
+			}
+			return Exit{}, false, ctx.Err()
 		}
-		return Exit{}, ctx.Err()
 	}
 }
+
+// toolPoll is how often a tool's CPU time is read against its limit.
+const toolPoll = 100 * time.Millisecond

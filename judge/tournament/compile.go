@@ -509,6 +509,14 @@ func compileEnv(extra map[string]string, cache string) []string {
 	return out
 }
 
+// The wall-clock backstop of a compile: a compiler waiting on nothing is
+// stopped after this many times its CPU limit, and never before
+// compileWallMin.
+const (
+	compileWallFactor = 10
+	compileWallMin    = 5 * time.Minute
+)
+
 // runCompiler runs one compile in the sandbox, under the compile limits,
 // with the compiler's own installation visible read-only and the build
 // directory and the cache writable. A compiler that fails gives a
@@ -523,14 +531,17 @@ func (l *Languages) runCompiler(ctx context.Context, argv []string, dir, cache s
 	lim := procbot.CompileLimits
 	lim.Memory = l.Limits.MemoryMB << 20
 	lim.Procs = l.Limits.Procs
-	lim.Wall = time.Duration(l.Limits.Time)
-	ex, err := procbot.RunTool(ctx, procbot.ToolSpec{
+	// The limit is the compiler's CPU time, which a busy machine does not
+	// stretch; the wall clock only catches a compiler that waits forever.
+	cpu := time.Duration(l.Limits.Time)
+	lim.Wall = max(compileWallFactor*cpu, compileWallMin)
+	ex, overCPU, err := procbot.RunTool(ctx, procbot.ToolSpec{
 		Argv: argv, Dir: dir, Env: compileEnv(env, cache),
 		Stdout: logf, Stderr: logf,
 		Limits:   lim,
 		ReadOnly: toolDirs(argv[0]),
 		Writable: writable,
-	})
+	}, cpu)
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
@@ -540,8 +551,10 @@ func (l *Languages) runCompiler(ctx context.Context, argv []string, dir, cache s
 	text, _ := os.ReadFile(logf.Name())
 	msg := judge.LastLines(text, 40, 4000)
 	switch {
+	case overCPU:
+		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler used more than %v of CPU time\n%s", cpu, msg)}
 	case ex.Wall:
-		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler took more than %v\n%s", lim.Wall, msg)}
+		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler took more than %v of wall-clock time (it used %v of CPU time)\n%s", lim.Wall, ex.CPU.Round(time.Millisecond), msg)}
 	case ex.OOM || ex.Signaled():
 		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler was %s\n%s", ex, msg)}
 	case ex.Code != 0:

@@ -1,0 +1,73 @@
+package tournament
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCompileLimitIsCPUTime: a compile is stopped by the CPU time it uses,
+// not by the wall-clock time it takes, so a busy machine does not fail a
+// build. A "compiler" that spins past the limit is stopped, with a message
+// that says so; one that waits longer than the limit, using no CPU, builds.
+func TestCompileLimitIsCPUTime(t *testing.T) {
+	for _, tc := range []struct {
+		name, script string
+		wantErr      string
+	}{
+		{"spins", "while :; do :; done", "the compiler used more than 1s of CPU time"},
+		{"waits", "sleep 2; cp \"$1\" \"$2\"", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			langs, err := LoadLanguages(writeLanguages(t, `
+[limits]
+time = "1s"
+
+[language.sh]
+extensions = ["sh"]
+compile = ["/bin/sh", "-c", `+quoteTOML(tc.script)+`, "compile", "{src}", "{exe}"]
+run = ["/bin/sh", "{exe}"]
+`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := filepath.Join(t.TempDir(), "bot.sh")
+			if err := os.WriteFile(src, []byte("echo hi\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, err := langs.Detect(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			_, err = langs.Build(ctx, s, t.TempDir())
+			var ce *CompileError
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatalf("build: %v", err)
+			case tc.wantErr != "" && !errors.As(err, &ce):
+				t.Fatalf("build: %v, want a compile error", err)
+			case tc.wantErr != "" && !strings.Contains(ce.Message, tc.wantErr):
+				t.Fatalf("compile error %q, want %q", ce.Message, tc.wantErr)
+			}
+		})
+	}
+}
+
+func writeLanguages(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "languages.toml")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func quoteTOML(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
