@@ -13,14 +13,26 @@
 //     "player-index"; the answer is {"play":"3"} (a string or a number).
 //   - Tic-tac-toe, as Bolosseum serves it: the same, with "game":"tictactoe"
 //     and "board" an object whose keys are "y-x"; the answer {"play":"y-x"}.
-//   - Battleship: form fields game=Battleship, match_id (N-1 or N-2), act
-//     (init, fight), opponent, width, height, ship1..ship6, and in fights
-//     your_strikes and his_strikes (JSON lists of {"target":"x,y","result":
-//     "" | "hit" | "hit and sunk"}); the answer to init is a JSON list of
-//     ships "x1,y1-x2,y2", to fight a cell "x,y". Later bots take the same
-//     fields as a JSON body with "action" init or play-turn (the lists as
-//     JSON, not strings): give such a bot as http+json://… (or
-//     https+json://…); http://… is the form.
+//   - Battleship, given as http://…: botsarena's form fields (seed 000)
+//     game=Battleship, match_id (N-1 or N-2), act (init, fight), opponent,
+//     width, height, ship1..ship6, and in fights your_strikes and
+//     his_strikes (JSON lists of {"target":"x,y","result": "" | "hit" |
+//     "hit and sunk"}); the answer to init is a JSON list of ships
+//     "x1,y1-x2,y2", to fight a cell "x,y".
+//   - Battleship, given as http+json://… (or https+json://…): botsarena's
+//     JSON body, as its Battleship act.php sends it: {"game-id":1609,
+//     "game":"battleship","action":"init","players":2,"player-index":0,
+//     "board":{"opponent","width","height","ship1".."ship6"}} (the numbers
+//     in "board" as strings), then {"game":"Battleship","game-id",
+//     "action":"play-turn","player-index","board"} with your_strikes and
+//     his_strikes in "board" as JSON lists. The answers are
+//     {"name":…,"boats":["x1,y1-x2,y2",…]} and {"play":"x,y"}, checked
+//     against ^[0-9]+,[0-9]+$ as the arena does: an answer without boats or
+//     a malformed play loses. An answer in the other variant's shape says
+//     which scheme to give the bot.
+//
+// Redirects are not followed, except a 307 or 308 to the same origin:
+// those keep the POST and its body, and the same server.
 //
 // Web bots run outside the sandbox, wherever their server is: the replay
 // says so.
@@ -35,6 +47,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -90,10 +103,12 @@ func (b Bot) Info() (judge.BotInfo, error) {
 
 // Start implements judge.Entrant.
 func (b Bot) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
-	d := &driver{bot: b, seat: s, client: b.Client}
-	if d.client == nil {
-		d.client = &http.Client{}
+	c := http.Client{}
+	if b.Client != nil {
+		c = *b.Client
 	}
+	c.CheckRedirect = checkRedirect
+	d := &driver{bot: b, seat: s, client: &c}
 	var f local.Func
 	switch s.Game {
 	case "connect4":
@@ -166,10 +181,50 @@ func (d *driver) post(ctx context.Context, c *local.Conn, contentType string, bo
 		return nil, judge.Faultf(judge.Crash, "%s: reading the answer: %v", d.bot.URL, unwrapURLError(err))
 	}
 	c.Logf("< %s %s", resp.Status, clip(string(b), 300))
+	if resp.Request.URL.String() != d.bot.URL {
+		c.Logf("(from %s, where %s redirected with the method kept)", resp.Request.URL, d.bot.URL)
+	}
+	if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return nil, judge.Faultf(judge.Crash, "%s answered %s, a redirect to %s: a web bot's redirects are not followed, "+
+			"except a 307 or 308 (which keep the POST) to the same scheme, host and port; give the bot by the URL that answers",
+			resp.Request.URL, resp.Status, clip(loc, 200))
+	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, judge.Faultf(judge.Crash, "%s answered %s: %q", d.bot.URL, resp.Status, clip(strings.TrimSpace(string(b)), 200))
 	}
 	return b, nil
+}
+
+// maxRedirects bounds the redirects followed for one request.
+const maxRedirects = 5
+
+// checkRedirect follows only what keeps the request as it was: a 307 or a
+// 308 (the method and the body kept) to the same origin. Any other
+// redirect is the answer, and the bot's fault: a 301, 302 or 303 would
+// turn the POST into a GET, and another host or port is not the bot the
+// judge was given.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	code := 0
+	if req.Response != nil {
+		code = req.Response.StatusCode
+	}
+	if (code != http.StatusTemporaryRedirect && code != http.StatusPermanentRedirect) ||
+		origin(req.URL) != origin(via[0].URL) || req.Method != via[0].Method {
+		return http.ErrUseLastResponse
+	}
+	if len(via) > maxRedirects {
+		return fmt.Errorf("more than %d redirects", maxRedirects)
+	}
+	return nil
+}
+
+// origin is a URL's scheme, host and port, the port spelled out.
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	return u.Scheme + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
 func unwrapURLError(err error) error {
@@ -208,8 +263,11 @@ func (d *driver) play(body []byte) (string, error) {
 	return "", judge.Faultf(judge.Protocol, "%s answered play %s: not a string or a number", d.bot.URL, clip(string(a.Play), 100))
 }
 
-// gameID is the match's number for the bot.
-func (d *driver) gameID() string { return strconv.FormatUint(d.seat.Seed%100000, 10) }
+// gameNumber is the match's number for the bot.
+func (d *driver) gameNumber() int { return int(d.seat.Seed % 100000) }
+
+// gameID is the match's number as a string, as Connect Four sends it.
+func (d *driver) gameID() string { return strconv.Itoa(d.gameNumber()) }
 
 // board reads a Board answer into rows of cells, top row first.
 func board(ans string) [][]string {
@@ -332,8 +390,48 @@ func strikes(ans string) []strike {
 	return out
 }
 
-// battleship plays Battleship (botsarena's, seed 000: the form; or the
-// later JSON body).
+// bsBoard is the "board" of botsarena's JSON Battleship: the parameters,
+// numbers as strings as the arena passes them on, and in play-turn the
+// strikes.
+type bsBoard struct {
+	Opponent    string   `json:"opponent"`
+	Width       string   `json:"width"`
+	Height      string   `json:"height"`
+	Ship1       string   `json:"ship1"`
+	Ship2       string   `json:"ship2"`
+	Ship3       string   `json:"ship3"`
+	Ship4       string   `json:"ship4"`
+	Ship5       string   `json:"ship5"`
+	Ship6       string   `json:"ship6"`
+	YourStrikes []strike `json:"your_strikes,omitzero"`
+	HisStrikes  []strike `json:"his_strikes,omitzero"`
+}
+
+// bsInit and bsTurn are the requests of botsarena's JSON Battleship, field
+// for field as its act.php sends them (init's "game" is "battleship",
+// play-turn's "Battleship"; play-turn has no "players").
+type bsInit struct {
+	GameID      int     `json:"game-id"`
+	Game        string  `json:"game"`
+	Action      string  `json:"action"`
+	Players     int     `json:"players"`
+	PlayerIndex int     `json:"player-index"`
+	Board       bsBoard `json:"board"`
+}
+
+type bsTurn struct {
+	Game        string  `json:"game"`
+	GameID      int     `json:"game-id"`
+	Action      string  `json:"action"`
+	PlayerIndex int     `json:"player-index"`
+	Board       bsBoard `json:"board"`
+}
+
+// bsPlay is what botsarena checks a play-turn answer against.
+var bsPlay = regexp.MustCompile(`^[0-9]+,[0-9]+\n?$`)
+
+// battleship plays Battleship: botsarena's form (seed 000) for http://…,
+// its JSON body for http+json://….
 func (d *driver) battleship(ctx context.Context, c *local.Conn) error {
 	params, err := c.Ask("Params")
 	if err != nil {
@@ -347,89 +445,172 @@ func (d *driver) battleship(ctx context.Context, c *local.Conn) error {
 	if len(d.seat.Opponents) > 0 {
 		opponent = d.seat.Opponents[0]
 	}
-	matchID := fmt.Sprintf("%s-%d", d.gameID(), d.seat.Index+1)
-	fields := func(act string) map[string]string {
-		f := map[string]string{"game": "Battleship", "match_id": matchID, "opponent": opponent, "width": p[0], "height": p[1]}
-		for i := 1; i <= 6; i++ {
-			f["ship"+strconv.Itoa(i)] = p[1+i]
-		}
-		if d.bot.JSON {
-			f["action"] = map[string]string{"init": "init", "fight": "play-turn"}[act]
-		} else {
-			f["act"] = act
-		}
-		return f
-	}
-	send := func(f map[string]string, mine, his []strike) ([]byte, error) {
-		if d.bot.JSON {
-			v := map[string]any{}
-			for k, x := range f {
-				v[k] = x
-				if n, err := strconv.Atoi(x); err == nil && k != "match_id" {
-					v[k] = n
-				}
-			}
-			if mine != nil {
-				v["your_strikes"], v["his_strikes"] = mine, his
-			}
-			return d.postJSON(ctx, c, v)
-		}
-		form := url.Values{}
-		for k, x := range f {
-			form.Set(k, x)
-		}
-		if mine != nil {
-			a, _ := json.Marshal(mine)
-			b, _ := json.Marshal(his)
-			form.Set("your_strikes", string(a))
-			form.Set("his_strikes", string(b))
-		}
-		return d.post(ctx, c, "application/x-www-form-urlencoded", []byte(form.Encode()))
-	}
+	board := bsBoard{Opponent: opponent, Width: p[0], Height: p[1], Ship1: p[2], Ship2: p[3], Ship3: p[4], Ship4: p[5], Ship5: p[6], Ship6: p[7]}
 	for {
 		phase, err := c.Ask("Phase")
 		if err != nil {
 			return err
 		}
+		var lines []string
 		if phase == "place" {
-			ans, err := send(fields("init"), nil, nil)
+			ships, err := d.bsInit(ctx, c, board)
 			if err != nil {
 				return err
 			}
-			var ships []string
-			if err := json.Unmarshal(bytes.TrimSpace(ans), &ships); err != nil {
-				return judge.Faultf(judge.Protocol, "%s answered %q to init: want a JSON list of ships such as [\"3,3-3,7\", …]", d.bot.URL, clip(strings.TrimSpace(string(ans)), 200))
-			}
-			lines := make([]string, 0, len(ships)+1)
 			for _, s := range ships {
 				lines = append(lines, "PlaceShip "+oneWord(s))
 			}
-			if err := sendAll(c, append(lines, "#END")...); err != nil {
+		} else {
+			mine, err := c.Ask("MyShots")
+			if err != nil {
 				return err
 			}
-			continue
+			his, err := c.Ask("OpponentShots")
+			if err != nil {
+				return err
+			}
+			b := board
+			b.YourStrikes, b.HisStrikes = strikes(mine), strikes(his)
+			target, err := d.bsTurn(ctx, c, b)
+			if err != nil {
+				return err
+			}
+			lines = append(lines, "Shoot "+oneWord(target))
 		}
-		mine, err := c.Ask("MyShots")
-		if err != nil {
+		if err := sendAll(c, append(lines, "#END")...); err != nil {
 			return err
 		}
-		his, err := c.Ask("OpponentShots")
+	}
+}
+
+// bsInit asks the bot for its fleet.
+func (d *driver) bsInit(ctx context.Context, c *local.Conn, b bsBoard) ([]string, error) {
+	if !d.bot.JSON {
+		ans, err := d.postForm(ctx, c, d.bsForm("init", b))
 		if err != nil {
-			return err
+			return nil, err
 		}
-		ans, err := send(fields("fight"), strikes(mine), strikes(his))
+		var ships []string
+		if json.Unmarshal(ans, &ships) != nil {
+			hint := ""
+			if jsonShape(ans, "boats") {
+				hint = `: that is the answer of botsarena's JSON Battleship; give the bot as ` + d.otherScheme()
+			} else if len(bytes.TrimSpace(ans)) == 0 {
+				hint = `; if the bot reads botsarena's JSON body rather than form fields, give the bot as ` + d.otherScheme()
+			}
+			return nil, judge.Faultf(judge.Protocol, "%s answered %q to init: want a JSON list of ships such as [\"3,3-3,7\", …]%s",
+				d.bot.URL, clip(strings.TrimSpace(string(ans)), 200), hint)
+		}
+		return ships, nil
+	}
+	ans, err := d.postJSON(ctx, c, bsInit{GameID: d.gameNumber(), Game: "battleship", Action: "init", Players: d.seat.Seats,
+		PlayerIndex: d.seat.Index, Board: b})
+	if err != nil {
+		return nil, err
+	}
+	var a struct {
+		Name  any             `json:"name"`
+		Boats json.RawMessage `json:"boats"`
+	}
+	var ships []string
+	switch {
+	case json.Unmarshal(ans, &ships) == nil:
+		return nil, judge.Faultf(judge.Protocol, "%s answered %q to init, a bare list of ships as botsarena's form variant answers: "+
+			"in the JSON variant the answer is {\"name\":…,\"boats\":[…]}; if the bot reads form fields, give the bot as %s",
+			d.bot.URL, clip(strings.TrimSpace(string(ans)), 200), d.otherScheme())
+	case json.Unmarshal(ans, &a) != nil || len(a.Boats) == 0 || string(a.Boats) == "null":
+		return nil, judge.Faultf(judge.Protocol, "%s answered %q to init, with no \"boats\": want {\"name\":…,\"boats\":[\"x1,y1-x2,y2\",…]}",
+			d.bot.URL, clip(strings.TrimSpace(string(ans)), 200))
+	case json.Unmarshal(a.Boats, &ships) != nil:
+		return nil, judge.Faultf(judge.Protocol, "%s answered boats %s: want a list of strings \"x1,y1-x2,y2\"", d.bot.URL, clip(string(a.Boats), 200))
+	}
+	if a.Name != nil {
+		c.Logf("it names itself %s", clip(fmt.Sprint(a.Name), 60))
+	}
+	return ships, nil
+}
+
+// bsTurn asks the bot for its shot.
+func (d *driver) bsTurn(ctx context.Context, c *local.Conn, b bsBoard) (string, error) {
+	if !d.bot.JSON {
+		ans, err := d.postForm(ctx, c, d.bsForm("fight", b))
 		if err != nil {
-			return err
+			return "", err
+		}
+		if jsonShape(ans, "play") {
+			return "", judge.Faultf(judge.Protocol, "%s answered %q to fight: that is the answer of botsarena's JSON Battleship; give the bot as %s",
+				d.bot.URL, clip(strings.TrimSpace(string(ans)), 200), d.otherScheme())
 		}
 		target := strings.TrimSpace(string(ans))
 		var quoted string
 		if json.Unmarshal([]byte(target), &quoted) == nil {
 			target = quoted
 		}
-		if err := sendAll(c, "Shoot "+oneWord(target), "#END"); err != nil {
-			return err
-		}
+		return target, nil
 	}
+	ans, err := d.postJSON(ctx, c, bsTurn{Game: "Battleship", GameID: d.gameNumber(), Action: "play-turn", PlayerIndex: d.seat.Index, Board: b})
+	if err != nil {
+		return "", err
+	}
+	var a struct {
+		Play any `json:"play"`
+	}
+	if json.Unmarshal(ans, &a) != nil {
+		hint := ""
+		if t := strings.Trim(strings.TrimSpace(string(ans)), `"`); bsPlay.MatchString(t) {
+			hint = "; a bare cell is the answer of botsarena's form variant: if the bot reads form fields, give the bot as " + d.otherScheme()
+		}
+		return "", judge.Faultf(judge.Protocol, "%s answered %q to play-turn: want {\"play\":\"x,y\"}%s", d.bot.URL, clip(strings.TrimSpace(string(ans)), 200), hint)
+	}
+	s, ok := a.Play.(string)
+	if !ok || !bsPlay.MatchString(s) {
+		return "", judge.Faultf(judge.Protocol, "%s answered %q to play-turn: want {\"play\":\"x,y\"}, x and y whole numbers from 0",
+			d.bot.URL, clip(strings.TrimSpace(string(ans)), 200))
+	}
+	return strings.TrimSpace(s), nil
+}
+
+// bsForm is the form of botsarena's Battleship (seed 000) for act.
+func (d *driver) bsForm(act string, b bsBoard) url.Values {
+	f := url.Values{}
+	for k, v := range map[string]string{"game": "Battleship", "match_id": fmt.Sprintf("%d-%d", d.gameNumber(), d.seat.Index+1),
+		"act": act, "opponent": b.Opponent, "width": b.Width, "height": b.Height, "ship1": b.Ship1, "ship2": b.Ship2,
+		"ship3": b.Ship3, "ship4": b.Ship4, "ship5": b.Ship5, "ship6": b.Ship6} {
+		f.Set(k, v)
+	}
+	if act == "fight" {
+		mine, _ := json.Marshal(b.YourStrikes)
+		his, _ := json.Marshal(b.HisStrikes)
+		f.Set("your_strikes", string(mine))
+		f.Set("his_strikes", string(his))
+	}
+	return f
+}
+
+// postForm posts form fields.
+func (d *driver) postForm(ctx context.Context, c *local.Conn, f url.Values) ([]byte, error) {
+	return d.post(ctx, c, "application/x-www-form-urlencoded", []byte(f.Encode()))
+}
+
+// jsonShape reports whether an answer is a JSON object with the key.
+func jsonShape(ans []byte, key string) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(ans, &m) != nil {
+		return false
+	}
+	_, ok := m[key]
+	return ok
+}
+
+// otherScheme is the bot's URL in the other Battleship variant: http+json
+// for the form, http for the JSON body.
+func (d *driver) otherScheme() string {
+	u := d.bot.URL
+	if d.bot.JSON {
+		return u
+	}
+	scheme, rest, _ := strings.Cut(u, "://")
+	return scheme + "+json://" + rest
 }
 
 // sendAll sends lines in order.
