@@ -485,89 +485,151 @@ func (d *driver) battleship(ctx context.Context, c *local.Conn) error {
 
 // bsInit asks the bot for its fleet.
 func (d *driver) bsInit(ctx context.Context, c *local.Conn, b bsBoard) ([]string, error) {
-	if !d.bot.JSON {
-		ans, err := d.postForm(ctx, c, d.bsForm("init", b))
-		if err != nil {
-			return nil, err
-		}
-		var ships []string
-		if json.Unmarshal(ans, &ships) != nil {
-			hint := ""
-			if jsonShape(ans, "boats") {
-				hint = `: that is the answer of botsarena's JSON Battleship; give the bot as ` + d.otherScheme()
-			} else if len(bytes.TrimSpace(ans)) == 0 {
-				hint = `; if the bot reads botsarena's JSON body rather than form fields, give the bot as ` + d.otherScheme()
-			}
-			return nil, judge.Faultf(judge.Protocol, "%s answered %q to init: want a JSON list of ships such as [\"3,3-3,7\", …]%s",
-				d.bot.URL, clip(strings.TrimSpace(string(ans)), 200), hint)
-		}
-		return ships, nil
+	var (
+		ans []byte
+		err error
+	)
+	if d.bot.JSON {
+		ans, err = d.postJSON(ctx, c, bsInit{GameID: d.gameNumber(), Game: "battleship", Action: "init", Players: d.seat.Seats,
+			PlayerIndex: d.seat.Index, Board: b})
+	} else {
+		ans, err = d.postForm(ctx, c, d.bsForm("init", b))
 	}
-	ans, err := d.postJSON(ctx, c, bsInit{GameID: d.gameNumber(), Game: "battleship", Action: "init", Players: d.seat.Seats,
-		PlayerIndex: d.seat.Index, Board: b})
 	if err != nil {
 		return nil, err
 	}
-	var a struct {
-		Name  any             `json:"name"`
-		Boats json.RawMessage `json:"boats"`
+	read := formFleet
+	if d.bot.JSON {
+		read = jsonFleet
 	}
-	var ships []string
-	switch {
-	case json.Unmarshal(ans, &ships) == nil:
-		return nil, judge.Faultf(judge.Protocol, "%s answered %q to init, a bare list of ships as botsarena's form variant answers: "+
-			"in the JSON variant the answer is {\"name\":…,\"boats\":[…]}; if the bot reads form fields, give the bot as %s",
-			d.bot.URL, clip(strings.TrimSpace(string(ans)), 200), d.otherScheme())
-	case json.Unmarshal(ans, &a) != nil || len(a.Boats) == 0 || string(a.Boats) == "null":
-		return nil, judge.Faultf(judge.Protocol, "%s answered %q to init, with no \"boats\": want {\"name\":…,\"boats\":[\"x1,y1-x2,y2\",…]}",
-			d.bot.URL, clip(strings.TrimSpace(string(ans)), 200))
-	case json.Unmarshal(a.Boats, &ships) != nil:
-		return nil, judge.Faultf(judge.Protocol, "%s answered boats %s: want a list of strings \"x1,y1-x2,y2\"", d.bot.URL, clip(string(a.Boats), 200))
+	ships, name, p := read(ans)
+	if p.why != "" {
+		return nil, d.answerFault(ans, "init", p)
 	}
-	if a.Name != nil {
-		c.Logf("it names itself %s", clip(fmt.Sprint(a.Name), 60))
+	if name != "" {
+		c.Logf("it names itself %s", clip(name, 60))
 	}
 	return ships, nil
 }
 
 // bsTurn asks the bot for its shot.
 func (d *driver) bsTurn(ctx context.Context, c *local.Conn, b bsBoard) (string, error) {
-	if !d.bot.JSON {
-		ans, err := d.postForm(ctx, c, d.bsForm("fight", b))
-		if err != nil {
-			return "", err
-		}
-		if jsonShape(ans, "play") {
-			return "", judge.Faultf(judge.Protocol, "%s answered %q to fight: that is the answer of botsarena's JSON Battleship; give the bot as %s",
-				d.bot.URL, clip(strings.TrimSpace(string(ans)), 200), d.otherScheme())
-		}
-		target := strings.TrimSpace(string(ans))
-		var quoted string
-		if json.Unmarshal([]byte(target), &quoted) == nil {
-			target = quoted
-		}
-		return target, nil
+	var (
+		ans []byte
+		err error
+	)
+	if d.bot.JSON {
+		ans, err = d.postJSON(ctx, c, bsTurn{Game: "Battleship", GameID: d.gameNumber(), Action: "play-turn", PlayerIndex: d.seat.Index, Board: b})
+	} else {
+		ans, err = d.postForm(ctx, c, d.bsForm("fight", b))
 	}
-	ans, err := d.postJSON(ctx, c, bsTurn{Game: "Battleship", GameID: d.gameNumber(), Action: "play-turn", PlayerIndex: d.seat.Index, Board: b})
 	if err != nil {
 		return "", err
 	}
+	read, act := formShot, "fight"
+	if d.bot.JSON {
+		read, act = jsonShot, "play-turn"
+	}
+	target, p := read(ans)
+	if p.why != "" {
+		return "", d.answerFault(ans, act, p)
+	}
+	return target, nil
+}
+
+// problem is what is wrong with an answer: why, and whether it has the
+// shape of the other variant's answer.
+type problem struct {
+	why   string
+	other bool
+}
+
+// answerFault is the fault of an answer with a problem; when it looks like
+// the other variant's, the reason says which URL to give.
+func (d *driver) answerFault(ans []byte, act string, p problem) error {
+	msg := fmt.Sprintf("%s answered %q to %s%s", d.bot.URL, clip(strings.TrimSpace(string(ans)), 200), act, p.why)
+	switch {
+	case !p.other:
+	case d.bot.JSON:
+		msg += "; if the bot reads form fields (botsarena's form variant), give the bot as " + d.otherScheme()
+	default:
+		msg += "; if the bot reads botsarena's JSON body, give the bot as " + d.otherScheme()
+	}
+	return judge.Faultf(judge.Protocol, "%s", msg)
+}
+
+// jsonFleet reads an init answer of botsarena's JSON Battleship:
+// {"name":…,"boats":["x1,y1-x2,y2",…]}. What the arena loses a bot for
+// (no boats, or not JSON) is a problem; what the ships are is the game's
+// to judge.
+func jsonFleet(ans []byte) (ships []string, name string, p problem) {
+	if json.Unmarshal(ans, &ships) == nil && ships != nil {
+		return nil, "", problem{`, a bare list of ships as botsarena's form variant answers: in the JSON variant the answer is {"name":…,"boats":[…]}`, true}
+	}
+	if !isObject(ans) {
+		return nil, "", problem{`, not a JSON object: want {"name":…,"boats":["x1,y1-x2,y2",…]}`, true}
+	}
+	var a struct {
+		Name  any             `json:"name"`
+		Boats json.RawMessage `json:"boats"`
+	}
+	if json.Unmarshal(ans, &a) != nil || len(a.Boats) == 0 || string(a.Boats) == "null" {
+		return nil, "", problem{`, with no "boats": want {"name":…,"boats":["x1,y1-x2,y2",…]}`, false}
+	}
+	if json.Unmarshal(a.Boats, &ships) != nil {
+		return nil, "", problem{fmt.Sprintf(`: boats %s is not a list of strings "x1,y1-x2,y2"`, clip(string(a.Boats), 100)), false}
+	}
+	if a.Name != nil {
+		name = fmt.Sprint(a.Name)
+	}
+	return ships, name, problem{}
+}
+
+// formFleet reads an init answer of botsarena's form variant: a JSON list
+// of ships.
+func formFleet(ans []byte) ([]string, string, problem) {
+	var ships []string
+	if json.Unmarshal(ans, &ships) != nil {
+		switch {
+		case isObject(ans):
+			return nil, "", problem{`: want a JSON list of ships such as ["3,3-3,7", …]; a JSON object is the answer of botsarena's JSON Battleship`, true}
+		case len(bytes.TrimSpace(ans)) == 0:
+			return nil, "", problem{`: want a JSON list of ships such as ["3,3-3,7", …], and a bot that reads a JSON body finds none`, true}
+		}
+		return nil, "", problem{`: want a JSON list of ships such as ["3,3-3,7", …]`, false}
+	}
+	return ships, "", problem{}
+}
+
+// jsonShot reads a play-turn answer of botsarena's JSON Battleship,
+// {"play":"x,y"}, checked as the arena checks it.
+func jsonShot(ans []byte) (string, problem) {
 	var a struct {
 		Play any `json:"play"`
 	}
-	if json.Unmarshal(ans, &a) != nil {
-		hint := ""
-		if t := strings.Trim(strings.TrimSpace(string(ans)), `"`); bsPlay.MatchString(t) {
-			hint = "; a bare cell is the answer of botsarena's form variant: if the bot reads form fields, give the bot as " + d.otherScheme()
-		}
-		return "", judge.Faultf(judge.Protocol, "%s answered %q to play-turn: want {\"play\":\"x,y\"}%s", d.bot.URL, clip(strings.TrimSpace(string(ans)), 200), hint)
+	if json.Unmarshal(ans, &a) != nil || !isObject(ans) {
+		t := strings.Trim(strings.TrimSpace(string(ans)), `"`)
+		return "", problem{`: want {"play":"x,y"}, x and y whole numbers from 0; a bare cell is the answer of botsarena's form variant`, bsPlay.MatchString(t)}
 	}
 	s, ok := a.Play.(string)
 	if !ok || !bsPlay.MatchString(s) {
-		return "", judge.Faultf(judge.Protocol, "%s answered %q to play-turn: want {\"play\":\"x,y\"}, x and y whole numbers from 0",
-			d.bot.URL, clip(strings.TrimSpace(string(ans)), 200))
+		return "", problem{`: want {"play":"x,y"}, x and y whole numbers from 0`, false}
 	}
-	return strings.TrimSpace(s), nil
+	return strings.TrimSpace(s), problem{}
+}
+
+// formShot reads a fight answer of botsarena's form variant: the cell
+// x,y, quoted or not, which the game judges.
+func formShot(ans []byte) (string, problem) {
+	if jsonShape(ans, "play") {
+		return "", problem{`: that is the answer of botsarena's JSON Battleship`, true}
+	}
+	target := strings.TrimSpace(string(ans))
+	var quoted string
+	if json.Unmarshal([]byte(target), &quoted) == nil {
+		target = quoted
+	}
+	return target, problem{}
 }
 
 // bsForm is the form of botsarena's Battleship (seed 000) for act.
@@ -590,6 +652,12 @@ func (d *driver) bsForm(act string, b bsBoard) url.Values {
 // postForm posts form fields.
 func (d *driver) postForm(ctx context.Context, c *local.Conn, f url.Values) ([]byte, error) {
 	return d.post(ctx, c, "application/x-www-form-urlencoded", []byte(f.Encode()))
+}
+
+// isObject reports whether an answer is a JSON object.
+func isObject(ans []byte) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(ans, &m) == nil && m != nil
 }
 
 // jsonShape reports whether an answer is a JSON object with the key.

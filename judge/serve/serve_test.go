@@ -389,3 +389,51 @@ func TestLiveInBrowser(t *testing.T) {
 		t.Errorf("the viewer's canvas shows %d colours (%v)", n, err)
 	}
 }
+
+// On any Host and any path, a server on loopback answers only for its
+// own names, and serves no file but results.
+func FuzzRequest(f *testing.F) {
+	dir := resultsDir(f)
+	for _, s := range []string{"127.0.0.1:8080", "localhost:8080", "[::1]:8080", "evil.example:8080", "", "LocalHost:8080", "127.0.0.1:08080", "[::ffff:127.0.0.1]:8080"} {
+		f.Add(s, "/files/standings.md")
+	}
+	f.Add("127.0.0.1:8080", "/files/cache/src.c")
+	f.Add("127.0.0.1:8080", "/files/replays/../cache/src.c")
+	s, err := serve.New(dir, lookup)
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Listening("127.0.0.1:0", loopback); err != nil {
+		f.Fatal(err)
+	}
+	ours := map[string]bool{"127.0.0.1:8080": true, "localhost:8080": true, "[::1]:8080": true}
+	f.Fuzz(func(t *testing.T, host, p string) {
+		req := httptest.NewRequest("GET", "http://127.0.0.1:8080/", nil)
+		req.Host, req.URL.Path, req.RequestURI = host, p, p
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		if w.Code != http.StatusMisdirectedRequest && !ours[strings.ToLower(host)] {
+			t.Errorf("Host %q: %d", host, w.Code)
+		}
+		if strings.Contains(w.Body.String(), "source-of-a-submission") {
+			t.Errorf("GET %q served a source", p)
+		}
+	})
+}
+
+// resultsDir is a tournament directory with a standings file and a source in
+// its cache.
+func resultsDir(tb testing.TB) string {
+	dir := tb.TempDir()
+	for name, text := range map[string]string{"standings.md": "alpha", "cache/src.c": "// source-of-a-submission", "replays/r1.json": "{}"} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return dir
+}
