@@ -140,7 +140,33 @@ func (d *driver) busy() string {
 	if d.sent.IsZero() {
 		return ""
 	}
-	return fmt.Sprintf("waiting for %s to answer (the request went %v before)", d.bot.URL, time.Since(d.sent).Round(time.Millisecond))
+	return fmt.Sprintf("waiting for %s to answer (the request went %v before)%s", d.bot.URL, time.Since(d.sent).Round(time.Millisecond), d.queued())
+}
+
+// waiting counts the requests of every web bot of the judge that a server
+// (an origin) has not answered yet.
+var waiting = struct {
+	sync.Mutex
+	n map[string]int
+}{n: map[string]int{}}
+
+// queued says, while a request of d waits, how many others wait for the
+// same server: a server that answers one request at a time makes bots
+// time out behind each other.
+func (d *driver) queued() string {
+	u, err := url.Parse(d.bot.URL)
+	if err != nil {
+		return ""
+	}
+	o := origin(u)
+	waiting.Lock()
+	others := waiting.n[o] - 1
+	waiting.Unlock()
+	if others <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d other request(s) to %s waited too: a server that answers one request at a time "+
+		"(php -S without PHP_CLI_SERVER_WORKERS) makes its bots wait behind each other", others, o)
 }
 
 // post sends one request before the turn's deadline and returns the body
@@ -157,6 +183,10 @@ func (d *driver) post(ctx context.Context, c *local.Conn, contentType string, bo
 	}
 	req.Header.Set("Content-Type", contentType)
 	c.Logf("> POST %s %s", d.bot.URL, clip(string(body), 300))
+	o := origin(req.URL)
+	waiting.Lock()
+	waiting.n[o]++
+	waiting.Unlock()
 	d.mu.Lock()
 	d.sent = time.Now()
 	d.mu.Unlock()
@@ -164,11 +194,16 @@ func (d *driver) post(ctx context.Context, c *local.Conn, contentType string, bo
 		d.mu.Lock()
 		d.sent = time.Time{}
 		d.mu.Unlock()
+		waiting.Lock()
+		if waiting.n[o]--; waiting.n[o] == 0 {
+			delete(waiting.n, o)
+		}
+		waiting.Unlock()
 	}()
 	resp, err := d.client.Do(req)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, judge.Faultf(judge.Timeout, "%s did not answer within %v", d.bot.URL, c.Turn().Limit)
+			return nil, judge.Faultf(judge.Timeout, "%s did not answer within %v%s", d.bot.URL, c.Turn().Limit, d.queued())
 		}
 		if ctx.Err() != nil {
 			return nil, local.ErrStopped

@@ -510,6 +510,42 @@ func TestFaults(t *testing.T) {
 	}
 }
 
+// Two web bots of one server that answers one request at a time, in
+// matches played at once: the one that times out while the other's
+// request waits too is told so, with the remedy.
+func TestQueuedBehindOneAnother(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body) // then the server sees the client go
+		<-r.Context().Done()        // never answers
+	}))
+	defer srv.Close()
+	lim := judge.DefaultLimits
+	lim.FirstTurn = 3 * time.Second
+	reasons := make([]string, 2)
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Go(func() {
+			b, _, _ := httpbot.Parse(fmt.Sprintf("%s/bot%d.php", srv.URL, i))
+			res := play(t, "connect4", lim, b, example(t, "examples/connect4/random.c"))
+			reasons[i] = res.Players[0].Reason
+		})
+	}
+	wg.Wait()
+	told := 0
+	for i, r := range reasons {
+		if !strings.Contains(r, fmt.Sprintf("%s/bot%d.php", srv.URL, i)) {
+			t.Errorf("reason %q does not name the URL", r)
+		}
+		if strings.Contains(r, "1 other request(s) to "+srv.URL+" waited too") && strings.Contains(r, "PHP_CLI_SERVER_WORKERS") {
+			told++
+		}
+	}
+	t.Logf("reasons: %q", reasons)
+	if told == 0 {
+		t.Errorf("neither reason tells of the other request: %q", reasons)
+	}
+}
+
 // c4Bot answers botsarena's Connect Four: the leftmost column with room.
 func c4Bot(w http.ResponseWriter, r *http.Request) {
 	var q struct {
