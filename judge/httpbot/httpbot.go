@@ -151,8 +151,8 @@ var waiting = struct {
 }{n: map[string]int{}}
 
 // queued says, while a request of d waits, how many others wait for the
-// same server: a server that answers one request at a time makes bots
-// time out behind each other.
+// same server: a server that answers one request at a time, or that has
+// too few CPUs for them, makes bots time out behind each other.
 func (d *driver) queued() string {
 	u, err := url.Parse(d.bot.URL)
 	if err != nil {
@@ -166,7 +166,7 @@ func (d *driver) queued() string {
 		return ""
 	}
 	return fmt.Sprintf("; %d other request(s) to %s waited too: a server that answers one request at a time "+
-		"(php -S without PHP_CLI_SERVER_WORKERS) makes its bots wait behind each other", others, o)
+		"(php -S without PHP_CLI_SERVER_WORKERS), or has fewer CPUs than requests, makes its bots wait behind each other", others, o)
 }
 
 // post sends one request before the turn's deadline and returns the body
