@@ -129,8 +129,9 @@ type driver struct {
 	seat   judge.Seat
 	client *http.Client
 
-	mu   sync.Mutex
-	sent time.Time // when the request waiting for its answer was sent
+	mu       sync.Mutex
+	sent     time.Time // when the request waiting for its answer was sent
+	answered time.Time // when the last request was answered
 }
 
 // busy says what the bot was doing when its time ran out.
@@ -138,7 +139,10 @@ func (d *driver) busy() string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.sent.IsZero() {
-		return ""
+		if d.answered.IsZero() {
+			return fmt.Sprintf("not yet waiting for %s: its request was about to be sent", d.bot.URL)
+		}
+		return fmt.Sprintf("between two requests to %s (the last was answered %v before)", d.bot.URL, time.Since(d.answered).Round(time.Millisecond))
 	}
 	return fmt.Sprintf("waiting for %s to answer (the request went %v before)%s", d.bot.URL, time.Since(d.sent).Round(time.Millisecond), d.queued())
 }
@@ -192,7 +196,7 @@ func (d *driver) post(ctx context.Context, c *local.Conn, contentType string, bo
 	d.mu.Unlock()
 	defer func() {
 		d.mu.Lock()
-		d.sent = time.Time{}
+		d.sent, d.answered = time.Time{}, time.Now()
 		d.mu.Unlock()
 		waiting.Lock()
 		if waiting.n[o]--; waiting.n[o] == 0 {
