@@ -64,7 +64,8 @@ const Outside = "none: a web bot, run by its own server outside the sandbox"
 type Bot struct {
 	URL  string // where to POST
 	JSON bool   // Battleship: the JSON body with "action" rather than the form
-	// Client sends the requests; nil for a client of its own.
+	// Client sends the requests; nil for a client of its own. Its
+	// CheckRedirect is replaced: see the package's comment on redirects.
 	Client *http.Client
 }
 
@@ -92,7 +93,10 @@ func Parse(arg string) (Bot, bool, error) {
 	return b, true, nil
 }
 
-// Info implements judge.Entrant.
+// Info implements judge.Entrant. A web bot is named by its address, host
+// and path (127.0.0.1:8080/bot.php), in every game: the name its init
+// answer may give is only logged (botsarena ignores it, and one author's
+// bots all give the same).
 func (b Bot) Info() (judge.BotInfo, error) {
 	u, err := url.Parse(b.URL)
 	if err != nil {
