@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"time"
 
@@ -18,9 +19,12 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	fs := m.newFlags("serve", "[flags] DIR",
 		"Shows the tournament in DIR (the --out of 'judge tournament') in a web browser:\n"+
 			"its standings, failures and progress, updated as matches finish, and a viewer\n"+
-			"for every finished match. It serves only what is under DIR, and listens on\n"+
-			"the loopback address unless told otherwise. It runs until interrupted.")
+			"for every finished match. It serves results only: the replays, the standings\n"+
+			"and the pages made of them, never the bots' sources in DIR/cache. It listens\n"+
+			"on the loopback address unless --addr and --public say otherwise, and answers\n"+
+			"only requests addressed to where it listens. It runs until interrupted.")
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on (port 0: any free port)")
+	public := fs.Bool("public", false, "allow an --addr beyond the loopback address (0.0.0.0:8080): whoever can reach it sees the results")
 	open := fs.Bool("open", false, "open the page in a web browser (xdg-open)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -28,6 +32,15 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	}
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: want one tournament directory, got %d arguments", errUsage, len(pos))
+	}
+	beyond, err := beyondLoopback(ctx, *addr)
+	if err != nil {
+		return fmt.Errorf("%w: --addr %s: %v", errUsage, *addr, err)
+	}
+	if beyond && !*public {
+		return fmt.Errorf("%w: --addr %s listens beyond the loopback address, where anyone who can reach this machine "+
+			"would see the tournament's replays and standings (the bots' names, reasons and stderr tails); add --public to mean it, "+
+			"or give a loopback address such as 127.0.0.1:8080", errUsage, *addr)
 	}
 	if st, err := os.Stat(pos[0]); err != nil {
 		return err
@@ -45,6 +58,17 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
+	}
+	defer ln.Close()
+	if err := s.Listening(*addr, ln.Addr()); err != nil {
+		return err
+	}
+	if ap, err := netip.ParseAddrPort(ln.Addr().String()); err != nil || !ap.Addr().IsLoopback() {
+		if !*public {
+			return fmt.Errorf("%w: --addr %s listens on %s, beyond the loopback address; add --public to mean it", errUsage, *addr, ln.Addr())
+		}
+		fmt.Fprintf(m.Stderr, "judge serve: warning: listening on %s, beyond the loopback address: anyone who can reach this machine "+
+			"on that port sees the tournament's replays and standings (the bots' names, reasons and stderr tails)\n", ln.Addr())
 	}
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(m.Stdout, "serving %s at %s (interrupt to stop)\n", pos[0], url)
@@ -72,4 +96,30 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// beyondLoopback reports whether a listening address reaches beyond the
+// loopback interface: no host (every address), an address that is not a
+// loopback one, or a name that resolves to one.
+func beyondLoopback(ctx context.Context, addr string) (bool, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, err
+	}
+	if host == "" {
+		return true, nil
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return !ip.Unmap().IsLoopback(), nil
+	}
+	ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return false, err
+	}
+	for _, ip := range ips {
+		if !ip.Unmap().IsLoopback() {
+			return true, nil
+		}
+	}
+	return false, nil
 }

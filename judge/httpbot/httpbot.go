@@ -13,14 +13,26 @@
 //     "player-index"; the answer is {"play":"3"} (a string or a number).
 //   - Tic-tac-toe, as Bolosseum serves it: the same, with "game":"tictactoe"
 //     and "board" an object whose keys are "y-x"; the answer {"play":"y-x"}.
-//   - Battleship: form fields game=Battleship, match_id (N-1 or N-2), act
-//     (init, fight), opponent, width, height, ship1..ship6, and in fights
-//     your_strikes and his_strikes (JSON lists of {"target":"x,y","result":
-//     "" | "hit" | "hit and sunk"}); the answer to init is a JSON list of
-//     ships "x1,y1-x2,y2", to fight a cell "x,y". Later bots take the same
-//     fields as a JSON body with "action" init or play-turn (the lists as
-//     JSON, not strings): give such a bot as http+json://… (or
-//     https+json://…); http://… is the form.
+//   - Battleship, given as http://…: botsarena's form fields (seed 000)
+//     game=Battleship, match_id (N-1 or N-2), act (init, fight), opponent,
+//     width, height, ship1..ship6, and in fights your_strikes and
+//     his_strikes (JSON lists of {"target":"x,y","result": "" | "hit" |
+//     "hit and sunk"}); the answer to init is a JSON list of ships
+//     "x1,y1-x2,y2", to fight a cell "x,y".
+//   - Battleship, given as http+json://… (or https+json://…): botsarena's
+//     JSON body, as its Battleship act.php sends it: {"game-id":1609,
+//     "game":"battleship","action":"init","players":2,"player-index":0,
+//     "board":{"opponent","width","height","ship1".."ship6"}} (the numbers
+//     in "board" as strings), then {"game":"Battleship","game-id",
+//     "action":"play-turn","player-index","board"} with your_strikes and
+//     his_strikes in "board" as JSON lists. The answers are
+//     {"name":…,"boats":["x1,y1-x2,y2",…]} and {"play":"x,y"}, checked
+//     against ^[0-9]+,[0-9]+$ as the arena does: an answer without boats or
+//     a malformed play loses. An answer in the other variant's shape says
+//     which scheme to give the bot.
+//
+// Redirects are not followed, except a 307 or 308 to the same origin:
+// those keep the POST and its body, and the same server.
 //
 // Web bots run outside the sandbox, wherever their server is: the replay
 // says so.
@@ -35,6 +47,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -51,7 +64,8 @@ const Outside = "none: a web bot, run by its own server outside the sandbox"
 type Bot struct {
 	URL  string // where to POST
 	JSON bool   // Battleship: the JSON body with "action" rather than the form
-	// Client sends the requests; nil for a client of its own.
+	// Client sends the requests; nil for a client of its own. Its
+	// CheckRedirect is replaced: see the package's comment on redirects.
 	Client *http.Client
 }
 
@@ -79,7 +93,10 @@ func Parse(arg string) (Bot, bool, error) {
 	return b, true, nil
 }
 
-// Info implements judge.Entrant.
+// Info implements judge.Entrant. A web bot is named by its address, host
+// and path (127.0.0.1:8080/bot.php), in every game: the name its init
+// answer may give is only logged (botsarena ignores it, and one author's
+// bots all give the same).
 func (b Bot) Info() (judge.BotInfo, error) {
 	u, err := url.Parse(b.URL)
 	if err != nil {
@@ -90,10 +107,12 @@ func (b Bot) Info() (judge.BotInfo, error) {
 
 // Start implements judge.Entrant.
 func (b Bot) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
-	d := &driver{bot: b, seat: s, client: b.Client}
-	if d.client == nil {
-		d.client = &http.Client{}
+	c := http.Client{}
+	if b.Client != nil {
+		c = *b.Client
 	}
+	c.CheckRedirect = checkRedirect
+	d := &driver{bot: b, seat: s, client: &c}
 	var f local.Func
 	switch s.Game {
 	case "connect4":
@@ -114,8 +133,9 @@ type driver struct {
 	seat   judge.Seat
 	client *http.Client
 
-	mu   sync.Mutex
-	sent time.Time // when the request waiting for its answer was sent
+	mu       sync.Mutex
+	sent     time.Time // when the request waiting for its answer was sent
+	answered time.Time // when the last request was answered
 }
 
 // busy says what the bot was doing when its time ran out.
@@ -123,9 +143,38 @@ func (d *driver) busy() string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.sent.IsZero() {
+		if d.answered.IsZero() {
+			return fmt.Sprintf("not yet waiting for %s: its request was about to be sent", d.bot.URL)
+		}
+		return fmt.Sprintf("between two requests to %s (the last was answered %v before)", d.bot.URL, time.Since(d.answered).Round(time.Millisecond))
+	}
+	return fmt.Sprintf("waiting for %s to answer (the request went %v before)%s", d.bot.URL, time.Since(d.sent).Round(time.Millisecond), d.queued())
+}
+
+// waiting counts the requests of every web bot of the judge that a server
+// (an origin) has not answered yet.
+var waiting = struct {
+	sync.Mutex
+	n map[string]int
+}{n: map[string]int{}}
+
+// queued says, while a request of d waits, how many others wait for the
+// same server: a server that answers one request at a time, or that has
+// too few CPUs for them, makes bots time out behind each other.
+func (d *driver) queued() string {
+	u, err := url.Parse(d.bot.URL)
+	if err != nil {
 		return ""
 	}
-	return fmt.Sprintf("waiting for %s to answer (the request went %v before)", d.bot.URL, time.Since(d.sent).Round(time.Millisecond))
+	o := origin(u)
+	waiting.Lock()
+	others := waiting.n[o] - 1
+	waiting.Unlock()
+	if others <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d other request(s) to %s waited too: a server that answers one request at a time "+
+		"(php -S without PHP_CLI_SERVER_WORKERS), or has fewer CPUs than requests, makes its bots wait behind each other", others, o)
 }
 
 // post sends one request before the turn's deadline and returns the body
@@ -142,18 +191,27 @@ func (d *driver) post(ctx context.Context, c *local.Conn, contentType string, bo
 	}
 	req.Header.Set("Content-Type", contentType)
 	c.Logf("> POST %s %s", d.bot.URL, clip(string(body), 300))
+	o := origin(req.URL)
+	waiting.Lock()
+	waiting.n[o]++
+	waiting.Unlock()
 	d.mu.Lock()
 	d.sent = time.Now()
 	d.mu.Unlock()
 	defer func() {
 		d.mu.Lock()
-		d.sent = time.Time{}
+		d.sent, d.answered = time.Time{}, time.Now()
 		d.mu.Unlock()
+		waiting.Lock()
+		if waiting.n[o]--; waiting.n[o] == 0 {
+			delete(waiting.n, o)
+		}
+		waiting.Unlock()
 	}()
 	resp, err := d.client.Do(req)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, judge.Faultf(judge.Timeout, "%s did not answer within %v", d.bot.URL, c.Turn().Limit)
+			return nil, judge.Faultf(judge.Timeout, "%s did not answer within %v%s", d.bot.URL, c.Turn().Limit, d.queued())
 		}
 		if ctx.Err() != nil {
 			return nil, local.ErrStopped
@@ -166,10 +224,50 @@ func (d *driver) post(ctx context.Context, c *local.Conn, contentType string, bo
 		return nil, judge.Faultf(judge.Crash, "%s: reading the answer: %v", d.bot.URL, unwrapURLError(err))
 	}
 	c.Logf("< %s %s", resp.Status, clip(string(b), 300))
+	if resp.Request.URL.String() != d.bot.URL {
+		c.Logf("(from %s, where %s redirected with the method kept)", resp.Request.URL, d.bot.URL)
+	}
+	if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return nil, judge.Faultf(judge.Crash, "%s answered %s, a redirect to %s: a web bot's redirects are not followed, "+
+			"except a 307 or 308 (which keep the POST) to the same scheme, host and port; give the bot by the URL that answers",
+			resp.Request.URL, resp.Status, clip(loc, 200))
+	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, judge.Faultf(judge.Crash, "%s answered %s: %q", d.bot.URL, resp.Status, clip(strings.TrimSpace(string(b)), 200))
 	}
 	return b, nil
+}
+
+// maxRedirects bounds the redirects followed for one request.
+const maxRedirects = 5
+
+// checkRedirect follows only what keeps the request as it was: a 307 or a
+// 308 (the method and the body kept) to the same origin. Any other
+// redirect is the answer, and the bot's fault: a 301, 302 or 303 would
+// turn the POST into a GET, and another host or port is not the bot the
+// judge was given.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	code := 0
+	if req.Response != nil {
+		code = req.Response.StatusCode
+	}
+	if (code != http.StatusTemporaryRedirect && code != http.StatusPermanentRedirect) ||
+		origin(req.URL) != origin(via[0].URL) || req.Method != via[0].Method {
+		return http.ErrUseLastResponse
+	}
+	if len(via) > maxRedirects {
+		return fmt.Errorf("more than %d redirects", maxRedirects)
+	}
+	return nil
+}
+
+// origin is a URL's scheme, host and port, the port spelled out.
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	return u.Scheme + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
 func unwrapURLError(err error) error {
@@ -208,8 +306,11 @@ func (d *driver) play(body []byte) (string, error) {
 	return "", judge.Faultf(judge.Protocol, "%s answered play %s: not a string or a number", d.bot.URL, clip(string(a.Play), 100))
 }
 
-// gameID is the match's number for the bot.
-func (d *driver) gameID() string { return strconv.FormatUint(d.seat.Seed%100000, 10) }
+// gameNumber is the match's number for the bot.
+func (d *driver) gameNumber() int { return int(d.seat.Seed % 100000) }
+
+// gameID is the match's number as a string, as Connect Four sends it.
+func (d *driver) gameID() string { return strconv.Itoa(d.gameNumber()) }
 
 // board reads a Board answer into rows of cells, top row first.
 func board(ans string) [][]string {
@@ -332,8 +433,48 @@ func strikes(ans string) []strike {
 	return out
 }
 
-// battleship plays Battleship (botsarena's, seed 000: the form; or the
-// later JSON body).
+// bsBoard is the "board" of botsarena's JSON Battleship: the parameters,
+// numbers as strings as the arena passes them on, and in play-turn the
+// strikes.
+type bsBoard struct {
+	Opponent    string   `json:"opponent"`
+	Width       string   `json:"width"`
+	Height      string   `json:"height"`
+	Ship1       string   `json:"ship1"`
+	Ship2       string   `json:"ship2"`
+	Ship3       string   `json:"ship3"`
+	Ship4       string   `json:"ship4"`
+	Ship5       string   `json:"ship5"`
+	Ship6       string   `json:"ship6"`
+	YourStrikes []strike `json:"your_strikes,omitzero"`
+	HisStrikes  []strike `json:"his_strikes,omitzero"`
+}
+
+// bsInit and bsTurn are the requests of botsarena's JSON Battleship, field
+// for field as its act.php sends them (init's "game" is "battleship",
+// play-turn's "Battleship"; play-turn has no "players").
+type bsInit struct {
+	GameID      int     `json:"game-id"`
+	Game        string  `json:"game"`
+	Action      string  `json:"action"`
+	Players     int     `json:"players"`
+	PlayerIndex int     `json:"player-index"`
+	Board       bsBoard `json:"board"`
+}
+
+type bsTurn struct {
+	Game        string  `json:"game"`
+	GameID      int     `json:"game-id"`
+	Action      string  `json:"action"`
+	PlayerIndex int     `json:"player-index"`
+	Board       bsBoard `json:"board"`
+}
+
+// bsPlay is what botsarena checks a play-turn answer against.
+var bsPlay = regexp.MustCompile(`^[0-9]+,[0-9]+\n?$`)
+
+// battleship plays Battleship: botsarena's form (seed 000) for http://…,
+// its JSON body for http+json://….
 func (d *driver) battleship(ctx context.Context, c *local.Conn) error {
 	params, err := c.Ask("Params")
 	if err != nil {
@@ -347,89 +488,240 @@ func (d *driver) battleship(ctx context.Context, c *local.Conn) error {
 	if len(d.seat.Opponents) > 0 {
 		opponent = d.seat.Opponents[0]
 	}
-	matchID := fmt.Sprintf("%s-%d", d.gameID(), d.seat.Index+1)
-	fields := func(act string) map[string]string {
-		f := map[string]string{"game": "Battleship", "match_id": matchID, "opponent": opponent, "width": p[0], "height": p[1]}
-		for i := 1; i <= 6; i++ {
-			f["ship"+strconv.Itoa(i)] = p[1+i]
-		}
-		if d.bot.JSON {
-			f["action"] = map[string]string{"init": "init", "fight": "play-turn"}[act]
-		} else {
-			f["act"] = act
-		}
-		return f
-	}
-	send := func(f map[string]string, mine, his []strike) ([]byte, error) {
-		if d.bot.JSON {
-			v := map[string]any{}
-			for k, x := range f {
-				v[k] = x
-				if n, err := strconv.Atoi(x); err == nil && k != "match_id" {
-					v[k] = n
-				}
-			}
-			if mine != nil {
-				v["your_strikes"], v["his_strikes"] = mine, his
-			}
-			return d.postJSON(ctx, c, v)
-		}
-		form := url.Values{}
-		for k, x := range f {
-			form.Set(k, x)
-		}
-		if mine != nil {
-			a, _ := json.Marshal(mine)
-			b, _ := json.Marshal(his)
-			form.Set("your_strikes", string(a))
-			form.Set("his_strikes", string(b))
-		}
-		return d.post(ctx, c, "application/x-www-form-urlencoded", []byte(form.Encode()))
-	}
+	board := bsBoard{Opponent: opponent, Width: p[0], Height: p[1], Ship1: p[2], Ship2: p[3], Ship3: p[4], Ship4: p[5], Ship5: p[6], Ship6: p[7]}
 	for {
 		phase, err := c.Ask("Phase")
 		if err != nil {
 			return err
 		}
+		var lines []string
 		if phase == "place" {
-			ans, err := send(fields("init"), nil, nil)
+			ships, err := d.bsInit(ctx, c, board)
 			if err != nil {
 				return err
 			}
-			var ships []string
-			if err := json.Unmarshal(bytes.TrimSpace(ans), &ships); err != nil {
-				return judge.Faultf(judge.Protocol, "%s answered %q to init: want a JSON list of ships such as [\"3,3-3,7\", …]", d.bot.URL, clip(strings.TrimSpace(string(ans)), 200))
-			}
-			lines := make([]string, 0, len(ships)+1)
 			for _, s := range ships {
 				lines = append(lines, "PlaceShip "+oneWord(s))
 			}
-			if err := sendAll(c, append(lines, "#END")...); err != nil {
+		} else {
+			mine, err := c.Ask("MyShots")
+			if err != nil {
 				return err
 			}
-			continue
+			his, err := c.Ask("OpponentShots")
+			if err != nil {
+				return err
+			}
+			b := board
+			b.YourStrikes, b.HisStrikes = strikes(mine), strikes(his)
+			target, err := d.bsTurn(ctx, c, b)
+			if err != nil {
+				return err
+			}
+			lines = append(lines, "Shoot "+oneWord(target))
 		}
-		mine, err := c.Ask("MyShots")
-		if err != nil {
-			return err
-		}
-		his, err := c.Ask("OpponentShots")
-		if err != nil {
-			return err
-		}
-		ans, err := send(fields("fight"), strikes(mine), strikes(his))
-		if err != nil {
-			return err
-		}
-		target := strings.TrimSpace(string(ans))
-		var quoted string
-		if json.Unmarshal([]byte(target), &quoted) == nil {
-			target = quoted
-		}
-		if err := sendAll(c, "Shoot "+oneWord(target), "#END"); err != nil {
+		if err := sendAll(c, append(lines, "#END")...); err != nil {
 			return err
 		}
 	}
+}
+
+// bsInit asks the bot for its fleet.
+func (d *driver) bsInit(ctx context.Context, c *local.Conn, b bsBoard) ([]string, error) {
+	var (
+		ans []byte
+		err error
+	)
+	if d.bot.JSON {
+		ans, err = d.postJSON(ctx, c, bsInit{GameID: d.gameNumber(), Game: "battleship", Action: "init", Players: d.seat.Seats,
+			PlayerIndex: d.seat.Index, Board: b})
+	} else {
+		ans, err = d.postForm(ctx, c, d.bsForm("init", b))
+	}
+	if err != nil {
+		return nil, err
+	}
+	read := formFleet
+	if d.bot.JSON {
+		read = jsonFleet
+	}
+	ships, name, p := read(ans)
+	if p.why != "" {
+		return nil, d.answerFault(ans, "init", p)
+	}
+	if name != "" {
+		c.Logf("it names itself %s", clip(name, 60))
+	}
+	return ships, nil
+}
+
+// bsTurn asks the bot for its shot.
+func (d *driver) bsTurn(ctx context.Context, c *local.Conn, b bsBoard) (string, error) {
+	var (
+		ans []byte
+		err error
+	)
+	if d.bot.JSON {
+		ans, err = d.postJSON(ctx, c, bsTurn{Game: "Battleship", GameID: d.gameNumber(), Action: "play-turn", PlayerIndex: d.seat.Index, Board: b})
+	} else {
+		ans, err = d.postForm(ctx, c, d.bsForm("fight", b))
+	}
+	if err != nil {
+		return "", err
+	}
+	read, act := formShot, "fight"
+	if d.bot.JSON {
+		read, act = jsonShot, "play-turn"
+	}
+	target, p := read(ans)
+	if p.why != "" {
+		return "", d.answerFault(ans, act, p)
+	}
+	return target, nil
+}
+
+// problem is what is wrong with an answer: why, and whether it has the
+// shape of the other variant's answer.
+type problem struct {
+	why   string
+	other bool
+}
+
+// answerFault is the fault of an answer with a problem; when it looks like
+// the other variant's, the reason says which URL to give.
+func (d *driver) answerFault(ans []byte, act string, p problem) error {
+	msg := fmt.Sprintf("%s answered %q to %s%s", d.bot.URL, clip(strings.TrimSpace(string(ans)), 200), act, p.why)
+	switch {
+	case !p.other:
+	case d.bot.JSON:
+		msg += "; if the bot reads form fields (botsarena's form variant), give the bot as " + d.otherScheme()
+	default:
+		msg += "; if the bot reads botsarena's JSON body, give the bot as " + d.otherScheme()
+	}
+	return judge.Faultf(judge.Protocol, "%s", msg)
+}
+
+// jsonFleet reads an init answer of botsarena's JSON Battleship:
+// {"name":…,"boats":["x1,y1-x2,y2",…]}. What the arena loses a bot for
+// (no boats, or not JSON) is a problem; what the ships are is the game's
+// to judge.
+func jsonFleet(ans []byte) (ships []string, name string, p problem) {
+	if json.Unmarshal(ans, &ships) == nil && ships != nil {
+		return nil, "", problem{`, a bare list of ships as botsarena's form variant answers: in the JSON variant the answer is {"name":…,"boats":[…]}`, true}
+	}
+	if !isObject(ans) {
+		return nil, "", problem{`, not a JSON object: want {"name":…,"boats":["x1,y1-x2,y2",…]}`, true}
+	}
+	var a struct {
+		Name  any             `json:"name"`
+		Boats json.RawMessage `json:"boats"`
+	}
+	if json.Unmarshal(ans, &a) != nil || len(a.Boats) == 0 || string(a.Boats) == "null" {
+		return nil, "", problem{`, with no "boats": want {"name":…,"boats":["x1,y1-x2,y2",…]}`, false}
+	}
+	if json.Unmarshal(a.Boats, &ships) != nil {
+		return nil, "", problem{fmt.Sprintf(`: boats %s is not a list of strings "x1,y1-x2,y2"`, clip(string(a.Boats), 100)), false}
+	}
+	if a.Name != nil {
+		name = fmt.Sprint(a.Name)
+	}
+	return ships, name, problem{}
+}
+
+// formFleet reads an init answer of botsarena's form variant: a JSON list
+// of ships.
+func formFleet(ans []byte) ([]string, string, problem) {
+	var ships []string
+	if json.Unmarshal(ans, &ships) != nil {
+		switch {
+		case isObject(ans):
+			return nil, "", problem{`: want a JSON list of ships such as ["3,3-3,7", …]; a JSON object is the answer of botsarena's JSON Battleship`, true}
+		case len(bytes.TrimSpace(ans)) == 0:
+			return nil, "", problem{`: want a JSON list of ships such as ["3,3-3,7", …], and a bot that reads a JSON body finds none`, true}
+		}
+		return nil, "", problem{`: want a JSON list of ships such as ["3,3-3,7", …]`, false}
+	}
+	return ships, "", problem{}
+}
+
+// jsonShot reads a play-turn answer of botsarena's JSON Battleship,
+// {"play":"x,y"}, checked as the arena checks it.
+func jsonShot(ans []byte) (string, problem) {
+	var a struct {
+		Play any `json:"play"`
+	}
+	if json.Unmarshal(ans, &a) != nil || !isObject(ans) {
+		t := strings.Trim(strings.TrimSpace(string(ans)), `"`)
+		return "", problem{`: want {"play":"x,y"}, x and y whole numbers from 0; a bare cell is the answer of botsarena's form variant`, bsPlay.MatchString(t)}
+	}
+	s, ok := a.Play.(string)
+	if !ok || !bsPlay.MatchString(s) {
+		return "", problem{`: want {"play":"x,y"}, x and y whole numbers from 0`, false}
+	}
+	return strings.TrimSpace(s), problem{}
+}
+
+// formShot reads a fight answer of botsarena's form variant: the cell
+// x,y, quoted or not, which the game judges.
+func formShot(ans []byte) (string, problem) {
+	if jsonShape(ans, "play") {
+		return "", problem{`: that is the answer of botsarena's JSON Battleship`, true}
+	}
+	target := strings.TrimSpace(string(ans))
+	var quoted string
+	if json.Unmarshal([]byte(target), &quoted) == nil {
+		target = quoted
+	}
+	return target, problem{}
+}
+
+// bsForm is the form of botsarena's Battleship (seed 000) for act.
+func (d *driver) bsForm(act string, b bsBoard) url.Values {
+	f := url.Values{}
+	for k, v := range map[string]string{"game": "Battleship", "match_id": fmt.Sprintf("%d-%d", d.gameNumber(), d.seat.Index+1),
+		"act": act, "opponent": b.Opponent, "width": b.Width, "height": b.Height, "ship1": b.Ship1, "ship2": b.Ship2,
+		"ship3": b.Ship3, "ship4": b.Ship4, "ship5": b.Ship5, "ship6": b.Ship6} {
+		f.Set(k, v)
+	}
+	if act == "fight" {
+		mine, _ := json.Marshal(b.YourStrikes)
+		his, _ := json.Marshal(b.HisStrikes)
+		f.Set("your_strikes", string(mine))
+		f.Set("his_strikes", string(his))
+	}
+	return f
+}
+
+// postForm posts form fields.
+func (d *driver) postForm(ctx context.Context, c *local.Conn, f url.Values) ([]byte, error) {
+	return d.post(ctx, c, "application/x-www-form-urlencoded", []byte(f.Encode()))
+}
+
+// isObject reports whether an answer is a JSON object.
+func isObject(ans []byte) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(ans, &m) == nil && m != nil
+}
+
+// jsonShape reports whether an answer is a JSON object with the key.
+func jsonShape(ans []byte, key string) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(ans, &m) != nil {
+		return false
+	}
+	_, ok := m[key]
+	return ok
+}
+
+// otherScheme is the bot's URL in the other Battleship variant: http+json
+// for the form, http for the JSON body.
+func (d *driver) otherScheme() string {
+	u := d.bot.URL
+	if d.bot.JSON {
+		return u
+	}
+	scheme, rest, _ := strings.Cut(u, "://")
+	return scheme + "+json://" + rest
 }
 
 // sendAll sends lines in order.

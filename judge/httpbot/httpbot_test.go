@@ -1,14 +1,18 @@
 package httpbot_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -157,80 +161,244 @@ func TestConnectFour(t *testing.T) {
 	}
 }
 
-// botsarena's Battleship, the form and the JSON body: every field of the
-// seed, the strikes with their result words, the opponent's name.
-func TestBattleship(t *testing.T) {
-	for _, asJSON := range []bool{false, true} {
-		t.Run(map[bool]string{false: "form", true: "json"}[asJSON], func(t *testing.T) {
-			var (
-				mu      sync.Mutex
-				errs    []string
-				results = map[string]int{}
-				fights  int
-			)
-			bad := func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }
-			matchID := regexp.MustCompile(`^[0-9]+-(1|2)$`)
+// botsarena's Battleship form (seed 000): every field of the seed, the
+// strikes with their result words, the opponent's name.
+func TestBattleshipForm(t *testing.T) {
+	var (
+		mu      sync.Mutex
+		errs    []string
+		results = map[string]int{}
+		fights  int
+	)
+	bad := func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) }
+	matchID := regexp.MustCompile(`^[0-9]+-(1|2)$`)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		var mine, his []struct{ Target, Result string }
+		if r.Header.Get("Content-Type") != "application/x-www-form-urlencoded" || r.ParseForm() != nil {
+			bad("not a form")
+			return
+		}
+		f := map[string]string{}
+		for k := range r.PostForm {
+			f[k] = r.PostForm.Get(k)
+		}
+		if f["act"] == "fight" && (json.Unmarshal([]byte(f["your_strikes"]), &mine) != nil || json.Unmarshal([]byte(f["his_strikes"]), &his) != nil) {
+			bad("strikes %q %q", f["your_strikes"], f["his_strikes"])
+		}
+		if f["game"] != "Battleship" || !matchID.MatchString(f["match_id"]) || f["opponent"] != "random.c" ||
+			f["width"] != "10" || f["height"] != "10" || f["ship2"] != "1" || f["ship3"] != "2" || f["ship6"] != "0" {
+			bad("fields %v", f)
+		}
+		switch f["act"] {
+		case "init":
+			fmt.Fprint(w, `["3,3-3,7","2,1-2,4","0,1-0,3","7,3-7,1","8,8-7,8"]`)
+		case "fight":
+			if len(mine) != fights {
+				bad("fight %d: %d strikes of mine", fights, len(mine))
+			}
+			for _, s := range mine {
+				results[s.Result]++
+			}
+			x, y := fights%10, fights/10
+			fights++
+			fmt.Fprintf(w, "%d,%d", x, y)
+		default:
+			bad("act %q", f["act"])
+		}
+	}))
+	defer srv.Close()
+	b, _, err := httpbot.Parse(srv.URL + "/bot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := play(t, "battleship-botsarena", judge.Limits{}, b, example(t, "examples/battleship/random.c"))
+	for i, p := range res.Players {
+		if p.Status != judge.OK {
+			t.Errorf("seat %d %s: %s %s", i, p.Name, p.Status, p.Reason)
+		}
+	}
+	for _, r := range []string{"", "hit", "hit and sunk"} {
+		if results[r] == 0 && res.Winner == 0 {
+			t.Errorf("no strike with result %q (%v)", r, results)
+		}
+	}
+	if len(errs) > 0 {
+		t.Errorf("%d bad requests: %q", len(errs), errs[:min(3, len(errs))])
+	}
+}
+
+// keys is the sorted keys of a JSON object.
+func keys(m map[string]json.RawMessage) string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return strings.Join(ks, " ")
+}
+
+// bsJSONBot is a botsarena JSON Battleship bot in Go that checks every
+// request against botsarena's doc-en.html and act.php, key for key and
+// type for type, and fires at every cell in order. Its fleet answers
+// init; what it finds wrong is in errs.
+func bsJSONBot(t *testing.T, fleet string, errs *[]string, results map[string]int) string {
+	var mu sync.Mutex
+	bad := func(f string, a ...any) { *errs = append(*errs, fmt.Sprintf(f, a...)) }
+	fights := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		var q map[string]json.RawMessage
+		if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/json" || json.NewDecoder(r.Body).Decode(&q) != nil {
+			bad("not a JSON POST")
+			return
+		}
+		var action string
+		_ = json.Unmarshal(q["action"], &action)
+		var board map[string]json.RawMessage
+		if json.Unmarshal(q["board"], &board) != nil {
+			bad("board %s", q["board"])
+			return
+		}
+		// The parameters, strings as the arena passes them on.
+		for k, want := range map[string]string{"opponent": `"random.c"`, "width": `"10"`, "height": `"10"`,
+			"ship1": `"0"`, "ship2": `"1"`, "ship3": `"2"`, "ship4": `"1"`, "ship5": `"1"`, "ship6": `"0"`} {
+			if string(board[k]) != want {
+				bad("%s: board %s is %s, want %s", action, k, board[k], want)
+			}
+		}
+		var id int
+		var seat *int
+		if json.Unmarshal(q["game-id"], &id) != nil || json.Unmarshal(q["player-index"], &seat) != nil || seat == nil || *seat > 1 {
+			bad("game-id %s, player-index %s", q["game-id"], q["player-index"])
+		}
+		switch action {
+		case "init":
+			if k := keys(q); k != "action board game game-id player-index players" || string(q["game"]) != `"battleship"` || string(q["players"]) != "2" {
+				bad("init: keys %s, game %s, players %s", k, q["game"], q["players"])
+			}
+			if k := keys(board); k != "height opponent ship1 ship2 ship3 ship4 ship5 ship6 width" {
+				bad("init: board keys %s", k)
+			}
+			fights = 0
+			fmt.Fprint(w, fleet)
+		case "play-turn":
+			if k := keys(q); k != "action board game game-id player-index" || string(q["game"]) != `"Battleship"` {
+				bad("play-turn: keys %s, game %s", k, q["game"])
+			}
+			var mine, his []map[string]string
+			if json.Unmarshal(board["your_strikes"], &mine) != nil || json.Unmarshal(board["his_strikes"], &his) != nil ||
+				mine == nil || his == nil {
+				bad("strikes %s %s", board["your_strikes"], board["his_strikes"])
+			}
+			if len(mine) != fights || len(his) != fights+*seat {
+				bad("fight %d of seat %d: %d strikes of mine, %d of his", fights, *seat, len(mine), len(his))
+			}
+			for i, s := range mine {
+				if len(s) != 2 || s["target"] != fmt.Sprintf("%d,%d", i%10, i/10) {
+					bad("strike %d: %v", i, s)
+				}
+				results[s["result"]]++
+			}
+			fmt.Fprintf(w, `{"play":"%d,%d"}`, fights%10, fights/10)
+			fights++
+		default:
+			bad("action %q", action)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return strings.Replace(srv.URL, "http://", "http+json://", 1) + "/bot.php"
+}
+
+// botsarena's JSON Battleship, as its doc and act.php have it: a whole
+// game in both seats, against a bot program and against itself.
+func TestBattleshipJSON(t *testing.T) {
+	const fleet = `{"name":"gobot","boats":["4,2-4,6","3,3-3,0","2,3-2,1","7,9-5,9","6,8-6,7"]}`
+	var errs []string
+	results := map[string]int{}
+	arg := bsJSONBot(t, fleet, &errs, results)
+	b, _, err := httpbot.Parse(arg)
+	if err != nil || !b.JSON {
+		t.Fatal(b, err)
+	}
+	for seat := range 2 {
+		es := []judge.Entrant{example(t, "examples/battleship/random.c"), example(t, "examples/battleship/random.c")}
+		es[seat] = b
+		res := play(t, "battleship-botsarena", judge.Limits{}, es...)
+		for i, p := range res.Players {
+			if p.Status != judge.OK {
+				t.Errorf("seat %d %s: %s %s", i, p.Name, p.Status, p.Reason)
+			}
+		}
+		if res.Turns < 20 {
+			t.Errorf("%d turns", res.Turns)
+		}
+		if rb := res.Replay.Bots[seat].Stderr; !strings.Contains(rb, "it names itself gobot") {
+			t.Errorf("the log does not give the bot's name: %q", clip(rb))
+		}
+	}
+	for _, r := range []string{"", "hit", "hit and sunk"} {
+		if results[r] == 0 {
+			t.Errorf("no strike with result %q (%v)", r, results)
+		}
+	}
+	if len(errs) > 0 {
+		t.Errorf("%d bad requests: %q", len(errs), errs[:min(3, len(errs))])
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
+}
+
+// What botsarena's Battleship loses a bot for, in either variant, and the
+// answers in the other variant's shape, whose reason says which scheme to
+// give the bot.
+func TestBattleshipAnswers(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		json       bool
+		init, turn string
+		status     judge.Status
+		words      []string
+	}{
+		{"json ok", true, `{"name":"x","boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"9,9"}`, judge.OK, nil},
+		{"json no boats", true, `{"name":"x"}`, ``, judge.Protocol, []string{`no "boats"`, `{"name":…,"boats":[`}},
+		{"json null boats", true, `{"boats":null}`, ``, judge.Protocol, []string{`no "boats"`}},
+		{"json boats not strings", true, `{"boats":[1,2]}`, ``, judge.Protocol, []string{"boats [1,2]", "list of strings"}},
+		{"json a form fleet", true, `["0,0-0,4"]`, ``, judge.Protocol, []string{"form variant", "give the bot as http://"}},
+		{"json a bad fleet", true, `{"boats":["0,0-0,4"]}`, ``, judge.Illegal, []string{"fleet"}},
+		{"json play with spaces", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"1, 2"}`, judge.Protocol, []string{`1, 2`, `{"play":"x,y"}`}},
+		{"json play a number", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":12}`, judge.Protocol, []string{`{"play":"x,y"}`}},
+		{"json play negative", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"-1,2"}`, judge.Protocol, []string{`-1,2`}},
+		{"json no play", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"shot":"1,2"}`, judge.Protocol, []string{`{"play":"x,y"}`}},
+		{"json a form shot", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `1,2`, judge.Protocol, []string{"form variant", "give the bot as http://"}},
+		{"json off the board", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"10,2"}`, judge.Illegal, []string{"10"}},
+		{"form ok", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `"9,9"`, judge.OK, nil},
+		{"json not JSON", true, `-1,0`, ``, judge.Protocol, []string{"not a JSON object", "give the bot as http://"}},
+		{"json nothing", true, ``, ``, judge.Protocol, []string{"not a JSON object", "give the bot as http://"}},
+		{"form a JSON shot at init", false, `{"play":"0,0"}`, ``, judge.Protocol, []string{"JSON object", "give the bot as http+json://"}},
+		{"form a JSON fleet", false, `{"name":"x","boats":["0,0-0,4"]}`, ``, judge.Protocol, []string{"JSON Battleship", "give the bot as http+json://"}},
+		{"form nothing", false, ``, ``, judge.Protocol, []string{"JSON body", "give the bot as http+json://"}},
+		{"form a JSON shot", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `{"play":"1,2"}`, judge.Protocol, []string{"JSON Battleship", "give the bot as http+json://"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				mu.Lock()
-				defer mu.Unlock()
-				f := map[string]string{}
-				var mine, his []struct{ Target, Result string }
-				if asJSON {
-					var v map[string]any
-					if json.NewDecoder(r.Body).Decode(&v) != nil {
-						bad("not JSON")
-						return
-					}
-					for k, x := range v {
-						switch k {
-						case "your_strikes", "his_strikes":
-							b, _ := json.Marshal(x)
-							if k == "your_strikes" {
-								_ = json.Unmarshal(b, &mine)
-							} else {
-								_ = json.Unmarshal(b, &his)
-							}
-						default:
-							f[k] = fmt.Sprint(x)
-						}
-					}
-					f["act"] = map[string]string{"init": "init", "play-turn": "fight"}[f["action"]]
+				body, _ := io.ReadAll(r.Body)
+				if bytes.Contains(body, []byte("init")) {
+					fmt.Fprint(w, tt.init)
 				} else {
-					if r.ParseForm() != nil {
-						bad("not a form")
-						return
-					}
-					for k := range r.PostForm {
-						f[k] = r.PostForm.Get(k)
-					}
-					if f["act"] == "fight" && (json.Unmarshal([]byte(f["your_strikes"]), &mine) != nil || json.Unmarshal([]byte(f["his_strikes"]), &his) != nil) {
-						bad("strikes %q %q", f["your_strikes"], f["his_strikes"])
-					}
-				}
-				if f["game"] != "Battleship" || !matchID.MatchString(f["match_id"]) || f["opponent"] != "random.c" ||
-					f["width"] != "10" || f["height"] != "10" || f["ship2"] != "1" || f["ship3"] != "2" || f["ship6"] != "0" {
-					bad("fields %v", f)
-				}
-				switch f["act"] {
-				case "init":
-					fmt.Fprint(w, `["3,3-3,7","2,1-2,4","0,1-0,3","7,3-7,1","8,8-7,8"]`)
-				case "fight":
-					if len(mine) != fights {
-						bad("fight %d: %d strikes of mine", fights, len(mine))
-					}
-					for _, s := range mine {
-						results[s.Result]++
-					}
-					x, y := fights%10, fights/10
-					fights++
-					fmt.Fprintf(w, "%d,%d", x, y)
-				default:
-					bad("act %q", f["act"])
+					fmt.Fprint(w, tt.turn)
 				}
 			}))
 			defer srv.Close()
 			arg := srv.URL + "/bot"
-			if asJSON {
+			if tt.json {
 				arg = strings.Replace(arg, "http://", "http+json://", 1)
 			}
 			b, _, err := httpbot.Parse(arg)
@@ -238,18 +406,14 @@ func TestBattleship(t *testing.T) {
 				t.Fatal(err)
 			}
 			res := play(t, "battleship-botsarena", judge.Limits{}, b, example(t, "examples/battleship/random.c"))
-			for i, p := range res.Players {
-				if p.Status != judge.OK {
-					t.Errorf("seat %d %s: %s %s", i, p.Name, p.Status, p.Reason)
-				}
+			p := res.Players[0]
+			if p.Status != tt.status {
+				t.Fatalf("got %s %q, want %s", p.Status, p.Reason, tt.status)
 			}
-			for _, r := range []string{"", "hit", "hit and sunk"} {
-				if results[r] == 0 && res.Winner == 0 {
-					t.Errorf("no strike with result %q (%v)", r, results)
+			for _, w := range tt.words {
+				if !strings.Contains(p.Reason, w) {
+					t.Errorf("reason %q does not say %q", p.Reason, w)
 				}
-			}
-			if len(errs) > 0 {
-				t.Errorf("%d bad requests: %q", len(errs), errs[:min(3, len(errs))])
 			}
 		})
 	}
@@ -301,6 +465,12 @@ func TestFaults(t *testing.T) {
 		t.Cleanup(s.Close)
 		return s.URL + "/bot"
 	}
+	slow := serve(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(5 * time.Second):
+		case <-r.Context().Done():
+		}
+	})
 	lim := judge.DefaultLimits
 	lim.FirstTurn = 300 * time.Millisecond
 	for _, tt := range []struct {
@@ -316,12 +486,7 @@ func TestFaults(t *testing.T) {
 		{"not JSON", serve(func(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprint(w, "<html>Parse error</html>")
 		}), judge.Protocol, []string{"<html>Parse error</html>", `not {"play": …}`}},
-		{"too slow", serve(func(w http.ResponseWriter, r *http.Request) {
-			select {
-			case <-time.After(5 * time.Second):
-			case <-r.Context().Done():
-			}
-		}), judge.Timeout, []string{"300ms"}},
+		{"too slow", slow, judge.Timeout, []string{"300ms", slow}},
 		{"a wrong column", serve(func(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprint(w, `{"play":"9"}`)
 		}), judge.Illegal, []string{"DropDisc 9", "off the board"}},
@@ -340,6 +505,149 @@ func TestFaults(t *testing.T) {
 				if !strings.Contains(p.Reason, w) {
 					t.Errorf("reason %q does not say %q", p.Reason, w)
 				}
+			}
+		})
+	}
+}
+
+// Two web bots of one server that answers one request at a time, in
+// matches played at once: the one that times out while the other's
+// request waits too is told so, with the remedy.
+func TestQueuedBehindOneAnother(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body) // then the server sees the client go
+		<-r.Context().Done()        // never answers
+	}))
+	defer srv.Close()
+	lim := judge.DefaultLimits
+	lim.FirstTurn = 3 * time.Second
+	reasons := make([]string, 2)
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Go(func() {
+			b, _, _ := httpbot.Parse(fmt.Sprintf("%s/bot%d.php", srv.URL, i))
+			res := play(t, "connect4", lim, b, example(t, "examples/connect4/random.c"))
+			reasons[i] = res.Players[0].Reason
+		})
+	}
+	wg.Wait()
+	told := 0
+	for i, r := range reasons {
+		if !strings.Contains(r, fmt.Sprintf("%s/bot%d.php", srv.URL, i)) {
+			t.Errorf("reason %q does not name the URL", r)
+		}
+		if strings.Contains(r, "1 other request(s) to "+srv.URL+" waited too") && strings.Contains(r, "PHP_CLI_SERVER_WORKERS") {
+			told++
+		}
+	}
+	t.Logf("reasons: %q", reasons)
+	if told == 0 {
+		t.Errorf("neither reason tells of the other request: %q", reasons)
+	}
+}
+
+// c4Bot answers botsarena's Connect Four: the leftmost column with room.
+func c4Bot(w http.ResponseWriter, r *http.Request) {
+	var q struct {
+		Action string
+		Board  json.RawMessage
+	}
+	if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&q) != nil {
+		http.Error(w, "not a JSON POST", http.StatusBadRequest)
+		return
+	}
+	if q.Action == "init" {
+		fmt.Fprint(w, `{"name":"c4"}`)
+		return
+	}
+	var grid [][]string
+	if json.Unmarshal(q.Board, &grid) != nil || len(grid) != 6 {
+		http.Error(w, "not a board", http.StatusBadRequest)
+		return
+	}
+	for col := range 7 {
+		if grid[5][col] == "" {
+			fmt.Fprintf(w, `{"play":"%d"}`, col)
+			return
+		}
+	}
+}
+
+// A web bot's redirects are followed only to the same origin with the
+// method kept (307, 308); any other is the bot's fault, with a reason
+// that says so, and the server it points to is never asked.
+func TestRedirects(t *testing.T) {
+	var mu sync.Mutex
+	asked := map[string]int{} // requests the redirects' targets got
+	target := func(name string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			asked[name]++
+			mu.Unlock()
+			c4Bot(w, r)
+		}
+	}
+	other := httptest.NewServer(target("other"))
+	defer other.Close()
+	mux := http.NewServeMux()
+	mux.Handle("/real", target("real"))
+	redirect := func(code int, to string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, to, code) }
+	}
+	mux.Handle("/same307", redirect(http.StatusTemporaryRedirect, "/real"))
+	mux.Handle("/same308", redirect(http.StatusPermanentRedirect, "/real"))
+	mux.Handle("/same302", redirect(http.StatusFound, "/real"))
+	mux.Handle("/same301", redirect(http.StatusMovedPermanently, "/real"))
+	mux.Handle("/other302", redirect(http.StatusFound, other.URL+"/bot"))
+	mux.Handle("/other307", redirect(http.StatusTemporaryRedirect, other.URL+"/bot"))
+	mux.Handle("/loop", redirect(http.StatusTemporaryRedirect, "/loop"))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	// The same host by another name is another origin too.
+	localhost := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+	mux.Handle("/host307", redirect(http.StatusTemporaryRedirect, localhost+"/real"))
+	for _, tt := range []struct {
+		path   string
+		status judge.Status
+		asked  string // the target that plays, if one does
+		words  []string
+	}{
+		{"/same307", judge.OK, "real", nil},
+		{"/same308", judge.OK, "real", nil},
+		{"/same302", judge.Crash, "", []string{"302 Found", "redirect to /real", "not followed", "307 or 308"}},
+		{"/same301", judge.Crash, "", []string{"301 Moved Permanently", "not followed"}},
+		{"/other302", judge.Crash, "", []string{"302 Found", "redirect to " + other.URL + "/bot", "not followed", "same scheme, host and port"}},
+		{"/other307", judge.Crash, "", []string{"307 Temporary Redirect", "redirect to " + other.URL + "/bot", "not followed"}},
+		{"/host307", judge.Crash, "", []string{"307 Temporary Redirect", "redirect to " + localhost + "/real", "not followed"}},
+		{"/loop", judge.Crash, "", []string{"more than 5 redirects"}},
+	} {
+		t.Run(tt.path, func(t *testing.T) {
+			mu.Lock()
+			clear(asked)
+			mu.Unlock()
+			b, _, err := httpbot.Parse(srv.URL + tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := play(t, "connect4", judge.Limits{}, b, example(t, "examples/connect4/random.c"))
+			p := res.Players[0]
+			if p.Status != tt.status {
+				t.Fatalf("got %s %q, want %s", p.Status, p.Reason, tt.status)
+			}
+			for _, w := range tt.words {
+				if !strings.Contains(p.Reason, w) {
+					t.Errorf("reason %q does not say %q", p.Reason, w)
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for name, n := range asked {
+				if name != tt.asked {
+					t.Errorf("%s was asked %d times", name, n)
+				}
+			}
+			if tt.asked != "" && asked[tt.asked] < 4 {
+				t.Errorf("%s was asked %d times", tt.asked, asked[tt.asked])
 			}
 		})
 	}
@@ -367,13 +675,14 @@ func TestParse(t *testing.T) {
 func TestPHPBots(t *testing.T) {
 	judgetest.NeedTools(t, "php")
 	root := judgetest.Root(t)
-	for _, tt := range []struct{ variant, dir, opponent string }{
-		{"connect4", "examples/connect4/web", "examples/connect4/random.c"},
-		{"battleship-botsarena", "examples/battleship/web", "examples/battleship/random.c"},
+	for _, tt := range []struct{ variant, dir, bot, opponent string }{
+		{"connect4", "examples/connect4/web", "http://%s/random.php", "examples/connect4/random.c"},
+		{"battleship-botsarena", "examples/battleship/web", "http://%s/random.php", "examples/battleship/random.c"},
+		{"battleship-botsarena", "examples/battleship/web", "http+json://%s/random-json.php", "examples/battleship/random.c"},
 	} {
-		t.Run(tt.variant, func(t *testing.T) {
+		t.Run(tt.variant+"/"+path.Base(tt.bot), func(t *testing.T) {
 			addr := judgetest.PHPServer(t, filepath.Join(root, tt.dir))
-			b, _, err := httpbot.Parse("http://" + addr + "/random.php")
+			b, _, err := httpbot.Parse(fmt.Sprintf(tt.bot, addr))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -222,4 +222,8 @@ func TestMixedTournament(t *testing.T) {
 	if matches != 6 || len(st.Standings) != 3 {
 		t.Errorf("%d matches, %d rows in the standings", matches, len(st.Standings))
 	}
+	// The web bot is known by its address, as in judge match.
+	if !slices.ContainsFunc(st.Standings, func(r Standing) bool { return r.Name == addr+"/random.php" }) {
+		t.Errorf("no row for %s/random.php in %+v", addr, st.Standings)
+	}
 }

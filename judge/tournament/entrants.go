@@ -218,7 +218,9 @@ func baseName(arg string, full bool) string {
 
 // nameEntrants gives every entrant a unique name: the file name without
 // extension, with it when that is ambiguous (random.c, random.py), then
-// with the parent directory, then numbered.
+// with the parent directory, then numbered. A web bot is named by its
+// address, host and path (127.0.0.1:8080/connectfour.php), as `judge
+// match` names it, then by its whole URL.
 func nameEntrants(ents []*Entrant) {
 	try := []func(e *Entrant) string{
 		func(e *Entrant) string { return baseName(e.Arg, false) },
@@ -227,6 +229,17 @@ func nameEntrants(ents []*Entrant) {
 			arg := strings.TrimPrefix(e.Arg, procbot.RubyContestPrefix)
 			return filepath.Base(filepath.Dir(filepath.Clean(arg))) + "-" + baseName(arg, true)
 		},
+	}
+	for level, f := range try {
+		try[level] = func(e *Entrant) string {
+			switch {
+			case e.Web == nil:
+				return f(e)
+			case level < len(try)-1:
+				return e.Spec.Name
+			}
+			return e.Arg
+		}
 	}
 	names := make([]string, len(ents))
 	for i, e := range ents {

@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -90,5 +91,41 @@ func TestBotArgsReportsSkipped(t *testing.T) {
 	}
 	if _, _, err := BotArgs(empty, langs); err == nil || !strings.Contains(err.Error(), "bot.lua") {
 		t.Errorf("a directory of no bots: %v, want an error naming bot.lua", err)
+	}
+}
+
+// A web bot is named by its address in a tournament as in a match, never
+// after its file: host and path, then the whole URL when two share them.
+func TestWebBotNames(t *testing.T) {
+	langs, err := LoadLanguages(filepath.Join(judgetest.Root(t), "configs/languages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(t.TempDir(), "connectfour")
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{
+		"http://127.0.0.1:8080/connectfour.php",
+		"http+json://127.0.0.1:8080/bots/StupidIABattleship.php",
+		"https://127.0.0.1:8080/connectfour.php",
+		"http://localhost:8081/",
+		exe,
+	}
+	ents, err := PrepareEntrants(context.Background(), args, langs, t.TempDir(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"http://127.0.0.1:8080/connectfour.php",
+		"127.0.0.1:8080/bots/StupidIABattleship.php",
+		"https://127.0.0.1:8080/connectfour.php",
+		"localhost:8081",
+		"connectfour",
+	}
+	for i, e := range ents {
+		if e.Name != want[i] || e.Spec.Name != want[i] {
+			t.Errorf("%s is named %q (%q), want %q", args[i], e.Name, e.Spec.Name, want[i])
+		}
 	}
 }

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// judge serve refuses to listen beyond the loopback address unless told
+// so with --public, before it listens at all.
+func TestServeBeyondLoopback(t *testing.T) {
+	dir := t.TempDir()
+	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "192.0.2.1:0"} {
+		code, _, errs := run(t, "serve", "--addr", addr, dir)
+		if code != 2 || !strings.Contains(errs, "beyond the loopback address") || !strings.Contains(errs, "--public") {
+			t.Errorf("serve --addr %s: exit %d, %q", addr, code, errs)
+		}
+	}
+}
+
+// judge serve on a loopback name answers requests addressed to it, and
+// refuses those addressed to another name (DNS rebinding).
+func TestServeHost(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	var errb strings.Builder
+	done := make(chan int, 1)
+	go func() {
+		code := (&Main{Stdout: pw, Stderr: &errb}).Run(ctx, []string{"serve", "--addr", "localhost:0", dir})
+		pw.Close()
+		done <- code
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	go io.Copy(io.Discard, pr)
+	i := strings.Index(line, "http://")
+	if i < 0 {
+		t.Fatalf("no URL in %q", line)
+	}
+	url := strings.Fields(line[i:])[0]
+	port := url[strings.LastIndex(url, ":")+1 : len(url)-1]
+	for host, want := range map[string]int{
+		"":                         http.StatusOK,
+		"localhost:" + port:        http.StatusOK,
+		"attacker.example:" + port: http.StatusMisdirectedRequest,
+	} {
+		req, _ := http.NewRequest("GET", url+"files/standings.md", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		// No standings yet: 404 is an answer, 421 a refusal.
+		if got := resp.StatusCode; (want == http.StatusOK) != (got != http.StatusMisdirectedRequest) {
+			t.Errorf("Host %q: %d", host, got)
+		}
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 || strings.Contains(errb.String(), "warning") {
+			t.Errorf("exit %d, %q", code, errb.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("judge serve did not stop when interrupted")
+	}
+}
