@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"judge/judge/judgetest"
 )
@@ -90,5 +91,34 @@ func TestBotArgsReportsSkipped(t *testing.T) {
 	}
 	if _, _, err := BotArgs(empty, langs); err == nil || !strings.Contains(err.Error(), "bot.lua") {
 		t.Errorf("a directory of no bots: %v, want an error naming bot.lua", err)
+	}
+}
+
+// A bot given as a FIFO is refused with what it is, at once: opening it
+// would wait for a writer for ever.
+func TestPrepareEntrantsRefusesFIFO(t *testing.T) {
+	langs, err := LoadLanguages(filepath.Join(judgetest.Root(t), "configs/languages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"bot", "bot.c"} {
+		fifo := filepath.Join(dir, name)
+		if err := syscall.Mkfifo(fifo, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := PrepareEntrants(t.Context(), []string{fifo}, langs, t.TempDir(), 1)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "is a FIFO (named pipe)") {
+				t.Errorf("%s: %v, want an error saying it is a FIFO", name, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: PrepareEntrants still waits after 10s", name)
+		}
 	}
 }
