@@ -193,10 +193,39 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 		defer close(p.errEnd)
 		_, _ = io.Copy(p.stderr, errR)
 	}()
+	go p.watchStdin()
 	if p.freeze {
 		_ = proc.Freeze()
 	}
 	return p, nil
+}
+
+// watchStdin tells the reader of the bot's output once the bot's stdin
+// has no reader left: the bot closed it, or ended. The judge would
+// otherwise learn it only by writing an answer, and a bot that closes
+// its stdin and then says nothing would hold its seat until its time
+// limit. It waits in the runtime poller, which reports the pipe's error
+// (POLLERR: no reader) to a read wait, and ends once the judge closes
+// its end.
+func (p *Player) watchStdin() {
+	rc, err := p.in.SyscallConn()
+	if err != nil {
+		return
+	}
+	gone := func(fd uintptr) bool {
+		fds := []unix.PollFd{{Fd: int32(fd)}}
+		n, _ := unix.Poll(fds, 0)
+		return n > 0 && fds[0].Revents&unix.POLLERR != 0
+	}
+	if rc.Read(gone) != nil {
+		// Closed by the judge, or an error event of the poller (the
+		// pipe was full): look once more, if it is still open.
+		closed := false
+		if rc.Control(func(fd uintptr) { closed = gone(fd) }) != nil || !closed {
+			return
+		}
+	}
+	p.outR.inClosed()
 }
 
 // Env is the whole environment of a bot: PATH, HOME and LANG from the
@@ -282,6 +311,8 @@ func (p *Player) ReadLine(ctx context.Context) ([]byte, error) {
 		return nil, &judge.Fault{Status: judge.Timeout, Reason: reason}
 	case errors.Is(err, io.EOF):
 		return nil, p.closed("closed its standard output")
+	case errors.Is(err, errInClosed):
+		return nil, p.closed("closed its standard input")
 	}
 	return nil, judge.Faultf(judge.Crash, "reading its output: %v", err)
 }
