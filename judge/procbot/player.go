@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/creack/pty"
@@ -365,14 +366,34 @@ func (p *Player) closed(what string) *judge.Fault {
 			f.Status = judge.Memory
 		}
 	case <-t.C:
-		f.Reason += " while still running: it was killed"
 		p.kill()
+		// On a loaded machine its end may take longer to be reported
+		// than it had: one that ended by itself meanwhile (a crash, a
+		// core dump being written) is told as such, not as killed.
+		if e, ok := p.ended(); ok && (e.Signaled() && e.Signal != syscall.SIGKILL || e.OOM) {
+			f.Reason = e.String()
+			if e.OOM {
+				f.Status = judge.Memory
+			}
+		} else {
+			f.Reason += " while still running: it was killed"
+		}
 	}
 	p.waitStderr()
 	if text, _ := p.stderr.Bytes(); len(text) > 0 {
 		f.Reason += "; stderr: " + judge.LastLines(text, 5, 600)
 	}
 	return f
+}
+
+// ended is how the bot ended, once it has.
+func (p *Player) ended() (sandbox.Exit, bool) {
+	select {
+	case <-p.proc.Done():
+		return p.proc.Exit(), true
+	default:
+		return sandbox.Exit{}, false
+	}
 }
 
 // EndTurn implements judge.Player: the bot is frozen again and its CPU
