@@ -43,6 +43,7 @@ type fdReader struct {
 	closedIn atomic.Int64
 	mu       sync.Mutex // orders the runtime poller's deadlines
 	fileDL   time.Time  // under mu: the poller's deadline before bound
+	closed   bool       // under mu: wake is closed
 	// extend, when set, is asked once the deadline has passed: it gives
 	// a later one when the turn may go on (the machine, not the bot, used
 	// the time).
@@ -105,12 +106,20 @@ func (r *fdReader) inClosed() {
 	if !r.closedIn.CompareAndSwap(0, time.Now().UnixNano()) {
 		return
 	}
-	var one = [8]byte{1}
-	_, _ = unix.Write(r.wake, one[:])
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.wakeUp()
 	if !r.fileDL.IsZero() {
 		_ = r.file.SetReadDeadline(r.bound(r.fileDL))
+	}
+}
+
+// wakeUp wakes a read waiting in ppoll; under r.mu, so that it never
+// writes to a descriptor number that close let go of.
+func (r *fdReader) wakeUp() {
+	if !r.closed {
+		var one = [8]byte{1}
+		_, _ = unix.Write(r.wake, one[:])
 	}
 }
 
@@ -136,14 +145,22 @@ func (r *fdReader) readClosed(p []byte) (int, error) {
 // cancel makes the waiting read, and every later one, fail.
 func (r *fdReader) cancel() {
 	if r.canceled.CompareAndSwap(false, true) {
-		var one = [8]byte{1}
-		_, _ = unix.Write(r.wake, one[:])
+		r.mu.Lock()
+		r.wakeUp()
+		r.mu.Unlock()
 		_ = r.setFileDeadline(time.Unix(1, 0))
 	}
 }
 
 // close releases the wake descriptor (not the one read).
-func (r *fdReader) close() { unix.Close(r.wake) }
+func (r *fdReader) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.closed {
+		r.closed = true
+		unix.Close(r.wake)
+	}
+}
 
 // Read implements io.Reader. It returns os.ErrDeadlineExceeded after the
 // deadline, errCanceled after cancel, io.EOF at the end (a pty master
