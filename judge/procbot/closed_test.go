@@ -17,7 +17,7 @@ import (
 // for it shows as a timeout; the status is what is checked.
 func TestClosedStreamIsACrash(t *testing.T) {
 	if testing.Short() {
-		t.Skip("160 turns take a while")
+		t.Skip("300 turns take a while")
 	}
 	const limit = 20 * time.Second
 	for _, io := range []procbot.IO{procbot.PTY, procbot.Pipe} {
