@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"testing"
@@ -24,9 +25,10 @@ func TestFreeze(t *testing.T) {
 				p.Kill()
 				<-p.Done()
 			}()
-			// grows waits, 5 s at most, for the CPU time to pass from.
+			// grows waits, 20 s at most, for the CPU time to pass from:
+			// on a loaded machine the busy threads get what they get.
 			grows := func(from time.Duration) time.Duration {
-				for deadline := time.Now().Add(5 * time.Second); ; {
+				for deadline := time.Now().Add(20 * time.Second); ; {
 					c, err := p.CPUTime()
 					if err != nil {
 						t.Fatal(err)
@@ -39,37 +41,66 @@ func TestFreeze(t *testing.T) {
 			}
 			c0 := grows(50 * time.Millisecond)
 			if c0 < 50*time.Millisecond {
-				t.Errorf("CPU time after 5s of busy threads is %v", c0)
+				t.Errorf("CPU time after 20s of busy threads is %v", c0)
 			}
 			if err := p.Freeze(); err != nil {
 				t.Fatal(err)
 			}
 			// Freezing is asynchronous (the init sends SIGSTOP on cgroup
 			// v1, and on a loaded machine it may wait to be scheduled):
-			// wait until the CPU time stops moving, for 2 s at most.
-			c1, _ := p.CPUTime()
-			for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
-				time.Sleep(20 * time.Millisecond)
-				c, _ := p.CPUTime()
-				if c == c1 {
-					break
-				}
-				c1 = c
+			// what proves it done is that none of the busy threads is
+			// runnable any more. Then they cannot run, however long the
+			// machine lets them be: their CPU time stays still.
+			if !settles(p) {
+				t.Fatalf("frozen, threads of the program are still runnable after 20s: %v", runnable(p))
 			}
+			c1, _ := p.CPUTime()
 			time.Sleep(300 * time.Millisecond)
 			c2, _ := p.CPUTime()
-			if d := c2 - c1; d > 20*time.Millisecond {
-				t.Errorf("frozen, it used %v of CPU in 300ms", d)
+			if r := runnable(p); len(r) > 0 {
+				t.Errorf("frozen, threads %v became runnable again", r)
+			}
+			if d := c2 - c1; d > 2*time.Millisecond {
+				t.Errorf("frozen, with none of its threads runnable, it used %v of CPU in 300ms", d)
 			}
 			if err := p.Thaw(); err != nil {
 				t.Fatal(err)
 			}
 			c3 := grows(c2 + 50*time.Millisecond)
 			if c3-c2 < 50*time.Millisecond {
-				t.Errorf("thawed, it used only %v of CPU in 5s", c3-c2)
+				t.Errorf("thawed, it used only %v of CPU in 20s", c3-c2)
 			}
 			t.Logf("cpu: %v, frozen +%v, thawed +%v", c0, c2-c1, c3-c2)
 		})
+	}
+}
+
+// runnable lists the threads of p's processes that are runnable (state
+// R: running or waiting for a CPU), as pid/tid.
+func runnable(p *Process) []string {
+	var out []string
+	var buf [512]byte
+	for _, pid := range p.waitedPids() {
+		for _, tid := range listTasks(pid, nil) {
+			if procState(fmt.Sprintf("/proc/%d/task/%d/stat", pid, tid), buf[:]) == 'R' {
+				out = append(out, fmt.Sprintf("%d/%d", pid, tid))
+			}
+		}
+	}
+	return out
+}
+
+// settles waits, 20 s at most, until no thread of p is runnable, and
+// says whether that came.
+func settles(p *Process) bool {
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		if len(runnable(p)) == 0 {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -47,7 +47,7 @@ func (s *stopper) thaw() {
 
 func (s *stopper) stopLoop(g int) {
 	wait := 50 * time.Microsecond
-	seen := map[string]int64{} // running thread → its CPU time when first seen running
+	seen := map[string]sched{} // running thread → its figures when first seen running
 	start := time.Now()
 	for pass := 0; ; pass++ {
 		s.mu.Lock()
@@ -55,7 +55,7 @@ func (s *stopper) stopLoop(g int) {
 			s.mu.Unlock()
 			return
 		}
-		deferred, running := stopScan(seen, time.Since(start) > runningWait)
+		deferred, running := stopScan(seen)
 		s.mu.Unlock()
 		if deferred == 0 && pass > 0 {
 			// A second pass catches what was forked during the first.
@@ -63,7 +63,15 @@ func (s *stopper) stopLoop(g int) {
 		}
 		if deferred > 0 {
 			time.Sleep(wait)
-			if !running {
+			switch {
+			case running == ran && time.Since(start) < closeWatch:
+				// Looked at closely: it may be computing.
+			case running != idle:
+				// Waiting for a CPU, or getting little of one: it
+				// computes little meanwhile, and looks at it need not
+				// add to the load.
+				wait = min(2*wait, time.Millisecond)
+			default:
 				wait = min(2*wait, 10*time.Millisecond)
 			}
 		}
@@ -76,24 +84,40 @@ func (s *stopper) stopLoop(g int) {
 // where: it uses a few microseconds to copy what fits and sleeps again in
 // its write, or it waits its turn for a CPU, using none. One that computes
 // uses this up at once.
+//
+// A process is never stopped for the time passing: a running thread
+// that has not used computing has computed next to nothing, however long
+// the machine keeps it waiting for a CPU, and it may be in a write, even
+// preempted in the middle of one; a stop would tear it.
 const computing = 2 * time.Millisecond
 
-// runningWait is how long a process with a running thread is left
-// running at most, whatever its CPU time says.
-const runningWait = 100 * time.Millisecond
+// closeWatch is how long running threads that get a CPU are looked at
+// every 50 µs; then every millisecond.
+const closeWatch = 100 * time.Millisecond
+
+// How the running threads of the processes left running fared.
+const (
+	idle   = iota // none is running
+	queued        // some are, none has had a CPU since first seen running
+	ran           // some have had a CPU since
+)
+
+// sched is a thread's time on a CPU and count of times it got one
+// (schedstat's first and third fields).
+type sched struct{ ran, runs int64 }
 
 // stopScan sends SIGSTOP to every process of the namespace but the init
 // that is not stopped yet and not writing, and returns how many it left
-// running for now. A process with a thread in a writing system call is
-// left alone while its other threads sleep; one with a running thread
-// (which may be in a write) is left alone until that thread has used
-// computing of CPU time since it was first seen running (seen holds that
-// first figure, by thread), or until force.
-func stopScan(seen map[string]int64, force bool) (deferred int, running bool) {
+// running for now and how their running threads fared. A process with a
+// thread in a writing system call is left alone while its other threads
+// sleep; one with a running thread (which may be in a write) is left
+// alone until its running threads have used computing of CPU time since
+// each was first seen running (seen holds that first figure, by thread).
+func stopScan(seen map[string]sched) (deferred, running int) {
 	d, err := os.Open("/proc")
 	if err != nil {
 		_ = unix.Kill(-1, unix.SIGSTOP)
-		return 0, false
+		return 0, idle
 	}
 	names, _ := d.Readdirnames(-1)
 	d.Close()
@@ -106,13 +130,18 @@ func stopScan(seen map[string]int64, force bool) (deferred int, running bool) {
 		if st := procState("/proc/"+name+"/stat", buf[:]); st == 'T' || st == 't' || st == 'Z' || st == 'X' || st == 0 {
 			continue
 		}
-		nrun, inWrite := threads(pid, buf[:], seen)
-		if nrun == busy || nrun == 0 && inWrite == 0 || nrun > 0 && force {
+		nrun, moved, inWrite := threads(pid, buf[:], seen)
+		if (nrun == busy || nrun == 0 && inWrite == 0) && !writing(pid, buf[:]) {
 			_ = unix.Kill(pid, unix.SIGSTOP)
 			continue
 		}
 		deferred++
-		running = running || nrun > 0
+		switch {
+		case nrun > 0 && moved:
+			running = ran
+		case nrun > 0 && running == idle:
+			running = queued
+		}
 	}
 	return deferred, running
 }
@@ -133,28 +162,31 @@ func procState(path string, buf []byte) byte {
 // threads counts the threads of pid that are running, and those asleep
 // in a system call that writes; running is busy when its running threads
 // have used computing of CPU time, together, since each was first seen
-// running.
-func threads(pid int, buf []byte, seen map[string]int64) (running, inWrite int) {
+// running, and moved says one of them has had a CPU since.
+func threads(pid int, buf []byte, seen map[string]sched) (running int, moved bool, inWrite int) {
 	dir := "/proc/" + strconv.Itoa(pid) + "/task"
 	d, err := os.Open(dir)
 	if err != nil {
-		return 0, 0
+		return 0, false, 0
 	}
 	tids, _ := d.Readdirnames(-1)
 	d.Close()
-	var ran int64 // CPU time of its running threads since each was first seen running
+	var used int64 // CPU time of its running threads since each was first seen running
 	for _, tid := range tids {
 		b := readInto(dir+"/"+tid+"/syscall", buf)
 		if bytes.HasPrefix(b, []byte("running")) {
-			// schedstat: time on a CPU, in nanoseconds, first.
-			ss := readInto(dir+"/"+tid+"/schedstat", buf)
-			if i := bytes.IndexByte(ss, ' '); i > 0 {
-				if ns, err := strconv.ParseInt(string(ss[:i]), 10, 64); err == nil {
+			// schedstat: time on a CPU in nanoseconds, time waiting for
+			// one, times it got one.
+			if f := bytes.Fields(readInto(dir+"/"+tid+"/schedstat", buf)); len(f) >= 3 {
+				ns, err1 := strconv.ParseInt(string(f[0]), 10, 64)
+				runs, err2 := strconv.ParseInt(string(f[2]), 10, 64)
+				if err1 == nil && err2 == nil {
 					key := name(pid, tid)
 					if first, ok := seen[key]; ok {
-						ran += ns - first
+						used += ns - first.ran
+						moved = moved || ns != first.ran || runs != first.runs
 					} else {
-						seen[key] = ns
+						seen[key] = sched{ran: ns, runs: runs}
 					}
 				}
 			}
@@ -170,10 +202,35 @@ func threads(pid int, buf []byte, seen map[string]int64) (running, inWrite int) 
 			inWrite++
 		}
 	}
-	if ran >= int64(computing) {
-		return busy, 0
+	if used >= int64(computing) {
+		return busy, true, 0
 	}
-	return running, inWrite
+	return running, moved, inWrite
+}
+
+// writing says whether a thread of pid is asleep in a writing system
+// call now. It is asked again right before a stop: on a loaded machine
+// the scan that found the process computing may be long past, and the
+// process may have gone on into a write meanwhile (a bot computes its
+// next line, then writes it), which the stop would tear. What is left of
+// that race is the moment between this look and the signal.
+func writing(pid int, buf []byte) bool {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	d, err := os.Open(dir)
+	if err != nil {
+		return false
+	}
+	tids, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, tid := range tids {
+		b := readInto(dir+"/"+tid+"/syscall", buf)
+		if end := bytes.IndexByte(b, ' '); end > 0 {
+			if nr, err := strconv.Atoi(string(b[:end])); err == nil && writeCalls[nr] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func name(pid int, tid string) string { return strconv.Itoa(pid) + "/" + tid }

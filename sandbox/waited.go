@@ -21,8 +21,9 @@ var ErrNoSchedstat = errors.New("sandbox: no scheduler statistics (/proc/PID/sch
 // something else: the second field of /proc/PID/task/TID/schedstat,
 // summed over every thread of every process of the sandbox (the
 // cgroup's processes where there is a cgroup, else the descendants of
-// the sandbox's init, or at level None of the program). A turn's own
-// time is its wall time minus what Waited grew by during it.
+// the sandbox's init, or at level None of the program). It counts the
+// waits of the program's threads behind each other too: what the
+// machine kept the program waiting takes each thread's (WaitedBy).
 //
 // It is a sum over the tasks alive now: a thread that has ended takes
 // its share with it, so between two calls the difference may be
@@ -33,7 +34,19 @@ var ErrNoSchedstat = errors.New("sandbox: no scheduler statistics (/proc/PID/sch
 // listed again every relist (a process or thread started meanwhile is
 // counted from then on, with all its wait), and each thread's file is
 // kept open, so that a call costs a read a thread.
-func (p *Process) Waited() (time.Duration, error) {
+func (p *Process) Waited() (time.Duration, error) { return p.WaitedBy(nil) }
+
+// Times is what the scheduler says of one thread so far: its time on a
+// CPU and its time runnable but waiting for one (schedstat's first two
+// fields). Ran+Waited is the time the thread wanted a CPU.
+type Times struct{ Ran, Waited time.Duration }
+
+// WaitedBy is Waited, and fills byThread, when it is not nil, with the
+// Times of each thread counted, by thread id (what was in it is
+// dropped). A program's own threads make each other wait for a CPU as
+// much as the machine does; these are what tells them apart (see the
+// judge's clock).
+func (p *Process) WaitedBy(byThread map[int]Times) (time.Duration, error) {
 	select {
 	case <-p.done:
 		return 0, errors.New("sandbox: the process has ended")
@@ -48,7 +61,7 @@ func (p *Process) Waited() (time.Duration, error) {
 	}
 	pids := p.waitPids
 	p.waitMu.Unlock()
-	return p.waits.Of(pids...)
+	return p.waits.By(byThread, pids...)
 }
 
 // relist is how long Waited uses a list of processes and threads.
@@ -99,7 +112,12 @@ type Waits struct {
 
 // Of is the run-queue wait so far of every thread of the processes pids.
 // Threads that ended take theirs with them.
-func (w *Waits) Of(pids ...int) (time.Duration, error) {
+func (w *Waits) Of(pids ...int) (time.Duration, error) { return w.By(nil, pids...) }
+
+// By is Of, and fills byThread, when it is not nil, with the Times of
+// each thread read, by thread id (what was in it is dropped).
+func (w *Waits) By(byThread map[int]Times, pids ...int) (time.Duration, error) {
+	clear(byThread)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -142,9 +160,12 @@ func (w *Waits) Of(pids ...int) (time.Duration, error) {
 				w.listed = time.Time{} // it ended: list again next time
 				continue
 			}
-			if d, ok := parseWait(buf[:n]); ok {
-				total += d
+			if t, ok := parseTimes(buf[:n]); ok {
+				total += t.Waited
 				read = true
+				if byThread != nil {
+					byThread[tid] = t
+				}
 			}
 		}
 	}
@@ -173,14 +194,15 @@ func (w *Waits) Close() {
 	}
 }
 
-// parseWait reads the second field of a schedstat line.
-func parseWait(b []byte) (time.Duration, bool) {
+// parseTimes reads the first two fields of a schedstat line.
+func parseTimes(b []byte) (Times, bool) {
 	f := bytes.Fields(b)
 	if len(f) < 2 {
-		return 0, false
+		return Times{}, false
 	}
-	ns, err := strconv.ParseInt(string(f[1]), 10, 64)
-	return time.Duration(ns), err == nil
+	ran, err1 := strconv.ParseInt(string(f[0]), 10, 64)
+	waited, err2 := strconv.ParseInt(string(f[1]), 10, 64)
+	return Times{Ran: time.Duration(ran), Waited: time.Duration(waited)}, err1 == nil && err2 == nil
 }
 
 // listTasks appends the thread ids of process pid to out (none once it

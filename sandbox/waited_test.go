@@ -58,6 +58,21 @@ func TestWaited(t *testing.T) {
 			if w1 <= w0 {
 				t.Errorf("waited %v then %v: no growth while sharing a CPU with a busy loop", w0, w1)
 			}
+			// Thread by thread: the same waits, and the time on a CPU of
+			// a program that spins.
+			byThread := map[int]Times{-1: {}}
+			w2, err := p.WaitedBy(byThread)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sum, ran time.Duration
+			for _, tt := range byThread {
+				sum += tt.Waited
+				ran += tt.Ran
+			}
+			if _, stale := byThread[-1]; stale || len(byThread) == 0 || sum != w2 || ran <= 0 {
+				t.Errorf("by thread %v: %v waited in all (WaitedBy says %v), %v on a CPU", byThread, sum, w2, ran)
+			}
 		})
 	}
 }

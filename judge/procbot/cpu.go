@@ -19,19 +19,22 @@ func OneCPU(players []judge.Player, play func()) {
 		play()
 		return
 	}
-	var pids []int
+	var pps []*Player
 	for _, p := range players {
 		pp, ok := p.(*Player)
 		if !ok {
 			play()
 			return
 		}
-		pids = append(pids, pp.Pid())
+		pps = append(pps, pp)
 	}
 	cpu := acquireCPU()
 	defer releaseCPU(cpu)
-	for _, pid := range pids {
-		pinProcess(pid, cpu)
+	for _, pp := range pps {
+		pinProcess(pp.Pid(), cpu)
+		if cpu >= 0 {
+			pp.clock.cpus = 1 // its clock's bound of its threads at once
+		}
 	}
 	defer pinThread(cpu)()
 	play()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -13,6 +14,10 @@ import (
 
 // errCanceled is returned by a read woken by cancel.
 var errCanceled = errors.New("read canceled")
+
+// errInClosed is returned by a read that waited for a bot whose standard
+// input has no reader left (see inClosed).
+var errInClosed = errors.New("the bot's standard input is closed")
 
 // fdReader reads a bot's output descriptor with a deadline.
 //
@@ -31,6 +36,14 @@ type fdReader struct {
 	deadline time.Time
 	shared   bool // wait in the runtime poller
 	canceled atomic.Bool
+	// closedIn is when the bot's stdin was found closed (UnixNano), or 0.
+	// From then on a read waits at most exitWait for the bot's output:
+	// what it wrote before, or its end. A bot that keeps running with no
+	// way to hear the judge can only run out its time.
+	closedIn atomic.Int64
+	mu       sync.Mutex // orders the runtime poller's deadlines
+	fileDL   time.Time  // under mu: the poller's deadline before bound
+	closed   bool       // under mu: wake is closed
 	// extend, when set, is asked once the deadline has passed: it gives
 	// a later one when the turn may go on (the machine, not the bot, used
 	// the time).
@@ -62,22 +75,92 @@ func newFDReader(f *os.File) (*fdReader, error) {
 func (r *fdReader) setDeadline(t time.Time, shared bool) error {
 	r.deadline, r.shared = t, shared
 	if shared {
-		return r.file.SetReadDeadline(t)
+		return r.setFileDeadline(t)
 	}
 	return nil
+}
+
+// setFileDeadline sets the runtime poller's deadline: t, or sooner when
+// the bot's stdin is closed.
+func (r *fdReader) setFileDeadline(t time.Time) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.fileDL = t
+	return r.file.SetReadDeadline(r.bound(t))
+}
+
+// bound is deadline t, or the end of the wait for a bot whose stdin is
+// closed when that is sooner.
+func (r *fdReader) bound(t time.Time) time.Time {
+	if at := r.closedIn.Load(); at != 0 {
+		if end := time.Unix(0, at).Add(exitWait); end.Before(t) {
+			return end
+		}
+	}
+	return t
+}
+
+// inClosed tells the reader that the bot's stdin has no reader left: a
+// waiting read is woken, and gives up after exitWait.
+func (r *fdReader) inClosed() {
+	if !r.closedIn.CompareAndSwap(0, time.Now().UnixNano()) {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.wakeUp()
+	if !r.fileDL.IsZero() {
+		_ = r.file.SetReadDeadline(r.bound(r.fileDL))
+	}
+}
+
+// wakeUp wakes a read waiting in ppoll; under r.mu, so that it never
+// writes to a descriptor number that close let go of.
+func (r *fdReader) wakeUp() {
+	if !r.closed {
+		var one = [8]byte{1}
+		_, _ = unix.Write(r.wake, one[:])
+	}
+}
+
+// closedOver says the wait bounded by a closed stdin is over.
+func (r *fdReader) closedOver() bool {
+	at := r.closedIn.Load()
+	return at != 0 && !time.Now().Before(time.Unix(0, at).Add(exitWait))
+}
+
+// readClosed ends a read once closedOver: what the bot wrote is read
+// first, else errInClosed.
+func (r *fdReader) readClosed(p []byte) (int, error) {
+	n, err := unix.Read(r.fd, p)
+	switch {
+	case err == unix.EIO || err == nil && n == 0:
+		return 0, io.EOF
+	case err == nil:
+		return n, nil
+	}
+	return 0, errInClosed
 }
 
 // cancel makes the waiting read, and every later one, fail.
 func (r *fdReader) cancel() {
 	if r.canceled.CompareAndSwap(false, true) {
-		var one = [8]byte{1}
-		_, _ = unix.Write(r.wake, one[:])
-		_ = r.file.SetReadDeadline(time.Unix(1, 0))
+		r.mu.Lock()
+		r.wakeUp()
+		r.mu.Unlock()
+		_ = r.setFileDeadline(time.Unix(1, 0))
 	}
 }
 
 // close releases the wake descriptor (not the one read).
-func (r *fdReader) close() { unix.Close(r.wake) }
+func (r *fdReader) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.closed {
+		r.closed = true
+		unix.Close(r.wake)
+	}
+}
 
 // Read implements io.Reader. It returns os.ErrDeadlineExceeded after the
 // deadline, errCanceled after cancel, io.EOF at the end (a pty master
@@ -91,10 +174,16 @@ func (r *fdReader) Read(p []byte) (int, error) {
 				return 0, errCanceled
 			case errors.Is(err, unix.EIO):
 				return 0, io.EOF
-			case errors.Is(err, os.ErrDeadlineExceeded) && r.extend != nil:
+			case errors.Is(err, os.ErrDeadlineExceeded):
+				if r.closedOver() {
+					return r.readClosed(p)
+				}
+				if r.extend == nil {
+					break
+				}
 				if d, ok := r.extend(); ok {
 					r.deadline = d
-					if err := r.file.SetReadDeadline(d); err != nil {
+					if err := r.setFileDeadline(d); err != nil {
 						return 0, err
 					}
 					continue
@@ -108,8 +197,11 @@ func (r *fdReader) Read(p []byte) (int, error) {
 		if r.canceled.Load() {
 			return 0, errCanceled
 		}
-		left := time.Until(r.deadline)
+		left := time.Until(r.bound(r.deadline))
 		if left <= 0 {
+			if r.closedOver() {
+				return r.readClosed(p)
+			}
 			if r.extend != nil {
 				if d, ok := r.extend(); ok {
 					r.deadline = d
@@ -126,6 +218,12 @@ func (r *fdReader) Read(p []byte) (int, error) {
 				continue
 			}
 			return 0, fmt.Errorf("ppoll: %w", err)
+		}
+		if fds[1].Revents != 0 && !r.canceled.Load() {
+			// Woken by inClosed: the wake-up is used up (a cancel that
+			// comes meanwhile is seen by its flag).
+			var b [8]byte
+			_, _ = unix.Read(r.wake, b[:])
 		}
 		if n == 0 || fds[0].Revents == 0 {
 			continue // timed out or woken: checked at the top

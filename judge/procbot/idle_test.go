@@ -1,7 +1,11 @@
 package procbot_test
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,12 +86,42 @@ func TestIdleBotsAreNotFrozen(t *testing.T) {
 	if procbot.LeftIdle(ponderer) {
 		t.Fatal("a bot found computing between turns was left unfrozen")
 	}
-	time.Sleep(20 * time.Millisecond) // the init stops what was running
+	// The init stops what was running, in its own time on a loaded
+	// machine: once none of the bot's threads is runnable, none can
+	// compute, and its CPU time stays still.
+	pid := procbot.ProcessOf(ponderer).Pid()
+	for deadline := time.Now().Add(20 * time.Second); len(runnable(pid)) > 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("frozen between turns, threads %v of the bot are still runnable after 20s", runnable(pid))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	c1 := cpu()
 	time.Sleep(gap)
 	frozen := cpu() - c1
 	t.Logf("CPU time between turns: %v unfrozen, %v frozen", unfrozen, frozen)
-	if frozen*4 > unfrozen {
-		t.Errorf("between turns the pondering bot used %v frozen, %v unfrozen", frozen, unfrozen)
+	if frozen > 2*time.Millisecond {
+		t.Errorf("between turns the pondering bot, frozen, used %v (%v unfrozen)", frozen, unfrozen)
 	}
+}
+
+// runnable lists the threads of process pid and of its descendants that
+// are runnable (state R: running or waiting for a CPU), as pid/tid.
+func runnable(pid int) []string {
+	var out []string
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tids, _ := os.ReadDir(dir)
+	for _, tid := range tids {
+		st, _ := os.ReadFile(dir + "/" + tid.Name() + "/stat")
+		if i := bytes.LastIndexByte(st, ')'); i > 0 && i+2 < len(st) && st[i+2] == 'R' {
+			out = append(out, strconv.Itoa(pid)+"/"+tid.Name())
+		}
+		children, _ := os.ReadFile(dir + "/" + tid.Name() + "/children")
+		for _, c := range strings.Fields(string(children)) {
+			if cpid, err := strconv.Atoi(c); err == nil {
+				out = append(out, runnable(cpid)...)
+			}
+		}
+	}
+	return out
 }

@@ -7,8 +7,10 @@ import (
 )
 
 // The machine's lateness, as this judge's bots meet it: how much of
-// their turns' time limits they spent runnable but waiting for a CPU
-// (their run-queue time, from the fair clock), over the last moments. A
+// their turns' time limits they spent runnable but kept from every CPU
+// by other programs (what the fair clock credits them, machineWait: a
+// bot's threads waiting behind each other are not the machine's), over
+// the last moments. A
 // tournament holds back new matches while it is high: the machine cannot
 // serve one more match without its bots waiting. It is measured against
 // the limit, not the turn's wall time: a bot that answers in 100 µs on a

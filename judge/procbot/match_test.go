@@ -248,14 +248,14 @@ func TestNoProcessOutlivesMatch(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pid")
 	// Unsandboxed: a sandboxed bot can neither write the pid file nor
 	// show its real pid (sandbox's hostile suite checks that case).
-	play(t, "tictactoe", 1, func(m *judgetest.Setup) {
+	res := play(t, "tictactoe", 1, func(m *judgetest.Setup) {
 		m.Proc.Env = map[string]string{"PIDFILE": pidfile}
 		m.Proc.Level = procbot.None
 	},
 		"judge/procbot/testdata/spawner.py", randomC)
 	b, err := os.ReadFile(pidfile)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v; the bot: %s %s", err, res.Players[0].Status, res.Players[0].Reason)
 	}
 	pid, err := strconv.Atoi(string(b))
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/creack/pty"
@@ -193,10 +194,39 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 		defer close(p.errEnd)
 		_, _ = io.Copy(p.stderr, errR)
 	}()
+	go p.watchStdin()
 	if p.freeze {
 		_ = proc.Freeze()
 	}
 	return p, nil
+}
+
+// watchStdin tells the reader of the bot's output once the bot's stdin
+// has no reader left: the bot closed it, or ended. The judge would
+// otherwise learn it only by writing an answer, and a bot that closes
+// its stdin and then says nothing would hold its seat until its time
+// limit. It waits in the runtime poller, which reports the pipe's error
+// (POLLERR: no reader) to a read wait, and ends once the judge closes
+// its end.
+func (p *Player) watchStdin() {
+	rc, err := p.in.SyscallConn()
+	if err != nil {
+		return
+	}
+	gone := func(fd uintptr) bool {
+		fds := []unix.PollFd{{Fd: int32(fd)}}
+		n, _ := unix.Poll(fds, 0)
+		return n > 0 && fds[0].Revents&unix.POLLERR != 0
+	}
+	if rc.Read(gone) != nil {
+		// Closed by the judge, or an error event of the poller (the
+		// pipe was full): look once more, if it is still open.
+		closed := false
+		if rc.Control(func(fd uintptr) { closed = gone(fd) }) != nil || !closed {
+			return
+		}
+	}
+	p.outR.inClosed()
 }
 
 // Env is the whole environment of a bot: PATH, HOME and LANG from the
@@ -236,6 +266,7 @@ func (p *Player) Protection() string { return p.proc.Protection() }
 func (p *Player) BeginTurn(ctx context.Context, t judge.Turn) error {
 	p.turn = t
 	p.clock.begin(p.proc)
+	p.cpu0 = p.clock.cpu0
 	p.outR.extend = p.extend
 	if err := p.outR.setDeadline(t.Deadline, t.Shared); err != nil {
 		return err
@@ -249,8 +280,7 @@ func (p *Player) BeginTurn(ctx context.Context, t judge.Turn) error {
 		// A bot that cannot be thawed has ended: its next read says how.
 		_ = p.proc.Thaw()
 	}
-	p.cpu0, _ = p.proc.CPUTime()
-	if p.idle && p.cpu0-p.idleCPU > idleSlack {
+	if p.idle && p.clock.cpuKnown && p.cpu0-p.idleCPU > idleSlack {
 		p.ponders = true
 	}
 	p.idle = false
@@ -282,6 +312,8 @@ func (p *Player) ReadLine(ctx context.Context) ([]byte, error) {
 		return nil, &judge.Fault{Status: judge.Timeout, Reason: reason}
 	case errors.Is(err, io.EOF):
 		return nil, p.closed("closed its standard output")
+	case errors.Is(err, errInClosed):
+		return nil, p.closed("closed its standard input")
 	}
 	return nil, judge.Faultf(judge.Crash, "reading its output: %v", err)
 }
@@ -334,14 +366,34 @@ func (p *Player) closed(what string) *judge.Fault {
 			f.Status = judge.Memory
 		}
 	case <-t.C:
-		f.Reason += " while still running: it was killed"
 		p.kill()
+		// On a loaded machine its end may take longer to be reported
+		// than it had: one that ended by itself meanwhile (a crash, a
+		// core dump being written) is told as such, not as killed.
+		if e, ok := p.ended(); ok && (e.Signaled() && e.Signal != syscall.SIGKILL || e.OOM) {
+			f.Reason = e.String()
+			if e.OOM {
+				f.Status = judge.Memory
+			}
+		} else {
+			f.Reason += " while still running: it was killed"
+		}
 	}
 	p.waitStderr()
 	if text, _ := p.stderr.Bytes(); len(text) > 0 {
 		f.Reason += "; stderr: " + judge.LastLines(text, 5, 600)
 	}
 	return f
+}
+
+// ended is how the bot ended, once it has.
+func (p *Player) ended() (sandbox.Exit, bool) {
+	select {
+	case <-p.proc.Done():
+		return p.proc.Exit(), true
+	default:
+		return sandbox.Exit{}, false
+	}
 }
 
 // EndTurn implements judge.Player: the bot is frozen again and its CPU
@@ -352,13 +404,13 @@ func (p *Player) EndTurn(context.Context) (judge.Usage, error) {
 		p.stopWake = nil
 	}
 	var u judge.Usage
-	cpu1, err := p.proc.CPUTime()
-	if err == nil {
+	f := p.clock.measure(p.proc)
+	cpu1, err := f.cpuAt, f.cpuErr
+	if err == nil && p.clock.cpuKnown {
 		u = judge.Usage{CPU: cpu1 - p.cpu0, CPUKnown: true}
 	}
-	q := p.clock.queued(p.proc)
-	u.Waited = q + p.clock.judging() + p.clock.late()
-	noteTurn(q, p.turn.Limit)
+	u.Waited = f.cpuWait + f.judgeWait
+	noteTurn(f.cpuWait, p.turn.Limit)
 	if p.freeze {
 		// Freezing a bot that waits for its next turn on its stdin, as
 		// bots do, changes nothing but the cost of the turn: it cannot
@@ -534,131 +586,3 @@ var _ judge.Player = (*Player)(nil)
 // ParseLevel checks a sandbox level name ("" and "auto" mean the
 // strongest the machine allows).
 func ParseLevel(s string) (sandbox.Level, error) { return sandbox.ParseLevel(s) }
-
-// HardCap is the multiple of its limit a turn may last in all, however
-// long the machine keeps the bot waiting: the wall-clock bound of a turn.
-const HardCap = 3
-
-// clock tells a bot's own time in a turn from the time the machine kept
-// it waiting: runnable but not running (its run-queue delay, from
-// schedstat) or waiting for the judge to answer it.
-type clock struct {
-	start   time.Time
-	rq0     time.Duration // the sandbox's run-queue time at the start
-	rqKnown bool
-	judge   time.Duration // the judge's time with a line of the bot's in hand
-	busy    time.Time     // since when the judge holds one; zero when not
-	self0   time.Duration // the judge's own threads' run-queue time at the start
-}
-
-func (c *clock) begin(proc *sandbox.Process) {
-	*c = clock{start: time.Now(), self0: selfQueued()}
-	if w, err := proc.Waited(); err == nil {
-		c.rq0, c.rqKnown = w, true
-	}
-}
-
-// judgeBusy: the judge has a line of the bot's to handle.
-func (c *clock) judgeBusy() { c.busy = time.Now() }
-
-// judgeDone: the judge is ready for the bot's next line.
-func (c *clock) judgeDone() {
-	if !c.busy.IsZero() {
-		c.judge += time.Since(c.busy)
-		c.busy = time.Time{}
-	}
-}
-
-// queued is the run-queue time of the bot's processes so far in the turn.
-func (c *clock) queued(proc *sandbox.Process) time.Duration {
-	if !c.rqKnown {
-		return 0
-	}
-	w, err := proc.Waited()
-	if err != nil {
-		return 0
-	}
-	return max(0, w-c.rq0) // threads that ended take their time with them
-}
-
-// late is the run-queue time of the judge's own threads so far in the
-// turn: while the judge waits for a CPU, a bot waiting for its answer
-// waits for the machine. (It counts every match of this judge: the bot
-// gets the benefit of the doubt.)
-func (c *clock) late() time.Duration { return max(0, selfQueued()-c.self0) }
-
-// judging is the judge's time with the bot's lines in hand, the line it
-// holds now included.
-func (c *clock) judging() time.Duration {
-	if c.busy.IsZero() {
-		return c.judge
-	}
-	return c.judge + time.Since(c.busy)
-}
-
-// waited is all the time the machine kept the bot waiting in the turn.
-func (c *clock) waited(proc *sandbox.Process) time.Duration {
-	return c.queued(proc) + c.judging() + c.late()
-}
-
-// selfQueued is the run-queue time of every thread of the judge so far
-// (schedstat's second field), or 0 where it cannot be read.
-func selfQueued() time.Duration {
-	// Five bots moving at once ask for it ten times a turn within a
-	// moment: a reading serves for selfFresh.
-	selfMu.Lock()
-	defer selfMu.Unlock()
-	if now := time.Now(); now.Sub(selfAt) > selfFresh {
-		selfLast, _ = self.Of(os.Getpid())
-		selfAt = now
-	}
-	return selfLast
-}
-
-// selfFresh is how long a reading of the judge's own run-queue time is
-// used again: what a turn's clock may miss of the judge's lateness.
-const selfFresh = 200 * time.Microsecond
-
-var (
-	selfMu   sync.Mutex
-	selfAt   time.Time
-	selfLast time.Duration
-)
-
-// self keeps the judge's own threads' schedstat files open; the Go
-// runtime starts threads seldom, they are listed again after a while.
-var self = sandbox.Waits{Relist: 100 * time.Millisecond}
-
-// extend gives the turn a later deadline when the bot has not used its
-// limit of its own time, within the hard cap.
-func (p *Player) extend() (time.Time, bool) {
-	now := time.Now()
-	hard := p.clock.start.Add(HardCap * p.turn.Limit)
-	if !now.Before(hard) {
-		return time.Time{}, false
-	}
-	own := now.Sub(p.clock.start) - p.clock.waited(p.proc)
-	if own >= p.turn.Limit {
-		return time.Time{}, false
-	}
-	d := now.Add(p.turn.Limit - own)
-	if d.After(hard) {
-		d = hard
-	}
-	return d, true
-}
-
-// timeoutReason says what the bot did not do in time, with the figures.
-func (p *Player) timeoutReason(what string) string {
-	wall := time.Since(p.clock.start)
-	q, j := p.clock.queued(p.proc), p.clock.judging()+p.clock.late()
-	r := fmt.Sprintf("%s within %v of its own time", what, p.turn.Limit)
-	if wall >= HardCap*p.turn.Limit {
-		r = fmt.Sprintf("%s within %v, %d× its limit, of wall-clock time", what, HardCap*p.turn.Limit, HardCap)
-	}
-	r += fmt.Sprintf(" (%v in all, of which %v waiting for a CPU and %v for the judge", wall.Round(time.Millisecond), q.Round(time.Millisecond), j.Round(time.Millisecond))
-	if cpu, err := p.proc.CPUTime(); err == nil {
-		r += fmt.Sprintf("; it used %v of CPU", (cpu - p.cpu0).Round(time.Millisecond))
-	}
-	return r + ")"
-}

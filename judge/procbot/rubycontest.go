@@ -36,7 +36,7 @@ func IsRubyContest(path string) bool {
 	if filepath.Ext(path) != ".rb" {
 		return false
 	}
-	b, err := os.ReadFile(path)
+	b, err := ReadFile(path)
 	return err == nil && rubyPlayerClass.Match(b) && rubyNewGame.Match(b) && rubyTakeTurn.Match(b)
 }
 
@@ -56,7 +56,7 @@ func ParseRubyContest(arg string) (spec Spec, ok bool, err error) {
 
 // RubyContestSpec is the spec that plays the contest player in file.
 func RubyContestSpec(file string) (Spec, error) {
-	src, err := os.ReadFile(file)
+	src, err := ReadFile(file)
 	if err != nil {
 		return Spec{}, fmt.Errorf("ruby contest player: %w", err)
 	}
@@ -93,7 +93,7 @@ func RubyContestHost() (string, error) {
 	sum := sha256.Sum256(rubyHost)
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("judge-hosts-%d", os.Getuid()))
 	path := filepath.Join(dir, "ruby_contest-"+hex.EncodeToString(sum[:6])+".rb")
-	if b, err := os.ReadFile(path); err == nil && string(b) == string(rubyHost) {
+	if b, err := ReadFile(path); err == nil && string(b) == string(rubyHost) {
 		return path, nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

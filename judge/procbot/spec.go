@@ -15,6 +15,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // Spec says how to run one bot.
@@ -45,6 +47,9 @@ func ParseBot(arg string) (Spec, error) {
 			argv[0] = "./" + argv[0] // a file here, not a program in PATH
 		}
 	}
+	if err := checkSpecial(argv); err != nil {
+		return Spec{}, err
+	}
 	if len(argv) == 1 {
 		if err := checkProgram(argv[0]); err != nil {
 			return Spec{}, err
@@ -58,6 +63,102 @@ func ParseBot(arg string) (Spec, error) {
 		return Spec{}, err
 	}
 	return Spec{Name: filepath.Base(main), Argv: argv}, nil
+}
+
+// checkSpecial refuses a command whose program, or whose script (the
+// last argument naming a file, as mainFile finds it), is a FIFO, a socket
+// or a device: the judge would wait for ever opening or reading it, and
+// so would the bot.
+func checkSpecial(argv []string) error {
+	check := func(path string) (bool, error) {
+		st, err := os.Stat(path)
+		if err != nil || st.IsDir() {
+			return false, nil
+		}
+		if kind := special(st.Mode()); kind != "" {
+			return true, fmt.Errorf("bot %s is %s, not a program or a script", path, kind)
+		}
+		return true, nil
+	}
+	if strings.Contains(argv[0], "/") {
+		if _, err := check(argv[0]); err != nil {
+			return err
+		}
+	}
+	for i := len(argv) - 1; i >= 1; i-- {
+		if file, err := check(argv[i]); file || err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// special names what a file of mode m is when it is neither a regular
+// file nor a directory (nor a link), else "".
+func special(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO (named pipe)"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a block device"
+	case m&os.ModeIrregular != 0:
+		return "not a regular file"
+	}
+	return ""
+}
+
+// OpenFile opens a bot's file, or a source file, for reading, and never
+// waits to do so: what is not a regular file is refused with what it is.
+// Opening a FIFO for reading waits for a writer, and that wait cannot be
+// interrupted; so the file is opened non-blocking, and checked once open
+// (it may have been replaced since it was looked at).
+func OpenFile(path string) (*os.File, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, &os.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		unix.Close(fd)
+		kind := "not a regular file"
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFDIR:
+			kind = "a directory"
+		case unix.S_IFIFO:
+			kind = "a FIFO (named pipe)"
+		case unix.S_IFSOCK:
+			kind = "a socket"
+		case unix.S_IFCHR:
+			kind = "a character device"
+		case unix.S_IFBLK:
+			kind = "a block device"
+		}
+		return nil, fmt.Errorf("%s is %s, not a regular file", path, kind)
+	}
+	if err := unix.SetNonblock(fd, false); err != nil {
+		unix.Close(fd)
+		return nil, &os.PathError{Op: "fcntl", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
+// ReadFile is os.ReadFile through OpenFile: it never waits on a FIFO or
+// a device.
+func ReadFile(path string) ([]byte, error) {
+	f, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // interpreters run scripts by their extension, for the hints.
@@ -81,7 +182,7 @@ func checkProgram(path string) error {
 		return fmt.Errorf("bot %s is a source file, not a program: build it first (%s) and give the program, or give the source to judge tournament, which builds it", path, fmt.Sprintf(build, base, path))
 	}
 	head := make([]byte, 4)
-	if f, err := os.Open(path); err == nil {
+	if f, err := OpenFile(path); err == nil {
 		n, _ := f.Read(head)
 		head = head[:n]
 		f.Close()
@@ -147,7 +248,14 @@ func lookPath(name string) (string, error) {
 
 // Hash returns the sha256 of the bot's main file, hex-encoded.
 func (b Spec) Hash() (string, error) {
-	f, err := os.Open(mainFile(b.Argv))
+	if len(b.Argv) == 0 {
+		return "", errors.New("empty bot command")
+	}
+	main := mainFile(b.Argv)
+	if main == "" {
+		return "", fmt.Errorf("bot %q: no such program", b.Argv[0])
+	}
+	f, err := OpenFile(main)
 	if err != nil {
 		return "", err
 	}

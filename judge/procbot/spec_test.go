@@ -1,11 +1,14 @@
 package procbot
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestSplitCommand(t *testing.T) {
@@ -138,5 +141,83 @@ func TestTailBuffer(t *testing.T) {
 	b.Write([]byte("0123456789"))
 	if got, _ := b.Bytes(); string(got) != "23456789" {
 		t.Errorf("kept %q after a long write", got)
+	}
+}
+
+// A bot given as a FIFO, a socket or a device is refused at once with
+// what it is: opening a FIFO to read it waits for a writer, for ever and
+// deaf to signals. Nothing here may wait: each check has a few seconds.
+func TestSpecialFilesAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "bot")
+	if err := syscall.Mkfifo(fifo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(dir, "bot.py")
+	if err := syscall.Mkfifo(script, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	quick := func(name string, f func() error) error {
+		t.Helper()
+		done := make(chan error, 1)
+		go func() { done <- f() }()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: still waiting after 5s", name)
+			return nil
+		}
+	}
+	for _, tt := range []struct{ arg, kind string }{
+		{fifo, "is a FIFO (named pipe)"},
+		{"python3 " + script, "is a FIFO (named pipe)"},
+		{sock, "is a socket"},
+		{"/dev/zero", "is a character device"},
+		{"python3 /dev/zero", "is a character device"},
+	} {
+		err := quick("ParseBot "+tt.arg, func() error { _, err := ParseBot(tt.arg); return err })
+		if err == nil || !strings.Contains(err.Error(), tt.kind) {
+			t.Errorf("ParseBot(%q): %v, want an error saying it %s", tt.arg, err, tt.kind)
+		}
+	}
+	for _, tt := range []struct{ path, kind string }{
+		{fifo, "is a FIFO (named pipe)"},
+		{sock, "no such device or address"}, // a socket cannot be opened
+		{"/dev/zero", "is a character device"},
+		{dir, "is a directory"},
+	} {
+		err := quick("ReadFile "+tt.path, func() error { _, err := ReadFile(tt.path); return err })
+		if err == nil || !strings.Contains(err.Error(), tt.kind) {
+			t.Errorf("ReadFile(%s): %v, want an error saying %q", tt.path, err, tt.kind)
+		}
+	}
+	// The spec of a file that became a FIFO once checked.
+	err = quick("Hash", func() error { _, err := (Spec{Argv: []string{fifo}}).Hash(); return err })
+	if err == nil || !strings.Contains(err.Error(), "is a FIFO") {
+		t.Errorf("Hash of a FIFO: %v, want an error saying it is a FIFO", err)
+	}
+	if err := quick("ruby contest", func() error {
+		rb := filepath.Join(dir, "fifo_player.rb")
+		if err := syscall.Mkfifo(rb, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if IsRubyContest(rb) {
+			t.Errorf("a FIFO named %s is taken for a Ruby contest player", rb)
+		}
+		_, _, err := ParseRubyContest(RubyContestPrefix + rb)
+		return err
+	}); err == nil || !strings.Contains(err.Error(), "FIFO") {
+		t.Errorf("a Ruby contest player that is a FIFO: %v, want an error saying it is a FIFO", err)
+	}
+	// A regular file still reads.
+	if b, err := ReadFile(filepath.Join("testdata", "closein.c")); err != nil || len(b) == 0 {
+		t.Errorf("ReadFile of a regular file: %d bytes, %v", len(b), err)
 	}
 }

@@ -292,7 +292,7 @@ func (s *Submission) Key() (string, error) {
 	h.Write(cmds)
 	for _, f := range s.Files {
 		fmt.Fprintf(h, "\x00%s\x00", f)
-		fh, err := os.Open(filepath.Join(s.Root, f))
+		fh, err := procbot.OpenFile(filepath.Join(s.Root, f))
 		if err != nil {
 			return "", err
 		}
@@ -616,7 +616,7 @@ func copyFile(from, to string) error {
 	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		return err
 	}
-	in, err := os.Open(from)
+	in, err := procbot.OpenFile(from)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"judge/judge/judgetest"
 )
@@ -126,6 +127,35 @@ func TestWebBotNames(t *testing.T) {
 	for i, e := range ents {
 		if e.Name != want[i] || e.Spec.Name != want[i] {
 			t.Errorf("%s is named %q (%q), want %q", args[i], e.Name, e.Spec.Name, want[i])
+		}
+	}
+}
+
+// A bot given as a FIFO is refused with what it is, at once: opening it
+// would wait for a writer for ever.
+func TestPrepareEntrantsRefusesFIFO(t *testing.T) {
+	langs, err := LoadLanguages(filepath.Join(judgetest.Root(t), "configs/languages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"bot", "bot.c"} {
+		fifo := filepath.Join(dir, name)
+		if err := syscall.Mkfifo(fifo, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := PrepareEntrants(t.Context(), []string{fifo}, langs, t.TempDir(), 1)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "is a FIFO (named pipe)") {
+				t.Errorf("%s: %v, want an error saying it is a FIFO", name, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: PrepareEntrants still waits after 10s", name)
 		}
 	}
 }
