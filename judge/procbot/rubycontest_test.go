@@ -45,6 +45,10 @@ func TestRubyContest(t *testing.T) {
 			"nil_player.rb:16:in `aim'", "nil_player.rb:11:in `take_turn'"}},
 		// [0.0, 0.0] is a wasted shot, as in the contest's runner.
 		{"float_player.rb", "Floaty", judge.OK, nil},
+		// Fleets read as the runner reads them: a length of 5.0 is 5
+		// cells; "across" is no direction, so no ship at all.
+		{"loose_fleet_player.rb", "Loose", judge.OK, nil},
+		{"word_fleet_player.rb", "Words", judge.Illegal, []string{"turn 1: no PlaceShip before #END"}},
 		// A class named Player, writing files where it runs.
 		{"writer_player.rb", "Writer", judge.OK, nil},
 	} {

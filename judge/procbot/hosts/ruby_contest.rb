@@ -6,7 +6,9 @@
 # ends in Player, with new_game and take_turn), with the lib/ directory
 # beside the file on the load path, and plays it over the judge's
 # Battleship protocol:
-#   new_game's [x, y, length, :across|:down] arrays become PlaceShip lines;
+#   new_game's [x, y, length, :across|:down] arrays become ships as the
+#   contest's runner reads them (Board#expand_positions), sent as
+#   PlaceShip x1,y1-x2,y2 lines;
 #   each turn, Board and ShipsRemaining become take_turn's state (rows of
 #   :unknown, :hit, :miss) and ships_remaining, and its answer is judged as
 #   the contest's runner judges it (Board#try): two Integers are a cell
@@ -144,6 +146,21 @@ if check
   finish(0)
 end
 
+# Board#expand_positions and #expand_position of the contest's runner: the
+# cells of each ship, or no ship at all when a position cannot be read.
+def expand_positions(positions)
+  return [] unless positions.is_a?(Enumerable)
+  positions.map { |p| expand_position(*p) }
+rescue ArgumentError, NoMethodError
+  []
+end
+
+def expand_position(x, y, length, direction)
+  raise ArgumentError unless [:across, :down].include?(direction)
+  dx, dy = direction == :across ? [1, 0] : [0, 1]
+  (0 ... length).map { |i| [x + i * dx, y + i * dy] }
+end
+
 # number is a number of a wasted shot as the judge reads it: a decimal.
 def number(v)
   v.is_a?(Integer) ? "#{v}.0" : v.to_f.to_s
@@ -153,15 +170,18 @@ loop do
   phase = ask("Phase")[0]
   if phase == "place"
     begin
-      fleet = player.new_game
+      ships = expand_positions(player.new_game)
     rescue Exception => e
       fail_with("new_game", e)
     end
-    # What is not a ship is not sent: the judge then finds the fleet
-    # short, and the bot's status is illegal, as the contest has it.
-    Array(fleet).each do |ship|
-      x, y, length, orientation = Array(ship)
-      PROTO.puts "PlaceShip #{x} #{y} #{length} #{orientation}".gsub(/[\r\n]/, " ")
+    # Each ship goes by its end cells; an empty one is not sent, and the
+    # judge finds the fleet short. Cells that are not two Integers (a
+    # Float position) no shot could hit: the judge refuses them. Lengths,
+    # overlaps and the board's edges are the judge's to check.
+    ships.each do |cells|
+      next if cells.empty?
+      ends = [cells.first, cells.last].map { |c| c.map { |v| v.is_a?(Integer) ? v.to_s : number(v) }.join(",") }
+      PROTO.puts "PlaceShip #{ends.join('-')}"
     end
   else
     width, height = ask("Params")[0].split.map(&:to_i)
