@@ -49,6 +49,8 @@ func TestRubyContest(t *testing.T) {
 		// cells; "across" is no direction, so no ship at all.
 		{"loose_fleet_player.rb", "Loose", judge.OK, nil},
 		{"word_fleet_player.rb", "Words", judge.Illegal, []string{"turn 1: no PlaceShip before #END"}},
+		// Ruby 2's subclasses of Array, as the contest ran them.
+		{"subclass_player.rb", "Subclass", judge.OK, nil},
 		// A class named Player, writing files where it runs.
 		{"writer_player.rb", "Writer", judge.OK, nil},
 	} {
