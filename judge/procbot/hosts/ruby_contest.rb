@@ -61,7 +61,14 @@ def message(e)
     blank = lines.index { |l| l.strip.empty? }
     lines = lines[0, blank] if blank
   end
-  lines.first(4).map { |l| l.sub(HOME, "") }.join(" / ")
+  lines.first(4).map { |l| clip(l.sub(HOME, "")) }.join(" / ")
+end
+
+# clip shortens a long line in its middle: Ruby 3's NoMethodError shows
+# the whole receiver (a board of 100 cells), and its class at the end.
+def clip(line, max = 300)
+  return line if line.size <= max
+  line[0, max - 80] + " … " + line[-60..]
 end
 
 def fail_with(what, e)
