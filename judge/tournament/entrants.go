@@ -313,11 +313,16 @@ func baseName(arg string, full bool) string {
 
 // nameEntrants gives every entrant a unique name: the file name without
 // extension, with it when that is ambiguous (random.c, random.py), then
-// with the parent directory, then numbered.
+// with the parent directory (despo-player for despo/player.rb), then with
+// both, then numbered.
 func nameEntrants(ents []*Entrant) {
 	try := []func(e *Entrant) string{
 		func(e *Entrant) string { return baseName(e.Arg, false) },
 		func(e *Entrant) string { return baseName(e.Arg, true) },
+		func(e *Entrant) string {
+			arg := strings.TrimPrefix(e.Arg, procbot.RubyContestPrefix)
+			return filepath.Base(filepath.Dir(filepath.Clean(arg))) + "-" + baseName(arg, false)
+		},
 		func(e *Entrant) string {
 			arg := strings.TrimPrefix(e.Arg, procbot.RubyContestPrefix)
 			return filepath.Base(filepath.Dir(filepath.Clean(arg))) + "-" + baseName(arg, true)

@@ -92,3 +92,24 @@ func TestBotArgsReportsSkipped(t *testing.T) {
 		t.Errorf("a directory of no bots: %v, want an error naming bot.lua", err)
 	}
 }
+
+// TestNameEntrants: names are the files' without extension, made unique
+// by the extension, then the parent directory, then both.
+func TestNameEntrants(t *testing.T) {
+	args := []string{"ruby-contest:/c/lrug/despo/player.rb", "ruby-contest:/c/magrails/thaar/player.rb",
+		"/b/random.c", "/b/random.py", "ruby-contest:/c/lrug/alex_young/alex_young.rb",
+		"/d/x/bot.c", "/d/y/bot.c", "/d/y/bot.py"}
+	var ents []*Entrant
+	for _, a := range args {
+		ents = append(ents, &Entrant{Arg: a})
+	}
+	nameEntrants(ents)
+	var got []string
+	for _, e := range ents {
+		got = append(got, e.Name)
+	}
+	want := []string{"despo-player", "thaar-player", "random.c", "random.py", "alex_young", "x-bot", "y-bot", "bot.py"}
+	if !slices.Equal(got, want) {
+		t.Errorf("names %q, want %q", got, want)
+	}
+}
