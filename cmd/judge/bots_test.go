@@ -22,7 +22,7 @@ func TestRubyContestEntrant(t *testing.T) {
 		t.Errorf("info %+v", info)
 	}
 	if _, err := entrant("ruby-contest:../../judge/procbot/testdata/rubycontest/lib/corner/shots.rb", procbot.Options{}); err == nil ||
-		!strings.Contains(err.Error(), "shots.rb: no classes named ...Player with new_game and take_turn") {
+		!strings.Contains(err.Error(), "shots.rb: no classes named ...Player with name, new_game and take_turn") {
 		t.Errorf("a helper taken for a player: %v", err)
 	}
 	if _, err := entrant("ruby-contest:../../judge/tournament/testdata/contest/magrails/broken/broken_player.rb", procbot.Options{}); err == nil ||

@@ -115,8 +115,10 @@ func TestCheckRubyContest(t *testing.T) {
 		{"raises.rb", "raise IOError, 'no data file'\nclass XPlayer\n  def new_game; end\n  def take_turn(s, r); end\nend\n",
 			"loading raises.rb: IOError: no data file"},
 		{"helper.rb", "class Helper\n  def new_game; end\n  def take_turn(s, r); end\nend\n",
-			"helper.rb: no classes named ...Player with new_game and take_turn"},
-		{"new.rb", "class XPlayer\n  def initialize; raise 'no'; end\n  def new_game; end\n  def take_turn(s, r); end\nend\n",
+			"helper.rb: no classes named ...Player with name, new_game and take_turn"},
+		{"noname.rb", "class XPlayer\n  def new_game; end\n  def take_turn(s, r); end\nend\n",
+			"noname.rb: no classes named ...Player with name, new_game and take_turn"},
+		{"new.rb", "class XPlayer\n  def initialize; raise 'no'; end\n  def name; 'x'; end\n  def new_game; end\n  def take_turn(s, r); end\nend\n",
 			"XPlayer.new: RuntimeError: no"},
 	} {
 		p := filepath.Join(dir, tt.name)

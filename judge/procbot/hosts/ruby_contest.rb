@@ -3,7 +3,7 @@
 # a player, without playing).
 #
 # It loads the player's class (the class defined in the file whose name
-# ends in Player, with new_game and take_turn), with the lib/ directory
+# ends in Player, with name, new_game and take_turn), with the lib/ directory
 # beside the file on the load path, and plays it over the judge's
 # Battleship protocol:
 #   new_game's [x, y, length, :across|:down] arrays become ships as the
@@ -127,18 +127,18 @@ if RUBY_VERSION >= "3"
 end
 
 # The contest's runner takes the classes named /Player$/ (Player itself
-# too) with its methods; a file holds one player. Classes a file only
-# requires (a helper's, a test's subject) are not its player.
+# too) with the methods name, new_game and take_turn; a file holds one
+# player. Classes a file only requires (a helper's, a test's subject) are
+# not its player.
 found = (ObjectSpace.each_object(Class).to_a - before).select do |c|
-  c.name.to_s =~ /Player\z/ &&
-    c.method_defined?(:new_game) && c.method_defined?(:take_turn)
+  c.name.to_s =~ /Player\z/ && %i[name new_game take_turn].all? { |m| c.method_defined?(m) }
 end
 found = found.select do |c|
   loc = Object.const_source_location(c.name) rescue nil
   loc && File.expand_path(loc[0]) == PATH
 end
 if found.size != 1
-  STDERR.puts "#{File.basename(PATH)}: #{found.empty? ? 'no' : found.size} classes named ...Player with new_game and take_turn" \
+  STDERR.puts "#{File.basename(PATH)}: #{found.empty? ? 'no' : found.size} classes named ...Player with name, new_game and take_turn" \
     "#{found.empty? ? '' : ' (' + found.map(&:name).sort.join(', ') + ')'}: a file holds exactly one player"
   finish(1)
 end
