@@ -22,7 +22,11 @@ func TestRubyContestEntrant(t *testing.T) {
 		t.Errorf("info %+v", info)
 	}
 	if _, err := entrant("ruby-contest:../../judge/procbot/testdata/rubycontest/lib/corner/shots.rb", procbot.Options{}); err == nil ||
-		!strings.Contains(err.Error(), "not a Ruby contest player") {
+		!strings.Contains(err.Error(), "shots.rb: no classes named ...Player with name, new_game and take_turn") {
 		t.Errorf("a helper taken for a player: %v", err)
+	}
+	if _, err := entrant("ruby-contest:../../judge/tournament/testdata/contest/magrails/broken/broken_player.rb", procbot.Options{}); err == nil ||
+		!strings.Contains(err.Error(), "loading broken_player.rb: SyntaxError: broken_player.rb:9: syntax error") {
+		t.Errorf("a player that does not parse: %v", err)
 	}
 }

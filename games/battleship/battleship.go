@@ -27,6 +27,7 @@ package battleship
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -34,7 +35,12 @@ import (
 )
 
 // Game is Battleship. The zero value is ready to use.
-type Game struct{}
+type Game struct {
+	// Contest judges shots as the Ruby contest's runner does (Board#try):
+	// a Shoot of numbers inside the board that is not a cell, such as
+	// 0.0 0.0, is a wasted shot rather than no shot (see Wasted).
+	Contest bool
+}
 
 // Name implements games.Game.
 func (Game) Name() string { return "battleship" }
@@ -77,7 +83,12 @@ func (g Game) New(p games.Params, _ uint64) (games.State, error) {
 	for l := 1; l <= MaxLen; l++ {
 		counts[l] = p["ship"+strconv.Itoa(l)]
 	}
-	return New(p["width"], p["height"], counts)
+	s, err := New(p["width"], p["height"], counts)
+	if err != nil {
+		return nil, err
+	}
+	s.contest = g.Contest
+	return s, nil
 }
 
 // New starts a game on a w×h grid with counts[l] ships of length l. It
@@ -127,8 +138,11 @@ func (r Result) String() string {
 
 // Shot is one shot and its result.
 type Shot struct {
-	X, Y   int
+	X, Y   int // -1 for a wasted shot
 	Result Result
+	// Wasted is a shot of the contest's rules at no cell (0.0 0.0): a
+	// miss of no cell.
+	Wasted bool
 }
 
 // sea is one player's waters: its ships and the shots they received.
@@ -167,7 +181,8 @@ type State struct {
 	seas        [2]sea
 	shots       [2][]Shot // shots[s]: the shots seat s fired, in order
 	out         games.Outcome
-	forfeitTurn int // the turn a forfeit ended the game, or -1
+	forfeitTurn int  // the turn a forfeit ended the game, or -1
+	contest     bool // shots as the Ruby contest's runner takes them
 }
 
 // Clone returns an independent copy.
@@ -479,7 +494,11 @@ func (o *orders) Command(l games.Line) error {
 			return o.refuse(l, errors.New("turn 1 is for placing ships with PlaceShip; shooting starts on turn 2"), false)
 		}
 		x, y, err := o.s.checkShot(l.Args)
-		if err != nil {
+		switch {
+		case err == errWasted:
+			o.move = games.Move{strings.TrimSpace("Shoot " + strings.Join(l.Args, " "))}
+			return nil
+		case err != nil:
 			return o.refuse(l, err, false)
 		}
 		o.move = games.Move{"Shoot " + strconv.Itoa(x) + " " + strconv.Itoa(y)}
@@ -532,9 +551,21 @@ func (o *orders) Commit() (games.Move, error) {
 	return m, nil
 }
 
-// checkShot tells why Shoot with args cannot be played now.
+// errWasted is checkShot's answer for a wasted shot.
+var errWasted = errors.New("a wasted shot")
+
+// decimal is a number as the contest's host writes one: digits, a
+// fraction, an exponent.
+var decimal = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+
+// checkShot tells why Shoot with args cannot be played now. Under the
+// contest's rules, args that are no cell but numbers inside the board
+// are errWasted.
 func (s *State) checkShot(args []string) (x, y int, err error) {
 	x, y, err = parseShot(args)
+	if err != nil && s.contest && s.wasted(args) {
+		return -1, -1, errWasted
+	}
 	if err != nil {
 		return 0, 0, err
 	}
@@ -542,6 +573,23 @@ func (s *State) checkShot(args []string) (x, y int, err error) {
 		return 0, 0, fmt.Errorf("shot %d,%d is off the %d×%d board (cells 0..%d, 0..%d)", x, y, s.w, s.h, s.w-1, s.h-1)
 	}
 	return x, y, nil
+}
+
+// wasted reports whether args are a wasted shot under the contest's
+// rules (Board#valid_move?): numbers, any count of them, each from 0 up
+// to the board's size (the contest's board is square: the smaller side
+// here), that are not a cell.
+func (s *State) wasted(args []string) bool {
+	size := float64(min(s.w, s.h))
+	for _, a := range args {
+		for _, f := range strings.Split(a, ",") {
+			v, err := strconv.ParseFloat(f, 64)
+			if !decimal.MatchString(f) || err != nil || v >= size {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Apply implements games.State.
@@ -587,7 +635,11 @@ func (s *State) Apply(moves map[int]games.Move) error {
 		return fmt.Errorf("move %q is not Shoot", m[0])
 	}
 	x, y, err := s.checkShot(l.Args)
-	if err != nil {
+	switch {
+	case err == errWasted:
+		s.Waste()
+		return nil
+	case err != nil:
 		return err
 	}
 	s.Fire(x, y)
@@ -631,6 +683,23 @@ func (s *State) Fire(x, y int) Result {
 	sea.shot[i] = true
 	s.shots[seat] = append(s.shots[seat], Shot{X: x, Y: y, Result: r})
 	s.turn++
+	s.afterShot(seat)
+	return r
+}
+
+// Waste fires a wasted shot (see Game.Contest) for the seat to move: it
+// hits nothing, counts as a shot and ends the turn.
+func (s *State) Waste() {
+	seat := s.ToMove()
+	s.shots[seat] = append(s.shots[seat], Shot{X: -1, Y: -1, Result: Miss, Wasted: true})
+	s.turn++
+	s.afterShot(seat)
+}
+
+// afterShot ends the game when seat's shot sank the fleet or was the last
+// of the cap.
+func (s *State) afterShot(seat int) {
+	sea := &s.seas[1-seat]
 	switch {
 	case sea.afloat == 0:
 		s.finish(seat, fmt.Sprintf("seat %d sank the whole fleet of seat %d", seat, 1-seat))
@@ -646,7 +715,6 @@ func (s *State) Fire(x, y int) Result {
 			s.finish(-1, why)
 		}
 	}
-	return r
 }
 
 func (s *State) finish(winner int, reason string) {

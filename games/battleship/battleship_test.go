@@ -565,3 +565,133 @@ func FuzzCommand(f *testing.F) {
 		}
 	})
 }
+
+// contestGame is a game under the contest's rules (Game.Contest) with
+// both fleets placed: seat 1's fleet in the top-left corner.
+func contestGame(t testing.TB) *battleship.State {
+	t.Helper()
+	st, err := battleship.Game{Contest: true}.New(games.Params{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st.(*battleship.State)
+	corner := games.Move{"PlaceShip 0 0 5 across", "PlaceShip 0 1 4 across", "PlaceShip 0 2 3 across", "PlaceShip 0 3 3 across", "PlaceShip 0 4 2 across"}
+	if err := s.Apply(map[int]games.Move{0: corner, 1: corner}); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestContestShots: under the contest's rules (its runner's Board#try),
+// two whole numbers inside the board are a cell, numbers inside the board
+// that are no cell are a wasted shot, the rest no shot; without them,
+// only cells are shots.
+func TestContestShots(t *testing.T) {
+	for _, tt := range []struct {
+		line    string
+		contest string // the move under the contest's rules, or the error
+		plain   string // the same without them
+	}{
+		{"Shoot 3 4", "Shoot 3 4", "Shoot 3 4"},
+		{"Shoot 3,4", "Shoot 3 4", "Shoot 3 4"},
+		{"Shoot 0.0 0.0", "Shoot 0.0 0.0", "want x y"},
+		{"Shoot 9.5 2", "Shoot 9.5 2", "want x y"},
+		{"Shoot 3.0,4", "Shoot 3.0,4", "want x y"},
+		{"Shoot 1.0e-05 9.999", "Shoot 1.0e-05 9.999", "want x y"},
+		{"Shoot 1.0", "Shoot 1.0", "want x y"},
+		{"Shoot 1.0 2.0 3.0", "Shoot 1.0 2.0 3.0", "got 3 words"},
+		{"Shoot", "Shoot", "got 0 words"},
+		{"Shoot 10.0 0.0", "want x y", "want x y"},
+		{"Shoot 10 0", "off the 10×10 board", "off the 10×10 board"},
+		{"Shoot -0.5 1.0", "want x y", "want x y"},
+		{"Shoot NaN 1", "want x y", "want x y"},
+		{"Shoot Inf 1", "want x y", "want x y"},
+		{"Shoot 0x1 1.0", "want x y", "want x y"},
+		{"Shoot a b", "want x y", "want x y"},
+	} {
+		for _, contest := range []bool{true, false} {
+			st, err := battleship.Game{Contest: contest}.New(games.Params{}, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := st.(*battleship.State)
+			f, _ := battleship.RandomFleet(10, 10, s.FleetLengths(), rand.New(rand.NewPCG(1, 2)))
+			if err := s.Apply(map[int]games.Move{0: fleetMove(f), 1: fleetMove(f)}); err != nil {
+				t.Fatal(err)
+			}
+			want := tt.plain
+			if contest {
+				want = tt.contest
+			}
+			m, err := commit(s, 0, tt.line)
+			got := errString(err)
+			if err == nil {
+				got = strings.Join(m, "|")
+			}
+			if !strings.Contains(got, want) {
+				t.Errorf("contest %v: %q: got %q, want %q", contest, tt.line, got, want)
+			}
+		}
+	}
+}
+
+// TestWastedShot: a wasted shot hits nothing, changes no cell, counts as
+// the shot of its turn and shows as -1 -1 miss.
+func TestWastedShot(t *testing.T) {
+	s := contestGame(t)
+	board := func() string { a, _ := s.Query(0, games.ParseLine("Board")); return a }
+	before := board()
+	if err := s.Apply(map[int]games.Move{0: {"Shoot 0.0 0.0"}}); err != nil {
+		t.Fatal(err)
+	}
+	if board() != before || s.ToMove() != 1 || s.Turn() != 3 {
+		t.Fatalf("after a wasted shot: turn %d, seat %d to move, board\n%s", s.Turn(), s.ToMove(), board())
+	}
+	for q, want := range map[string]string{"MyShots": "1\n-1 -1 miss", "LastShot": "-1 -1 miss", "ShipsRemaining": "5 4 3 3 2"} {
+		if got, _ := s.Query(0, games.ParseLine(q)); got != want {
+			t.Errorf("%s: %q, want %q", q, got, want)
+		}
+	}
+	if sh := s.Shots(0); len(sh) != 1 || !sh[0].Wasted {
+		t.Errorf("shots %+v", sh)
+	}
+	if v := s.View(); len(v.Marks) != 0 {
+		t.Errorf("a wasted shot marked %+v", v.Marks)
+	}
+	// The same cell as whole numbers is a hit.
+	if err := s.Apply(map[int]games.Move{1: {"Shoot 0 0"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Query(1, games.ParseLine("LastShot")); got != "0 0 hit" {
+		t.Errorf("Shoot 0 0: %q", got)
+	}
+	if v := s.View(); len(v.Marks) != 1 {
+		t.Errorf("marks %+v", v.Marks)
+	}
+}
+
+// FuzzContestShot: under the contest's rules a Shoot is a cell, a wasted
+// shot or refused; what it accepts, Apply plays without changing a cell
+// for a wasted shot.
+func FuzzContestShot(f *testing.F) {
+	for _, s := range []string{"Shoot 3 4", "Shoot 0.0 0.0", "Shoot 9.99 0", "Shoot 10.0 0", "Shoot", "Shoot 1.5e1 2", "Shoot 1e-3", "Shoot 3.0,4"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		s := contestGame(t)
+		before, _ := s.Query(0, games.ParseLine("Board"))
+		m, err := commit(s, 0, line)
+		if err != nil {
+			return
+		}
+		if err := s.Apply(map[int]games.Move{0: m}); err != nil {
+			t.Fatalf("%q accepted as %q, Apply: %v", line, m, err)
+		}
+		after, _ := s.Query(0, games.ParseLine("Board"))
+		sh := s.Shots(0)
+		// The first shot at a cell always marks it; a wasted one nothing.
+		if len(sh) != 1 || sh[0].Wasted != (after == before) {
+			t.Fatalf("%q: shots %+v, board changed: %v", line, sh, after != before)
+		}
+	})
+}

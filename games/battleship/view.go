@@ -25,7 +25,7 @@ func (s *State) View() games.View {
 	}
 	if s.turn > 2 {
 		seat := (s.turn - 3) % 2
-		if sh := s.shots[seat]; len(sh) > 0 {
+		if sh := s.shots[seat]; len(sh) > 0 && !sh[len(sh)-1].Wasted {
 			last := sh[len(sh)-1]
 			v.Marks = []games.Mark{{Grid: 1 - seat, X: last.X, Y: last.Y, Seat: seat, Kind: games.MarkLast}}
 		}

@@ -39,8 +39,9 @@ var variants = []Variant{
 	// its ranges (width and height 1..100, 0..10 ships of each length 1..6).
 	{Name: "battleship-botsarena", Game: battleship.Game{}, Params: games.Params{
 		"width": 10, "height": 10, "ship1": 0, "ship2": 1, "ship3": 2, "ship4": 1, "ship5": 1, "ship6": 0}},
-	// The Ruby contest's game: 10×10, lengths 5, 4, 3, 3, 2, nothing else.
-	{Name: "battleship-contest", Game: battleship.Game{}, Fixed: true, Params: games.Params{
+	// The Ruby contest's game: 10×10, lengths 5, 4, 3, 3, 2, nothing else;
+	// shots judged as its runner judges them.
+	{Name: "battleship-contest", Game: battleship.Game{Contest: true}, Fixed: true, Params: games.Params{
 		"width": 10, "height": 10, "ship1": 0, "ship2": 1, "ship3": 2, "ship4": 1, "ship5": 1, "ship6": 0}},
 	// The Splix king-of-the-hill contest's game: 200×200, 2000 turns.
 	{Name: "splix", Game: splix.Game{}, Params: games.Params{"size": 200, "turns": 2000}},

@@ -1,6 +1,7 @@
 package procbot
 
 import (
+	"context"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
@@ -10,6 +11,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
+
+	"judge/judge"
+	"judge/sandbox"
 )
 
 // RubyContestPrefix starts a BOT argument naming a player of the Ruby
@@ -22,16 +27,19 @@ const RubyContestPrefix = "ruby-contest:"
 var rubyHost []byte
 
 var (
-	rubyPlayerClass = regexp.MustCompile(`(?m)^\s*class\s+(?:[A-Z]\w*::)*[A-Z]\w*Player\b`)
+	// Player itself too: the contest's runner takes every class whose
+	// name matches /Player$/.
+	rubyPlayerClass = regexp.MustCompile(`(?m)^\s*class\s+(?:[A-Z]\w*::)*(?:[A-Z]\w*)?Player\b`)
 	rubyNewGame     = regexp.MustCompile(`(?m)^\s*def\s+new_game\b`)
 	rubyTakeTurn    = regexp.MustCompile(`(?m)^\s*def\s+take_turn\b`)
 	// def name; "Team" end, or def name with the string on its own line.
 	rubyName = regexp.MustCompile(`(?m)^\s*def\s+name\b(?:\s*\(\s*\))?\s*(?:;|\n)\s*(?:return\s+)?(?:"([^"\\\n]*)"|'([^'\\\n]*)')`)
 )
 
-// IsRubyContest reports whether path is a contest player: a .rb file
-// with a class whose name ends in Player that defines new_game and
-// take_turn.
+// IsRubyContest reports whether path looks like a contest player, read
+// without running it: a .rb file with a class whose name ends in Player
+// (or is Player) and methods new_game and take_turn. Whether it loads is
+// CheckRubyContest's to say.
 func IsRubyContest(path string) bool {
 	if filepath.Ext(path) != ".rb" {
 		return false
@@ -44,7 +52,9 @@ func IsRubyContest(path string) bool {
 // that runs the file's player under the judge's host: ruby HOST FILE.rb.
 // ok is false when arg has another form. The name is what the player's
 // name method returns when it is a plain string literal (read from the
-// source, not run), else the file's name.
+// source, not run), else the file's name. Whether the file holds a player
+// that loads is left to Ruby: the host says why not when it starts, and
+// CheckRubyContest before.
 func ParseRubyContest(arg string) (spec Spec, ok bool, err error) {
 	file, ok := strings.CutPrefix(arg, RubyContestPrefix)
 	if !ok {
@@ -59,9 +69,6 @@ func RubyContestSpec(file string) (Spec, error) {
 	src, err := ReadFile(file)
 	if err != nil {
 		return Spec{}, fmt.Errorf("ruby contest player: %w", err)
-	}
-	if !rubyPlayerClass.Match(src) || !rubyNewGame.Match(src) || !rubyTakeTurn.Match(src) {
-		return Spec{}, fmt.Errorf("%s is not a Ruby contest player: it needs a class whose name ends in Player, with the methods new_game and take_turn", file)
 	}
 	if err := checkReadable(file); err != nil {
 		return Spec{}, err
@@ -121,4 +128,52 @@ func RubyContestHost() (string, error) {
 		return "", fmt.Errorf("ruby contest host: %w", err)
 	}
 	return path, nil
+}
+
+// checkCPU bounds the CPU time of the loading of a player by
+// CheckRubyContest.
+const checkCPU = 30 * time.Second
+
+// CheckRubyContest loads the contest player of spec (a RubyContestSpec)
+// in the sandbox, as the host does before a game, and makes an instance
+// of its class, without playing. why is empty when it can play, else the
+// host's reason: Ruby's own message for a file that does not parse or
+// raises as it loads, or what is missing. err is the judge's failure to
+// run it at all.
+func CheckRubyContest(ctx context.Context, spec Spec) (why string, err error) {
+	if len(spec.Argv) != 3 {
+		return "", fmt.Errorf("%v is not a Ruby contest player's command", spec.Argv)
+	}
+	out, err := os.CreateTemp("", "ruby-check-*.log")
+	if err != nil {
+		return "", fmt.Errorf("checking %s: %w", spec.Argv[2], err)
+	}
+	defer os.Remove(out.Name())
+	defer out.Close()
+	argv := []string{spec.Argv[0], spec.Argv[1], "--check", spec.Argv[2]}
+	lim := sandbox.DefaultLimits
+	lim.Wall = 10 * checkCPU // a player that waits on nothing
+	ex, overCPU, err := RunTool(ctx, ToolSpec{
+		Argv: argv, Dir: spec.Dir, Env: Env(nil, 0),
+		Stdout: out, Stderr: out,
+		Limits:   lim,
+		ReadOnly: sandbox.PathsOf(argv, spec.Dir),
+	}, checkCPU)
+	if err != nil {
+		return "", fmt.Errorf("checking %s: %w", spec.Argv[2], err)
+	}
+	text, _ := os.ReadFile(out.Name())
+	msg := strings.TrimSpace(string(judge.LastLines(text, 8, 2000)))
+	switch {
+	case overCPU:
+		return fmt.Sprintf("it used more than %v of CPU time to load", checkCPU), nil
+	case ex.Wall:
+		return fmt.Sprintf("it took more than %v to load", lim.Wall), nil
+	case ex.Code != 0 || ex.Signaled():
+		if msg == "" {
+			msg = ex.String()
+		}
+		return msg, nil
+	}
+	return "", nil
 }

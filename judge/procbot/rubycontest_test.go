@@ -1,6 +1,7 @@
 package procbot_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,6 +39,20 @@ func TestRubyContest(t *testing.T) {
 		{"raising_player.rb", "Raiser", judge.Crash, []string{"exit code 1", "take_turn: ArgumentError: no idea where to shoot",
 			"raising_player.rb:15:in `aim'", "raising_player.rb:11:in `take_turn'"}},
 		{"bad_fleet_player.rb", "Overlapper", judge.Illegal, []string{"turn 1: illegal fleet: ship 2,0-2,3 overlaps ship 0,0-4,0 at 2,0"}},
+		// Ruby 3 adds a code snippet to the message: the reason keeps the
+		// exception's own line and the player's frames.
+		{"nil_player.rb", "Nil", judge.Crash, []string{"take_turn: NoMethodError: undefined method `first' for nil:NilClass\n",
+			"nil_player.rb:16:in `aim'", "nil_player.rb:11:in `take_turn'"}},
+		// [0.0, 0.0] is a wasted shot, as in the contest's runner.
+		{"float_player.rb", "Floaty", judge.OK, nil},
+		// Fleets read as the runner reads them: a length of 5.0 is 5
+		// cells; "across" is no direction, so no ship at all.
+		{"loose_fleet_player.rb", "Loose", judge.OK, nil},
+		{"word_fleet_player.rb", "Words", judge.Illegal, []string{"turn 1: no PlaceShip before #END"}},
+		// Ruby 2's subclasses of Array, as the contest ran them.
+		{"subclass_player.rb", "Subclass", judge.OK, nil},
+		// A class named Player, writing files where it runs.
+		{"writer_player.rb", "Writer", judge.OK, nil},
 	} {
 		for seat := range 2 {
 			t.Run(tt.file+"/seat"+string(rune('0'+seat)), func(t *testing.T) {
@@ -63,6 +78,67 @@ func TestRubyContest(t *testing.T) {
 	}
 }
 
+// TestRubyContestTmpLimit: what a player writes where it runs counts
+// against the bot's tmp size: 2 MiB do not fit in 1 MiB.
+func TestRubyContestTmpLimit(t *testing.T) {
+	judgetest.NeedTools(t, "ruby", "gcc")
+	if procbot.RunLevel(procbot.Auto) == procbot.None {
+		t.Skip("no sandbox here: the working directory is the machine's")
+	}
+	random := judgetest.Spec(t, "random", "examples/battleship/random.c")
+	res := judgetest.Play(t, "battleship-contest", 7, func(s *judgetest.Setup) {
+		s.Proc.Limits = procbot.DefaultLimits
+		s.Proc.Limits.TmpSize = 1 << 20
+	}, rubyPlayer(t, "writer_player.rb"), random)
+	p := res.Players[0]
+	if p.Status != judge.Crash || !strings.Contains(p.Reason, "new_game: Errno::ENOSPC") {
+		t.Fatalf("%s %q, want a crash for the full directory", p.Status, p.Reason)
+	}
+}
+
+// TestCheckRubyContest: loading a file in the sandbox tells a player from
+// a file that does not parse (Ruby's message), raises as it loads, or
+// holds no player.
+func TestCheckRubyContest(t *testing.T) {
+	judgetest.NeedTools(t, "ruby")
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, src string
+		why       string // "" for a player
+	}{
+		{"ok.rb", "class Player\n  def name; 'p'; end\n  def new_game; end\n  def take_turn(s, r); end\nend\n", ""},
+		{"syntax.rb", "class XPlayer\n  def new_game\n    [1, 2\n  end\n  def take_turn(s, r); end\nend\n",
+			"loading syntax.rb: SyntaxError: syntax.rb:4: syntax error, unexpected `end'"},
+		{"raises.rb", "raise IOError, 'no data file'\nclass XPlayer\n  def new_game; end\n  def take_turn(s, r); end\nend\n",
+			"loading raises.rb: IOError: no data file"},
+		{"helper.rb", "class Helper\n  def new_game; end\n  def take_turn(s, r); end\nend\n",
+			"helper.rb: no classes named ...Player with name, new_game and take_turn"},
+		{"noname.rb", "class XPlayer\n  def new_game; end\n  def take_turn(s, r); end\nend\n",
+			"noname.rb: no classes named ...Player with name, new_game and take_turn"},
+		{"new.rb", "class XPlayer\n  def initialize; raise 'no'; end\n  def name; 'x'; end\n  def new_game; end\n  def take_turn(s, r); end\nend\n",
+			"XPlayer.new: RuntimeError: no"},
+	} {
+		p := filepath.Join(dir, tt.name)
+		if err := os.WriteFile(p, []byte(tt.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		spec, err := procbot.RubyContestSpec(p)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		why, err := procbot.CheckRubyContest(context.Background(), spec)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if tt.why == "" && why != "" || !strings.Contains(why, tt.why) {
+			t.Errorf("%s: %q, want %q", tt.name, why, tt.why)
+		}
+	}
+}
+
 func TestRubyContestFiles(t *testing.T) {
 	judgetest.NeedTools(t, "ruby")
 	dir := t.TempDir()
@@ -82,19 +158,24 @@ func TestRubyContestFiles(t *testing.T) {
 		{"a.rb", player, true, "a"},
 		{"b.rb", strings.Replace(player, "def name() 'x' end", "def name\n    \"Team B\"\n  end", 1), true, "Team B"},
 		{"c.rb", strings.Replace(player, "def name() 'x' end", "def name; 'Team C'; end", 1), true, "Team C"},
-		{"d.rb", strings.Replace(player, "XPlayer", "Helper", 1), false, ""},
-		{"e.rb", strings.Replace(player, "take_turn", "turn", 1), false, ""},
-		{"f.py", player, false, ""},
+		{"d.rb", strings.Replace(player, "XPlayer", "Helper", 1), false, "d"},
+		{"e.rb", strings.Replace(player, "take_turn", "turn", 1), false, "e"},
+		{"f.py", player, false, "f.py"},
+		{"player.rb", strings.Replace(player, "XPlayer", "Player", 1), true, "player"},
+		{"g.rb", strings.Replace(player, "XPlayer", "PlayerX", 1), false, "g"},
+		{"h.rb", strings.Replace(player, "XPlayer", "Club::Player < Base", 1), true, "h"},
 	} {
 		p := write(tt.name, tt.src)
 		if got := procbot.IsRubyContest(p); got != tt.is {
 			t.Errorf("%s: IsRubyContest = %v", tt.name, got)
 		}
+		// Whether the file holds a player is Ruby's to say
+		// (CheckRubyContest): every readable file has a spec.
 		spec, ok, err := procbot.ParseRubyContest("ruby-contest:" + p)
-		if !ok || (err == nil) != tt.is && tt.name != "f.py" {
+		if !ok || err != nil {
 			t.Errorf("%s: ParseRubyContest: %v %v", tt.name, ok, err)
 		}
-		if tt.is && (spec.Name != tt.spec || len(spec.Argv) != 3 || spec.Argv[0] != "ruby" || spec.Argv[2] != p) {
+		if spec.Name != tt.spec || len(spec.Argv) != 3 || spec.Argv[0] != "ruby" || spec.Argv[2] != p {
 			t.Errorf("%s: spec %+v", tt.name, spec)
 		}
 	}

@@ -337,11 +337,11 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 		return nil, err
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
-		return nil, err
+		return nil, judgeFailure{err}
 	}
 	cache, err = filepath.Abs(cache)
 	if err != nil {
-		return nil, err
+		return nil, judgeFailure{err}
 	}
 	final := filepath.Join(cache, key)
 	if b, err := os.ReadFile(filepath.Join(final, "built.json")); err == nil {
@@ -356,7 +356,7 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 
 	work, err := os.MkdirTemp(cache, key+".tmp-")
 	if err != nil {
-		return nil, err
+		return nil, judgeFailure{err}
 	}
 	defer os.RemoveAll(work) // gone once renamed
 	src := filepath.Join(work, "src")

@@ -39,26 +39,46 @@ type Skipped struct {
 
 // BotArgs lists the bots in dir, sorted by name: every source file of a
 // known language, executable and directory of sources in it, every Ruby
-// contest player (a .rb file with a class named ...Player with new_game
-// and take_turn, given as ruby-contest:FILE.rb; the lib/ directory beside
-// it is its helpers) and every Splix contest player in Java (given as
-// splix-java:PATH). Every other entry is in skipped with the reason: names
-// starting with a dot, test files (x_test.go), files of no known language
-// that are not executable, directories with no bot in them, links to
-// nothing, special files.
+// contest player at any depth (a .rb file with a class named ...Player, or
+// Player, with new_game and take_turn, given as ruby-contest:FILE.rb; the
+// lib/ directory beside it is its code, not a bot) and every Splix contest
+// player in Java (given as splix-java:PATH). Every other entry is in
+// skipped with the reason: names starting with a dot, test files
+// (x_test.go), files of no known language that are not executable,
+// directories with no bot in them, links to nothing, special files, .rb
+// files beside contest players that are not players.
 func BotArgs(dir string, langs *Languages) (bots []string, skipped []Skipped, err error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, err
 	}
+	// Contest players at the top: lib/ beside them is their code.
+	var top []string
 	for _, e := range ents {
 		p := filepath.Join(dir, e.Name())
-		if st, err := os.Stat(p); err == nil {
-			switch {
-			case st.Mode().IsRegular() && procbot.IsRubyContest(p):
-				bots = append(bots, procbot.RubyContestPrefix+p)
-				continue
-			case (st.IsDir() || filepath.Ext(p) == ".java") && splixjava.IsPlayer(p):
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && !strings.HasPrefix(e.Name(), ".") && procbot.IsRubyContest(p) {
+			top = append(top, p)
+		}
+	}
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		if len(top) > 0 && e.Name() == "lib" && e.IsDir() {
+			skipped = append(skipped, Skipped{Path: p, Why: "the Ruby contest players' code (lib/ beside them)"})
+			continue
+		}
+		if slices.Contains(top, p) {
+			bots = append(bots, procbot.RubyContestPrefix+p)
+			continue
+		}
+		if st, err := os.Stat(p); err == nil && !strings.HasPrefix(e.Name(), ".") {
+			if st.IsDir() {
+				if players, skip := rubyPlayersIn(p); len(players) > 0 {
+					bots = append(bots, players...)
+					skipped = append(skipped, skip...)
+					continue
+				}
+			}
+			if (st.IsDir() || filepath.Ext(p) == ".java") && splixjava.IsPlayer(p) {
 				bots = append(bots, splixjava.Prefix+p)
 				continue
 			}
@@ -90,14 +110,6 @@ func BotArgs(dir string, langs *Languages) (bots []string, skipped []Skipped, er
 		}
 		bots = append(bots, p)
 	}
-	// lib/ beside contest players is their helpers, not a bot.
-	if slices.ContainsFunc(bots, func(a string) bool { return strings.HasPrefix(a, procbot.RubyContestPrefix) }) {
-		lib := filepath.Join(dir, "lib")
-		if slices.Contains(bots, lib) {
-			bots = slices.DeleteFunc(bots, func(a string) bool { return a == lib })
-			skipped = append(skipped, Skipped{Path: lib, Why: "the Ruby contest players' helpers"})
-		}
-	}
 	sort.Slice(bots, func(i, j int) bool { return unprefixed(bots[i]) < unprefixed(bots[j]) })
 	if len(bots) == 0 {
 		var b strings.Builder
@@ -109,11 +121,65 @@ func BotArgs(dir string, langs *Languages) (bots []string, skipped []Skipped, er
 	return bots, skipped, nil
 }
 
+// rubyPlayersIn finds the Ruby contest players in dir at any depth, as
+// ruby-contest:FILE.rb arguments, the way a contest's folder holds them
+// (club/name/player.rb). A lib/ directory beside a player is its code,
+// and not searched; hidden entries are not either. When there are
+// players, the other .rb files beside them are in skipped.
+func rubyPlayersIn(dir string) (players []string, skipped []Skipped) {
+	var others []string
+	var walk func(d string, depth int)
+	walk = func(d string, depth int) {
+		ents, err := os.ReadDir(d)
+		if err != nil || depth > 16 {
+			return
+		}
+		var subs []string
+		here := false
+		for _, e := range ents {
+			p := filepath.Join(d, e.Name())
+			st, err := os.Stat(p)
+			switch {
+			case strings.HasPrefix(e.Name(), ".") || err != nil:
+			case st.IsDir():
+				if e.Type()&os.ModeSymlink == 0 {
+					subs = append(subs, p)
+				}
+			case st.Mode().IsRegular() && filepath.Ext(p) == ".rb":
+				if procbot.IsRubyContest(p) {
+					players = append(players, procbot.RubyContestPrefix+p)
+					here = true
+				} else {
+					others = append(others, p)
+				}
+			}
+		}
+		for _, sub := range subs {
+			if here && filepath.Base(sub) == "lib" {
+				skipped = append(skipped, Skipped{Path: sub, Why: "the Ruby contest player's code (lib/ beside it)"})
+				continue
+			}
+			walk(sub, depth+1)
+		}
+	}
+	walk(dir, 0)
+	if len(players) > 0 {
+		for _, p := range others {
+			skipped = append(skipped, Skipped{Path: p, Why: "not a Ruby contest player: no class named ...Player with new_game and take_turn"})
+		}
+	}
+	return players, skipped
+}
+
 // PrepareEntrants turns bot arguments into entrants: a directory or a
 // source file of a known language is built (in cache, at most jobs at
-// once), an executable or a command line is run as it is (like `judge
-// match`). A compile error is kept in the entrant's Err; other errors stop.
-// Names come from the file names, made unique.
+// once), a Ruby contest player is loaded once in the sandbox, an
+// executable or a command line is run as it is (like `judge match`). A
+// bot that cannot play — a compile error, a player that does not load, a
+// file that is no bot — is kept with the reason in its Err, and the
+// others play: one broken submission never stops a tournament. Only the
+// judge's own failures (its cache, its sandbox) stop it. Names come from
+// the file names, made unique.
 func PrepareEntrants(ctx context.Context, args []string, langs *Languages, cache string, jobs int) ([]*Entrant, error) {
 	ents := make([]*Entrant, len(args))
 	g, gctx := errgroup.WithContext(ctx)
@@ -122,7 +188,22 @@ func PrepareEntrants(ctx context.Context, args []string, langs *Languages, cache
 		e := &Entrant{Arg: arg}
 		ents[i] = e
 		g.Go(func() error {
-			return e.prepare(gctx, langs, cache)
+			err := e.prepare(gctx, langs, cache)
+			var jf judgeFailure
+			switch {
+			case err == nil:
+			case gctx.Err() != nil:
+				return gctx.Err()
+			case errors.As(err, &jf):
+				return jf.error
+			default:
+				e.Err = err
+				if e.Hash == "" {
+					sum := sha256.Sum256([]byte(e.Arg))
+					e.Hash = hex.EncodeToString(sum[:])
+				}
+			}
+			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
@@ -131,6 +212,13 @@ func PrepareEntrants(ctx context.Context, args []string, langs *Languages, cache
 	nameEntrants(ents)
 	return ents, nil
 }
+
+// judgeFailure is an error of the judge's own in preparing a bot (its
+// cache, its sandbox): it stops the tournament, where every other error is
+// the bot's.
+type judgeFailure struct{ error }
+
+func (j judgeFailure) Unwrap() error { return j.error }
 
 func (e *Entrant) prepare(ctx context.Context, langs *Languages, cache string) error {
 	if b, ok, err := httpbot.Parse(e.Arg); ok {
@@ -155,6 +243,13 @@ func (e *Entrant) prepare(ctx context.Context, langs *Languages, cache string) e
 		e.Spec = spec
 		if e.Hash, err = spec.Hash(); err != nil {
 			return fmt.Errorf("bot %q: %w", e.Arg, err)
+		}
+		why, err := procbot.CheckRubyContest(ctx, spec)
+		switch {
+		case err != nil:
+			return judgeFailure{err}
+		case why != "":
+			return errors.New(why)
 		}
 		return nil
 	}
@@ -218,13 +313,18 @@ func baseName(arg string, full bool) string {
 
 // nameEntrants gives every entrant a unique name: the file name without
 // extension, with it when that is ambiguous (random.c, random.py), then
-// with the parent directory, then numbered. A web bot is named by its
-// address, host and path (127.0.0.1:8080/connectfour.php), as `judge
-// match` names it, then by its whole URL.
+// with the parent directory (despo-player for despo/player.rb), then with
+// both, then numbered. A web bot is named by its address, host and path
+// (127.0.0.1:8080/connectfour.php), as `judge match` names it, then by its
+// whole URL.
 func nameEntrants(ents []*Entrant) {
 	try := []func(e *Entrant) string{
 		func(e *Entrant) string { return baseName(e.Arg, false) },
 		func(e *Entrant) string { return baseName(e.Arg, true) },
+		func(e *Entrant) string {
+			arg := strings.TrimPrefix(e.Arg, procbot.RubyContestPrefix)
+			return filepath.Base(filepath.Dir(filepath.Clean(arg))) + "-" + baseName(arg, false)
+		},
 		func(e *Entrant) string {
 			arg := strings.TrimPrefix(e.Arg, procbot.RubyContestPrefix)
 			return filepath.Base(filepath.Dir(filepath.Clean(arg))) + "-" + baseName(arg, true)

@@ -131,7 +131,7 @@ func TestWebBotNames(t *testing.T) {
 	}
 }
 
-// A bot given as a FIFO is refused with what it is, at once: opening it
+// A bot given as a FIFO is left out with what it is, at once: opening it
 // would wait for a writer for ever.
 func TestPrepareEntrantsRefusesFIFO(t *testing.T) {
 	langs, err := LoadLanguages(filepath.Join(judgetest.Root(t), "configs/languages.toml"))
@@ -144,18 +144,46 @@ func TestPrepareEntrantsRefusesFIFO(t *testing.T) {
 		if err := syscall.Mkfifo(fifo, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		done := make(chan error, 1)
+		type result struct {
+			ents []*Entrant
+			err  error
+		}
+		done := make(chan result, 1)
 		go func() {
-			_, err := PrepareEntrants(t.Context(), []string{fifo}, langs, t.TempDir(), 1)
-			done <- err
+			ents, err := PrepareEntrants(t.Context(), []string{fifo}, langs, t.TempDir(), 1)
+			done <- result{ents, err}
 		}()
 		select {
-		case err := <-done:
-			if err == nil || !strings.Contains(err.Error(), "is a FIFO (named pipe)") {
-				t.Errorf("%s: %v, want an error saying it is a FIFO", name, err)
+		case r := <-done:
+			switch {
+			case r.err != nil:
+				t.Errorf("%s: %v, want it left out, not the tournament stopped", name, r.err)
+			case len(r.ents) != 1 || r.ents[0].Err == nil || !strings.Contains(r.ents[0].Err.Error(), "is a FIFO (named pipe)"):
+				t.Errorf("%s: %+v, want it left out saying it is a FIFO", name, r.ents)
 			}
 		case <-time.After(10 * time.Second):
 			t.Fatalf("%s: PrepareEntrants still waits after 10s", name)
 		}
+	}
+}
+
+// TestNameEntrants: names are the files' without extension, made unique
+// by the extension, then the parent directory, then both.
+func TestNameEntrants(t *testing.T) {
+	args := []string{"ruby-contest:/c/lrug/despo/player.rb", "ruby-contest:/c/magrails/thaar/player.rb",
+		"/b/random.c", "/b/random.py", "ruby-contest:/c/lrug/alex_young/alex_young.rb",
+		"/d/x/bot.c", "/d/y/bot.c", "/d/y/bot.py"}
+	var ents []*Entrant
+	for _, a := range args {
+		ents = append(ents, &Entrant{Arg: a})
+	}
+	nameEntrants(ents)
+	var got []string
+	for _, e := range ents {
+		got = append(got, e.Name)
+	}
+	want := []string{"despo-player", "thaar-player", "random.c", "random.py", "alex_young", "x-bot", "y-bot", "bot.py"}
+	if !slices.Equal(got, want) {
+		t.Errorf("names %q, want %q", got, want)
 	}
 }

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -427,6 +429,106 @@ func TestRubyContestPlayers(t *testing.T) {
 	for _, r := range st.Standings {
 		failed := r.Failures.Last != ""
 		if failed != (r.Name == "raising_player") || r.Played != 4 {
+			t.Errorf("%s: played %d, failures %+v", r.Name, r.Played, r.Failures)
+		}
+	}
+}
+
+// copyReadable copies the directory src to dst, readable by all (the bots run
+// as another user when the tests run as root).
+func copyReadable(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		to := filepath.Join(dst, rel)
+		if d.IsDir() {
+			if err := os.MkdirAll(to, 0o755); err != nil {
+				return err
+			}
+			return os.Chmod(to, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(to, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRubyContestFolder: a contest's folder as it comes (testdata/contest:
+// clubs, then a folder per player, files not named *_player.rb, a class
+// named Player, code in lib/ with a ...Player class of its own, a test
+// file) gives its players; one that does not parse and a bot that does
+// not exist are left out with their reasons, and the others play every
+// game without a failure: a player writing files where it runs, one whose
+// first shot is [0.0, 0.0].
+func TestRubyContestFolder(t *testing.T) {
+	judgetest.NeedTools(t, "ruby")
+	root := judgetest.Root(t)
+	dir := filepath.Join(tempDir(t), "contestants")
+	copyReadable(t, filepath.Join(root, "judge/tournament/testdata/contest"), dir)
+	langs, err := LoadLanguages(filepath.Join(root, "configs/languages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, skipped, err := BotArgs(dir, langs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range args {
+		rel, _ := filepath.Rel(dir, strings.TrimPrefix(a, "ruby-contest:"))
+		got = append(got, rel)
+		if !strings.HasPrefix(a, "ruby-contest:") {
+			t.Errorf("%s is not a contest player", a)
+		}
+	}
+	want := []string{"lrug/ann/ann.rb", "lrug/solo/player.rb", "magrails/broken/broken_player.rb", "magrails/floaty/floaty_player.rb"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("BotArgs = %q, want %q", got, want)
+	}
+	why := map[string]string{}
+	for _, s := range skipped {
+		rel, _ := filepath.Rel(dir, s.Path)
+		why[rel] = s.Why
+	}
+	if !strings.Contains(why["lrug/ann/lib"], "code") || !strings.Contains(why["magrails/floaty/test_floaty.rb"], "not a Ruby contest player") || len(why) != 2 {
+		t.Errorf("skipped %q", why)
+	}
+
+	var log bytes.Buffer
+	args = append(args, filepath.Join(dir, "no-such-bot"))
+	o := options(t, filepath.Join(tempDir(t), "out"), tempDir(t), args)
+	v, err := catalog.Lookup("battleship-contest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Match.Game, o.Match.Name, o.Match.Params = v.Game, v.Name, v.Params
+	o.Rounds = 1
+	o.Log = &log
+	st, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("Run: %v\n%s", err, log.String())
+	}
+	left := map[string]string{}
+	for _, e := range st.Excluded {
+		left[e.Name] = e.Error
+	}
+	if !strings.Contains(left["broken_player"], "loading broken_player.rb: SyntaxError: broken_player.rb:9: syntax error") ||
+		!strings.Contains(left["no-such-bot"], "no such") || len(left) != 2 {
+		t.Errorf("left out: %q", left)
+	}
+	if len(st.Standings) != 3 || st.Matches != 6 {
+		t.Fatalf("%d bots, %d matches; want 3 bots, 6 matches\n%s", len(st.Standings), st.Matches, log.String())
+	}
+	for _, r := range st.Standings {
+		if r.Played != 4 || r.Failures.Last != "" {
 			t.Errorf("%s: played %d, failures %+v", r.Name, r.Played, r.Failures)
 		}
 	}

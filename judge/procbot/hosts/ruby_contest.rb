@@ -1,14 +1,24 @@
 # The host of a Ruby Battleship contest player: ruby ruby_contest.rb PLAYER.rb
+# (or ruby ruby_contest.rb --check PLAYER.rb: load it and say whether it is
+# a player, without playing).
 #
-# It loads the player's class (the class whose name ends in Player, with
-# new_game and take_turn), with the lib/ directory beside the file on the
-# load path, and plays it over the judge's Battleship protocol:
-#   new_game's [x, y, length, :across|:down] arrays become PlaceShip lines;
+# It loads the player's class (the class defined in the file whose name
+# ends in Player, with name, new_game and take_turn), with the lib/ directory
+# beside the file on the load path, and plays it over the judge's
+# Battleship protocol:
+#   new_game's [x, y, length, :across|:down] arrays become ships as the
+#   contest's runner reads them (Board#expand_positions), sent as
+#   PlaceShip x1,y1-x2,y2 lines;
 #   each turn, Board and ShipsRemaining become take_turn's state (rows of
-#   :unknown, :hit, :miss) and ships_remaining, and its [x, y] is the Shoot.
-# The player's own output goes to standard error. An exception ends the
-# program with its message and the first lines of its backtrace on
-# standard error, and a non-zero exit: the judge's crash.
+#   :unknown, :hit, :miss) and ships_remaining, and its answer is judged as
+#   the contest's runner judges it (Board#try): two Integers are a cell
+#   (Shoot x y), other numbers inside the board a wasted shot (Shoot with
+#   the numbers as decimals), anything else no shot at all.
+# The player runs in a directory of its own, fresh and empty, in the
+# sandbox's temporary directory. Its own output goes to standard error.
+# An exception ends the program with its class, message and the player's
+# own lines of the backtrace on standard error, and a non-zero exit: the
+# judge's crash.
 
 PROTO = STDOUT.dup
 PROTO.sync = true
@@ -18,47 +28,119 @@ $stdout = STDERR
 # The judge shows the last 5 lines of stderr: the message and 3 frames.
 BACKTRACE_LINES = 3
 
-def fail_with(what, e)
-  STDERR.puts "#{what}: #{e.class}: #{e.message}"
-  frames = (e.backtrace || []).reject { |l| l.start_with?(__FILE__ + ":") }
-  frames.first(BACKTRACE_LINES).each { |l| STDERR.puts "  #{l}" }
+check = ARGV[0] == "--check"
+file = check ? ARGV[1] : ARGV[0]
+abort "usage: ruby #{$0} [--check] PLAYER.rb" if file.nil?
+PATH = File.expand_path(file)
+HOME = File.dirname(PATH) + "/"
+
+# The working directory: fresh, empty and the player's own, in the
+# sandbox's private temporary directory (a tmpfs of the bot's tmp size at
+# the isolated levels, a directory the sandbox removes at level basic).
+require "tmpdir"
+WORK = Dir.mktmpdir("game-")
+Dir.chdir(WORK)
+
+def finish(code)
   STDERR.flush
-  exit! 1
+  Dir.chdir("/")
+  require "fileutils"
+  FileUtils.rm_rf(WORK) rescue nil
+  exit! code
+end
+
+# message is the exception's own message: Ruby 3 adds a code snippet
+# (error_highlight) after a blank line, which is not the player's
+# message. A SyntaxError keeps its lines that name a place (file:line:).
+def message(e)
+  lines = e.message.to_s.lines.map(&:chomp)
+  if e.is_a?(SyntaxError)
+    placed = lines.select { |l| l =~ /:\d+: / }
+    lines = placed unless placed.empty?
+  else
+    blank = lines.index { |l| l.strip.empty? }
+    lines = lines[0, blank] if blank
+  end
+  lines.first(4).map { |l| clip(l.sub(HOME, "")) }.join(" / ")
+end
+
+# clip shortens a long line in its middle: Ruby 3's NoMethodError shows
+# the whole receiver (a board of 100 cells), and its class at the end.
+def clip(line, max = 300)
+  return line if line.size <= max
+  line[0, max - 80] + " … " + line[-60..]
+end
+
+def fail_with(what, e)
+  STDERR.puts "#{what}: #{e.class}: #{message(e)}"
+  frames = (e.backtrace || []).reject { |l| l.start_with?(__FILE__ + ":") }
+  own = frames.select { |l| l.start_with?(HOME) }
+  (own.empty? ? frames : own).first(BACKTRACE_LINES).each { |l| STDERR.puts "  #{l.sub(HOME, '')}" }
+  finish(1)
 end
 
 def ask(query, lines = 1)
   PROTO.puts query
   Array.new(lines) do
     line = STDIN.gets
-    exit! 0 if line.nil? # the game is over
+    finish(0) if line.nil? # the game is over
     line.chomp
   end
 end
 
-file = ARGV[0]
-abort "usage: ruby #{$0} PLAYER.rb" if file.nil?
-path = File.expand_path(file)
-$LOAD_PATH.unshift(File.join(File.dirname(path), "lib"))
+$LOAD_PATH.unshift(File.join(File.dirname(PATH), "lib"))
 
 before = ObjectSpace.each_object(Class).to_a
 begin
-  load path
+  load PATH
 rescue Exception => e
-  fail_with("loading #{File.basename(path)}", e)
+  fail_with("loading #{File.basename(PATH)}", e)
 end
+# The contest ran on Ruby 2, where these methods of a subclass of Array
+# returned an instance of the subclass; Ruby 3 returns an Array. The
+# subclasses the player defines get Ruby 2's behaviour back (plain Arrays
+# are left alone).
+module Ruby2ArraySubclass
+  %i[drop drop_while flatten take take_while uniq].each do |m|
+    define_method(m) do |*args, &blk|
+      r = super(*args, &blk)
+      r.instance_of?(Array) ? self.class.allocate.replace(r) : r
+    end
+  end
+  %i[[] slice].each do |m|
+    define_method(m) do |*args|
+      r = super(*args)
+      part = args.size == 2 || args[0].is_a?(Range) ||
+        (defined?(Enumerator::ArithmeticSequence) && args[0].is_a?(Enumerator::ArithmeticSequence))
+      part && r.instance_of?(Array) ? self.class.allocate.replace(r) : r
+    end
+  end
+  define_method(:*) do |arg|
+    r = super(arg)
+    arg.is_a?(Integer) && r.instance_of?(Array) ? self.class.allocate.replace(r) : r
+  end
+end
+if RUBY_VERSION >= "3"
+  (ObjectSpace.each_object(Class).to_a - before).each do |c|
+    c.prepend(Ruby2ArraySubclass) if c < Array
+  end
+end
+
+# The contest's runner takes the classes named /Player$/ (Player itself
+# too) with the methods name, new_game and take_turn; a file holds one
+# player. Classes a file only requires (a helper's, a test's subject) are
+# not its player.
 found = (ObjectSpace.each_object(Class).to_a - before).select do |c|
-  c.name.to_s.end_with?("Player") &&
-    c.method_defined?(:new_game) && c.method_defined?(:take_turn)
+  c.name.to_s =~ /Player\z/ && %i[name new_game take_turn].all? { |m| c.method_defined?(m) }
 end
-mine = found.select do |c|
+found = found.select do |c|
   loc = Object.const_source_location(c.name) rescue nil
-  loc && File.expand_path(loc[0]) == path
+  loc && File.expand_path(loc[0]) == PATH
 end
-found = mine unless mine.empty?
 if found.size != 1
-  STDERR.puts "#{File.basename(path)}: #{found.empty? ? 'no' : found.size} classes named ...Player with new_game and take_turn" \
+  STDERR.puts "#{File.basename(PATH)}: #{found.empty? ? 'no' : found.size} classes named ...Player with name, new_game and take_turn" \
     "#{found.empty? ? '' : ' (' + found.map(&:name).sort.join(', ') + ')'}: a file holds exactly one player"
-  exit! 1
+  finish(1)
 end
 
 begin
@@ -66,35 +148,75 @@ begin
 rescue Exception => e
   fail_with("#{found[0].name}.new", e)
 end
+if check
+  STDERR.puts found[0].name
+  finish(0)
+end
+
+# Board#expand_positions and #expand_position of the contest's runner: the
+# cells of each ship, or no ship at all when a position cannot be read.
+def expand_positions(positions)
+  return [] unless positions.is_a?(Enumerable)
+  positions.map { |p| expand_position(*p) }
+rescue ArgumentError, NoMethodError
+  []
+end
+
+def expand_position(x, y, length, direction)
+  raise ArgumentError unless [:across, :down].include?(direction)
+  dx, dy = direction == :across ? [1, 0] : [0, 1]
+  (0 ... length).map { |i| [x + i * dx, y + i * dy] }
+end
+
+# number is a number of a wasted shot as the judge reads it: a decimal.
+def number(v)
+  v.is_a?(Integer) ? "#{v}.0" : v.to_f.to_s
+end
 
 loop do
   phase = ask("Phase")[0]
   if phase == "place"
     begin
-      fleet = player.new_game
+      ships = expand_positions(player.new_game)
     rescue Exception => e
       fail_with("new_game", e)
     end
-    # What is not a ship is not sent: the judge then finds the fleet
-    # short, and the bot's status is illegal, as the contest has it.
-    Array(fleet).each do |ship|
-      x, y, length, orientation = Array(ship)
-      PROTO.puts "PlaceShip #{x} #{y} #{length} #{orientation}".gsub(/[\r\n]/, " ")
+    # Each ship goes by its end cells; an empty one is not sent, and the
+    # judge finds the fleet short. Cells that are not two Integers (a
+    # Float position) no shot could hit: the judge refuses them. Lengths,
+    # overlaps and the board's edges are the judge's to check.
+    ships.each do |cells|
+      next if cells.empty?
+      ends = [cells.first, cells.last].map { |c| c.map { |v| v.is_a?(Integer) ? v.to_s : number(v) }.join(",") }
+      PROTO.puts "PlaceShip #{ends.join('-')}"
     end
   else
-    height = ask("Params")[0].split[1].to_i
+    width, height = ask("Params")[0].split.map(&:to_i)
     cells = { "-" => :unknown, "o" => :miss, "x" => :hit }
     state = ask("Board", height).map { |row| row.split.map { |c| cells.fetch(c, :unknown) } }
     remaining = ask("ShipsRemaining")[0].split.map(&:to_i)
     begin
       shot = player.take_turn(state, remaining)
+      # Game#tick and Board#try: the answer (a copy where it can be
+      # copied) is a move when it is Enumerable and each of its elements
+      # is in 0...size; it hits a ship only as [Integer, Integer].
+      move = begin
+        shot.dup
+      rescue TypeError
+        shot
+      end
+      size = [width, height].min
+      valid = move.is_a?(Enumerable) && move.all? { |e| (0...size).include?(e) }
+      elements = valid ? move.to_a : nil
     rescue Exception => e
       fail_with("take_turn", e)
     end
-    if shot.is_a?(Array) && shot.size == 2 && shot.all? { |v| v.is_a?(Integer) }
-      PROTO.puts "Shoot #{shot[0]} #{shot[1]}"
+    if move.is_a?(Array) && move.size == 2 && move.all? { |v| v.is_a?(Integer) }
+      PROTO.puts "Shoot #{move[0]} #{move[1]}"
+    elsif valid
+      PROTO.puts (["Shoot"] + elements.map { |v| number(v) }).join(" ")
     else
-      STDERR.puts "take_turn returned #{shot.inspect[0, 200]}, not [x, y]"
+      STDERR.puts "take_turn returned #{shot.inspect[0, 200]}: not a move (an Enumerable of numbers from 0 to #{size - 1})"
     end
   end
   PROTO.puts "#END"
