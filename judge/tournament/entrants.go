@@ -41,8 +41,8 @@ type Skipped struct {
 // known language, executable and directory of sources in it, every Ruby
 // contest player (a .rb file with a class named ...Player with new_game
 // and take_turn, given as ruby-contest:FILE.rb; the lib/ directory beside
-// it is its helpers) and every Splix contest player in Java (given as
-// splix-java:PATH). Every other entry is in skipped with the reason: names
+// it is its helpers) and every Splix contest player in Java or Clojure
+// (given as splix-java:PATH). Every other entry is in skipped with the reason: names
 // starting with a dot, test files (x_test.go), files of no known language
 // that are not executable, directories with no bot in them, links to
 // nothing, special files.
@@ -58,7 +58,7 @@ func BotArgs(dir string, langs *Languages) (bots []string, skipped []Skipped, er
 			case st.Mode().IsRegular() && procbot.IsRubyContest(p):
 				bots = append(bots, procbot.RubyContestPrefix+p)
 				continue
-			case (st.IsDir() || filepath.Ext(p) == ".java") && splixjava.IsPlayer(p):
+			case (st.IsDir() || filepath.Ext(p) == ".java" || filepath.Ext(p) == ".clj") && splixjava.IsPlayer(p):
 				bots = append(bots, splixjava.Prefix+p)
 				continue
 			}
