@@ -126,8 +126,9 @@ func PlayerClass(path string) (string, error) {
 	return "", fmt.Errorf("%s: several classes extend SplixPlayer (%s): give one file, or a directory with one player", path, strings.Join(found, ", "))
 }
 
-// ClojurePlayer finds a Clojure player: the .clj file path, or the one
-// .clj file at the top of the directory path that defines make-move. It
+// ClojurePlayer finds a Clojure player: the .clj file path, which defines
+// make-move, or the one .clj file at the top of the directory path that
+// does. It
 // returns the file, relative to the directory, and the player's name,
 // which is its namespace: the file's name with '_' as '-'.
 func ClojurePlayer(path string) (file, name string, err error) {
@@ -138,6 +139,13 @@ func ClojurePlayer(path string) (file, name string, err error) {
 	if !st.IsDir() {
 		if filepath.Ext(path) != ".clj" {
 			return "", "", fmt.Errorf("%s: a Clojure player is a .clj file", path)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return "", "", err
+		}
+		if !makeMoveRe.Match(b) {
+			return "", "", fmt.Errorf("%s: defines no make-move", path)
 		}
 		file = filepath.Base(path)
 	} else {

@@ -217,6 +217,7 @@ func TestClojurePlayer(t *testing.T) {
 		{filepath.Dir(write("two/b.clj", "(defn make-move [g b s])")), "", "", "several .clj files"},
 		{write("two/a.clj", "(defn- make-move [g b s])"), "a.clj", "a", ""},
 		{write("Bot.java", "class Bot extends SplixPlayer {}"), "", "", "a Clojure player is a .clj file"},
+		{write("idle.clj", "(ns idle)\n(defn make-moves [g b s])"), "", "", "defines no make-move"},
 	} {
 		file, name, err := splixjava.ClojurePlayer(c.path)
 		switch {
