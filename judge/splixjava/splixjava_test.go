@@ -306,7 +306,11 @@ func playSplix(t *testing.T, params games.Params, looper bool, paths ...string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: resolved, Seed: 4, Limits: judge.DefaultLimits, Entrants: es})
+	// Loading Clojure takes seconds of CPU, which a loaded machine may not
+	// give within the first turn's usual limit.
+	limits := judge.DefaultLimits
+	limits.FirstTurn = time.Minute
+	res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: resolved, Seed: 4, Limits: limits, Entrants: es})
 	if err != nil {
 		t.Fatal(err)
 	}
