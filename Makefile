@@ -36,7 +36,7 @@ $(BIN)/judge: $(GO_SOURCES)
 examples: $(EXAMPLES)
 
 # tools installs what is missing, and only that. Debian package names.
-TOOLS := gcc:gcc g++:g++ python3:python3 javac:default-jdk-headless rustc:rustc chromium:chromium php:php-cli ruby:ruby
+TOOLS := gcc:gcc g++:g++ python3:python3 javac:default-jdk-headless rustc:rustc chromium:chromium php:php-cli ruby:ruby clojure:clojure
 tools:
 	@command -v $(GO) >/dev/null || { echo "make: Go is needed: https://go.dev/doc/install"; exit 1; }
 	@missing=""; for t in $(TOOLS); do \

@@ -13,7 +13,8 @@ import (
 // entrant turns a BOT argument into what plays a seat: a web bot
 // (http://…, https://…), a Ruby contest player (ruby-contest:FILE.rb,
 // loaded once in the sandbox to tell a file that cannot play), a
-// Splix contest player in Java (splix-java:FILE.java or DIR), or a program
+// Splix contest player in Java or Clojure (splix-java:FILE.java, FILE.clj
+// or DIR), or a program
 // (a path or a command line) run as proc says.
 func entrant(arg string, proc procbot.Options) (judge.Entrant, error) {
 	if b, ok, err := httpbot.Parse(arg); ok {

@@ -240,7 +240,7 @@ func TestPlayTerminalKeys(t *testing.T) {
 	}
 	bot := quote(judgetest.Bot(t, "examples/splix/looper"))
 	const prompt = "your move (n, e, s, w or an arrow key; Enter goes straight on)> "
-	result := regexp.MustCompile(`splix-small \(players=2 size=32 turns=6\), seed 7: (seat \d \(\S+\) wins|no winner) after 6 turns`)
+	result := regexp.MustCompile(`splix-small \(lag=1 players=2 size=32 turns=6\), seed 7: (seat \d \(\S+\) wins|no winner) after 6 turns`)
 	// Two north, two east, two south: never off the land it starts on.
 	keys := []string{"\x1b[A", "x", "n", "\x1b[C", "e", "\x1b[B", "s"}
 	s, typed := playOnTerminal(t, []string{"--game", "splix-small", "--param", "turns=6", "--seed", "7", bot},

@@ -11,7 +11,7 @@ import (
 )
 
 // splixJava builds a splix-java:PATH bot (a Splix player written for the
-// contest's Java API) with the judge's Java host, in a build cache shared
+// contest's Java API, in Java or Clojure) with the judge's Java host, in a build cache shared
 // by the matches of this machine, and returns it as a program bot.
 func splixJava(arg string, proc procbot.Options) (judge.Entrant, error) {
 	langFile := ""

@@ -43,10 +43,11 @@ var variants = []Variant{
 	// shots judged as its runner judges them.
 	{Name: "battleship-contest", Game: battleship.Game{Contest: true}, Fixed: true, Params: games.Params{
 		"width": 10, "height": 10, "ship1": 0, "ship2": 1, "ship3": 2, "ship4": 1, "ship5": 1, "ship6": 0}},
-	// The Splix king-of-the-hill contest's game: 200×200, 2000 turns.
-	{Name: "splix", Game: splix.Game{}, Params: games.Params{"size": 200, "turns": 2000}},
-	// A small, short board for demos and tests.
-	{Name: "splix-small", Game: splix.Game{}, Params: games.Params{"size": 32, "turns": 300}},
+	// The Splix king-of-the-hill contest's game: 200×200, 2000 turns, its
+	// controller's rules (the trail lags one step).
+	{Name: "splix", Game: splix.Game{}, Params: games.Params{"size": 200, "turns": 2000, "lag": 1}},
+	// A small, short board for demos and tests, by the same rules.
+	{Name: "splix-small", Game: splix.Game{}, Params: games.Params{"size": 32, "turns": 300, "lag": 1}},
 }
 
 // All returns every variant, sorted by name.

@@ -9,6 +9,11 @@ import (
 // BenchmarkGame plays whole games at the contest's size: 200×200, 2000
 // turns, 5 walkers. The walkers' own time is included.
 func BenchmarkGame(b *testing.B) {
+	b.Run("lag=0", func(b *testing.B) { benchGame(b, false) })
+	b.Run("lag=1", func(b *testing.B) { benchGame(b, true) })
+}
+
+func benchGame(b *testing.B, lag bool) {
 	turns := 0
 	for i := 0; i < b.N; i++ {
 		seed := uint64(i)
@@ -16,6 +21,7 @@ func BenchmarkGame(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		s.lag = lag
 		ws := newWalkers(seed, 5)
 		for !s.Outcome().Over {
 			s.step(s.walk(ws))

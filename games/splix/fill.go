@@ -5,6 +5,11 @@ type scratch struct {
 	mark  []int32 // per cell of the box: 0 unseen, -1 outside, k area k
 	stack []int32
 	cells []int32
+	// fillNear's marks: a cell is seen in this call when stamp is gen,
+	// comp tells which of the call's areas it is in.
+	stamp []uint32
+	comp  []int32
+	gen   uint32
 }
 
 func (s *State) scratch() *scratch {

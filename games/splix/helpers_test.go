@@ -18,7 +18,9 @@ func (s *State) check() error {
 		if t == 0 {
 			continue
 		}
-		if s.owner[c] == t {
+		// By the controller's rules, a fill after a death may take the area
+		// a player is out in, its trail included, until it moves.
+		if s.owner[c] == t && !s.lag {
 			return fmt.Errorf("seat %d has a trail on its own land at %d %d", t-1, c%n, c/n)
 		}
 		trails[t-1] = append(trails[t-1], int32(c))
@@ -43,6 +45,13 @@ func (s *State) check() error {
 		}
 		heads[c] = i
 		onLand := s.owner[c] == uint8(i+1)
+		if s.lag {
+			// The cell under the head becomes trail when the head leaves.
+			if s.trail[c] == uint8(i+1) {
+				return fmt.Errorf("seat %d's head at %d %d is on its own trail", i, p.x, p.y)
+			}
+			continue
+		}
 		if !onLand && s.trail[c] != uint8(i+1) {
 			return fmt.Errorf("seat %d's head at %d %d is neither on its land nor its trail", i, p.x, p.y)
 		}

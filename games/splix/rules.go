@@ -10,6 +10,10 @@ import "fmt"
 // become land, and enclosed areas are filled. A player whose move ends on
 // its own land is safe: nothing kills it this turn.
 func (s *State) step(dirs []Dir) {
+	if s.lag {
+		s.stepLag(dirs)
+		return
+	}
 	k := len(s.p)
 	var (
 		to      [MaxPlayers]int  // cell moved to, -1 off the board

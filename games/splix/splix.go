@@ -55,6 +55,7 @@ func (Game) Params() []games.ParamSpec {
 		{Name: "size", Default: 64, Min: 10, Max: 200, Doc: "board side: cells 0..size-1 each way (the king-of-the-hill contest uses 200)"},
 		{Name: "turns", Default: 2000, Min: 1, Max: 100000, Doc: "turns in a game (the king-of-the-hill contest uses 2000)"},
 		{Name: "players", Default: 2, Min: 2, Max: MaxPlayers, Doc: "number of players (seats)"},
+		{Name: "lag", Default: 0, Max: 1, Doc: "1: the contest's controller's rules, a cell becoming trail when the player leaves it; 0: the cell under the head is trail at once (the named games set 1)"},
 	}
 }
 
@@ -64,7 +65,12 @@ func (g Game) New(p games.Params, seed uint64) (games.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return New(p["size"], p["turns"], p["players"], seed)
+	s, err := New(p["size"], p["turns"], p["players"], seed)
+	if err != nil {
+		return nil, err
+	}
+	s.lag = p["lag"] == 1
+	return s, nil
 }
 
 // Dir is a direction of movement.
@@ -148,8 +154,11 @@ type State struct {
 	trail    []uint8 // trail[y*n+x]: seat+1 of the trail's player, 0 for none
 	p        []player
 	out      games.Outcome
-	slow     bool     // fill with the slow reference (tests)
-	sc       *scratch // flood-fill buffers; never shared between states
+	// lag plays the contest controller's rules (see lag.go): a cell
+	// becomes trail when the player leaves it, not when it steps on it.
+	lag  bool
+	slow bool     // fill with the slow reference (tests)
+	sc   *scratch // flood-fill buffers; never shared between states
 	// The answers to Board and Trails, the same for every seat, and to
 	// each seat's View, drawn at most once a turn, when first asked for:
 	// five bots asking for a 200×200 board each turn ask for 40 KB five
@@ -619,6 +628,14 @@ func (s *State) Next(dirs []Dir) *State {
 // with the kill) and the game goes on for the others.
 func (s *State) Forfeit(seat int) {
 	if s.out.Over || seat < 0 || seat >= len(s.p) || !s.p[seat].alive {
+		return
+	}
+	if s.lag {
+		area := s.killArea(seat, "left the game")
+		for i := range s.p {
+			s.fillNear(i, area)
+		}
+		s.settle()
 		return
 	}
 	s.kill(seat, "left the game")

@@ -17,6 +17,17 @@ import (
 // A seat with no head is dead and must own nothing. Heads point North
 // (see SetHeading); no one has killed anyone. Meant for tests.
 func Parse(players, turns int, board string) (*State, error) {
+	return parse(players, turns, board, false)
+}
+
+// ParseLagged is Parse for the contest controller's rules (the game's
+// lag parameter): there a head off its land stands on no trail of its
+// own, the cell it stands on becoming trail when it leaves it.
+func ParseLagged(players, turns int, board string) (*State, error) {
+	return parse(players, turns, board, true)
+}
+
+func parse(players, turns int, board string, lag bool) (*State, error) {
 	var rows [][]string
 	for _, l := range strings.Split(strings.TrimSpace(board), "\n") {
 		rows = append(rows, strings.Fields(l))
@@ -26,6 +37,7 @@ func Parse(players, turns int, board string) (*State, error) {
 		return nil, fmt.Errorf("%d players: want 1..%d", players, MaxPlayers)
 	}
 	s := empty(n, turns, players)
+	s.lag = lag
 	seen := make([]bool, players)
 	for r, row := range rows {
 		y := n - 1 - r
@@ -59,7 +71,10 @@ func Parse(players, turns int, board string) (*State, error) {
 				seen[j] = true
 				p := &s.p[j]
 				p.x, p.y, p.alive = x, y, true
-				if s.owner[c] != uint8(j+1) && s.trail[c] != uint8(j+1) {
+				switch {
+				case lag && s.trail[c] == uint8(j+1):
+					return nil, bad("a head is on no trail of its own: the cell becomes trail when it leaves")
+				case !lag && s.owner[c] != uint8(j+1) && s.trail[c] != uint8(j+1):
 					return nil, bad("a head must be on its own land or its own trail")
 				}
 				rest = rest[1:]

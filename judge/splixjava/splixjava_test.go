@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -41,7 +42,7 @@ func TestPlayerClass(t *testing.T) {
 		{"Commented.java", "// public class Old extends SplixPlayer {}\n/* class Older extends SplixPlayer */\npublic class New extends SplixPlayer {}", "New", ""},
 		{"None.java", "public class None extends Object {}", "", "no class extends SplixPlayer"},
 		{"Two.java", "class A extends SplixPlayer {}\nclass B extends SplixPlayer {}", "", "several classes"},
-		{"notjava.txt", "class A extends SplixPlayer {}", "", "a .java file"},
+		{"notjava.txt", "class A extends SplixPlayer {}", "", "a .java or .clj file"},
 	} {
 		got, err := splixjava.PlayerClass(write(c.name, c.text))
 		switch {
@@ -70,13 +71,14 @@ func TestPlayerClass(t *testing.T) {
 // player's class is found.
 func TestStage(t *testing.T) {
 	dir := t.TempDir()
-	files, class, err := splixjava.Stage(filepath.Join(judgetest.Root(t), "judge/splixjava/testdata/surveyor"), dir)
+	st, err := splixjava.Stage(filepath.Join(judgetest.Root(t), "judge/splixjava/testdata/surveyor"), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if class != "bots.survey.Surveyor" {
-		t.Errorf("class %q", class)
+	if st.Class != "bots.survey.Surveyor" || st.Name != "Surveyor" || st.Clojure {
+		t.Errorf("staged %+v", st)
 	}
+	files := st.Files
 	want := []string{"player/Surveyor.java", "host/com/jatkin/splixkoth/ppcg/game/SplixPlayer.java",
 		"host/com/nmerrill/kothcomm/game/maps/Point2D.java", "host/org/eclipse/collections/api/map/MutableMap.java"}
 	for _, w := range want {
@@ -173,10 +175,11 @@ func TestPlayAgainstLooper(t *testing.T) {
 func TestAPI(t *testing.T) {
 	judgetest.NeedTools(t, "javac", "java")
 	dir := t.TempDir()
-	files, _, err := splixjava.Stage(filepath.Join(judgetest.Root(t), "judge/splixjava/testdata/ApiCheck.java"), dir)
+	st, err := splixjava.Stage(filepath.Join(judgetest.Root(t), "judge/splixjava/testdata/ApiCheck.java"), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	files := st.Files
 	out := filepath.Join(dir, "out")
 	args := []string{"-nowarn", "-d", out}
 	for _, f := range files {
@@ -188,5 +191,177 @@ func TestAPI(t *testing.T) {
 	b, err := exec.Command("java", "-cp", out, "ApiCheck").CombinedOutput()
 	if err != nil || strings.TrimSpace(string(b)) != "ok" {
 		t.Errorf("ApiCheck: %v\n%s", err, b)
+	}
+}
+
+func TestClojurePlayer(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range []struct {
+		path, file, name, err string
+	}{
+		{write("my_bot.clj", "(ns my-bot)\n(defn make-move [game board state] [nil state])"), "my_bot.clj", "my-bot", ""},
+		{write("one/walker.clj", "(ns walker)\n(defn make-move\n  [g b s] [nil s])"), "walker.clj", "walker", ""},
+		{write("hinted/hinted.clj", "(ns hinted)\n(defn ^clojure.lang.IPersistentVector make-move [g b s] [nil s])"), "hinted.clj", "hinted", ""},
+		{filepath.Dir(write("one/helper.clj", "(ns helper)\n(defn make-moves [] [])")), "walker.clj", "walker", ""},
+		{filepath.Dir(write("none/helper.clj", "(ns helper)")), "", "", "no .clj file in it defines make-move"},
+		{filepath.Dir(write("two/b.clj", "(defn make-move [g b s])")), "", "", "several .clj files"},
+		{write("two/a.clj", "(defn- make-move [g b s])"), "a.clj", "a", ""},
+		{write("Bot.java", "class Bot extends SplixPlayer {}"), "", "", "a Clojure player is a .clj file"},
+		{write("idle.clj", "(ns idle)\n(defn make-moves [g b s])"), "", "", "defines no make-move"},
+	} {
+		file, name, err := splixjava.ClojurePlayer(c.path)
+		switch {
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: error %v, want one saying %q", c.path, err, c.err)
+		case c.err == "" && (err != nil || file != c.file || name != c.name):
+			t.Errorf("%s: %q %q, %v; want %q %q", c.path, file, name, err, c.file, c.name)
+		}
+	}
+	// A directory with a Java player is played in Java, whatever .clj
+	// files it holds.
+	write("mixed/Bot.java", "public class Bot extends SplixPlayer {}")
+	write("mixed/bot.clj", "(ns bot)\n(defn make-move [g b s] [nil s])")
+	if splixjava.IsClojure(filepath.Join(dir, "mixed")) || !splixjava.IsClojure(filepath.Join(dir, "one")) || !splixjava.IsPlayer(filepath.Join(dir, "one")) {
+		t.Errorf("IsClojure is wrong")
+	}
+	if splixjava.IsPlayer(filepath.Join(dir, "none")) {
+		t.Errorf("a directory with no make-move is a player")
+	}
+}
+
+// A Clojure player is staged with the host's loader of Clojure players and
+// its other namespaces; a Java player without that loader.
+func TestStageClojure(t *testing.T) {
+	root := judgetest.Root(t)
+	loader := filepath.FromSlash("host/com/jatkin/splixkoth/ppcg/loaders/ClojurePlayer.java")
+	st, err := splixjava.Stage(filepath.Join(root, "judge/splixjava/testdata/clojuredir"), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Clojure || st.Class != "clojure:player/helper_walker.clj" || st.Name != "helper-walker" {
+		t.Errorf("staged %+v", st)
+	}
+	for _, w := range []string{loader, filepath.FromSlash("player/walk/plans.clj"), filepath.FromSlash("host/javafx/util/Pair.java")} {
+		if !slices.Contains(st.Files, w) {
+			t.Errorf("%s not staged: %v", w, st.Files)
+		}
+	}
+	java, err := splixjava.Stage(filepath.Join(root, "judge/splixjava/testdata/laggard"), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if java.Clojure || slices.Contains(java.Files, loader) {
+		t.Errorf("a Java player staged with the Clojure loader: %+v", java)
+	}
+}
+
+// playSplix builds the Splix contest players paths (relative to the
+// repository) and plays them, with the looper when looper is set, on a
+// 24×24 board of splix-small for turns turns, its parameters changed by
+// params.
+func playSplix(t *testing.T, params games.Params, looper bool, paths ...string) *judge.Result {
+	t.Helper()
+	judgetest.NeedTools(t, "javac", "java")
+	root := judgetest.Root(t)
+	langs, err := tournament.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	if err := os.Chmod(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	var es []judge.Entrant
+	for _, p := range paths {
+		spec, _, err := langs.SplixJavaSpec(ctx, splixjava.Prefix+filepath.Join(root, p), cache, 256<<20)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		es = append(es, procbot.Bot{Spec: spec})
+	}
+	if looper {
+		es = append(es, procbot.Bot{Spec: judgetest.Spec(t, "looper", "examples/splix/looper")})
+	}
+	v, err := catalog.Lookup("splix-small")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := games.Params{"size": 24, "players": len(es)}
+	for k, x := range params {
+		p[k] = x
+	}
+	resolved, err := v.Resolve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Loading Clojure takes seconds of CPU, which a loaded machine may not
+	// give within the first turn's usual limit.
+	limits := judge.DefaultLimits
+	limits.FirstTurn = time.Minute
+	res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: resolved, Seed: 4, Limits: limits, Entrants: es})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := judge.Playback(v.Game, res.Replay); err != nil {
+		t.Errorf("the replay does not play back: %v", err)
+	}
+	return res
+}
+
+// A player written for the contest's controller counts its trail as the
+// controller draws it, one step behind the head, and uses JavaFX's Pair:
+// it compiles and plays by the contest's rules, and fails at once where
+// the cell under the head is trail.
+func TestPlayerReliesOnTheLag(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles Java and plays matches")
+	}
+	res := playSplix(t, games.Params{"turns": 120}, true, "judge/splixjava/testdata/laggard")
+	lg := res.Players[0]
+	if lg.Name != "Laggard" || lg.Status != judge.OK || lg.Score <= 25 {
+		t.Errorf("Laggard by the contest's rules: %+v, want ok with more than its starting land", lg)
+	}
+	res = playSplix(t, games.Params{"turns": 120, "lag": 0}, true, "judge/splixjava/testdata/laggard")
+	if lg := res.Players[0]; lg.Status != judge.Crash || !strings.Contains(lg.Reason, "the cell under my head is my trail") {
+		t.Errorf("Laggard with the trail under the head: %s %q, want the crash it raises", lg.Status, lg.Reason)
+	}
+}
+
+// Clojure players, a file and a directory with a namespace of its own to
+// require, play whole matches with the state they return; what they print
+// goes to stderr.
+func TestClojurePlayers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles Java and plays a match")
+	}
+	judgetest.NeedTools(t, "clojure")
+	res := playSplix(t, games.Params{"turns": 100}, false,
+		"judge/splixjava/testdata/clojure/square_walker.clj", "judge/splixjava/testdata/clojuredir")
+	for i, want := range []struct {
+		name  string
+		score float64
+	}{{"square-walker", 25 + 7}, {"helper-walker", 25 + 16}} {
+		p := res.Players[i]
+		if p.Name != want.name || p.Status != judge.OK || p.Score != want.score {
+			t.Errorf("seat %d: %+v, want %s ok with %v", i, p, want.name, want.score)
+		}
+	}
+	if res.Turns != 100 {
+		t.Errorf("%d turns played, want 100", res.Turns)
+	}
+	if !strings.Contains(string(res.Replay.Bots[0].Stderr), "turn 50 of square-walker, 50 left") {
+		t.Errorf("square-walker's stderr: %q", res.Replay.Bots[0].Stderr)
 	}
 }

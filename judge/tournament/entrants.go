@@ -42,8 +42,8 @@ type Skipped struct {
 // contest player at any depth (a .rb file with a class named ...Player, or
 // Player, with new_game and take_turn, given as ruby-contest:FILE.rb; the
 // lib/ directory beside it is its code, not a bot) and every Splix contest
-// player in Java (given as splix-java:PATH). Every other entry is in
-// skipped with the reason: names starting with a dot, test files
+// player in Java or Clojure (given as splix-java:PATH). Every other entry
+// is in skipped with the reason: names starting with a dot, test files
 // (x_test.go), files of no known language that are not executable,
 // directories with no bot in them, links to nothing, special files, .rb
 // files beside contest players that are not players.
@@ -78,7 +78,7 @@ func BotArgs(dir string, langs *Languages) (bots []string, skipped []Skipped, er
 					continue
 				}
 			}
-			if (st.IsDir() || filepath.Ext(p) == ".java") && splixjava.IsPlayer(p) {
+			if (st.IsDir() || filepath.Ext(p) == ".java" || filepath.Ext(p) == ".clj") && splixjava.IsPlayer(p) {
 				bots = append(bots, splixjava.Prefix+p)
 				continue
 			}

@@ -11,10 +11,12 @@ import (
 	"judge/judge/splixjava"
 )
 
-// BuildSplixJava builds a Splix Java player (the path of a .java file or
-// a directory of them) together with the judge's Java host in cache, with
-// the java language's run line of langs (the built-in one when langs has
-// none), and returns the build. The bot's name is the player's class.
+// BuildSplixJava builds a Splix contest player (the path of a .java file
+// or a directory of them; of a .clj file or a directory with one) together
+// with the judge's Java host in cache, with the java language's run line
+// of langs (the built-in one when langs has none), and returns the build
+// and the player's name (its class's simple name, a Clojure player's
+// namespace).
 func (l *Languages) BuildSplixJava(ctx context.Context, path, cache string) (*Build, string, error) {
 	java := l.Language["java"]
 	if java == nil {
@@ -29,7 +31,7 @@ func (l *Languages) BuildSplixJava(ctx context.Context, path, cache string) (*Bu
 		return nil, "", err
 	}
 	defer os.RemoveAll(stage)
-	files, class, err := splixjava.Stage(path, stage)
+	st, err := splixjava.Stage(path, stage)
 	if err != nil {
 		return nil, "", err
 	}
@@ -39,14 +41,27 @@ func (l *Languages) BuildSplixJava(ctx context.Context, path, cache string) (*Bu
 		Compile:    []string{"javac", "-encoding", "UTF-8", "-nowarn", "-d", "{out}", "{srcs}"},
 		Env:        java.Env,
 		// The host's class runs the player's.
-		Run: append(append([]string(nil), java.Run...), class),
+		Run: append(append([]string(nil), java.Run...), st.Class),
 	}
-	sub := &Submission{Path: path, Lang: lang, Files: files, Root: stage, Main: files[0], Class: splixjava.HostClass}
+	if st.Clojure {
+		jar, err := splixjava.ClojureJar()
+		if err != nil {
+			return nil, st.Name, &CompileError{Path: path, Message: err.Error()}
+		}
+		// The loader is compiled against Clojure; the player's file is
+		// loaded from where it is built. The host puts Clojure's jar and
+		// the player's directory on its class path itself: each path of
+		// the command line stands alone, for the sandbox to show it.
+		lang.Name = "splix-clojure"
+		lang.Compile = []string{"javac", "-encoding", "UTF-8", "-nowarn", "-cp", jar, "-d", "{out}", "{srcs}"}
+		lang.Run = append(append([]string(nil), java.Run...), "clojure:{dir}/"+strings.TrimPrefix(st.Class, "clojure:"), jar)
+	}
+	sub := &Submission{Path: path, Lang: lang, Files: st.Files, Root: stage, Main: st.Files[0], Class: splixjava.HostClass}
 	b, err := l.Build(ctx, sub, cache)
 	if err != nil {
-		return nil, class, err
+		return nil, st.Name, err
 	}
-	return b, class, nil
+	return b, st.Name, nil
 }
 
 // SplixJavaSpec builds a splix-java:PATH bot argument, for `judge match`,
@@ -57,11 +72,11 @@ func (l *Languages) SplixJavaSpec(ctx context.Context, arg, cache string, memory
 	if !ok {
 		return procbot.Spec{}, "", fmt.Errorf("bot %q is not %sPATH", arg, splixjava.Prefix)
 	}
-	b, class, err := l.BuildSplixJava(ctx, path, cache)
+	b, name, err := l.BuildSplixJava(ctx, path, cache)
 	if err != nil {
 		return procbot.Spec{}, "", err
 	}
-	return procbot.Spec{Name: class[strings.LastIndex(class, ".")+1:], Argv: expand(b.Argv, RunVars(memory)), Dir: b.Dir}, b.Key, nil
+	return procbot.Spec{Name: name, Argv: expand(b.Argv, RunVars(memory)), Dir: b.Dir}, b.Key, nil
 }
 
 // prepareSplixJava builds the entrant of a splix-java:PATH argument.

@@ -9,8 +9,13 @@ import com.nmerrill.kothcomm.game.maps.Point2D;
 
 /** A Splix player: the judge's host calls makeMove once a turn. */
 public abstract class SplixPlayer {
-    String name = getClass().getSimpleName();
+    private final String name;
     private Random random = new Random();
+
+    protected SplixPlayer() { name = getClass().getSimpleName(); }
+
+    /** A player named otherwise than by its class (a Clojure player, by its namespace). */
+    protected SplixPlayer(String name) { this.name = name; }
 
     /** This turn's move; null goes straight on. */
     protected abstract Direction makeMove(ReadOnlyGame game, ReadOnlyBoard board);
@@ -21,7 +26,7 @@ public abstract class SplixPlayer {
     /** board.getPosition(this). */
     protected final Point2D getSelfPosition(ReadOnlyBoard board) { return board.getPosition(this); }
 
-    /** The player's name: its class's simple name. */
+    /** The player's name: its class's simple name, a Clojure player's namespace. */
     public final String getName() { return name; }
 
     /** A generator seeded from the judge's seed for this seat: the same match seed replays the same game. */

@@ -17,7 +17,20 @@ public final class ReadOnlyBoard {
 
     private final Link link;
 
-    public ReadOnlyBoard(Link link) { this.link = link; }
+    /**
+     * The square the view covers this turn, as in the contest's
+     * controller: 10 cells each way from the head, not cut to the board.
+     * Its centre is the head (Clojure players, which have no
+     * getSelfPosition, find themselves there).
+     */
+    public final SquareRegion viewingArea;
+
+    /** This turn's board: made by the host each turn. */
+    public ReadOnlyBoard(Link link) {
+        this.link = link;
+        int[] p = link.position();
+        viewingArea = new SquareRegion(new Point2D(p[0] - VIEW_RADIUS, p[1] - VIEW_RADIUS), new Point2D(p[0] + VIEW_RADIUS, p[1] + VIEW_RADIUS));
+    }
 
     /** The whole board: every cell's owner and trail; no heads. */
     public MutableMap<Point2D, ReadOnlySplixPoint> getGlobal() {
