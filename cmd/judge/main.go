@@ -27,6 +27,7 @@ import (
 	"sync"
 	"syscall"
 
+	"judge/judge"
 	"judge/sandbox"
 )
 
@@ -96,18 +97,18 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 			var ee exitError
 			switch {
 			case errors.As(err, &ee):
-				fmt.Fprintf(m.Stderr, "judge %s: %v\n", c.name, err)
+				fmt.Fprintf(m.Stderr, "judge %s: %s\n", c.name, judge.Printable(err.Error()))
 				return ee.code
 			case err == nil:
 				return 0
 			case errors.Is(err, flag.ErrHelp):
 				return 0
 			case errors.Is(err, errUsage):
-				fmt.Fprintf(m.Stderr, "judge %s: %v\n", c.name, err)
+				fmt.Fprintf(m.Stderr, "judge %s: %s\n", c.name, judge.Printable(err.Error()))
 				fmt.Fprintf(m.Stderr, "run 'judge %s --help' for usage\n", c.name)
 				return 2
 			default:
-				fmt.Fprintf(m.Stderr, "judge %s: %v\n", c.name, err)
+				fmt.Fprintf(m.Stderr, "judge %s: %s\n", c.name, judge.Printable(err.Error()))
 				return 1
 			}
 		}
