@@ -219,6 +219,11 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		return nil, fmt.Errorf("a tournament needs at least 2 bots that can play, have %d", len(t.ents))
 	}
 
+	plan := Plan{Format: o.Format, Names: t.names, Rounds: o.Rounds, Seed: o.Seed, TestBot: testBot, GroupSize: k}
+	if err := plan.checkSize(); err != nil {
+		return nil, err
+	}
+
 	// The directory's identity.
 	h := &Header{Version: LogVersion, Game: v.Name, Params: params, Format: o.Format, Seed: o.Seed, GroupSize: k}
 	if testBot >= 0 {
@@ -248,7 +253,6 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		return nil, err
 	}
 
-	plan := Plan{Format: o.Format, Names: t.names, Rounds: o.Rounds, Seed: o.Seed, TestBot: testBot, GroupSize: k}
 	t0 := time.Now()
 	var (
 		ids     map[string]bool
