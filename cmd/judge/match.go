@@ -73,6 +73,9 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	mt.Serve = procbot.OneCPU
 
 	res, err := judge.Run(ctx, mt)
+	if sig, ok := interrupted(ctx); ok && err != nil {
+		return fmt.Errorf("%v: the match was not finished, and its bots were stopped", sig)
+	}
 	if err != nil {
 		return err
 	}

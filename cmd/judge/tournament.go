@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 
+	"judge/judge"
 	"judge/judge/procbot"
 	"judge/judge/tournament"
 )
@@ -161,8 +163,12 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 	st, err := tournament.Run(ctx, o)
 	if st != nil && !*quiet {
 		st.Print(m.Stdout)
-		fmt.Fprintf(m.Stderr, "standings: %s; replays: %s; judge peak RSS %.1f MiB\n",
-			filepath.Join(o.Out, "standings.{md,csv,json}"), filepath.Join(o.Out, "replays"), peakRSS())
+		where := "standings not written"
+		if len(st.Files) > 0 {
+			where = "standings: " + strings.Join(st.Files, ", ")
+		}
+		fmt.Fprintf(m.Stderr, "%s; replays: %s; judge peak RSS %.1f MiB\n",
+			judge.Printable(where), judge.Printable(filepath.Join(o.Out, "replays")), peakRSS())
 	}
 	if err == nil {
 		err = rf.openAfter(o.Out, o.TestBot, o.Log)

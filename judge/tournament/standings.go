@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -28,6 +29,10 @@ type Standings struct {
 	Prior     bool       `json:"rating_prior"` // the ratings needed the prior (see docs/tournaments.md)
 	Standings []Standing `json:"standings"`
 	Excluded  []Excluded `json:"excluded,omitempty"`
+
+	// Files are the files Write wrote, for people to be told where they
+	// are.
+	Files []string `json:"-"`
 }
 
 // Standing is one bot's line.
@@ -215,7 +220,8 @@ func round2(x float64) float64 { return math.Round(x*100) / 100 }
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
 // Write writes standings.json, standings.csv and standings.md into dir,
-// each atomically.
+// each atomically, and lists in s.Files those it wrote. It tries every
+// one: the error tells each that failed.
 func (s *Standings) Write(dir string) error {
 	j, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
@@ -226,12 +232,17 @@ func (s *Standings) Write(dir string) error {
 		"standings.csv":  s.CSV(),
 		"standings.md":   []byte(s.Markdown()),
 	}
+	s.Files = nil
+	var errs []error
 	for _, name := range []string{"standings.json", "standings.csv", "standings.md"} {
-		if err := writeFileSync(filepath.Join(dir, name), files[name]); err != nil {
-			return err
+		path := filepath.Join(dir, name)
+		if err := writeFileSync(path, files[name]); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
 		}
+		s.Files = append(s.Files, path)
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // CSV is the table as CSV, one row per bot.

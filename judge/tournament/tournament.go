@@ -296,17 +296,17 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		}
 	}
 	st := ComputeStandings(h, t.names, excluded, recs, total)
-	if err := st.Write(o.Out); err != nil {
-		return st, err
-	}
+	writeErr := st.Write(o.Out)
 	el := time.Since(t0).Round(time.Millisecond)
 	switch {
-	case runErr == nil:
+	case runErr == nil && writeErr == nil:
 		o.Progress.say(o.Log, "%d matches played in %v (%d recorded before); results in %s\n", played, el, total-played, o.Out)
+	case runErr == nil:
+		return st, writeErr
 	case errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded) || errors.Is(runErr, ErrInterrupted):
-		return st, fmt.Errorf("%w after %d of %d matches (%d in this run): run the same command again to resume", ErrInterrupted, len(recs), total, played)
+		return st, errors.Join(fmt.Errorf("%w after %d of %d matches (%d in this run): run the same command again to resume", ErrInterrupted, len(recs), total, played), writeErr)
 	default:
-		return st, runErr
+		return st, errors.Join(runErr, writeErr)
 	}
 	return st, nil
 }
@@ -324,7 +324,8 @@ func (p *Progress) setTotal(total, already int) {
 }
 
 // runFixtures plays fixtures, at most jobs at once, and returns how many
-// it recorded.
+// it recorded. The first failure stops the others; the error tells every
+// failure, not only the first (on a full disk, each write that failed).
 func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (int, error) {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(jobs)
@@ -332,6 +333,8 @@ func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (in
 		done  = make(chan struct{}, len(todo))
 		count int
 		adm   = t.admission()
+		mu    sync.Mutex
+		fails []error
 	)
 	for _, f := range todo {
 		if gctx.Err() != nil {
@@ -346,6 +349,11 @@ func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (in
 			}
 			defer adm.done()
 			if err := t.play(gctx, f); err != nil {
+				if gctx.Err() == nil || !errors.Is(err, gctx.Err()) {
+					mu.Lock()
+					fails = append(fails, err)
+					mu.Unlock()
+				}
 				return err
 			}
 			done <- struct{}{}
@@ -356,6 +364,9 @@ func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (in
 	close(done)
 	for range done {
 		count++
+	}
+	if len(fails) > 1 {
+		err = errors.Join(fails...)
 	}
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
