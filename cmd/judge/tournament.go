@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -163,9 +164,14 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 	st, err := tournament.Run(ctx, o)
 	if st != nil && !*quiet {
 		st.Print(m.Stdout)
+		files := tournament.StandingsFiles(o.Out)
+		var we *tournament.WriteError
+		if errors.As(err, &we) {
+			files = we.Written
+		}
 		where := "standings not written"
-		if len(st.Files) > 0 {
-			where = "standings: " + strings.Join(st.Files, ", ")
+		if len(files) > 0 {
+			where = "standings: " + strings.Join(files, ", ")
 		}
 		fmt.Fprintf(m.Stderr, "%s; replays: %s; judge peak RSS %.1f MiB\n",
 			judge.Printable(where), judge.Printable(filepath.Join(o.Out, "replays")), peakRSS())

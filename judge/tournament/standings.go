@@ -29,10 +29,6 @@ type Standings struct {
 	Prior     bool       `json:"rating_prior"` // the ratings needed the prior (see docs/tournaments.md)
 	Standings []Standing `json:"standings"`
 	Excluded  []Excluded `json:"excluded,omitempty"`
-
-	// Files are the files Write wrote, for people to be told where they
-	// are.
-	Files []string `json:"-"`
 }
 
 // Standing is one bot's line.
@@ -219,9 +215,24 @@ func ComputeStandings(h *Header, names []string, excluded []Excluded, recs []*Ma
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
+// StandingsFiles are the files Standings.Write writes into dir.
+func StandingsFiles(dir string) []string {
+	return []string{filepath.Join(dir, "standings.json"), filepath.Join(dir, "standings.csv"), filepath.Join(dir, "standings.md")}
+}
+
+// WriteError is the error of Standings.Write when some files could not be
+// written: which were, and why each other was not.
+type WriteError struct {
+	Written []string
+	Err     error // every failure, joined
+}
+
+func (e *WriteError) Error() string { return e.Err.Error() }
+func (e *WriteError) Unwrap() error { return e.Err }
+
 // Write writes standings.json, standings.csv and standings.md into dir,
-// each atomically, and lists in s.Files those it wrote. It tries every
-// one: the error tells each that failed.
+// each atomically. It tries every one: its error, a *WriteError, says
+// which were written and why each other was not.
 func (s *Standings) Write(dir string) error {
 	j, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
@@ -232,17 +243,22 @@ func (s *Standings) Write(dir string) error {
 		"standings.csv":  s.CSV(),
 		"standings.md":   []byte(s.Markdown()),
 	}
-	s.Files = nil
-	var errs []error
-	for _, name := range []string{"standings.json", "standings.csv", "standings.md"} {
-		path := filepath.Join(dir, name)
+	var (
+		written []string
+		errs    []error
+	)
+	for _, path := range StandingsFiles(dir) {
+		name := filepath.Base(path)
 		if err := writeFileSync(path, files[name]); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
-		s.Files = append(s.Files, path)
+		written = append(written, path)
 	}
-	return errors.Join(errs...)
+	if len(errs) > 0 {
+		return &WriteError{Written: written, Err: errors.Join(errs...)}
+	}
+	return nil
 }
 
 // CSV is the table as CSV, one row per bot.
