@@ -172,34 +172,52 @@ func TestSignalEndsMatch(t *testing.T) {
 }
 
 // TestSecondSignal: the first SIGTERM cancels the context with the signal
-// as its cause; a second one ends the judge at once, with status 143.
+// as its cause; a second one ends the judge at once, with status 143, but
+// not when it comes with the first (timeout(1) sends two at once).
 func TestSecondSignal(t *testing.T) {
-	var errs bytes.Buffer
-	exited := make(chan int, 1)
-	ctx, stop := onSignals(context.Background(), &errs, func(code int) { exited <- code })
-	defer stop()
-	syscall.Kill(os.Getpid(), syscall.SIGTERM)
-	select {
-	case <-ctx.Done():
-	case <-time.After(10 * time.Second):
-		t.Fatal("SIGTERM did not cancel the context")
-	}
-	if sig, ok := interrupted(ctx); !ok || sig.Error() != "interrupted by SIGTERM" {
-		t.Errorf("cause %v", context.Cause(ctx))
-	}
-	select {
-	case code := <-exited:
-		t.Fatalf("exit %d after one signal", code)
-	default:
-	}
-	syscall.Kill(os.Getpid(), syscall.SIGTERM)
-	select {
-	case code := <-exited:
-		if code != 143 || !strings.Contains(errs.String(), "SIGTERM again: ending at once") {
-			t.Errorf("exit %d, %q", code, errs.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("a second SIGTERM did not end the judge")
+	for _, c := range []struct {
+		name   string
+		window time.Duration
+		exit   bool
+	}{{"two at once", time.Hour, false}, {"a second one later", 0, true}} {
+		t.Run(c.name, func(t *testing.T) {
+			var errs bytes.Buffer
+			exited := make(chan int, 1)
+			ctx, stop := onSignals(context.Background(), &errs, func(code int) { exited <- code }, c.window)
+			defer stop()
+			syscall.Kill(os.Getpid(), syscall.SIGTERM)
+			select {
+			case <-ctx.Done():
+			case <-time.After(10 * time.Second):
+				t.Fatal("SIGTERM did not cancel the context")
+			}
+			if sig, ok := interrupted(ctx); !ok || sig.Error() != "interrupted by SIGTERM" {
+				t.Errorf("cause %v", context.Cause(ctx))
+			}
+			select {
+			case code := <-exited:
+				t.Fatalf("exit %d after one signal", code)
+			default:
+			}
+			syscall.Kill(os.Getpid(), syscall.SIGTERM)
+			wait := 10 * time.Second
+			if !c.exit {
+				wait = time.Second // it has arrived by then, and been ignored
+			}
+			select {
+			case code := <-exited:
+				if !c.exit {
+					t.Fatalf("exit %d after a second signal within the window", code)
+				}
+				if code != 143 || !strings.Contains(errs.String(), "SIGTERM again: ending at once") {
+					t.Errorf("exit %d, %q", code, errs.String())
+				}
+			case <-time.After(wait):
+				if c.exit {
+					t.Fatal("a second SIGTERM did not end the judge")
+				}
+			}
+		})
 	}
 }
 

@@ -26,6 +26,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"judge/judge"
 	"judge/sandbox"
@@ -33,7 +34,7 @@ import (
 
 func main() {
 	sandbox.Init() // when run as a sandbox's init, this never returns
-	ctx, stop := onSignals(context.Background(), os.Stderr, os.Exit)
+	ctx, stop := onSignals(context.Background(), os.Stderr, os.Exit, time.Second)
 	code := (&Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
 	stop()
 	os.Exit(code)
@@ -59,28 +60,39 @@ func signalName(s syscall.Signal) string {
 
 // onSignals returns a context that the first SIGINT or SIGTERM cancels,
 // with the signal as its cause (signalled): the command stops what it
-// does, kills its bots and says what was left undone. A second signal
-// ends the judge at once: exit is called with 128 and the signal's
-// number, as a shell reports a program the signal killed. stop stops
-// watching for signals.
-func onSignals(parent context.Context, stderr io.Writer, exit func(int)) (ctx context.Context, stop func()) {
+// does, kills its bots and says what was left undone. A second signal,
+// once the first is at least window old, ends the judge at once: exit is
+// called with 128 and the signal's number, as a shell reports a program
+// the signal killed. Signals within the window count as one: timeout(1)
+// sends its signal to the judge and to its process group, so twice.
+// stop stops watching for signals.
+func onSignals(parent context.Context, stderr io.Writer, exit func(int), window time.Duration) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(parent)
-	sigs := make(chan os.Signal, 2)
+	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() {
+		var first time.Time
 		select {
 		case s := <-sigs:
+			first = time.Now()
 			cancel(signalled(s.(syscall.Signal)))
 		case <-done:
 			return
 		}
-		select {
-		case s := <-sigs:
-			n := s.(syscall.Signal)
-			fmt.Fprintf(stderr, "judge: %s again: ending at once\n", signalName(n))
-			exit(128 + int(n))
-		case <-done:
+		for {
+			select {
+			case s := <-sigs:
+				if time.Since(first) < window {
+					continue
+				}
+				n := s.(syscall.Signal)
+				fmt.Fprintf(stderr, "judge: %s again: ending at once\n", signalName(n))
+				exit(128 + int(n))
+				return
+			case <-done:
+				return
+			}
 		}
 	}()
 	var once sync.Once

@@ -269,8 +269,8 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		if err != nil {
 			return nil, err
 		}
-		ids = map[string]bool{}
-		var todo []Fixture
+		ids = make(map[string]bool, len(sched))
+		todo := sched[:0] // filtered in place: a schedule may be large
 		o.Progress.begin(0, 0, average)
 		for _, f := range sched {
 			if !o.Shard.has(f.Index) {
