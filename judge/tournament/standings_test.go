@@ -27,9 +27,10 @@ var hostileNames = []string{
 }
 
 // FuzzStandingsText: whatever the names and reasons, standings.md and
-// standings.csv hold no control character but newlines and tabs (a compile error's, in a code block), every Markdown
-// table row has its 10 cells, every CSV row its 18 fields with the name
-// escaped and defused, and standings.json keeps the names exactly.
+// standings.csv hold no control character but newlines and tabs (those
+// of a compile error, in a code block), every Markdown table row has its
+// 10 cells, every CSV row its 18 fields with the name escaped and
+// defused, and standings.json keeps the names exactly.
 func FuzzStandingsText(f *testing.F) {
 	for i, a := range hostileNames {
 		f.Add(a, hostileNames[(i+1)%len(hostileNames)], hostileNames[(i+2)%len(hostileNames)])
