@@ -60,9 +60,9 @@ func (c *File) Defined(key ...string) bool { return c.meta.IsDefined(key...) }
 
 func (c *File) setMeta(md toml.MetaData) { c.meta = md }
 
-// Counts are the numbers of the file that count something: each is
-// between 1 and its maximum when the file gives it. A 0 is an error, as
-// on the command line, never "the default": leave the key out for that.
+// Counts are the numbers of the file that count something, with their
+// ranges. A 0 is an error where it would mean nothing (procs = 0), never
+// "the default": leave the key out for that.
 var Counts = []Count{
 	{"limits", "output_bytes", 1, 1 << 30},
 	{"limits", "stderr_bytes", 1, 16 << 20},

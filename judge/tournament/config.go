@@ -97,16 +97,6 @@ var Counts = []config.Count{
 	{Table: "tournament", Key: "group_size", Min: 1, Max: MaxGroupSize},
 }
 
-// CountOf is the range of the [tournament] table's count key.
-func CountOf(key string) config.Count {
-	for _, k := range Counts {
-		if k.Key == key {
-			return k
-		}
-	}
-	panic("tournament: no count " + key)
-}
-
 // Shard is a deterministic share of a tournament's matches: those whose
 // position in the schedule is Index modulo Count. The zero Shard is the
 // whole tournament.
