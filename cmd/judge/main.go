@@ -26,16 +26,89 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
+	"judge/judge"
 	"judge/sandbox"
 )
 
 func main() {
 	sandbox.Init() // when run as a sandbox's init, this never returns
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := onSignals(context.Background(), os.Stderr, os.Exit, time.Second)
 	code := (&Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
 	stop()
 	os.Exit(code)
+}
+
+// signalled is why the judge's context ended when it was sent SIGINT or
+// SIGTERM: its context.Cause.
+type signalled syscall.Signal
+
+func (s signalled) Error() string {
+	return fmt.Sprintf("interrupted by %s", signalName(syscall.Signal(s)))
+}
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
+}
+
+// onSignals returns a context that the first SIGINT or SIGTERM cancels,
+// with the signal as its cause (signalled): the command stops what it
+// does, kills its bots and says what was left undone. A second signal,
+// once the first is at least window old, ends the judge at once: exit is
+// called with 128 and the signal's number, as a shell reports a program
+// the signal killed. Signals within the window count as one: timeout(1)
+// sends its signal to the judge and to its process group, so twice.
+// stop stops watching for signals.
+func onSignals(parent context.Context, stderr io.Writer, exit func(int), window time.Duration) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		var first time.Time
+		select {
+		case s := <-sigs:
+			first = time.Now()
+			cancel(signalled(s.(syscall.Signal)))
+		case <-done:
+			return
+		}
+		for {
+			select {
+			case s := <-sigs:
+				if time.Since(first) < window {
+					continue
+				}
+				n := s.(syscall.Signal)
+				fmt.Fprintf(stderr, "judge: %s again: ending at once\n", signalName(n))
+				exit(128 + int(n))
+				return
+			case <-done:
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			signal.Stop(sigs)
+			close(done)
+			cancel(nil)
+		})
+	}
+}
+
+// interrupted is the signal that ended ctx, if one did.
+func interrupted(ctx context.Context) (signalled, bool) {
+	s, ok := context.Cause(ctx).(signalled)
+	return s, ok && ctx.Err() != nil
 }
 
 // Main is the program, with its outputs, so tests can drive it in-process.
@@ -94,20 +167,27 @@ func (m *Main) Run(ctx context.Context, args []string) int {
 		if c.name == args[0] {
 			err := c.run(m, ctx, args[1:])
 			var ee exitError
+			if sig, ok := interrupted(ctx); ok && err != nil && !errors.As(err, &ee) && !errors.Is(err, errUsage) {
+				// Stopped by a signal: the shell's status for it.
+				if errors.Is(err, context.Canceled) {
+					err = sig // rather than "context canceled"
+				}
+				err = exitError{code: 128 + int(sig), err: err}
+			}
 			switch {
 			case errors.As(err, &ee):
-				fmt.Fprintf(m.Stderr, "judge %s: %v\n", c.name, err)
+				fmt.Fprintf(m.Stderr, "judge %s: %s\n", c.name, judge.Printable(err.Error()))
 				return ee.code
 			case err == nil:
 				return 0
 			case errors.Is(err, flag.ErrHelp):
 				return 0
 			case errors.Is(err, errUsage):
-				fmt.Fprintf(m.Stderr, "judge %s: %v\n", c.name, err)
+				fmt.Fprintf(m.Stderr, "judge %s: %s\n", c.name, judge.Printable(err.Error()))
 				fmt.Fprintf(m.Stderr, "run 'judge %s --help' for usage\n", c.name)
 				return 2
 			default:
-				fmt.Fprintf(m.Stderr, "judge %s: %v\n", c.name, err)
+				fmt.Fprintf(m.Stderr, "judge %s: %s\n", c.name, judge.Printable(err.Error()))
 				return 1
 			}
 		}

@@ -73,6 +73,9 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	mt.Serve = procbot.OneCPU
 
 	res, err := judge.Run(ctx, mt)
+	if sig, ok := interrupted(ctx); ok && err != nil {
+		return fmt.Errorf("%v: the match was not finished, and its bots were stopped", sig)
+	}
 	if err != nil {
 		return err
 	}
@@ -107,19 +110,20 @@ func randomSeed() uint64 {
 	return binary.LittleEndian.Uint64(b[:]) >> 1
 }
 
-// printResult writes a result for people.
+// printResult writes a result for people; what the bots wrote is
+// escaped (judge.Printable).
 func printResult(m *Main, res *judge.Result) {
 	fmt.Fprintf(m.Stdout, "%s (%s), seed %d: ", res.Game, formatParams(res.Params), res.Seed)
-	if res.Winner >= 0 {
-		fmt.Fprintf(m.Stdout, "seat %d (%s) wins", res.Winner, res.Players[res.Winner].Name)
+	if res.Winner >= 0 && res.Winner < len(res.Players) {
+		fmt.Fprintf(m.Stdout, "seat %d (%s) wins", res.Winner, judge.PrintableLine(res.Players[res.Winner].Name))
 	} else {
 		fmt.Fprint(m.Stdout, "no winner")
 	}
-	fmt.Fprintf(m.Stdout, " after %d turns: %s\n", res.Turns, res.Reason)
+	fmt.Fprintf(m.Stdout, " after %d turns: %s\n", res.Turns, judge.Printable(res.Reason))
 	for i, p := range res.Players {
-		fmt.Fprintf(m.Stdout, "  seat %d  %-20s %-8s score %g", i, p.Name, p.Status, p.Score)
+		fmt.Fprintf(m.Stdout, "  seat %d  %-20s %-8s score %g", i, judge.PrintableLine(p.Name), p.Status, p.Score)
 		if p.Reason != "" {
-			fmt.Fprintf(m.Stdout, "  %s", p.Reason)
+			fmt.Fprintf(m.Stdout, "  %s", judge.Printable(p.Reason))
 		}
 		fmt.Fprintln(m.Stdout)
 	}
@@ -143,7 +147,7 @@ func formatParams(p games.Params) string {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		fmt.Fprintf(&b, "%s=%d", k, p[k])
+		fmt.Fprintf(&b, "%s=%d", judge.PrintableLine(k), p[k])
 	}
 	return b.String()
 }

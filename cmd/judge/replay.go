@@ -37,7 +37,7 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 	w := m.Stdout
 	fmt.Fprintf(w, "%s (%s), seed %d\n", rp.Game, formatParams(rp.Params), rp.Seed)
 	for i, b := range rp.Bots {
-		fmt.Fprintf(w, "  seat %d: %s (%s)\n", i, b.Name, strings.Join(b.Command, " "))
+		fmt.Fprintf(w, "  seat %d: %s (%s)\n", i, judge.PrintableLine(b.Name), judge.PrintableLine(strings.Join(b.Command, " ")))
 	}
 	var traces [][][]judge.TraceLine
 	if *trace {
@@ -65,9 +65,9 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 		}
 		fmt.Fprintf(w, "turn %d\n", s.Turn.Turn)
 		for _, mv := range s.Turn.Moves {
-			what := strings.Join(mv.Move, "; ")
+			what := judge.PrintableLine(strings.Join(mv.Move, "; "))
 			if mv.Status != judge.OK {
-				what = fmt.Sprintf("%s: %s", mv.Status, mv.Reason)
+				what = fmt.Sprintf("%s: %s", judge.PrintableLine(string(mv.Status)), judge.Printable(mv.Reason))
 			}
 			clock := ""
 			if mv.BankUS > 0 {
@@ -76,10 +76,10 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 			if mv.Overrun {
 				clock += ", an overrun"
 			}
-			fmt.Fprintf(w, "  seat %d %-12s %s  (%d queries, %s wall, %s cpu%s)\n", mv.Seat, rp.Bots[mv.Seat].Name, what,
+			fmt.Fprintf(w, "  seat %d %-12s %s  (%d queries, %s wall, %s cpu%s)\n", mv.Seat, judge.PrintableLine(rp.Bots[mv.Seat].Name), what,
 				mv.Queries, time.Duration(mv.WallUS)*time.Microsecond, time.Duration(mv.CPUUS)*time.Microsecond, clock)
 			for _, inv := range mv.Invalid {
-				fmt.Fprintf(w, "      refused: %s\n", inv)
+				fmt.Fprintf(w, "      refused: %s\n", judge.Printable(inv))
 			}
 			if traces != nil {
 				for _, l := range traces[s.Index-1][mv.Seat] {
@@ -91,7 +91,7 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 						arrow = "  ✂ "
 					}
 					for _, line := range strings.Split(l.Line, "\n") {
-						fmt.Fprintf(w, "      %10.3fms %s %s\n", float64(l.T)/1000, arrow, line)
+						fmt.Fprintf(w, "      %10.3fms %s %s\n", float64(l.T)/1000, arrow, judge.PrintableLine(line))
 					}
 				}
 			}
@@ -104,14 +104,14 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 	}
 	o := rp.Outcome
 	if o.Winner >= 0 {
-		fmt.Fprintf(w, "seat %d (%s) wins: %s\n", o.Winner, rp.Bots[o.Winner].Name, o.Reason)
+		fmt.Fprintf(w, "seat %d (%s) wins: %s\n", o.Winner, judge.PrintableLine(rp.Bots[o.Winner].Name), judge.Printable(o.Reason))
 	} else {
-		fmt.Fprintf(w, "no winner: %s\n", o.Reason)
+		fmt.Fprintf(w, "no winner: %s\n", judge.Printable(o.Reason))
 	}
 	for i, p := range o.Players {
-		fmt.Fprintf(w, "  seat %d  %-20s %-8s score %g", i, p.Name, p.Status, p.Score)
+		fmt.Fprintf(w, "  seat %d  %-20s %-8s score %g", i, judge.PrintableLine(p.Name), judge.PrintableLine(string(p.Status)), p.Score)
 		if p.Reason != "" {
-			fmt.Fprintf(w, "  %s", p.Reason)
+			fmt.Fprintf(w, "  %s", judge.Printable(p.Reason))
 		}
 		fmt.Fprintln(w)
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"judge/judge"
 	"judge/judge/sprt"
 	"judge/judge/tournament"
 )
@@ -91,17 +92,18 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 // sprtLine is a test's state in one line.
 func sprtLine(st *tournament.SPRTState) string {
 	return fmt.Sprintf("%s vs %s: %d games  W/D/L %d/%d/%d  Elo %s  LLR %.2f [%.2f, %.2f]",
-		st.B, st.A, st.Games(), st.W, st.D, st.L, st.Elo, st.LLR, st.Lower, st.Upper)
+		judge.PrintableLine(st.B), judge.PrintableLine(st.A), st.Games(), st.W, st.D, st.L, st.Elo, st.LLR, st.Lower, st.Upper)
 }
 
 // verdict says what a test found, for people.
 func verdict(st *tournament.SPRTState) string {
 	t := st.Test
+	a, b := judge.PrintableLine(st.A), judge.PrintableLine(st.B)
 	switch st.Verdict {
 	case sprt.H1:
-		return fmt.Sprintf("H1 accepted: %s is stronger than %s (by %g Elo or more, at %g%% risk of error)", st.B, st.A, t.Elo1, 100*t.Alpha)
+		return fmt.Sprintf("H1 accepted: %s is stronger than %s (by %g Elo or more, at %g%% risk of error)", b, a, t.Elo1, 100*t.Alpha)
 	case sprt.H0:
-		return fmt.Sprintf("H0 accepted: %s is not %g Elo stronger than %s (at most %g, at %g%% risk of error)", st.B, t.Elo1, st.A, t.Elo0, 100*t.Beta)
+		return fmt.Sprintf("H0 accepted: %s is not %g Elo stronger than %s (at most %g, at %g%% risk of error)", b, t.Elo1, a, t.Elo0, 100*t.Beta)
 	}
 	if st.Limited {
 		return fmt.Sprintf("no verdict after %d games (the --max-games limit): the bots are too close to tell %g from %g Elo; widen --elo0/--elo1 or allow more games", st.Games(), t.Elo0, t.Elo1)

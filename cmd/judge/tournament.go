@@ -2,15 +2,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 
+	"judge/judge"
 	"judge/judge/procbot"
 	"judge/judge/tournament"
 )
@@ -65,13 +68,8 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 	}
 	mt := su.match
 	mt.Serve = procbot.OneCPU
-	for name, v := range map[string]int{"rounds": *rounds, "games": *gamesN, "iterations": *gamesN, "group-size": *groupSize} {
-		if mf.set(name) && v < 1 {
-			return fmt.Errorf("%w: --%s %d: want at least 1", errUsage, name, v)
-		}
-	}
-	if mf.set("jobs") && *jobs < 0 {
-		return fmt.Errorf("%w: --jobs %d: want 0 (one per CPU) or more", errUsage, *jobs)
+	if err := checkCounts(mf.set, map[string]int{"rounds": *rounds, "games": *gamesN, "group_size": *groupSize, "jobs": *jobs}); err != nil {
+		return err
 	}
 
 	o := tournament.Options{Match: mt, Proc: su.proc}
@@ -166,13 +164,54 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 	st, err := tournament.Run(ctx, o)
 	if st != nil && !*quiet {
 		st.Print(m.Stdout)
-		fmt.Fprintf(m.Stderr, "standings: %s; replays: %s; judge peak RSS %.1f MiB\n",
-			filepath.Join(o.Out, "standings.{md,csv,json}"), filepath.Join(o.Out, "replays"), peakRSS())
+		files := tournament.StandingsFiles(o.Out)
+		var we *tournament.WriteError
+		if errors.As(err, &we) {
+			files = we.Written
+		}
+		where := "standings not written"
+		if len(files) > 0 {
+			where = "standings: " + strings.Join(files, ", ")
+		}
+		fmt.Fprintf(m.Stderr, "%s; replays: %s; judge peak RSS %.1f MiB\n",
+			judge.Printable(where), judge.Printable(filepath.Join(o.Out, "replays")), peakRSS())
 	}
 	if err == nil {
 		err = rf.openAfter(o.Out, o.TestBot, o.Log)
 	}
 	return err
+}
+
+// countFlags are the flags that set each count of the [tournament] table.
+var countFlags = map[string][]string{
+	"rounds":     {"rounds"},
+	"games":      {"games", "iterations", "i"},
+	"group_size": {"group-size"},
+	"jobs":       {"jobs", "c", "thread-count"},
+}
+
+// checkCounts checks the counts the flags give (values, by the table's
+// key) against the ranges of the [tournament] table: out of range is a
+// usage error naming the flag.
+func checkCounts(set func(string) bool, values map[string]int) error {
+	for _, k := range tournament.Counts {
+		v := int64(values[k.Key])
+		for _, name := range countFlags[k.Key] {
+			if !set(name) || v >= k.Min && v <= k.Max {
+				continue
+			}
+			dash := "--"
+			if len(name) == 1 {
+				dash = "-"
+			}
+			want := fmt.Sprintf("want %d to %d", k.Min, k.Max)
+			if k.Key == "jobs" {
+				want += " (0: one per CPU)"
+			}
+			return fmt.Errorf("%w: %s%s %d: %s", errUsage, dash, name, v, want)
+		}
+	}
+	return nil
 }
 
 // isTerminal reports whether w is a terminal.

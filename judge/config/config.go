@@ -50,6 +50,44 @@ type File struct {
 	Limits  Limits         `toml:"limits"`
 	Bots    Bots           `toml:"bots"`
 	Sandbox Sandbox        `toml:"sandbox"`
+
+	meta toml.MetaData // which keys the file gives
+}
+
+// Defined reports whether the file gives the key (a table and a name,
+// say "limits", "output_bytes"), whatever its value.
+func (c *File) Defined(key ...string) bool { return c.meta.IsDefined(key...) }
+
+func (c *File) setMeta(md toml.MetaData) { c.meta = md }
+
+// Counts are the numbers of the file that count something, with their
+// ranges. A 0 is an error where it would mean nothing (procs = 0), never
+// "the default": leave the key out for that.
+var Counts = []Count{
+	{"limits", "output_bytes", 1, 1 << 30},
+	{"limits", "stderr_bytes", 1, 16 << 20},
+	{"limits", "overruns", 0, 1_000_000},
+	{"sandbox", "procs", 1, 1 << 16},
+	{"sandbox", "open_files", 1, 1 << 20},
+}
+
+// Count is a key whose value must lie in [Min, Max].
+type Count struct {
+	Table, Key string
+	Min, Max   int64
+}
+
+// Check checks the value v the file at path gives the key, if it gives
+// it: out of range is an error naming the file, the line and the key.
+func (k Count) Check(c *File, path string, v int64) error {
+	if !c.Defined(k.Table, k.Key) || v >= k.Min && v <= k.Max {
+		return nil
+	}
+	want := fmt.Sprintf("want %d to %d", k.Min, k.Max)
+	if v == 0 {
+		want += " (leave the key out for the default)"
+	}
+	return fmt.Errorf("%s:%d: %s.%s = %d: %s", path, Line(path, k.Table, k.Key), k.Table, k.Key, v, want)
 }
 
 // Limits is the [limits] table.
@@ -144,8 +182,8 @@ func Load(path string) (*File, error) {
 }
 
 // Check checks what decoding cannot: the io mode, the sandbox level and
-// numbers that must not be negative. Errors name path and, where it can
-// be found, the line.
+// the counts (Counts). Errors name path and, where it can be found, the
+// line.
 func (c *File) Check(path string) error {
 	if _, err := procbot.ParseIO(c.Bots.IO); err != nil {
 		return fmt.Errorf("%s:%d: bots.io: %w", path, Line(path, "bots", "io"), err)
@@ -153,14 +191,13 @@ func (c *File) Check(path string) error {
 	if _, err := procbot.ParseLevel(c.Sandbox.Level); err != nil {
 		return fmt.Errorf("%s:%d: sandbox.level: %w", path, Line(path, "sandbox", "level"), err)
 	}
-	for _, x := range []struct {
-		table, key string
-		v          int64
-	}{{"sandbox", "procs", int64(c.Sandbox.Procs)}, {"sandbox", "open_files", int64(c.Sandbox.OpenFiles)},
-		{"limits", "output_bytes", c.Limits.OutputBytes}, {"limits", "stderr_bytes", int64(c.Limits.StderrBytes)},
-		{"limits", "overruns", int64(c.Limits.Overruns)}} {
-		if x.v < 0 {
-			return fmt.Errorf("%s:%d: %s.%s: %d is negative", path, Line(path, x.table, x.key), x.table, x.key, x.v)
+	values := map[string]int64{
+		"output_bytes": c.Limits.OutputBytes, "stderr_bytes": int64(c.Limits.StderrBytes), "overruns": int64(c.Limits.Overruns),
+		"procs": int64(c.Sandbox.Procs), "open_files": int64(c.Sandbox.OpenFiles),
+	}
+	for _, k := range Counts {
+		if err := k.Check(c, path, values[k.Key]); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -185,6 +222,9 @@ func Decode(path string, v any) error {
 			return fmt.Errorf("%s:%d:%s %s", path, pe.Position.Line, key, pe.Message)
 		}
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	if m, ok := v.(interface{ setMeta(toml.MetaData) }); ok {
+		m.setMeta(md)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		var msgs []string

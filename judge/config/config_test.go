@@ -50,6 +50,10 @@ tmp = "1GiB"
 	case c.Sandbox.Level != "basic", c.Sandbox.Memory != 128<<20, c.Sandbox.Procs != 16, c.Sandbox.Tmp != 1<<30:
 		t.Errorf("sandbox %+v", c.Sandbox)
 	}
+	if !c.Defined("sandbox", "procs") || c.Defined("sandbox", "open_files") || c.Defined("limits", "overruns") {
+		t.Errorf("Defined: sandbox.procs %v, sandbox.open_files %v, limits.overruns %v; want true, false, false",
+			c.Defined("sandbox", "procs"), c.Defined("sandbox", "open_files"), c.Defined("limits", "overruns"))
+	}
 	if l := Line(p, "sandbox", "procs"); l != 14 {
 		t.Errorf("Line(sandbox.procs) = %d, want 14", l)
 	}
@@ -65,12 +69,20 @@ func TestConfigErrors(t *testing.T) {
 		{"game = \"gomoku\"\n\n[sandbox]\nlevel = \"max\"\n", ":4: sandbox.level"},
 		{"game = \"gomoku\"\n[sandbox]\nmemory = \"lots\"\n", `bad size "lots"`},
 		{"game = \"gomoku\"\n[sandbox]\nmemory = \"0MiB\"\n", `bad size`},
-		{"game = \"gomoku\"\n[sandbox]\nprocs = -1\n", "sandbox.procs: -1 is negative"},
+		{"game = \"gomoku\"\n[sandbox]\nprocs = -1\n", ":3: sandbox.procs = -1: want 1 to 65536"},
+		{"game = \"gomoku\"\n[sandbox]\nprocs = 0\n", ":3: sandbox.procs = 0: want 1 to 65536 (leave the key out for the default)"},
+		{"game = \"gomoku\"\n[sandbox]\nopen_files = 0\n", ":3: sandbox.open_files = 0: want 1"},
+		{"game = \"gomoku\"\n[sandbox]\nopen_files = 99999999999\n", ":3: sandbox.open_files = 99999999999: want 1 to 1048576"},
+		{"game = \"gomoku\"\n[limits]\nstderr_bytes = 0\n", ":3: limits.stderr_bytes = 0: want 1"},
+		{"game = \"gomoku\"\n[limits]\noverruns = -2\n", ":3: limits.overruns = -2: want 0 to"},
+		{"game = \"gomoku\"\nlimits = { output_bytes = 0 }\n", "limits.output_bytes = 0"},
 		{"game = \"gomoku\"\n[bots]\nio = \"socket\"\n", `:3: bots.io: "socket"`},
 		{"[params]\nn = 3\n", "no game"},
 		{"game = \"gomoku\"\n[limits]\nturn = 5\n", ":3:"},
 		{"game = \"gomoku\"\n[limits]\nturn = \"0s\"\n", "must be positive"},
-		{"game = \"gomoku\"\n[limits]\noutput_bytes = -1\n", ":3: limits.output_bytes: -1 is negative"},
+		{"game = \"gomoku\"\n[limits]\noutput_bytes = -1\n", ":3: limits.output_bytes = -1: want 1 to 1073741824"},
+		{"game = \"gomoku\"\n[limits]\noutput_bytes = 0\n", ":3: limits.output_bytes = 0: want 1"},
+		{"game = \"gomoku\"\n[limits]\noutput_bytes = 99999999999\n", ":3: limits.output_bytes = 99999999999: want 1 to"},
 		{"game = \"gomoku\"\ngame = \"gomoku\"\n", ":2:"},
 	}
 	for _, tt := range tests {

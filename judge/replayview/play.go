@@ -36,6 +36,9 @@ func Play(g games.Game, rp *judge.Replay, f func(Step) error) error {
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
+	if len(rp.Bots) != st.Seats() {
+		return fmt.Errorf("replay: %d bots for the game's %d seats", len(rp.Bots), st.Seats())
+	}
 	if err := f(Step{State: st}); err != nil {
 		return err
 	}

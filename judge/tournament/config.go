@@ -18,8 +18,8 @@ import (
 //	turn = "1s"
 //	[tournament]
 //	format = "roundrobin"   # roundrobin, gauntlet, swiss or groups
-//	rounds = 4              # every pair plays both seat orders each round
-//	games = 0               # groups: at least this many games in all (the Splix runner's "iterations")
+//	rounds = 4              # every pair plays both seat orders each round (1 to MaxRounds)
+//	games = 500             # groups: at least this many games in all (the Splix runner's "iterations")
 //	seed = 1
 //	jobs = 2                # matches at once; 0 = one per CPU
 //	out = "results/tictactoe"
@@ -66,15 +66,35 @@ func LoadConfig(path string) (*Config, error) {
 			return nil, fmt.Errorf("%s: tournament.format: %w", path, err)
 		}
 	}
-	for _, x := range []struct {
-		name string
-		v    int
-	}{{"rounds", t.Rounds}, {"games", t.Games}, {"jobs", t.Jobs}, {"group_size", t.GroupSize}} {
-		if x.v < 0 {
-			return nil, fmt.Errorf("%s: tournament.%s: %d is negative", path, x.name, x.v)
+	values := map[string]int{"rounds": t.Rounds, "games": t.Games, "jobs": t.Jobs, "group_size": t.GroupSize}
+	for _, k := range Counts {
+		if err := k.Check(&c.File, path, int64(values[k.Key])); err != nil {
+			return nil, err
 		}
 	}
 	return c, nil
+}
+
+// The most a tournament may ask for. Its whole schedule is drawn before
+// the first match (but Swiss rounds), so its size is bounded: a count past
+// these is an error, in a file or on the command line.
+const (
+	MaxRounds    = 100_000
+	MaxGames     = 1_000_000
+	MaxMatches   = 1_000_000 // in the whole schedule, every shard's
+	MaxJobs      = 1024
+	MaxGroupSize = 1024
+)
+
+// Counts are the [tournament] table's counts and their ranges; the
+// command line checks its flags against the same. A 0 is an error where
+// the flag refuses it too (rounds, games, group_size); jobs = 0 is one
+// match per CPU, as --jobs 0.
+var Counts = []config.Count{
+	{Table: "tournament", Key: "rounds", Min: 1, Max: MaxRounds},
+	{Table: "tournament", Key: "games", Min: 1, Max: MaxGames},
+	{Table: "tournament", Key: "jobs", Min: 0, Max: MaxJobs},
+	{Table: "tournament", Key: "group_size", Min: 1, Max: MaxGroupSize},
 }
 
 // Shard is a deterministic share of a tournament's matches: those whose

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"judge/judge"
 )
 
 // MergeOptions say what to merge and how patient to be.
@@ -93,7 +95,7 @@ func (m *mergeSet) note(log io.Writer) {
 		return
 	}
 	for _, b := range m.bad {
-		fmt.Fprintln(log, b)
+		fmt.Fprintln(log, judge.Printable(b))
 	}
 }
 
@@ -280,7 +282,7 @@ func Merge(ctx context.Context, o MergeOptions) (*Standings, error) {
 			return nil, inc
 		}
 		if o.Log != nil {
-			fmt.Fprintf(o.Log, "partial merge: %s\n", strings.TrimPrefix(inc.Error(), "incomplete: "))
+			fmt.Fprintf(o.Log, "partial merge: %s\n", judge.Printable(strings.TrimPrefix(inc.Error(), "incomplete: ")))
 		}
 		return m.write(o.Out)
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"judge/judge"
 )
 
 // Progress reports how far a tournament is: on a terminal one line
@@ -141,6 +143,7 @@ func (p *Progress) leader() string {
 	if best == "" {
 		return "-"
 	}
+	best = judge.PrintableLine(best)
 	if p.average {
 		return fmt.Sprintf("%s (%.4g avg)", best, bestV)
 	}
@@ -161,7 +164,8 @@ func (p *Progress) end() {
 	}
 }
 
-// say prints a message without breaking the progress line.
+// say prints a message without breaking the progress line; what it
+// quotes from bots is escaped (judge.Printable).
 func (p *Progress) say(w io.Writer, format string, args ...any) {
 	if w == nil {
 		return
@@ -174,7 +178,7 @@ func (p *Progress) say(w io.Writer, format string, args ...any) {
 			p.shown = false
 		}
 	}
-	fmt.Fprintf(w, format, args...)
+	fmt.Fprint(w, judge.Printable(fmt.Sprintf(format, args...)))
 }
 
 func fmtDuration(d time.Duration) string {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"regexp"
 	"sort"
@@ -127,11 +128,54 @@ type Plan struct {
 	GroupSize int // groups: players per match
 }
 
+// Size is the number of matches in the plan's schedule (Swiss: if every
+// round pairs every bot it can); math.MaxInt when it does not fit an int.
+func (p Plan) Size() int {
+	n, per := len(p.Names), 0
+	switch p.Format {
+	case RoundRobin, Gauntlet:
+		pairs := n * (n - 1) / 2
+		if p.TestBot >= 0 {
+			pairs = n - 1
+		}
+		per = 2 * pairs
+	case Groups:
+		per, _ = GroupsPerRound(n, p.GroupSize, p.TestBot)
+	case Swiss:
+		per = n / 2 * 2
+	}
+	if per <= 0 || p.Rounds <= 0 {
+		return 0
+	}
+	if p.Rounds > math.MaxInt/per {
+		return math.MaxInt
+	}
+	return per * p.Rounds
+}
+
+// checkSize refuses a plan of more than MaxMatches matches.
+func (p Plan) checkSize() error {
+	size := p.Size()
+	if size <= MaxMatches {
+		return nil
+	}
+	many := fmt.Sprint(size)
+	if size == math.MaxInt {
+		many = "too many"
+	}
+	return fmt.Errorf("%d rounds of %d bots make %s matches, more than the %d a tournament may have: ask for fewer rounds (or games)",
+		p.Rounds, len(p.Names), many, MaxMatches)
+}
+
 // Schedule lists every fixture of a plan that does not depend on results:
 // all of them for round robin, gauntlet and groups. Swiss rounds are drawn
-// one at a time by SwissRound.
+// one at a time by SwissRound. A plan of more than MaxMatches matches is
+// refused before any is drawn.
 func (p Plan) Schedule() ([]Fixture, error) {
 	n := len(p.Names)
+	if err := p.checkSize(); err != nil {
+		return nil, err
+	}
 	var out []Fixture
 	add := func(round, group int, seats ...int) {
 		out = append(out, Fixture{

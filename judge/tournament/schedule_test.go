@@ -2,8 +2,12 @@ package tournament
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -298,5 +302,74 @@ func TestFixtureIDsNameTheMatch(t *testing.T) {
 	got = fixtureID(2, 4, []string{"a", "b", "c"}, []int{2, 0, 1})
 	if want := "r002-g004-c-vs-a-vs-b"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestScheduleSize: Size counts the fixtures Schedule draws, and a plan
+// past MaxMatches is refused before anything is drawn, however many
+// rounds it asks for.
+func TestScheduleSize(t *testing.T) {
+	for _, p := range []Plan{
+		{Format: RoundRobin, Names: names(2), Rounds: 1, TestBot: -1},
+		{Format: RoundRobin, Names: names(5), Rounds: 3, TestBot: -1},
+		{Format: RoundRobin, Names: names(5), Rounds: 3, TestBot: 2},
+		{Format: Gauntlet, Names: names(4), Rounds: 2, TestBot: 0},
+		{Format: Groups, Names: names(7), Rounds: 3, TestBot: -1, GroupSize: 3},
+		{Format: Groups, Names: names(7), Rounds: 2, TestBot: 1, GroupSize: 4},
+	} {
+		sched, err := p.Schedule()
+		if err != nil {
+			t.Fatalf("%+v: %v", p, err)
+		}
+		if len(sched) != p.Size() {
+			t.Errorf("%s, %d bots, %d rounds: Size %d, Schedule drew %d", p.Format, len(p.Names), p.Rounds, p.Size(), len(sched))
+		}
+	}
+	for _, p := range []Plan{
+		{Format: RoundRobin, Names: names(2), Rounds: MaxMatches/2 + 1, TestBot: -1},
+		{Format: RoundRobin, Names: names(3), Rounds: 99999999999, TestBot: -1},
+		{Format: RoundRobin, Names: names(3), Rounds: math.MaxInt, TestBot: -1},
+		{Format: Groups, Names: names(10), Rounds: 99999999999, TestBot: -1, GroupSize: 5},
+	} {
+		sched, err := p.Schedule()
+		if err == nil || len(sched) != 0 || !strings.Contains(err.Error(), "more than the 1000000 a tournament may have") {
+			t.Errorf("%s, %d rounds: %d fixtures, error %v; want none and an error", p.Format, p.Rounds, len(sched), err)
+		}
+	}
+	p := Plan{Format: RoundRobin, Names: names(2), Rounds: MaxMatches / 2, TestBot: -1}
+	if p.Size() != MaxMatches || p.checkSize() != nil {
+		t.Errorf("%d rounds of 2 bots: Size %d, %v; want %d matches, allowed", p.Rounds, p.Size(), p.checkSize(), MaxMatches)
+	}
+}
+
+// TestConfigCounts: a count of the [tournament] table is between its
+// minimum and maximum when the file gives it; a 0 is an error where the
+// command line refuses it too.
+func TestConfigCounts(t *testing.T) {
+	for _, c := range []struct {
+		text, err string
+	}{
+		{"rounds = 3\ngames = 10\njobs = 0\ngroup_size = 4", ""},
+		{"", ""},
+		{"rounds = 0", ":3: tournament.rounds = 0: want 1 to 100000 (leave the key out for the default)"},
+		{"rounds = 99999999999", ":3: tournament.rounds = 99999999999: want 1 to 100000"},
+		{"rounds = -1", ":3: tournament.rounds = -1: want 1 to 100000"},
+		{"games = 0", ":3: tournament.games = 0: want 1 to 1000000"},
+		{"games = 99999999999", ":3: tournament.games = 99999999999: want 1 to 1000000"},
+		{"group_size = 0", ":3: tournament.group_size = 0"},
+		{"jobs = -1", ":3: tournament.jobs = -1: want 0 to 1024"},
+		{"jobs = 100000", ":3: tournament.jobs = 100000: want 0 to 1024"},
+	} {
+		path := filepath.Join(t.TempDir(), "t.toml")
+		if err := os.WriteFile(path, []byte("game = \"tictactoe\"\n[tournament]\n"+c.text+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadConfig(path)
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%q: %v", c.text, err)
+		case c.err != "" && (err == nil || err.Error() != path+c.err && !strings.HasPrefix(err.Error(), path+c.err)):
+			t.Errorf("%q: error %v, want %s%s", c.text, err, path, c.err)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -214,8 +215,24 @@ func ComputeStandings(h *Header, names []string, excluded []Excluded, recs []*Ma
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
+// StandingsFiles are the files Standings.Write writes into dir.
+func StandingsFiles(dir string) []string {
+	return []string{filepath.Join(dir, "standings.json"), filepath.Join(dir, "standings.csv"), filepath.Join(dir, "standings.md")}
+}
+
+// WriteError is the error of Standings.Write when some files could not be
+// written: which were, and why each other was not.
+type WriteError struct {
+	Written []string
+	Err     error // every failure, joined
+}
+
+func (e *WriteError) Error() string { return e.Err.Error() }
+func (e *WriteError) Unwrap() error { return e.Err }
+
 // Write writes standings.json, standings.csv and standings.md into dir,
-// each atomically.
+// each atomically. It tries every one: its error, a *WriteError, says
+// which were written and why each other was not.
 func (s *Standings) Write(dir string) error {
 	j, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
@@ -226,10 +243,20 @@ func (s *Standings) Write(dir string) error {
 		"standings.csv":  s.CSV(),
 		"standings.md":   []byte(s.Markdown()),
 	}
-	for _, name := range []string{"standings.json", "standings.csv", "standings.md"} {
-		if err := writeFileSync(filepath.Join(dir, name), files[name]); err != nil {
-			return err
+	var (
+		written []string
+		errs    []error
+	)
+	for _, path := range StandingsFiles(dir) {
+		name := filepath.Base(path)
+		if err := writeFileSync(path, files[name]); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
 		}
+		written = append(written, path)
+	}
+	if len(errs) > 0 {
+		return &WriteError{Written: written, Err: errors.Join(errs...)}
 	}
 	return nil
 }
@@ -243,10 +270,10 @@ func (s *Standings) CSV() []byte {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 	d := strconv.Itoa
 	for _, r := range s.Standings {
-		_ = w.Write([]string{d(r.Rank), r.Name, d(r.Played), d(r.Wins), d(r.Draws), d(r.Losses), f(r.Score),
+		_ = w.Write([]string{d(r.Rank), csvText(r.Name), d(r.Played), d(r.Wins), d(r.Draws), d(r.Losses), f(r.Score),
 			f(r.Rating), f(r.RatingLow), f(r.RatingHigh),
 			d(r.Failures.Total), d(r.Failures.Timeout), d(r.Failures.Crash), d(r.Failures.Illegal),
-			d(r.Failures.Protocol), d(r.Failures.Output), d(r.Failures.Memory), r.Failures.Last})
+			d(r.Failures.Protocol), d(r.Failures.Output), d(r.Failures.Memory), csvText(r.Failures.Last)})
 	}
 	w.Flush()
 	return b.Bytes()
@@ -280,7 +307,8 @@ func (s *Standings) Markdown() string {
 	if len(s.Excluded) > 0 {
 		b.WriteString("\n## Left out\n\n")
 		for _, e := range s.Excluded {
-			fmt.Fprintf(&b, "- **%s**:\n\n```\n%s\n```\n", mdEscape(e.Name), e.Error)
+			fence := mdFence(e.Error)
+			fmt.Fprintf(&b, "- **%s**:\n\n%s\n%s\n%s\n", mdEscape(e.Name), fence, judge.Printable(e.Error), fence)
 		}
 	}
 	return b.String()
@@ -293,7 +321,36 @@ func scoreDoc(kind string) string {
 	return "1 per win, ½ per draw"
 }
 
-func mdEscape(s string) string { return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s) }
+// mdEscape makes text from a bot (a name, a reason) fit a Markdown table's
+// cell or a list item on one line: escaped (judge.PrintableLine), with its
+// pipes escaped too.
+func mdEscape(s string) string { return strings.ReplaceAll(judge.PrintableLine(s), "|", `\|`) }
+
+// mdFence is a Markdown code fence that text cannot close: longer than
+// any run of backticks in it.
+func mdFence(text string) string {
+	longest, run := 0, 0
+	for _, c := range text {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}
+
+// csvText makes text from a bot (a name, a reason) fit a CSV cell: escaped
+// (judge.PrintableLine), and not read as a formula by a spreadsheet: a
+// cell that starts with =, +, -, or @ starts with ' instead.
+func csvText(s string) string {
+	s = judge.PrintableLine(s)
+	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
+		s = "'" + s
+	}
+	return s
+}
 
 // fmtScore writes a score for people: at most two decimals (standings.json
 // keeps every digit).
@@ -320,7 +377,7 @@ func failureCounts(f Failures) string {
 func (s *Standings) Print(w io.Writer) {
 	width := 4
 	for _, r := range s.Standings {
-		width = max(width, len(r.Name))
+		width = max(width, len(judge.PrintableLine(r.Name)))
 	}
 	scoreHead := "points"
 	if s.ScoreKind == "average" {
@@ -328,16 +385,16 @@ func (s *Standings) Print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "%3s  %-*s %6s %5s %5s %5s %8s %7s  %-13s  %s\n", "#", width, "bot", "played", "W", "D", "L", scoreHead, "rating", "95% interval", "failures")
 	for _, r := range s.Standings {
-		fmt.Fprintf(w, "%3d  %-*s %6d %5d %5d %5d %8s %7.0f  %-13s  %s\n", r.Rank, width, r.Name, r.Played, r.Wins, r.Draws, r.Losses,
+		fmt.Fprintf(w, "%3d  %-*s %6d %5d %5d %5d %8s %7.0f  %-13s  %s\n", r.Rank, width, judge.PrintableLine(r.Name), r.Played, r.Wins, r.Draws, r.Losses,
 			fmtScore(r.Score), r.Rating, fmt.Sprintf("%.0f–%.0f", r.RatingLow, r.RatingHigh), failureCounts(r.Failures))
 	}
 	for _, r := range s.Standings {
 		if r.Failures.Last != "" {
-			fmt.Fprintf(w, "  %s, last failure: %s\n", r.Name, r.Failures.Last)
+			fmt.Fprintf(w, "  %s, last failure: %s\n", judge.PrintableLine(r.Name), judge.Printable(r.Failures.Last))
 		}
 	}
 	for _, e := range s.Excluded {
-		fmt.Fprintf(w, "  %s left out: %s\n", e.Name, firstLines(e.Error, 6))
+		fmt.Fprintf(w, "  %s left out: %s\n", judge.PrintableLine(e.Name), firstLines(judge.Printable(e.Error), 6))
 	}
 	fmt.Fprintf(w, "%d of %d matches played; score: %s; rating: %s, Elo scale", s.Matches, s.Scheduled, scoreDoc(s.ScoreKind), s.RatingFit)
 	if s.Prior {

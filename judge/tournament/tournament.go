@@ -219,6 +219,11 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		return nil, fmt.Errorf("a tournament needs at least 2 bots that can play, have %d", len(t.ents))
 	}
 
+	plan := Plan{Format: o.Format, Names: t.names, Rounds: o.Rounds, Seed: o.Seed, TestBot: testBot, GroupSize: k}
+	if err := plan.checkSize(); err != nil {
+		return nil, err
+	}
+
 	// The directory's identity.
 	h := &Header{Version: LogVersion, Game: v.Name, Params: params, Format: o.Format, Seed: o.Seed, GroupSize: k}
 	if testBot >= 0 {
@@ -248,7 +253,6 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		return nil, err
 	}
 
-	plan := Plan{Format: o.Format, Names: t.names, Rounds: o.Rounds, Seed: o.Seed, TestBot: testBot, GroupSize: k}
 	t0 := time.Now()
 	var (
 		ids     map[string]bool
@@ -265,8 +269,8 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		if err != nil {
 			return nil, err
 		}
-		ids = map[string]bool{}
-		var todo []Fixture
+		ids = make(map[string]bool, len(sched))
+		todo := sched[:0] // filtered in place: a schedule may be large
 		o.Progress.begin(0, 0, average)
 		for _, f := range sched {
 			if !o.Shard.has(f.Index) {
@@ -292,17 +296,17 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		}
 	}
 	st := ComputeStandings(h, t.names, excluded, recs, total)
-	if err := st.Write(o.Out); err != nil {
-		return st, err
-	}
+	writeErr := st.Write(o.Out)
 	el := time.Since(t0).Round(time.Millisecond)
 	switch {
-	case runErr == nil:
+	case runErr == nil && writeErr == nil:
 		o.Progress.say(o.Log, "%d matches played in %v (%d recorded before); results in %s\n", played, el, total-played, o.Out)
+	case runErr == nil:
+		return st, writeErr
 	case errors.Is(runErr, context.Canceled) || errors.Is(runErr, context.DeadlineExceeded) || errors.Is(runErr, ErrInterrupted):
-		return st, fmt.Errorf("%w after %d of %d matches (%d in this run): run the same command again to resume", ErrInterrupted, len(recs), total, played)
+		return st, errors.Join(fmt.Errorf("%w after %d of %d matches (%d in this run): run the same command again to resume", ErrInterrupted, len(recs), total, played), writeErr)
 	default:
-		return st, runErr
+		return st, errors.Join(runErr, writeErr)
 	}
 	return st, nil
 }
@@ -320,7 +324,8 @@ func (p *Progress) setTotal(total, already int) {
 }
 
 // runFixtures plays fixtures, at most jobs at once, and returns how many
-// it recorded.
+// it recorded. The first failure stops the others; the error tells every
+// failure, not only the first (on a full disk, each write that failed).
 func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (int, error) {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(jobs)
@@ -328,6 +333,8 @@ func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (in
 		done  = make(chan struct{}, len(todo))
 		count int
 		adm   = t.admission()
+		mu    sync.Mutex
+		fails []error
 	)
 	for _, f := range todo {
 		if gctx.Err() != nil {
@@ -342,6 +349,11 @@ func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (in
 			}
 			defer adm.done()
 			if err := t.play(gctx, f); err != nil {
+				if gctx.Err() == nil || !errors.Is(err, gctx.Err()) {
+					mu.Lock()
+					fails = append(fails, err)
+					mu.Unlock()
+				}
 				return err
 			}
 			done <- struct{}{}
@@ -352,6 +364,9 @@ func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (in
 	close(done)
 	for range done {
 		count++
+	}
+	if len(fails) > 1 {
+		err = errors.Join(fails...)
 	}
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
