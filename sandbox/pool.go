@@ -35,6 +35,9 @@ import (
 var (
 	pooling   = true
 	slotFault error
+	// noSeccomp, for tests, runs programs without the seccomp filter:
+	// what holds when a machine has none.
+	noSeccomp bool
 )
 
 // Whether ready sandboxes work here, at each level, is found once, by
@@ -140,6 +143,20 @@ type slot struct {
 	ids   []fileID // of the mounted paths when the slot was built
 	exit  chan waited
 	ended waited // how the init ended, after destroy
+	// The init's resource limits when it was ready, before any program
+	// ran (see intact.go); limitsOK says they could be read.
+	limits   limitSet
+	limitsOK bool
+}
+
+// intact reports whether the init's resource limits are still those it
+// had when the slot was ready.
+func (s *slot) intact() bool {
+	if !s.limitsOK {
+		return true
+	}
+	l, err := limitsOf(s.cmd.Process.Pid)
+	return err == nil && l == s.limits
 }
 
 // fileID identifies a file, to notice a directory replaced since a slot
@@ -435,6 +452,9 @@ func buildSlot(sh *shape) (*slot, error) {
 	case m.Err != "":
 		return abort(fmt.Errorf("sandbox: %s", m.Err))
 	}
+	if l, err := limitsOf(cmd.Process.Pid); err == nil {
+		s.limits, s.limitsOK = l, true
+	}
 	return s, nil
 }
 
@@ -520,7 +540,7 @@ func prepare(spec Spec) (*shape, *runConfig, error) {
 	if pr.landlock >= 1 {
 		cfg.Landlock = pr.landlock
 	}
-	cfg.Seccomp = pr.seccomp
+	cfg.Seccomp = pr.seccomp && !noSeccomp
 	lim := spec.Limits
 	nproc := cgs == nil || !cgs.pids
 	if nproc && lim.Procs > 0 {
@@ -533,7 +553,8 @@ func prepare(spec Spec) (*shape, *runConfig, error) {
 	// restricts itself.
 	cfg.Direct = cgs == nil || cgs.version != 2
 	for _, r := range cfg.Rlimits {
-		if r.Resource == unix.RLIMIT_DATA || r.Resource == unix.RLIMIT_NPROC {
+		if r.Resource == unix.RLIMIT_DATA || r.Resource == unix.RLIMIT_NPROC ||
+			r.Resource == unix.RLIMIT_NOFILE && r.Value < initFiles {
 			cfg.Direct = false
 		}
 	}
@@ -656,6 +677,8 @@ func (s *slot) started(name string) (pid int, err error, slotOK bool) {
 	switch buf[0] {
 	case 'E':
 		return 0, fmt.Errorf("sandbox: %s", buf[1:n]), true
+	case 'X':
+		return 0, fmt.Errorf("%w: %s", ErrSandbox, buf[1:n]), false
 	case 'P':
 		msgs, _ := unix.ParseSocketControlMessage(oob[:oobn])
 		for _, m := range msgs {
@@ -726,11 +749,28 @@ func (p *Process) waitPooled() {
 			}
 		}
 	}
+	if clean && !s.intact() {
+		// The program changed the init (which seccomp should have
+		// kept it from): no program runs in this slot again.
+		clean = false
+	}
 	if !clean {
 		s.destroy()
 		if w := s.ended; w.ok && err != nil {
-			// The init itself was killed (by the judge, or for memory).
-			e.Code, e.Signal = fromWaitStatus(w.status)
+			p.mu.Lock()
+			killed := p.killed
+			p.mu.Unlock()
+			if killed {
+				// The judge killed the init, after the program failed to
+				// end when told to.
+				e.Code, e.Signal = fromWaitStatus(w.status)
+			} else {
+				// The init died on its own: not something the program
+				// did, as far as the judge can tell.
+				var ie Exit
+				ie.Code, ie.Signal = fromWaitStatus(w.status)
+				e.Err = fmt.Errorf("%w: its init ended (%v) while the program ran", ErrSandbox, ie)
+			}
 		}
 	} else {
 		pool.put(s)

@@ -16,11 +16,18 @@ import (
 // output, its exit and the slot it ran in.
 func runIn(t *testing.T, l Level, script string, lim Limits, dir string) (string, Exit, *slot) {
 	t.Helper()
+	return runArgv(t, l, []string{"sh", "-c", script}, lim, dir)
+}
+
+// runArgv is runIn with a command.
+func runArgv(t *testing.T, l Level, argv []string, lim Limits, dir string) (string, Exit, *slot) {
+	t.Helper()
+	script := strings.Join(argv, " ")
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Start(Spec{Argv: []string{"sh", "-c", script}, Env: []string{"PATH=/usr/bin:/bin"},
+	p, err := Start(Spec{Argv: argv, Env: []string{"PATH=/usr/bin:/bin"},
 		Level: l, Limits: lim, ReadOnly: []string{dir}, Stdout: w, Stderr: w})
 	w.Close()
 	if err != nil {
