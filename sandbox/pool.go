@@ -115,6 +115,8 @@ type slotPool struct {
 	idle     map[string][]*slot
 	nIdle    int
 	building map[string]int
+	builds   sync.WaitGroup // the slots being built in the background
+	closed   bool           // Close was called: no slot is kept
 }
 
 var pool = &slotPool{idle: map[string][]*slot{}, building: map[string]int{}}
@@ -207,7 +209,7 @@ func (pl *slotPool) take(key string) *slot {
 func (pl *slotPool) put(s *slot) {
 	pl.mu.Lock()
 	key := s.shape.key
-	if len(pl.idle[key]) >= maxIdlePerShape {
+	if len(pl.idle[key]) >= maxIdlePerShape || pl.closed {
 		pl.mu.Unlock()
 		s.destroy()
 		return
@@ -241,13 +243,15 @@ func (pl *slotPool) put(s *slot) {
 // none is being built.
 func (pl *slotPool) refill(sh *shape) {
 	pl.mu.Lock()
-	if len(pl.idle[sh.key]) > 0 || pl.building[sh.key] > 0 {
+	if len(pl.idle[sh.key]) > 0 || pl.building[sh.key] > 0 || pl.closed {
 		pl.mu.Unlock()
 		return
 	}
 	pl.building[sh.key]++
+	pl.builds.Add(1)
 	pl.mu.Unlock()
 	go func() {
+		defer pl.builds.Done()
 		s, err := buildSlot(sh)
 		pl.mu.Lock()
 		pl.building[sh.key]--
@@ -273,6 +277,20 @@ func ReleaseIdle() {
 	for _, s := range all {
 		s.destroy()
 	}
+}
+
+// Close ends every sandbox kept ready for reuse and removes their
+// cgroups, waiting for those being built; from then on, a sandbox is
+// ended with its program. A program that is done with sandboxes calls it
+// before it exits: the inits of ready sandboxes die with the program
+// that started them, but their cgroups would stay until the next judge
+// removed them. Other judges' sandboxes are not touched.
+func Close() {
+	pool.mu.Lock()
+	pool.closed = true
+	pool.mu.Unlock()
+	pool.builds.Wait()
+	ReleaseIdle()
 }
 
 // Prewarm builds up to n ready sandboxes for programs started with spec

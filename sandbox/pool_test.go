@@ -3,8 +3,10 @@ package sandbox
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -277,4 +279,59 @@ func TestReuseFallsBack(t *testing.T) {
 	if p.Level() != Probe().Level {
 		t.Errorf("level %s, want %s", p.Level(), Probe().Level)
 	}
+}
+
+// TestCloseLeavesNoCgroup runs a judge (this test binary again, as
+// TestCloseHelper) that starts programs in ready sandboxes, some at once,
+// then calls Close and exits: no cgroup of its remains.
+func TestCloseLeavesNoCgroup(t *testing.T) {
+	available(t, Full)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCloseHelper$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "SANDBOX_CLOSE_HELPER=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	pid := cmd.Process.Pid
+	var dirs []string
+	if s := cgroups(); s.version == 2 {
+		dirs = append(dirs, s.v2)
+	} else {
+		for _, d := range s.v1 {
+			dirs = append(dirs, d)
+		}
+	}
+	for _, d := range dirs {
+		left, _ := filepath.Glob(filepath.Join(d, fmt.Sprintf("judge-sb-%d-*", pid)))
+		if len(left) > 0 {
+			t.Errorf("left after Close: %v", left)
+		}
+	}
+	if !strings.Contains(string(out), "started 6") {
+		t.Errorf("the helper did not start its programs:\n%s", out)
+	}
+}
+
+// TestCloseHelper is the judge of TestCloseLeavesNoCgroup.
+func TestCloseHelper(t *testing.T) {
+	if os.Getenv("SANDBOX_CLOSE_HELPER") == "" {
+		t.Skip("run by TestCloseLeavesNoCgroup")
+	}
+	n := 0
+	for round := 0; round < 2; round++ {
+		var ps []*Process
+		for i := 0; i < 3; i++ {
+			p, err := Start(Spec{Argv: []string{"/bin/true"}, Level: Full, Limits: hostileLimits})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps = append(ps, p)
+		}
+		for _, p := range ps {
+			<-p.Done()
+			n++
+		}
+	}
+	fmt.Printf("started %d\n", n)
+	Close()
 }

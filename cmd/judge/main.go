@@ -35,6 +35,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := (&Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
 	stop()
+	sandbox.Close() // the cgroups of the sandboxes kept ready
 	os.Exit(code)
 }
 
