@@ -10,8 +10,9 @@ import (
 
 // lookAtSelf prints what a program inherits of its sandbox and could
 // have been changed by an earlier one: every resource limit, its nice
-// value, its CPU affinity.
-const lookAtSelf = `cat /proc/self/limits; cut -d' ' -f19 /proc/self/stat; grep Cpus_allowed_list /proc/self/status`
+// value, its CPU affinity, its blocked and ignored signals, its umask.
+const lookAtSelf = `cat /proc/self/limits; cut -d' ' -f19 /proc/self/stat
+	grep -E '^(Cpus_allowed_list|SigBlk|SigIgn|NoNewPrivs|Seccomp|CapBnd)' /proc/self/status; umask`
 
 // TestLoweredInitHarmsNobody runs, in a reused sandbox, a program that
 // lowers every resource limit, the nice value and the CPU affinity of the
