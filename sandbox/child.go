@@ -269,17 +269,20 @@ func enterRoot(cfg *config) error {
 }
 
 // catchSignals keeps an init from dying of the signals a program may
-// send it. Caught, not ignored: an ignored signal would stay ignored in
-// the programs it starts.
+// send it: every signal. The kernel spares the init of a PID namespace
+// only the signals it has no handler for, and the Go runtime has one for
+// every signal; a SIGILL or SIGSEGV sent with kill or tgkill (as a
+// program can to the thread of the init that forked it, which shares
+// its Landlock domain while it lives) would make the runtime crash
+// unless notified. Caught, not ignored: an ignored signal would stay
+// ignored in the programs it starts.
 func catchSignals() {
 	sigs := make(chan os.Signal, 16)
 	go func() {
 		for range sigs {
 		}
 	}()
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT,
-		syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGPIPE, syscall.SIGALRM,
-		syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGXFSZ)
+	signal.Notify(sigs)
 }
 
 // spareThreads makes the Go runtime create n threads now and keep them

@@ -6,13 +6,17 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // lookAtSelf prints what a program inherits of its sandbox and could
 // have been changed by an earlier one: every resource limit, its nice
-// value, its CPU affinity, its blocked and ignored signals, its umask.
+// value, its CPU affinity, its blocked and ignored signals, its umask,
+// its oom_score_adj.
 const lookAtSelf = `cat /proc/self/limits; cut -d' ' -f19 /proc/self/stat
-	grep -E '^(Cpus_allowed_list|SigBlk|SigIgn|NoNewPrivs|Seccomp|CapBnd)' /proc/self/status; umask`
+	grep -E '^(Cpus_allowed_list|SigBlk|SigIgn|NoNewPrivs|Seccomp|CapBnd)' /proc/self/status; umask
+	cat /proc/self/oom_score_adj`
 
 // TestLoweredInitHarmsNobody runs, in a reused sandbox, a program that
 // lowers every resource limit, the nice value and the CPU affinity of the
@@ -188,6 +192,52 @@ func TestSmallOpenFileLimits(t *testing.T) {
 						t.Errorf("open_files %d: %q, %v", n, out, e)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestInitSurvivesSignals sends every signal but SIGKILL and SIGSTOP to
+// every thread of a reused sandbox's init while its program runs (as the
+// program can to the thread that forked it, while that thread lives):
+// the init goes on, the program ends as it would have, and the slot is
+// used again.
+func TestInitSurvivesSignals(t *testing.T) {
+	for _, l := range []Level{Full, Namespaces} {
+		t.Run(string(l), func(t *testing.T) {
+			available(t, l)
+			ReleaseIdle()
+			p, err := Start(Spec{Argv: []string{"sleep", "1"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits, ReadOnly: []string{"/tmp"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := p.slot
+			if s == nil {
+				p.Kill()
+				t.Fatal("the program ran in no reusable sandbox")
+			}
+			init := s.cmd.Process.Pid
+			sent := 0
+			for sig := 1; sig < 65; sig++ {
+				if sig == int(unix.SIGKILL) || sig == int(unix.SIGSTOP) || sig == 32 || sig == 33 {
+					continue // (32 and 33 are the C library's own)
+				}
+				for _, tid := range listTasks(init, nil) {
+					if unix.Tgkill(init, tid, unix.Signal(sig)) == nil {
+						sent++
+					}
+				}
+			}
+			<-p.Done()
+			if e := p.Exit(); e.Code != 0 || e.Err != nil {
+				t.Fatalf("the program: %v (%d signals sent to the init)", e, sent)
+			}
+			out, e, s2 := runIn(t, l, "echo ok", hostileLimits, "/tmp")
+			for i := 0; i < 5 && s2 != s; i++ {
+				out, e, s2 = runIn(t, l, "echo ok", hostileLimits, "/tmp")
+			}
+			if out != "ok\n" || e.Code != 0 || s2 != s {
+				t.Errorf("after %d signals to the init: %q, %v (same slot: %v)", sent, out, e, s2 == s)
 			}
 		})
 	}

@@ -1,5 +1,6 @@
-/* Lowers every resource limit, the nice value and the CPU affinity of the
- * processes named by its arguments (1: its sandbox's init), and of each of
+/* Lowers every resource limit, the nice value and the CPU affinity, and
+ * raises the oom_score_adj, of the processes named by its arguments (1:
+ * its sandbox's init), and of each of
  * their threads it can list, so that whatever runs after it inherits them:
  * a later program of a reused sandbox, or the judge. It prints what the
  * kernel allowed: "PID RESOURCE ok" or "PID RESOURCE denied (errno)". */
@@ -59,6 +60,9 @@ int main(int argc, char **argv) {
 			result(pid, lims[j].name, prlimit(pid, lims[j].res, &l, NULL));
 		}
 		char dir[64];
+		snprintf(dir, sizeof dir, "/proc/%d/oom_score_adj", pid);
+		FILE *adj = fopen(dir, "w");
+		result(pid, "oom_score_adj", adj && fputs("1000", adj) >= 0 && fclose(adj) == 0 ? 0 : -1);
 		snprintf(dir, sizeof dir, "/proc/%d/task", pid);
 		DIR *d = opendir(dir);
 		if (!d) {
