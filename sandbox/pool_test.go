@@ -58,6 +58,34 @@ func runArgv(t *testing.T, l Level, argv []string, lim Limits, dir string) (stri
 	return out.String(), p.Exit(), p.slot
 }
 
+// keepOnly leaves s the only idle slot of its shape (once the slots being
+// built are built), so that the next start of that shape runs in s if s
+// went back to the pool: a test of what one program leaves for the next
+// in its slot.
+func keepOnly(s *slot) {
+	if s == nil {
+		return
+	}
+	pool.builds.Wait()
+	pool.mu.Lock()
+	var others []*slot
+	list := pool.idle[s.shape.key]
+	var kept []*slot
+	for _, x := range list {
+		if x == s {
+			kept = append(kept, x)
+		} else {
+			others = append(others, x)
+		}
+	}
+	pool.idle[s.shape.key] = kept
+	pool.nIdle -= len(others)
+	pool.mu.Unlock()
+	for _, x := range others {
+		x.destroy()
+	}
+}
+
 // TestReuseLeavesNothing runs a program that leaves everything it can
 // behind in its sandbox, then another in the same sandbox, which must see
 // none of it: files in /tmp and /dev/shm, a child still running with the
@@ -84,6 +112,7 @@ func TestReuseLeavesNothing(t *testing.T) {
 			if s1 == nil {
 				t.Fatal("the program ran in no reusable sandbox")
 			}
+			keepOnly(s1)
 			look := `ls -A /tmp /dev/shm; ulimit -n; ipcs | grep -c 0x
 				for d in /proc/[0-9]*; do tr '\0' ' ' <$d/cmdline; echo; done`
 			out, e, s2 := runIn(t, l, look, lim, dir)
@@ -379,12 +408,8 @@ func TestReuseChannels(t *testing.T) {
 					t.Errorf("the first program: want %q", want)
 				}
 			}
-			// The next start takes the slot of leave, or one built
-			// meanwhile for the next program: a few tries.
+			keepOnly(s1)
 			out, e, s2 := start("find")
-			for i := 0; i < 5 && s1 != nil && s2 != s1; i++ {
-				out, e, s2 = start("find")
-			}
 			if s1 == nil || s2 != s1 {
 				t.Fatal("the programs did not run in the same slot: nothing proven")
 			}
@@ -393,5 +418,77 @@ func TestReuseChannels(t *testing.T) {
 				t.Errorf("the next program: %v\n%s\nwant\n%s", e, out, want)
 			}
 		})
+	}
+}
+
+// TestReuseAfterFreeze kills a program while it is frozen: the next
+// program of its slot is not frozen.
+func TestReuseAfterFreeze(t *testing.T) {
+	for _, l := range []Level{Full, Namespaces} {
+		t.Run(string(l), func(t *testing.T) {
+			available(t, l)
+			ReleaseIdle()
+			dir := t.TempDir()
+			if err := os.Chmod(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			p, err := Start(Spec{Argv: []string{"sleep", "1000"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l,
+				Limits: hostileLimits, ReadOnly: []string{dir}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Freeze(); err != nil {
+				t.Fatal(err)
+			}
+			p.Kill()
+			<-p.Done()
+			keepOnly(p.slot)
+			out, e, s := runIn(t, l, "echo ok", hostileLimits, dir)
+			if s != p.slot {
+				t.Fatal("the slot of the frozen program was not reused: nothing proven")
+			}
+			if out != "ok\n" || e.Code != 0 {
+				t.Errorf("after a frozen program: %q, %v", out, e)
+			}
+		})
+	}
+}
+
+// TestReplacedDirectoryIsNotReused: a slot showing a directory that has
+// been replaced since (a bot rebuilt into a new directory of the same
+// name) is not used again; the program runs in a new slot and sees the
+// new directory.
+func TestReplacedDirectoryIsNotReused(t *testing.T) {
+	available(t, Namespaces)
+	ReleaseIdle()
+	base := t.TempDir()
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(base, "bot")
+	write := func(text string) {
+		t.Helper()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "version"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("old\n")
+	out, _, s1 := runIn(t, Auto, "cat "+dir+"/version", hostileLimits, dir)
+	if out != "old\n" || s1 == nil {
+		t.Fatalf("%q (slot %v)", out, s1 != nil)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	write("new\n")
+	out, e, s2 := runIn(t, Auto, "cat "+dir+"/version", hostileLimits, dir)
+	if s2 == s1 {
+		t.Error("the slot showing the old directory was used again")
+	}
+	if out != "new\n" || e.Code != 0 {
+		t.Errorf("after the directory was replaced: %q, %v", out, e)
 	}
 }
