@@ -246,3 +246,28 @@ func TestInitSurvivesSignals(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkIntact measures the checks of a reused sandbox's init: the
+// init's own before each program (here on the test's process, which has
+// more threads than an init), and the judge's read of the init's limits
+// after each.
+func BenchmarkIntact(b *testing.B) {
+	s, err := captureState()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("init", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if err := s.check(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("judge", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := limitsOf(os.Getpid()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
