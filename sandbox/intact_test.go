@@ -186,7 +186,7 @@ func TestInitDeathIsTheSandboxes(t *testing.T) {
 // TestSmallOpenFileLimits: an open-file limit smaller than what a
 // sandbox's init needs for itself binds the program only.
 func TestSmallOpenFileLimits(t *testing.T) {
-	for _, l := range levels {
+	for _, l := range []Level{Full, Namespaces, Basic} { // (at none, limits apply once the program runs)
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
 			for _, n := range []int{4, 5, 23, 64} {

@@ -281,14 +281,14 @@ func TestReuseFallsBack(t *testing.T) {
 	available(t, Namespaces)
 	ReleaseIdle()
 	reuse.mu.Lock()
-	saved := reuse.done
-	reuse.done = nil
+	saved, savedChecks := reuse.done, reuse.checks
+	reuse.done, reuse.checks = nil, nil
 	reuse.mu.Unlock()
 	slotFault = errors.New("sandbox: this machine refuses ready sandboxes")
 	t.Cleanup(func() {
 		slotFault = nil
 		reuse.mu.Lock()
-		reuse.done = saved
+		reuse.done, reuse.checks = saved, savedChecks
 		reuse.mu.Unlock()
 	})
 	if err := ReuseProblem(); err == nil || !strings.Contains(err.Error(), "refuses ready sandboxes") {
