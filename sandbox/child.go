@@ -27,6 +27,12 @@ const (
 	execName = "judge-sandbox-exec"
 )
 
+// initFiles is the open-file limit below which the init does not take
+// the program's limit on itself (config.Direct): it holds descriptors of
+// its own (the Go runtime's, its control socket, the files of a run
+// request), and a program's limit is then set by its restricted parent.
+const initFiles = 64
+
 // initCalled is set by Init, so that Start can refuse to run an init that
 // would not recognize itself.
 var initCalled bool
@@ -53,14 +59,18 @@ func Init() {
 // config is what the judge tells the init, and the init the program's
 // restricted parent.
 type config struct {
-	Mode     string      `json:"mode"` // "init" (PID 1 of namespaces), "reaper" (no namespaces), "probe"
-	Path     string      `json:"path"`
-	Argv     []string    `json:"argv"`
-	Dir      string      `json:"dir"`
-	Env      []string    `json:"env"`
-	Mounts   []mountSpec `json:"mounts,omitempty"`
-	TmpSize  int64       `json:"tmp_size,omitempty"`
-	Rlimits  []rlimit    `json:"rlimits,omitempty"`
+	Mode    string      `json:"mode"` // "init" (PID 1 of namespaces), "reaper" (no namespaces), "probe"
+	Path    string      `json:"path"`
+	Argv    []string    `json:"argv"`
+	Dir     string      `json:"dir"`
+	Env     []string    `json:"env"`
+	Mounts  []mountSpec `json:"mounts,omitempty"`
+	TmpSize int64       `json:"tmp_size,omitempty"`
+	Rlimits []rlimit    `json:"rlimits,omitempty"`
+	// Base are limits (resource, soft, hard) the restricted parent sets
+	// before Rlimits: a reused sandbox's programs get every limit from
+	// the init's record, not from what the init has now.
+	Base     [][3]uint64 `json:"base,omitempty"`
 	Landlock int         `json:"landlock,omitempty"` // ABI to use; 0 for none
 	RO       []string    `json:"ro,omitempty"`       // Landlock: read and execute
 	RW       []string    `json:"rw,omitempty"`       // Landlock: everything
@@ -259,17 +269,20 @@ func enterRoot(cfg *config) error {
 }
 
 // catchSignals keeps an init from dying of the signals a program may
-// send it. Caught, not ignored: an ignored signal would stay ignored in
-// the programs it starts.
+// send it: every signal. The kernel spares the init of a PID namespace
+// only the signals it has no handler for, and the Go runtime has one for
+// every signal; a SIGILL or SIGSEGV sent with kill or tgkill (as a
+// program can to the thread of the init that forked it, which shares
+// its Landlock domain while it lives) would make the runtime crash
+// unless notified. Caught, not ignored: an ignored signal would stay
+// ignored in the programs it starts.
 func catchSignals() {
 	sigs := make(chan os.Signal, 16)
 	go func() {
 		for range sigs {
 		}
 	}()
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT,
-		syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGPIPE, syscall.SIGALRM,
-		syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGXFSZ)
+	signal.Notify(sigs)
 }
 
 // spareThreads makes the Go runtime create n threads now and keep them
@@ -502,15 +515,21 @@ func runExec() {
 	if err != nil {
 		fail(fmt.Errorf("exec %s: %w", cfg.Path, err))
 	}
-	lims := make([]unix.Rlimit, len(cfg.Rlimits))
-	for i, r := range cfg.Rlimits {
-		lims[i] = unix.Rlimit{Cur: r.Value, Max: r.Value}
+	res := make([]int, 0, len(cfg.Base)+len(cfg.Rlimits))
+	lims := make([]unix.Rlimit, 0, cap(res))
+	for _, b := range cfg.Base {
+		res = append(res, int(b[0]))
+		lims = append(lims, unix.Rlimit{Cur: b[1], Max: b[2]})
+	}
+	for _, r := range cfg.Rlimits {
+		res = append(res, r.Resource)
+		lims = append(lims, unix.Rlimit{Cur: r.Value, Max: r.Value})
 	}
 	debug.SetGCPercent(-1)
-	for i, r := range cfg.Rlimits {
-		_, _, e := unix.RawSyscall(unix.SYS_SETRLIMIT, uintptr(r.Resource), uintptr(unsafe.Pointer(&lims[i])), 0)
+	for i, r := range res {
+		_, _, e := unix.RawSyscall(unix.SYS_SETRLIMIT, uintptr(r), uintptr(unsafe.Pointer(&lims[i])), 0)
 		if e != 0 {
-			fail(fmt.Errorf("setrlimit %d: %w", r.Resource, e))
+			fail(fmt.Errorf("setrlimit %d: %w", r, e))
 		}
 	}
 	_, _, e := unix.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(path)),

@@ -108,7 +108,7 @@ func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, err
 	if pr.landlock >= 1 {
 		cfg.Landlock = pr.landlock
 	}
-	cfg.Seccomp = pr.seccomp
+	cfg.Seccomp = pr.seccomp && !noSeccomp
 	cleanup := func() {
 		closeExtra()
 		if p.tmpDir != "" {
@@ -192,7 +192,8 @@ func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, err
 	cfg.Rlimits = rlimitsFor(lim, cgMem, nproc)
 	cfg.Direct = true
 	for _, r := range cfg.Rlimits {
-		if r.Resource == unix.RLIMIT_DATA || r.Resource == unix.RLIMIT_NPROC {
+		if r.Resource == unix.RLIMIT_DATA || r.Resource == unix.RLIMIT_NPROC ||
+			r.Resource == unix.RLIMIT_NOFILE && r.Value < initFiles {
 			cfg.Direct = false
 		}
 	}
@@ -293,6 +294,14 @@ func (p *Process) waitIsolated(cmd *exec.Cmd, rd *bufio.Reader, stR *os.File) {
 	}
 	if p.tmpDir != "" {
 		os.RemoveAll(p.tmpDir)
+	}
+	p.mu.Lock()
+	killed := p.killed
+	p.mu.Unlock()
+	if !final.Done && w.ok && !killed && !e.OOM && p.level.rank() >= Namespaces.rank() {
+		// PID 1 of its namespace, which no process inside can kill, and
+		// not by the judge nor for memory: the sandbox failed.
+		e.Err = fmt.Errorf("%w: its init ended (%v) while the program ran", ErrSandbox, e)
 	}
 	p.finish(e)
 }

@@ -35,6 +35,9 @@ import (
 var (
 	pooling   = true
 	slotFault error
+	// noSeccomp, for tests, runs programs without the seccomp filter:
+	// what holds when a machine has none.
+	noSeccomp bool
 )
 
 // Whether ready sandboxes work here, at each level, is found once, by
@@ -112,6 +115,8 @@ type slotPool struct {
 	idle     map[string][]*slot
 	nIdle    int
 	building map[string]int
+	builds   sync.WaitGroup // the slots being built in the background
+	closed   bool           // Close was called: no slot is kept
 }
 
 var pool = &slotPool{idle: map[string][]*slot{}, building: map[string]int{}}
@@ -140,6 +145,20 @@ type slot struct {
 	ids   []fileID // of the mounted paths when the slot was built
 	exit  chan waited
 	ended waited // how the init ended, after destroy
+	// The init's resource limits when it was ready, before any program
+	// ran (see intact.go); limitsOK says they could be read.
+	limits   limitSet
+	limitsOK bool
+}
+
+// intact reports whether the init's resource limits are still those it
+// had when the slot was ready.
+func (s *slot) intact() bool {
+	if !s.limitsOK {
+		return true
+	}
+	l, err := limitsOf(s.cmd.Process.Pid)
+	return err == nil && l == s.limits
 }
 
 // fileID identifies a file, to notice a directory replaced since a slot
@@ -190,7 +209,7 @@ func (pl *slotPool) take(key string) *slot {
 func (pl *slotPool) put(s *slot) {
 	pl.mu.Lock()
 	key := s.shape.key
-	if len(pl.idle[key]) >= maxIdlePerShape {
+	if len(pl.idle[key]) >= maxIdlePerShape || pl.closed {
 		pl.mu.Unlock()
 		s.destroy()
 		return
@@ -224,13 +243,15 @@ func (pl *slotPool) put(s *slot) {
 // none is being built.
 func (pl *slotPool) refill(sh *shape) {
 	pl.mu.Lock()
-	if len(pl.idle[sh.key]) > 0 || pl.building[sh.key] > 0 {
+	if len(pl.idle[sh.key]) > 0 || pl.building[sh.key] > 0 || pl.closed {
 		pl.mu.Unlock()
 		return
 	}
 	pl.building[sh.key]++
+	pl.builds.Add(1)
 	pl.mu.Unlock()
 	go func() {
+		defer pl.builds.Done()
 		s, err := buildSlot(sh)
 		pl.mu.Lock()
 		pl.building[sh.key]--
@@ -256,6 +277,20 @@ func ReleaseIdle() {
 	for _, s := range all {
 		s.destroy()
 	}
+}
+
+// Close ends every sandbox kept ready for reuse and removes their
+// cgroups, waiting for those being built; from then on, a sandbox is
+// ended with its program. A program that is done with sandboxes calls it
+// before it exits: the inits of ready sandboxes die with the program
+// that started them, but their cgroups would stay until the next judge
+// removed them. Other judges' sandboxes are not touched.
+func Close() {
+	pool.mu.Lock()
+	pool.closed = true
+	pool.mu.Unlock()
+	pool.builds.Wait()
+	ReleaseIdle()
 }
 
 // Prewarm builds up to n ready sandboxes for programs started with spec
@@ -435,6 +470,9 @@ func buildSlot(sh *shape) (*slot, error) {
 	case m.Err != "":
 		return abort(fmt.Errorf("sandbox: %s", m.Err))
 	}
+	if l, err := limitsOf(cmd.Process.Pid); err == nil {
+		s.limits, s.limitsOK = l, true
+	}
 	return s, nil
 }
 
@@ -520,7 +558,7 @@ func prepare(spec Spec) (*shape, *runConfig, error) {
 	if pr.landlock >= 1 {
 		cfg.Landlock = pr.landlock
 	}
-	cfg.Seccomp = pr.seccomp
+	cfg.Seccomp = pr.seccomp && !noSeccomp
 	lim := spec.Limits
 	nproc := cgs == nil || !cgs.pids
 	if nproc && lim.Procs > 0 {
@@ -533,7 +571,8 @@ func prepare(spec Spec) (*shape, *runConfig, error) {
 	// restricts itself.
 	cfg.Direct = cgs == nil || cgs.version != 2
 	for _, r := range cfg.Rlimits {
-		if r.Resource == unix.RLIMIT_DATA || r.Resource == unix.RLIMIT_NPROC {
+		if r.Resource == unix.RLIMIT_DATA || r.Resource == unix.RLIMIT_NPROC ||
+			r.Resource == unix.RLIMIT_NOFILE && r.Value < initFiles {
 			cfg.Direct = false
 		}
 	}
@@ -656,6 +695,8 @@ func (s *slot) started(name string) (pid int, err error, slotOK bool) {
 	switch buf[0] {
 	case 'E':
 		return 0, fmt.Errorf("sandbox: %s", buf[1:n]), true
+	case 'X':
+		return 0, fmt.Errorf("%w: %s", ErrSandbox, buf[1:n]), false
 	case 'P':
 		msgs, _ := unix.ParseSocketControlMessage(oob[:oobn])
 		for _, m := range msgs {
@@ -726,11 +767,28 @@ func (p *Process) waitPooled() {
 			}
 		}
 	}
+	if clean && !s.intact() {
+		// The program changed the init (which seccomp should have
+		// kept it from): no program runs in this slot again.
+		clean = false
+	}
 	if !clean {
 		s.destroy()
 		if w := s.ended; w.ok && err != nil {
-			// The init itself was killed (by the judge, or for memory).
-			e.Code, e.Signal = fromWaitStatus(w.status)
+			p.mu.Lock()
+			killed := p.killed
+			p.mu.Unlock()
+			if killed {
+				// The judge killed the init, after the program failed to
+				// end when told to.
+				e.Code, e.Signal = fromWaitStatus(w.status)
+			} else {
+				// The init died on its own: not something the program
+				// did, as far as the judge can tell.
+				var ie Exit
+				ie.Code, ie.Signal = fromWaitStatus(w.status)
+				e.Err = fmt.Errorf("%w: its init ended (%v) while the program ran", ErrSandbox, ie)
+			}
 		}
 	} else {
 		pool.put(s)

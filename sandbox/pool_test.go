@@ -3,8 +3,10 @@ package sandbox
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -16,11 +18,18 @@ import (
 // output, its exit and the slot it ran in.
 func runIn(t *testing.T, l Level, script string, lim Limits, dir string) (string, Exit, *slot) {
 	t.Helper()
+	return runArgv(t, l, []string{"sh", "-c", script}, lim, dir)
+}
+
+// runArgv is runIn with a command.
+func runArgv(t *testing.T, l Level, argv []string, lim Limits, dir string) (string, Exit, *slot) {
+	t.Helper()
+	script := strings.Join(argv, " ")
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Start(Spec{Argv: []string{"sh", "-c", script}, Env: []string{"PATH=/usr/bin:/bin"},
+	p, err := Start(Spec{Argv: argv, Env: []string{"PATH=/usr/bin:/bin"},
 		Level: l, Limits: lim, ReadOnly: []string{dir}, Stdout: w, Stderr: w})
 	w.Close()
 	if err != nil {
@@ -49,6 +58,34 @@ func runIn(t *testing.T, l Level, script string, lim Limits, dir string) (string
 	return out.String(), p.Exit(), p.slot
 }
 
+// keepOnly leaves s the only idle slot of its shape (once the slots being
+// built are built), so that the next start of that shape runs in s if s
+// went back to the pool: a test of what one program leaves for the next
+// in its slot.
+func keepOnly(s *slot) {
+	if s == nil {
+		return
+	}
+	pool.builds.Wait()
+	pool.mu.Lock()
+	var others []*slot
+	list := pool.idle[s.shape.key]
+	var kept []*slot
+	for _, x := range list {
+		if x == s {
+			kept = append(kept, x)
+		} else {
+			others = append(others, x)
+		}
+	}
+	pool.idle[s.shape.key] = kept
+	pool.nIdle -= len(others)
+	pool.mu.Unlock()
+	for _, x := range others {
+		x.destroy()
+	}
+}
+
 // TestReuseLeavesNothing runs a program that leaves everything it can
 // behind in its sandbox, then another in the same sandbox, which must see
 // none of it: files in /tmp and /dev/shm, a child still running with the
@@ -75,6 +112,7 @@ func TestReuseLeavesNothing(t *testing.T) {
 			if s1 == nil {
 				t.Fatal("the program ran in no reusable sandbox")
 			}
+			keepOnly(s1)
 			look := `ls -A /tmp /dev/shm; ulimit -n; ipcs | grep -c 0x
 				for d in /proc/[0-9]*; do tr '\0' ' ' <$d/cmdline; echo; done`
 			out, e, s2 := runIn(t, l, look, lim, dir)
@@ -243,14 +281,14 @@ func TestReuseFallsBack(t *testing.T) {
 	available(t, Namespaces)
 	ReleaseIdle()
 	reuse.mu.Lock()
-	saved := reuse.done
-	reuse.done = nil
+	saved, savedChecks := reuse.done, reuse.checks
+	reuse.done, reuse.checks = nil, nil
 	reuse.mu.Unlock()
 	slotFault = errors.New("sandbox: this machine refuses ready sandboxes")
 	t.Cleanup(func() {
 		slotFault = nil
 		reuse.mu.Lock()
-		reuse.done = saved
+		reuse.done, reuse.checks = saved, savedChecks
 		reuse.mu.Unlock()
 	})
 	if err := ReuseProblem(); err == nil || !strings.Contains(err.Error(), "refuses ready sandboxes") {
@@ -269,5 +307,188 @@ func TestReuseFallsBack(t *testing.T) {
 	}
 	if p.Level() != Probe().Level {
 		t.Errorf("level %s, want %s", p.Level(), Probe().Level)
+	}
+}
+
+// TestCloseLeavesNoCgroup runs a judge (this test binary again, as
+// TestCloseHelper) that starts programs in ready sandboxes, some at once,
+// then calls Close and exits: no cgroup of its remains.
+func TestCloseLeavesNoCgroup(t *testing.T) {
+	available(t, Full)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCloseHelper$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "SANDBOX_CLOSE_HELPER=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	pid := cmd.Process.Pid
+	var dirs []string
+	if s := cgroups(); s.version == 2 {
+		dirs = append(dirs, s.v2)
+	} else {
+		for _, d := range s.v1 {
+			dirs = append(dirs, d)
+		}
+	}
+	for _, d := range dirs {
+		left, _ := filepath.Glob(filepath.Join(d, fmt.Sprintf("judge-sb-%d-*", pid)))
+		if len(left) > 0 {
+			t.Errorf("left after Close: %v", left)
+		}
+	}
+	if !strings.Contains(string(out), "started 6") {
+		t.Errorf("the helper did not start its programs:\n%s", out)
+	}
+}
+
+// TestCloseHelper is the judge of TestCloseLeavesNoCgroup.
+func TestCloseHelper(t *testing.T) {
+	if os.Getenv("SANDBOX_CLOSE_HELPER") == "" {
+		t.Skip("run by TestCloseLeavesNoCgroup")
+	}
+	n := 0
+	for round := 0; round < 2; round++ {
+		var ps []*Process
+		for i := 0; i < 3; i++ {
+			p, err := Start(Spec{Argv: []string{"/bin/true"}, Level: Full, Limits: hostileLimits})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps = append(ps, p)
+		}
+		for _, p := range ps {
+			<-p.Done()
+			n++
+		}
+	}
+	fmt.Printf("started %d\n", n)
+	Close()
+}
+
+// TestReuseChannels tries the channels between two programs of one
+// reused sandbox that TestReuseLeavesNothing does not: a POSIX message
+// queue, an abstract unix socket and a file lock, each held by a child
+// left running; the host name; a key in the user's keyring; signals sent to the init and each of its threads; the
+// environment. The next program of the slot finds none of
+// them, and the init goes on.
+func TestReuseChannels(t *testing.T) {
+	for _, l := range []Level{Full, Namespaces} {
+		t.Run(string(l), func(t *testing.T) {
+			available(t, l)
+			ReleaseIdle()
+			argv, dir := build(t, "leave.c")
+			start := func(mode string, env ...string) (string, Exit, *slot) {
+				t.Helper()
+				r, w, err := os.Pipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := Start(Spec{Argv: append(argv, mode, argv[0]), Env: env, Level: l,
+					Limits: hostileLimits, ReadOnly: []string{dir}, Stdout: w, Stderr: w})
+				w.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				select {
+				case <-p.Done():
+				case <-time.After(20 * time.Second):
+					p.Kill()
+					t.Fatalf("%s did not end", mode)
+				}
+				b, _ := io.ReadAll(r)
+				r.Close()
+				return string(b), p.Exit(), p.slot
+			}
+			out, e, s1 := start("leave", "SECRET=1")
+			t.Logf("left: %v\n%s", e, out)
+			// (A POSIX queue and signals to the init are refused where
+			// Landlock scopes them: nothing to carry over either way.)
+			for _, want := range []string{"abstract: made", "lock: made", "hostname: Operation not permitted"} {
+				if !strings.Contains(out, want+"\n") {
+					t.Errorf("the first program: want %q", want)
+				}
+			}
+			keepOnly(s1)
+			out, e, s2 := start("find")
+			if s1 == nil || s2 != s1 {
+				t.Fatal("the programs did not run in the same slot: nothing proven")
+			}
+			want := "mqueue: none\nabstract: none\nlock: none\nhostname: sandbox\nkey: none\nsignals: 0 pending\nenvironment: none\n"
+			if out != want || e.Code != 0 {
+				t.Errorf("the next program: %v\n%s\nwant\n%s", e, out, want)
+			}
+		})
+	}
+}
+
+// TestReuseAfterFreeze kills a program while it is frozen: the next
+// program of its slot is not frozen.
+func TestReuseAfterFreeze(t *testing.T) {
+	for _, l := range []Level{Full, Namespaces} {
+		t.Run(string(l), func(t *testing.T) {
+			available(t, l)
+			ReleaseIdle()
+			dir := t.TempDir()
+			if err := os.Chmod(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			p, err := Start(Spec{Argv: []string{"sleep", "1000"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l,
+				Limits: hostileLimits, ReadOnly: []string{dir}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Freeze(); err != nil {
+				t.Fatal(err)
+			}
+			p.Kill()
+			<-p.Done()
+			keepOnly(p.slot)
+			out, e, s := runIn(t, l, "echo ok", hostileLimits, dir)
+			if s != p.slot {
+				t.Fatal("the slot of the frozen program was not reused: nothing proven")
+			}
+			if out != "ok\n" || e.Code != 0 {
+				t.Errorf("after a frozen program: %q, %v", out, e)
+			}
+		})
+	}
+}
+
+// TestReplacedDirectoryIsNotReused: a slot showing a directory that has
+// been replaced since (a bot rebuilt into a new directory of the same
+// name) is not used again; the program runs in a new slot and sees the
+// new directory.
+func TestReplacedDirectoryIsNotReused(t *testing.T) {
+	available(t, Namespaces)
+	ReleaseIdle()
+	base := t.TempDir()
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(base, "bot")
+	write := func(text string) {
+		t.Helper()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "version"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("old\n")
+	out, _, s1 := runIn(t, Auto, "cat "+dir+"/version", hostileLimits, dir)
+	if out != "old\n" || s1 == nil {
+		t.Fatalf("%q (slot %v)", out, s1 != nil)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	write("new\n")
+	out, e, s2 := runIn(t, Auto, "cat "+dir+"/version", hostileLimits, dir)
+	if s2 == s1 {
+		t.Error("the slot showing the old directory was used again")
+	}
+	if out != "new\n" || e.Code != 0 {
+		t.Errorf("after the directory was replaced: %q, %v", out, e)
 	}
 }

@@ -137,7 +137,16 @@ type Exit struct {
 	Wall   bool           // it was killed for running longer than Limits.Wall
 	CPU    time.Duration  // user + system time of the process and all its descendants
 	MaxRSS int64          // peak resident memory, bytes
+	// Err is set when the sandbox itself failed while the program ran
+	// (its init died): how the program ended is unknown, and the failure
+	// is the judge's, not the program's. It wraps ErrSandbox.
+	Err error
 }
+
+// ErrSandbox marks a failure of the sandbox itself, not of the program
+// run in it: Exit.Err, and Start's error when a reused sandbox was found
+// spoiled and no other could be built.
+var ErrSandbox = errors.New("sandbox failure")
 
 // Signaled reports whether a signal ended the process.
 func (e Exit) Signaled() bool { return e.Signal != 0 }
@@ -158,6 +167,9 @@ func (e Exit) SignalName() string {
 // "killed by SIGSEGV (segmentation fault)", "killed by SIGKILL (killed):
 // out of memory".
 func (e Exit) String() string {
+	if e.Err != nil {
+		return e.Err.Error()
+	}
 	var s string
 	if e.Signaled() {
 		s = fmt.Sprintf("killed by %s (%s)", e.SignalName(), e.Signal)

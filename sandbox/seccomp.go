@@ -12,7 +12,18 @@ import (
 // ptrace and reading other processes' memory, keyrings, io_uring, BPF,
 // perf, userfaultfd, mounts, new namespaces, module and kexec loading,
 // clock setting, and the TIOCSTI and TIOCLINUX ioctls that push input
-// into a terminal. Everything else is allowed.
+// into a terminal. And a program may change only itself, not another
+// process of the same user (the init that starts the next program of a
+// reused sandbox, or at level basic the judge and other bots): setting
+// resource limits (prlimit64 with a pid other than 0 and a new limit),
+// the nice value (setpriority of another process, of another process
+// group or of a whole user), the scheduling policy and CPU affinity
+// (sched_set* with a pid other than 0), the I/O priority (ioprio_set
+// likewise) and NUMA placement (migrate_pages, move_pages) are refused
+// with EPERM. A process changes its own calling thread with pid 0, as
+// setrlimit, nice and sched_setaffinity(0, ...) do; another of its own
+// threads, by its id, it cannot (pthread_setaffinity_np of another
+// thread fails). Everything else is allowed.
 
 const (
 	bpfLd   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
@@ -30,7 +41,8 @@ const (
 
 func retErrno(e unix.Errno) uint32 { return unix.SECCOMP_RET_ERRNO | uint32(e) }
 
-func argLow(i int) uint32 { return uint32(16 + 8*i) } // little-endian low half
+func argLow(i int) uint32  { return uint32(16 + 8*i) } // little-endian low half
+func argHigh(i int) uint32 { return uint32(20 + 8*i) }
 
 // nsFlags are the clone flags that make new namespaces.
 const nsFlags = unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWNET |
@@ -71,6 +83,40 @@ func seccompFilter() ([]unix.SockFilter, error) {
 		st(bpfJset, nsFlags, 0, 1),
 		st(bpfRet, retErrno(unix.EPERM), 0, 0),
 		st(bpfRet, retAllow, 0, 0),
+		// prlimit64: reading any process's limits, setting the caller's
+		// own (pid 0, as setrlimit and prlimit(0, ...) do); not setting
+		// another's.
+		st(bpfJeq, unix.SYS_PRLIMIT64, 0, 8),
+		st(bpfLd, argLow(0), 0, 0),
+		st(bpfJeq, 0, 5, 0),
+		st(bpfLd, argLow(2), 0, 0),
+		st(bpfJeq, 0, 0, 2),
+		st(bpfLd, argHigh(2), 0, 0),
+		st(bpfJeq, 0, 1, 0),
+		st(bpfRet, retErrno(unix.EPERM), 0, 0),
+		st(bpfRet, retAllow, 0, 0),
+	)
+	for _, nr := range selfOnly {
+		f = append(f,
+			st(bpfJeq, uint32(nr), 0, 4),
+			st(bpfLd, argLow(0), 0, 0),
+			st(bpfJeq, 0, 1, 0),
+			st(bpfRet, retErrno(unix.EPERM), 0, 0),
+			st(bpfRet, retAllow, 0, 0))
+	}
+	// setpriority(which, who, ...), ioprio_set(which, who, ...): who 0
+	// (the caller, its process group), never a whole user.
+	for _, c := range []struct{ nr, user uint32 }{{unix.SYS_SETPRIORITY, unix.PRIO_USER}, {unix.SYS_IOPRIO_SET, ioprioWhoUser}} {
+		f = append(f,
+			st(bpfJeq, c.nr, 0, 6),
+			st(bpfLd, argLow(0), 0, 0),
+			st(bpfJeq, c.user, 2, 0),
+			st(bpfLd, argLow(1), 0, 0),
+			st(bpfJeq, 0, 1, 0),
+			st(bpfRet, retErrno(unix.EPERM), 0, 0),
+			st(bpfRet, retAllow, 0, 0))
+	}
+	f = append(f,
 		// ioctl: no TIOCSTI, no TIOCLINUX.
 		st(bpfJeq, unix.SYS_IOCTL, 0, 5),
 		st(bpfLd, argLow(1), 0, 0),
@@ -93,6 +139,15 @@ func installSeccomp() error {
 	prog := unix.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
 	return unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0)
 }
+
+// selfOnly are allowed with a first argument of 0 (the caller) only.
+var selfOnly = []int{
+	unix.SYS_SCHED_SETAFFINITY, unix.SYS_SCHED_SETSCHEDULER, unix.SYS_SCHED_SETPARAM,
+	unix.SYS_SCHED_SETATTR, unix.SYS_MIGRATE_PAGES, unix.SYS_MOVE_PAGES,
+}
+
+// ioprioWhoUser is IOPRIO_WHO_USER.
+const ioprioWhoUser = 3
 
 // commonDenied are denied on every architecture.
 var commonDenied = []int{

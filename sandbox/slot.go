@@ -62,6 +62,14 @@ func runSlot() {
 	}
 	catchSignals()
 	spareThreads(8)
+	// The limits every program starts from, set anew for each by its
+	// restricted parent (runExec): the init's own, as the judge gave
+	// them, before any program ran.
+	base, err := limitsOf(0)
+	if err != nil {
+		fail(err)
+	}
+	cfg.Base = baseLimits(&base)
 	if cfg.Direct {
 		// Process-wide, and the same for every program of the slot.
 		for _, r := range cfg.Rlimits {
@@ -70,6 +78,10 @@ func runSlot() {
 				fail(fmt.Errorf("setrlimit %d: %w", r.Resource, err))
 			}
 		}
+	}
+	intact, err := captureState()
+	if err != nil {
+		fail(err)
 	}
 	if null, err := os.OpenFile("/dev/null", os.O_RDWR, 0); err == nil {
 		for fd := 0; fd < 3; fd++ {
@@ -126,7 +138,10 @@ func runSlot() {
 				for _, fd := range req.fds {
 					unix.Close(fd)
 				}
-				reply(ctl, 'E', fmt.Sprintf("bad run request (%v, %d files)", err, len(req.fds)), -1)
+				// A request the judge did not send, or files the init
+				// could not take (its open-file limit): the slot is not
+				// to be used again.
+				reply(ctl, 'X', fmt.Sprintf("bad run request (%v, %d files)", err, len(req.fds)), -1)
 				continue
 			}
 			t := <-readyCh
@@ -138,7 +153,7 @@ func runSlot() {
 		stop.thaw() // nothing of a freeze of the previous program goes on
 		var before unix.Rusage
 		_ = unix.Getrusage(unix.RUSAGE_CHILDREN, &before)
-		next := prepareThread(&cfg, ctl)
+		next := prepareThread(&cfg, ctl, intact)
 		readyCh <- next
 		r := <-next.done // the judge has been answered
 		if r.err != nil {
@@ -225,22 +240,30 @@ type runResult struct {
 // when rlimits must not bind the init, or on cgroup v2), answers the
 // judge on ctl (reply), tells the init on done, and ends. What fails in
 // the preparing is told at the start.
-func prepareThread(cfg *config, ctl int) *readyThread {
+func prepareThread(cfg *config, ctl int, intact *initState) *readyThread {
 	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1), mountNS: -1}
 	go func() {
 		// Never unlocked: the thread ends with the goroutine, and its
 		// namespaces and restrictions with it.
 		runtime.LockOSThread()
-		err := prepareSelf(cfg, &t.mountNS)
+		// No program runs now: what the last one changed is there to see.
+		spoiled := intact.check()
+		var err error
+		if spoiled == nil {
+			err = prepareSelf(cfg, &t.mountNS)
+		}
 		req := <-t.run
 		pid := 0
-		if err == nil {
+		if spoiled == nil && err == nil {
 			pid, err = forkProgram(cfg, req.run, req.fds)
 		}
 		for _, fd := range req.fds {
 			unix.Close(fd)
 		}
 		switch {
+		case spoiled != nil:
+			err = spoiled
+			reply(ctl, 'X', err.Error(), -1)
 		case err != nil:
 			reply(ctl, 'E', err.Error(), -1)
 		default:
@@ -258,8 +281,9 @@ func prepareThread(cfg *config, ctl int) *readyThread {
 }
 
 // reply answers a run request on the control socket: kind 'P' (the
-// program started: its pid inside, and a pidfd), 'N' (started, no pidfd)
-// or 'E' (it could not: why).
+// program started: its pid inside, and a pidfd), 'N' (started, no pidfd),
+// 'E' (it could not: why) or 'X' (it could not, and the slot is not to be
+// used again: why).
 func reply(ctl int, kind byte, text string, fd int) {
 	var oob []byte
 	if fd >= 0 {

@@ -37,6 +37,7 @@ func main() {
 	ctx, stop := onSignals(context.Background(), os.Stderr, os.Exit, time.Second)
 	code := (&Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
 	stop()
+	sandbox.Close() // the cgroups of the sandboxes kept ready
 	os.Exit(code)
 }
 

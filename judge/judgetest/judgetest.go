@@ -27,6 +27,7 @@ import (
 func Main(m *testing.M) {
 	sandbox.Init()
 	code := m.Run()
+	sandbox.Close()
 	Cleanup()
 	os.Exit(code)
 }

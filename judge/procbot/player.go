@@ -69,6 +69,11 @@ func (b Bot) Info() (judge.BotInfo, error) {
 	return judge.BotInfo{Name: b.Spec.Name, Command: b.Spec.Argv, SHA256: sum}, nil
 }
 
+// ErrSandbox marks a match's error caused by a bot's sandbox, not by the
+// bot: its init died. The sandbox is rebuilt for the next start, and the
+// match may be played again.
+var ErrSandbox = sandbox.ErrSandbox
+
 // Start implements judge.Entrant: it starts the program in the sandbox,
 // frozen until its first turn.
 func (b Bot) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
@@ -353,14 +358,19 @@ func (p *Player) writeFault(ctx context.Context, err error) error {
 
 // closed is the fault of a bot whose stdout or stdin is closed: it ends
 // the seat at once. A bot that exits within a moment is told how it
-// ended (a crash, its memory limit); one that does not is killed.
-func (p *Player) closed(what string) *judge.Fault {
+// ended (a crash, its memory limit); one that does not is killed. When
+// the sandbox itself failed (its init died), it is the judge's error,
+// not the bot's fault.
+func (p *Player) closed(what string) error {
 	t := time.NewTimer(exitWait)
 	defer t.Stop()
 	f := &judge.Fault{Status: judge.Crash, Reason: what}
 	select {
 	case <-p.proc.Done():
 		e := p.proc.Exit()
+		if e.Err != nil {
+			return e.Err
+		}
 		f.Reason = e.String()
 		if e.OOM {
 			f.Status = judge.Memory

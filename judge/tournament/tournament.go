@@ -381,6 +381,10 @@ func (t *tourney) admission() *admission {
 	return t.admit
 }
 
+// sandboxRetries is how many times a match is played again when a bot's
+// sandbox failed under it (procbot.ErrSandbox).
+const sandboxRetries = 3
+
 // play plays one fixture and records it: the replay first, then the
 // record, each durably.
 func (t *tourney) play(ctx context.Context, f Fixture) error {
@@ -408,6 +412,13 @@ func (t *tourney) play(ctx context.Context, f Fixture) error {
 	}
 	start := time.Now()
 	res, err := judge.Run(ctx, m)
+	// A bot's sandbox that failed under it is no one's loss: the match
+	// is played again, in new sandboxes, a few times at most.
+	for try := 1; err != nil && errors.Is(err, procbot.ErrSandbox) && ctx.Err() == nil && try <= sandboxRetries; try++ {
+		t.o.Progress.say(t.o.Log, "match %s: %v; playing it again\n", f.ID, err)
+		start = time.Now()
+		res, err = judge.Run(ctx, m)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
