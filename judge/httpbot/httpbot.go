@@ -136,12 +136,26 @@ type driver struct {
 	mu       sync.Mutex
 	sent     time.Time // when the request waiting for its answer was sent
 	answered time.Time // when the last request was answered
+	late     string    // what it was waiting for when its turn's time ran out
+	// The request waiting for its answer: its server, the requests to it
+	// that were waiting when it was sent, and waiting.arrived then.
+	origin string
+	others int
+	mark   uint64
 }
 
 // busy says what the bot was doing when its time ran out.
 func (d *driver) busy() string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.late != "" {
+		return d.late
+	}
+	return d.doing()
+}
+
+// doing says what the bot is doing; d.mu is held.
+func (d *driver) doing() string {
 	if d.sent.IsZero() {
 		if d.answered.IsZero() {
 			return fmt.Sprintf("not yet waiting for %s: its request was about to be sent", d.bot.URL)
@@ -152,29 +166,32 @@ func (d *driver) busy() string {
 }
 
 // waiting counts the requests of every web bot of the judge that a server
-// (an origin) has not answered yet.
+// (an origin) has not answered yet, and how many were sent to it since
+// it last had none waiting.
 var waiting = struct {
 	sync.Mutex
-	n map[string]int
-}{n: map[string]int{}}
+	n       map[string]int
+	arrived map[string]uint64
+}{n: map[string]int{}, arrived: map[string]uint64{}}
 
 // queued says, while a request of d waits, how many others wait for the
 // same server: a server that answers one request at a time, or that has
 // too few CPUs for them, makes bots time out behind each other.
+// Every request to the server that waited at some moment with d's counts:
+// those waiting when it was sent, and those sent since, answered or not
+// (two bots whose times run out together see each other). d.mu is held.
 func (d *driver) queued() string {
-	u, err := url.Parse(d.bot.URL)
-	if err != nil {
+	if d.origin == "" {
 		return ""
 	}
-	o := origin(u)
 	waiting.Lock()
-	others := waiting.n[o] - 1
+	others := d.others + int(waiting.arrived[d.origin]-d.mark)
 	waiting.Unlock()
 	if others <= 0 {
 		return ""
 	}
 	return fmt.Sprintf("; %d other request(s) to %s waited too: a server that answers one request at a time "+
-		"(php -S without PHP_CLI_SERVER_WORKERS), or has fewer CPUs than requests, makes its bots wait behind each other", others, o)
+		"(php -S without PHP_CLI_SERVER_WORKERS), or has fewer CPUs than requests, makes its bots wait behind each other", others, d.origin)
 }
 
 // post sends one request before the turn's deadline and returns the body
@@ -192,26 +209,38 @@ func (d *driver) post(ctx context.Context, c *local.Conn, contentType string, bo
 	req.Header.Set("Content-Type", contentType)
 	c.Logf("> POST %s %s", d.bot.URL, clip(string(body), 300))
 	o := origin(req.URL)
-	waiting.Lock()
-	waiting.n[o]++
-	waiting.Unlock()
 	d.mu.Lock()
-	d.sent = time.Now()
+	waiting.Lock()
+	d.origin, d.others = o, waiting.n[o]
+	waiting.n[o]++
+	waiting.arrived[o]++
+	d.mark = waiting.arrived[o]
+	waiting.Unlock()
+	d.sent, d.late = time.Now(), ""
 	d.mu.Unlock()
 	defer func() {
 		d.mu.Lock()
-		d.sent, d.answered = time.Time{}, time.Now()
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			// The turn's time ran out while it waited: that is what the
+			// judge's reason says, whichever of the two sees it first.
+			d.late = d.doing()
+		}
+		d.sent, d.answered, d.origin = time.Time{}, time.Now(), ""
 		d.mu.Unlock()
 		waiting.Lock()
 		if waiting.n[o]--; waiting.n[o] == 0 {
 			delete(waiting.n, o)
+			delete(waiting.arrived, o)
 		}
 		waiting.Unlock()
 	}()
 	resp, err := d.client.Do(req)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, judge.Faultf(judge.Timeout, "%s did not answer within %v%s", d.bot.URL, c.Turn().Limit, d.queued())
+			d.mu.Lock()
+			q := d.queued()
+			d.mu.Unlock()
+			return nil, judge.Faultf(judge.Timeout, "%s did not answer within %v%s", d.bot.URL, c.Turn().Limit, q)
 		}
 		if ctx.Err() != nil {
 			return nil, local.ErrStopped

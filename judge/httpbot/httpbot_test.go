@@ -520,13 +520,16 @@ func TestQueuedBehindOneAnother(t *testing.T) {
 	}))
 	defer srv.Close()
 	lim := judge.DefaultLimits
-	lim.FirstTurn = 3 * time.Second
+	lim.FirstTurn = 5 * time.Second
 	reasons := make([]string, 2)
+	// The opponents are built first, so that both matches start at once
+	// and their requests wait together.
+	opps := []judge.Entrant{example(t, "examples/connect4/random.c"), example(t, "examples/connect4/random.c")}
 	var wg sync.WaitGroup
 	for i := range 2 {
 		wg.Go(func() {
 			b, _, _ := httpbot.Parse(fmt.Sprintf("%s/bot%d.php", srv.URL, i))
-			res := play(t, "connect4", lim, b, example(t, "examples/connect4/random.c"))
+			res := play(t, "connect4", lim, b, opps[i])
 			reasons[i] = res.Players[0].Reason
 		})
 	}
