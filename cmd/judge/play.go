@@ -131,7 +131,15 @@ func (m *Main) playWeb(ctx context.Context, mt judge.Match, page *human.Web, add
 	}
 	srv := &http.Server{Handler: page, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
-	defer srv.Close()
+	defer func() {
+		// Let a response under way (the end, to the page) finish, but
+		// not a page's wait for the next change.
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if srv.Shutdown(sctx) != nil {
+			srv.Close()
+		}
+	}()
 	fmt.Fprintf(m.Stdout, "%s (%s), seed %d: you are seat %d of %d.\nPlay at http://%s/\n", mt.Name, formatParams(mt.Params), mt.Seed, seat, len(mt.Entrants), ln.Addr())
 	res, err := judge.Run(ctx, mt)
 	if err != nil {

@@ -153,12 +153,19 @@ func (w *Web) state(rw http.ResponseWriter, r *http.Request) {
 	st := webState{Game: w.game, Seq: w.seq, Texts: append([]string{}, w.texts[from:]...), From: from,
 		Prompt: w.prompt, Key: w.key, Over: w.over}
 	w.mu.Unlock()
-	if st.Over != "" {
-		defer w.seenOne.Do(func() { close(w.seen) })
-	}
 	rw.Header().Set("Content-Type", "application/json")
 	rw.Header().Set("Cache-Control", "no-store")
-	json.NewEncoder(rw).Encode(st)
+	if err := json.NewEncoder(rw).Encode(st); err != nil {
+		return
+	}
+	if st.Over != "" {
+		// Seen only once the end has left for the page: the server may
+		// stop as soon as it is.
+		if f, ok := rw.(http.Flusher); ok {
+			f.Flush()
+		}
+		w.seenOne.Do(func() { close(w.seen) })
+	}
 }
 
 func (w *Web) answer(rw http.ResponseWriter, r *http.Request) {
