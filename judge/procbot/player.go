@@ -268,6 +268,7 @@ func (p *Player) BeginTurn(ctx context.Context, t judge.Turn) error {
 	p.clock.begin(p.proc)
 	p.cpu0 = p.clock.cpu0
 	p.outR.extend = p.extend
+	p.outR.late = p.clock.judgeLate
 	if err := p.outR.setDeadline(t.Deadline, t.Shared); err != nil {
 		return err
 	}
