@@ -103,8 +103,9 @@ const (
 )
 
 // sched is a thread's time on a CPU and count of times it got one
-// (schedstat's first and third fields).
-type sched struct{ ran, runs int64 }
+// (schedstat's first and third fields), and how many times it gave up
+// its CPU to sleep (status's voluntary_ctxt_switches).
+type sched struct{ ran, runs, slept int64 }
 
 // stopScan sends SIGSTOP to every process of the namespace but the init
 // that is not stopped yet and not writing, and returns how many it left
@@ -131,7 +132,7 @@ func stopScan(seen map[string]sched) (deferred, running int) {
 			continue
 		}
 		nrun, moved, inWrite := threads(pid, buf[:], seen)
-		if (nrun == busy || nrun == 0 && inWrite == 0) && !writing(pid, buf[:]) {
+		if (nrun == busy || nrun == 0 && inWrite == 0) && !writing(pid, buf[:], seen) {
 			_ = unix.Kill(pid, unix.SIGSTOP)
 			continue
 		}
@@ -174,25 +175,35 @@ func threads(pid int, buf []byte, seen map[string]sched) (running int, moved boo
 	var used int64 // CPU time of its running threads since each was first seen running
 	for _, tid := range tids {
 		b := readInto(dir+"/"+tid+"/syscall", buf)
+		key := name(pid, tid)
 		if bytes.HasPrefix(b, []byte("running")) {
 			// schedstat: time on a CPU in nanoseconds, time waiting for
 			// one, times it got one.
 			if f := bytes.Fields(readInto(dir+"/"+tid+"/schedstat", buf)); len(f) >= 3 {
 				ns, err1 := strconv.ParseInt(string(f[0]), 10, 64)
 				runs, err2 := strconv.ParseInt(string(f[2]), 10, 64)
-				if err1 == nil && err2 == nil {
-					key := name(pid, tid)
-					if first, ok := seen[key]; ok {
+				slept := sleeps(dir+"/"+tid+"/status", buf)
+				if err1 == nil && err2 == nil && slept >= 0 {
+					now := sched{ran: ns, runs: runs, slept: slept}
+					switch first, ok := seen[key]; {
+					case !ok || slept != first.slept:
+						// Seen running for the first time, or it has
+						// slept since: a writer that the judge's reads
+						// wake again and again, copying a little each
+						// time. Its CPU time counts from now.
+						seen[key] = now
+						moved = moved || ok
+					default:
 						used += ns - first.ran
 						moved = moved || ns != first.ran || runs != first.runs
-					} else {
-						seen[key] = sched{ran: ns, runs: runs}
 					}
 				}
 			}
 			running++
 			continue
 		}
+		// Asleep: the next time it is seen running starts afresh.
+		delete(seen, key)
 		end := bytes.IndexByte(b, ' ')
 		if end < 0 {
 			continue
@@ -213,8 +224,10 @@ func threads(pid int, buf []byte, seen map[string]sched) (running int, moved boo
 // the scan that found the process computing may be long past, and the
 // process may have gone on into a write meanwhile (a bot computes its
 // next line, then writes it), which the stop would tear. What is left of
-// that race is the moment between this look and the signal.
-func writing(pid int, buf []byte) bool {
+// that race is the moment between this look and the signal. A thread
+// that shows as running but has slept since the scan (seen) may be in a
+// write the judge's reads keep waking: it counts as writing.
+func writing(pid int, buf []byte, seen map[string]sched) bool {
 	dir := "/proc/" + strconv.Itoa(pid) + "/task"
 	d, err := os.Open(dir)
 	if err != nil {
@@ -224,6 +237,12 @@ func writing(pid int, buf []byte) bool {
 	d.Close()
 	for _, tid := range tids {
 		b := readInto(dir+"/"+tid+"/syscall", buf)
+		if bytes.HasPrefix(b, []byte("running")) {
+			if first, ok := seen[name(pid, tid)]; ok && sleeps(dir+"/"+tid+"/status", buf) != first.slept {
+				return true
+			}
+			continue
+		}
 		if end := bytes.IndexByte(b, ' '); end > 0 {
 			if nr, err := strconv.Atoi(string(b[:end])); err == nil && writeCalls[nr] {
 				return true
@@ -231,6 +250,32 @@ func writing(pid int, buf []byte) bool {
 		}
 	}
 	return false
+}
+
+// sleeps is how many times the thread whose status file is path gave up
+// its CPU to sleep (voluntary_ctxt_switches), or -1. A thread that
+// computes never does; one in a write to a full pipe does each time the
+// pipe fills, and /proc shows it running while it copies.
+func sleeps(path string, buf []byte) int64 {
+	var big [2048]byte
+	if len(buf) < len(big) {
+		buf = big[:]
+	}
+	b := readInto(path, buf)
+	const key = "\nvoluntary_ctxt_switches:"
+	i := bytes.Index(b, []byte(key))
+	if i < 0 {
+		return -1
+	}
+	b = b[i+len(key):]
+	if j := bytes.IndexByte(b, '\n'); j >= 0 {
+		b = b[:j]
+	}
+	n, err := strconv.ParseInt(string(bytes.TrimSpace(b)), 10, 64)
+	if err != nil {
+		return -1
+	}
+	return n
 }
 
 func name(pid int, tid string) string { return strconv.Itoa(pid) + "/" + tid }

@@ -10,8 +10,13 @@ import (
 	"judge/sandbox"
 )
 
-// HardCap is the multiple of its limit a turn may last in all, however
-// long the machine keeps the bot waiting: the wall-clock bound of a turn.
+// HardCap bounds a turn in wall-clock time, at this multiple of its
+// limit, for a bot that sleeps or waits for what never comes: it uses no
+// CPU, so its own time may look short (the judge's lateness is credited
+// to it). What the bot provably could not use is not counted: its wait
+// for a CPU (its own threads' schedstat) and the judge's time with its
+// line in hand. A bot asleep earns neither; a bot the judge or the
+// machine kept from running is not cut for it.
 const HardCap = 3
 
 // clock tells a bot's own time in a turn from the time the machine kept
@@ -40,13 +45,16 @@ func (c *clock) begin(proc *sandbox.Process) {
 	if c.cpus == 0 {
 		c.cpus = runtime.NumCPU()
 	}
-	c.judge, c.busy = 0, time.Time{}
+	c.judge = 0
 	c.self0 = selfQueued()
 	_, err := proc.WaitedBy(c.at0)
 	c.schedKnown = err == nil
 	c.cpu0, err = proc.CPUTime()
 	c.cpuKnown = err == nil
 	c.start = time.Now()
+	// Until the judge first reads, the bot waits for it: its first line
+	// is written already, or it is frozen.
+	c.busy = c.start
 }
 
 // judgeBusy: the judge has a line of the bot's to handle.
@@ -59,6 +67,10 @@ func (c *clock) judgeDone() {
 		c.busy = time.Time{}
 	}
 }
+
+// judgeLate counts d as the judge's time: it looked at the bot's output
+// d after it meant to, and found a line there.
+func (c *clock) judgeLate(d time.Duration) { c.judge += max(0, d) }
 
 // late is the run-queue time of the judge's own threads so far in the
 // turn: while the judge waits for a CPU, a bot waiting for its answer
@@ -81,6 +93,7 @@ type figures struct {
 	cpu       time.Duration // the bot's CPU time in the turn (all its threads and processes)
 	cpuWait   time.Duration // the machine kept it waiting for a CPU
 	judgeWait time.Duration // it waited for the judge
+	held      time.Duration // the part of judgeWait the judge held its line (judging)
 	cpuAt     time.Duration // the sandbox's CPU time now, and its error
 	cpuErr    error
 }
@@ -115,9 +128,15 @@ func (c *clock) measure(proc *sandbox.Process) figures {
 		}
 		f.cpu = max(f.cpu, ran)
 	}
-	f.cpuWait, f.judgeWait = credit(machineWait(d, f.cpu, f.wall), c.judging()+c.late(), f.wall, f.cpu, min(c.cpus, max(1, len(d))))
+	held := c.judging()
+	f.cpuWait, f.judgeWait = credit(machineWait(d, f.cpu, f.wall), held+c.late(), f.wall, f.cpu, min(c.cpus, max(1, len(d))))
+	f.held = min(held, f.judgeWait)
 	return f
 }
+
+// capped is the wall time that counts against HardCap: the turn's less
+// what the bot provably could not use.
+func (f figures) capped() time.Duration { return f.wall - f.cpuWait - f.held }
 
 // machineWait is how long, at least, the machine kept the bot waiting
 // for a CPU in a turn of wall time wall: how long at least one of its
@@ -194,9 +213,9 @@ var self = sandbox.Waits{Relist: 100 * time.Millisecond}
 // extend gives the turn a later deadline when the bot has not used its
 // limit of its own time, within the hard cap.
 func (p *Player) extend() (time.Time, bool) {
-	hard := p.clock.start.Add(HardCap * p.turn.Limit)
 	f := p.clock.measure(p.proc)
 	now := p.clock.start.Add(f.wall)
+	hard := now.Add(HardCap*p.turn.Limit - f.capped())
 	if !now.Before(hard) {
 		return time.Time{}, false
 	}
@@ -217,8 +236,8 @@ func (p *Player) extend() (time.Time, bool) {
 func (p *Player) timeoutReason(what string) string {
 	f := p.clock.measure(p.proc)
 	r := fmt.Sprintf("%s within %v of its own time", what, p.turn.Limit)
-	if f.wall >= HardCap*p.turn.Limit {
-		r = fmt.Sprintf("%s within %v, %d× its limit, of wall-clock time", what, HardCap*p.turn.Limit, HardCap)
+	if f.capped() >= HardCap*p.turn.Limit {
+		r = fmt.Sprintf("%s within %v, %d× its limit, of wall-clock time not spent waiting for a CPU or the judge", what, HardCap*p.turn.Limit, HardCap)
 	}
 	ms := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
 	r += fmt.Sprintf(" (%v in all, of which %v waiting for a CPU and %v for the judge", ms(f.wall), ms(f.cpuWait), ms(f.judgeWait))

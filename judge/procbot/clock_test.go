@@ -1,6 +1,8 @@
 package procbot
 
 import (
+	"errors"
+	"os"
 	"testing"
 	"time"
 
@@ -61,6 +63,53 @@ func TestCredit(t *testing.T) {
 		}
 		if c+j > ms(tt.wall) {
 			t.Errorf("%s: credits %v and %v pass the wall time %v", tt.name, c, j, ms(tt.wall))
+		}
+	}
+}
+
+// Once the turn may not go on, the judge looks at the bot's output once
+// more: a line the bot wrote while the judge was late to look is read,
+// and the judge's lateness is counted as its own; with nothing written,
+// the read times out.
+func TestLastLook(t *testing.T) {
+	for _, shared := range []bool{false, true} {
+		for _, written := range []string{"", "Board\n"} {
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := newFDReader(pr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := pw.WriteString(written); err != nil {
+				t.Fatal(err)
+			}
+			missed := time.Now().Add(-time.Second) // the deadline the judge was late for
+			if err := r.setDeadline(missed, shared); err != nil {
+				t.Fatal(err)
+			}
+			extended := 0
+			r.extend = func() (time.Time, bool) { extended++; return time.Time{}, false }
+			var late time.Duration
+			r.late = func(d time.Duration) { late += d }
+			buf := make([]byte, 64)
+			n, err := r.Read(buf)
+			switch {
+			case written == "" && !errors.Is(err, os.ErrDeadlineExceeded):
+				t.Errorf("shared %v, nothing written: %q, %v; want a timeout", shared, buf[:n], err)
+			case written != "" && (err != nil || string(buf[:n]) != written):
+				t.Errorf("shared %v: %q, %v; want %q", shared, buf[:n], err, written)
+			case written != "" && late < time.Second:
+				t.Errorf("shared %v: the judge's lateness counted %v, want at least 1s", shared, late)
+			case written == "" && late != 0:
+				t.Errorf("shared %v, nothing written: lateness %v counted", shared, late)
+			case extended != 1:
+				t.Errorf("shared %v: asked to extend %d times, want once", shared, extended)
+			}
+			r.close()
+			pr.Close()
+			pw.Close()
 		}
 	}
 }

@@ -48,6 +48,28 @@ type fdReader struct {
 	// a later one when the turn may go on (the machine, not the bot, used
 	// the time).
 	extend func() (time.Time, bool)
+	// late, when set, is told how long after the deadline the judge
+	// looked at the output and found what the bot wrote: a judge kept
+	// from running meanwhile (by the machine, or by its other matches)
+	// is late to look, and the bot is not blamed for it.
+	late func(time.Duration)
+}
+
+// lastLook is the judge's look at the output once the deadline has
+// passed and the turn may not go on: what the bot wrote meanwhile is
+// read, else os.ErrDeadlineExceeded.
+func (r *fdReader) lastLook(p []byte) (int, error) {
+	n, err := unix.Read(r.fd, p)
+	switch {
+	case err == nil && n > 0:
+		if r.late != nil {
+			r.late(time.Since(r.deadline))
+		}
+		return n, nil
+	case err == unix.EIO || err == nil && n == 0:
+		return 0, io.EOF
+	}
+	return 0, os.ErrDeadlineExceeded
 }
 
 // newFDReader reads f, which the judge keeps open (and closes) itself.
@@ -188,6 +210,7 @@ func (r *fdReader) Read(p []byte) (int, error) {
 					}
 					continue
 				}
+				return r.lastLook(p)
 			}
 			return n, err
 		}
@@ -208,7 +231,7 @@ func (r *fdReader) Read(p []byte) (int, error) {
 					continue
 				}
 			}
-			return 0, os.ErrDeadlineExceeded
+			return r.lastLook(p)
 		}
 		ts := unix.NsecToTimespec(left.Nanoseconds())
 		fds[0].Revents, fds[1].Revents = 0, 0

@@ -1,7 +1,9 @@
 package procbot_test
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -261,21 +263,51 @@ func TestNoProcessOutlivesMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The child may be a zombie for a moment until init reaps it.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		err := syscall.Kill(pid, 0)
-		if errors.Is(err, syscall.ESRCH) {
-			return
-		}
-		if st, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); strings.Contains(string(st), ") Z ") {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the bot's child %d is still alive after the match", pid)
-		}
-		time.Sleep(10 * time.Millisecond)
+	// The match has killed the bot's process group before it returned:
+	// the child is gone, a zombie, on its way out, or has the kill
+	// pending (a loaded machine may not have run it since).
+	if why := alive(pid); why != "" {
+		t.Fatalf("the bot's child %d is alive after the match: %s", pid, why)
 	}
+}
+
+// alive says why process pid may still run, or "" when it is done for:
+// gone, a zombie, exiting, or with SIGKILL pending.
+func alive(pid int) string {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return ""
+	}
+	dir := "/proc/" + strconv.Itoa(pid)
+	st, err := os.ReadFile(dir + "/stat")
+	if err != nil {
+		return "" // reaped meanwhile
+	}
+	i := bytes.LastIndexByte(st, ')')
+	f := strings.Fields(string(st[i+1:])) // state, ppid, … flags is the 7th
+	if len(f) < 7 {
+		return fmt.Sprintf("stat %q", st)
+	}
+	if f[0] == "Z" || f[0] == "X" {
+		return ""
+	}
+	const pfExiting = 0x4
+	if flags, err := strconv.ParseUint(f[6], 10, 64); err == nil && flags&pfExiting != 0 {
+		return ""
+	}
+	status, err := os.ReadFile(dir + "/status")
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(status), "\n") {
+		k, v, ok := strings.Cut(l, ":")
+		if !ok || k != "SigPnd" && k != "ShdPnd" {
+			continue
+		}
+		if mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64); err == nil && mask&(1<<(syscall.SIGKILL-1)) != 0 {
+			return ""
+		}
+	}
+	return "state " + f[0] + ", no kill pending"
 }
 
 func TestReplayDeterministic(t *testing.T) {

@@ -273,6 +273,7 @@ func (p *Player) BeginTurn(ctx context.Context, t judge.Turn) error {
 	p.clock.begin(p.proc)
 	p.cpu0 = p.clock.cpu0
 	p.outR.extend = p.extend
+	p.outR.late = p.clock.judgeLate
 	if err := p.outR.setDeadline(t.Deadline, t.Shared); err != nil {
 		return err
 	}
@@ -325,22 +326,46 @@ func (p *Player) ReadLine(ctx context.Context) ([]byte, error) {
 
 // WriteAnswer implements judge.Player.
 func (p *Player) WriteAnswer(ctx context.Context, text []byte) error {
+	// The answer is ready: from now on the bot's time is its own again
+	// (a bot that does not read its answers runs out its time).
+	p.clock.judgeDone()
 	// One write: the answer and its newline.
 	buf := append(text, '\n')
 	for {
 		n, err := p.in.Write(buf)
 		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// The runtime does not try a write past its deadline: one
+			// that fits is made now, whoever was late.
+			buf = buf[n:]
+			if m, ok := p.writeNow(buf); ok {
+				if buf = buf[m:]; len(buf) == 0 {
+					return nil
+				}
+			}
 			// Late: the bot, or the machine?
 			if d, ok := p.extend(); ok {
 				if err := p.in.SetWriteDeadline(d); err != nil {
 					return err
 				}
-				buf = buf[n:]
 				continue
 			}
 		}
 		return p.writeFault(ctx, err)
 	}
+}
+
+// writeNow writes what fits of b to the bot's stdin without waiting,
+// deadline or not.
+func (p *Player) writeNow(b []byte) (int, bool) {
+	rc, err := p.in.SyscallConn()
+	if err != nil {
+		return 0, false
+	}
+	n, werr := 0, error(nil)
+	if err := rc.Control(func(fd uintptr) { n, werr = unix.Write(int(fd), b) }); err != nil || werr != nil || n < 0 {
+		return 0, false
+	}
+	return n, true
 }
 
 // writeFault turns a failed answer into the bot's fault.
