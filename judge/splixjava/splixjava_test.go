@@ -21,9 +21,11 @@ import (
 
 func TestMain(m *testing.M) { judgetest.Main(m) }
 
-func TestPlayerClass(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, text string) string {
+// writer returns a function that writes a file under dir, making its
+// folders, and returns its path.
+func writer(t *testing.T, dir string) func(name, text string) string {
+	return func(name, text string) string {
+		t.Helper()
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -33,6 +35,11 @@ func TestPlayerClass(t *testing.T) {
 		}
 		return p
 	}
+}
+
+func TestPlayerClass(t *testing.T) {
+	dir := t.TempDir()
+	write := writer(t, dir)
 	for _, c := range []struct {
 		name, text, want, err string
 	}{
@@ -196,16 +203,7 @@ func TestAPI(t *testing.T) {
 
 func TestClojurePlayer(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := writer(t, dir)
 	for _, c := range []struct {
 		path, file, name, err string
 	}{
