@@ -158,7 +158,7 @@ func TestInitDeathIsTheSandboxes(t *testing.T) {
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
-			p, err := Start(Spec{Argv: []string{"sleep", "1000"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits})
+			p, err := Start(Spec{Argv: []string{"sleep", "1000"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits, ReadOnly: []string{"/tmp"}, Dir: "/tmp"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -213,7 +213,7 @@ func TestInitSurvivesSignals(t *testing.T) {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
 			ReleaseIdle()
-			p, err := Start(Spec{Argv: []string{"sleep", "1"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits, ReadOnly: []string{"/tmp"}})
+			p, err := Start(Spec{Argv: []string{"sleep", "1"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits, ReadOnly: []string{"/tmp"}, Dir: "/tmp"})
 			if err != nil {
 				t.Fatal(err)
 			}

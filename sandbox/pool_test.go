@@ -30,7 +30,7 @@ func runArgv(t *testing.T, l Level, argv []string, lim Limits, dir string) (stri
 		t.Fatal(err)
 	}
 	p, err := Start(Spec{Argv: argv, Env: []string{"PATH=/usr/bin:/bin"},
-		Level: l, Limits: lim, ReadOnly: []string{dir}, Stdout: w, Stderr: w})
+		Level: l, Limits: lim, ReadOnly: []string{dir}, Dir: dir, Stdout: w, Stderr: w})
 	w.Close()
 	if err != nil {
 		r.Close()
