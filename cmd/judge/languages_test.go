@@ -67,10 +67,18 @@ func TestEveryLanguageAtNamespacesAsNormalUser(t *testing.T) {
 	if want < 2 {
 		t.Skip("fewer than two languages installed")
 	}
+	// The languages file, where the normal user can read it whatever the
+	// checkout's permissions.
+	langs := filepath.Join(tmp, "languages.toml")
+	if b, err := os.ReadFile(filepath.Join(root, "configs/languages.toml")); err != nil {
+		t.Fatal(err)
+	} else if err := os.WriteFile(langs, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cache := filepath.Join(tmp, "cache")
 	args := func(out string, extra ...string) []string {
 		return append([]string{"tournament", "--game", "gomoku", "--seed", "5", "--jobs", "2", "--quiet",
-			"--bots", bots, "--cache", cache, "--out", out, "--languages", filepath.Join(root, "configs/languages.toml")}, extra...)
+			"--bots", bots, "--cache", cache, "--out", out, "--languages", langs}, extra...)
 	}
 	judge := func(asNobody bool, a ...string) (string, error) {
 		cmd := exec.Command(bin, a...)
