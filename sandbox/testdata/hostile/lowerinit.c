@@ -3,7 +3,9 @@
  * its sandbox's init), and of each of
  * their threads it can list, so that whatever runs after it inherits them:
  * a later program of a reused sandbox, or the judge. It prints what the
- * kernel allowed: "PID RESOURCE ok" or "PID RESOURCE denied (errno)". */
+ * kernel allowed: "PID RESOURCE ok" or "PID RESOURCE denied (errno)".
+ * A first argument --only=NAME,NAME lowers only the limits named (and
+ * nothing else), so that the process changed goes on living. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -52,13 +54,36 @@ static void thread(int pid, int tid) {
 	result(pid, what, sched_setaffinity(tid, sizeof one, &one));
 }
 
+/* named says whether the limit called name is in the list only ("a,b"). */
+static int named(const char *only, const char *name) {
+	size_t n = strlen(name);
+	for (const char *p = only; p && *p;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len == n && strncmp(p, name, n) == 0)
+			return 1;
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv) {
-	for (int i = 1; i < argc; i++) {
+	const char *only = NULL;
+	int first = 1;
+	if (argc > 1 && strncmp(argv[1], "--only=", 7) == 0) {
+		only = argv[1] + 7;
+		first = 2;
+	}
+	for (int i = first; i < argc; i++) {
 		int pid = atoi(argv[i]);
 		for (size_t j = 0; j < sizeof lims / sizeof lims[0]; j++) {
+			if (only && !named(only, lims[j].name))
+				continue;
 			struct rlimit l = {lims[j].value, lims[j].value};
 			result(pid, lims[j].name, prlimit(pid, lims[j].res, &l, NULL));
 		}
+		if (only)
+			continue;
 		char dir[64];
 		snprintf(dir, sizeof dir, "/proc/%d/oom_score_adj", pid);
 		FILE *adj = fopen(dir, "w");
