@@ -117,7 +117,7 @@ var judgeVersion = sync.OnceValue(func() string {
 		}
 	}
 	if rev != "" && !modified {
-		return "revision " + rev
+		return fmt.Sprintf("revision %s (%s)", rev, bi.GoVersion)
 	}
 	// Built without version control, or from changed sources: the
 	// program itself is its version.
@@ -137,8 +137,8 @@ var judgeVersion = sync.OnceValue(func() string {
 	return "program sha256 " + sum
 })
 
-// JudgeVersion is the judge's build: the revision it was built from, or
-// the sha256 of its program when it was built without version control
+// JudgeVersion is the judge's build: the revision it was built from and
+// the Go release that built it, or the sha256 of its program when it was built without version control
 // (go build -buildvcs=false) or from changed sources.
 func JudgeVersion() string { return judgeVersion() }
 

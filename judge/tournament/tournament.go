@@ -72,7 +72,7 @@ func (e *UnplayableError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "shard %s cannot play its part: %d bot(s) cannot play here, and every shard must play every bot:", e.Shard, len(e.Bots))
 	for _, x := range e.Bots {
-		fmt.Fprintf(&b, "\n  %s: %s", x.Name, x.Error)
+		fmt.Fprintf(&b, "\n  %s: %s", x.Name, strings.ReplaceAll(strings.TrimRight(x.Error, "\n"), "\n", "\n    "))
 	}
 	return b.String()
 }
