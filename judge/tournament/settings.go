@@ -33,7 +33,7 @@ const (
 	SetGrace     = "grace"      // [limits] grace
 	SetOutput    = "output"     // [limits] output_bytes
 	SetIO        = "io"         // [bots] io, --io
-	SetEnv       = "env"        // [bots] env
+	SetEnv       = "env"        // [bots] env: NAME=sha256:HASH of each value
 	SetMemory    = "memory"     // [sandbox] memory
 	SetProcs     = "procs"      // [sandbox] procs
 	SetFileSize  = "file_size"  // [sandbox] file_size
@@ -54,9 +54,12 @@ func RunSettings(o *Options) map[string]string {
 	if io == "" {
 		io = procbot.PTY
 	}
+	// The environment's values may be secrets (a key for a service):
+	// each is recorded by a hash of it.
 	var env []string
 	for _, k := range slices.Sorted(maps.Keys(o.Proc.Env)) {
-		env = append(env, k+"="+o.Proc.Env[k])
+		sum := sha256.Sum256([]byte(o.Proc.Env[k]))
+		env = append(env, fmt.Sprintf("%s=sha256:%x", k, sum[:6]))
 	}
 	return map[string]string{
 		SetTurn:      dur(l.Turn),
