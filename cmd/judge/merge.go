@@ -13,18 +13,21 @@ import (
 // The exit statuses of judge merge beyond 0, 1 and 2.
 const (
 	exitIncomplete = 3 // matches are missing (and no --partial), or --wait ran out of time
-	exitMismatch   = 4 // the directories hold different tournaments, bots or sandbox levels
+	exitMismatch   = 4 // the directories hold different tournaments, bots, runtimes, sandbox levels or settings
 )
 
 func (m *Main) merge(ctx context.Context, args []string) error {
 	fs := m.newFlags("merge", "[flags] --out DIR DIR...",
 		"Combines the output directories of a tournament's shards ('judge tournament --shard i/n')\n"+
 			"into one: every match once, the replays, and the standings a single run would give.\n"+
-			"It refuses directories that hold different tournaments, bots (names or hashes) or\n"+
-			"sandbox levels, and writes nothing when matches are missing unless --partial.\n\n"+
+			"It refuses directories that hold different tournaments, bots (names, hashes or\n"+
+			"runtimes), sandbox levels or settings (time limits, io, output and sandbox limits, the\n"+
+			"judge's build), naming what differs, and writes nothing when matches are missing\n"+
+			"unless --partial: it then names each shard that lacks matches, how many, and the\n"+
+			"command that plays them.\n\n"+
 			"Exit status: 0 merged; 1 failed; 2 called wrongly; 3 matches missing (or --wait\n"+
-			"timed out); 4 the directories cannot be merged (another tournament, other bots,\n"+
-			"another sandbox level).")
+			"timed out); 4 the directories cannot be merged (another tournament, other bots or\n"+
+			"runtimes, another sandbox level, other settings, another judge).")
 	out := fs.String("out", "", "directory to write the merged results to (required)")
 	quiet := fs.Bool("quiet", false, "do not print the table")
 	partial := fs.Bool("partial", false, "merge even when matches are missing (the standings say how many were played)")

@@ -24,7 +24,10 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 			"into --out. A BOT is a source file or directory (built as configs/languages.toml\n"+
 			"says), an executable, or a quoted command line such as \"python3 bot.py\".\n"+
 			"Flags override the configuration file. Running the same command again resumes:\n"+
-			"only the matches not yet recorded are played.")
+			"only the matches not yet recorded are played.\n\n"+
+			"Exit status: 0 played; 1 failed; 2 called wrongly; 5 with --shard, a bot cannot play\n"+
+			"here (it does not build, or its runtime is missing): the shard plays nothing, since\n"+
+			"every shard must play every bot (without --shard such a bot is left out).")
 	mf := addMatchFlags(fs)
 	var (
 		configFile = fs.String("config", "", "tournament file (TOML, see configs/tournament-*.toml)")
@@ -155,6 +158,11 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 	}
 	o.Bots = bots
 
+	// Recorded, for a merge to say how to resume this shard.
+	o.Command = append([]string{os.Args[0], "tournament"}, args...)
+	if o.Dir, err = os.Getwd(); err != nil {
+		o.Dir = ""
+	}
 	o.Log = m.Stderr
 	if !*quiet {
 		o.Progress = &tournament.Progress{W: m.Stderr, Terminal: isTerminal(m.Stderr)}
@@ -179,8 +187,17 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 	if err == nil {
 		err = rf.openAfter(o.Out, o.TestBot, o.Log)
 	}
+	var ue *tournament.UnplayableError
+	if errors.As(err, &ue) {
+		return exitError{exitUnplayable, err}
+	}
 	return err
 }
+
+// exitUnplayable is the exit status of judge tournament --shard when the
+// shard cannot play its part: a bot that does not build or whose runtime
+// is missing on this machine.
+const exitUnplayable = 5
 
 // countFlags are the flags that set each count of the [tournament] table.
 var countFlags = map[string][]string{

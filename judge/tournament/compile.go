@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -35,6 +36,10 @@ var DefaultLanguages []byte
 type Languages struct {
 	Limits   CompileLimits        `toml:"limits"`
 	Language map[string]*Language `toml:"language"`
+
+	// What each version command said, once per run.
+	versionMu sync.Mutex
+	versions  map[string]*versionOnce
 }
 
 // CompileLimits bound one compile.
@@ -53,6 +58,11 @@ type Language struct {
 	CompileMarked []string          `toml:"compile_marked"`
 	Env           map[string]string `toml:"env"`
 	Run           []string          `toml:"run"`
+	// Version prints the version of the toolchain and runtime a bot of
+	// the language needs (java -version, python3 --version): its output
+	// is part of every such bot's identity, and a command that cannot
+	// run is a runtime missing.
+	Version []string `toml:"version"`
 }
 
 // LoadLanguages reads a languages file strictly; an empty path means the

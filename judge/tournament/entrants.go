@@ -27,7 +27,10 @@ type Entrant struct {
 	// Web is set for a web bot (http://…): it plays instead of Spec.
 	Web  *httpbot.Bot
 	Hash string // sha256 of what it runs: its sources, or its program
-	Err  error  // why it cannot play (a compile error); nil when it can
+	// Runtime is its language's version (Languages.Runtime): "" for a
+	// bot of no language.
+	Runtime string
+	Err     error // why it cannot play (a compile error, a runtime missing); nil when it can
 }
 
 // Skipped is a file of a bots directory that is not taken as a bot, and
@@ -271,6 +274,10 @@ func (e *Entrant) prepare(ctx context.Context, langs *Languages, cache string) e
 	}
 	sub, err := langs.Detect(e.Arg)
 	if err != nil {
+		return err
+	}
+	if e.Runtime, err = langs.Runtime(ctx, sub.Lang, e.Arg, cache); err != nil {
+		e.Hash, _ = sub.Key()
 		return err
 	}
 	b, err := langs.Build(ctx, sub, cache)

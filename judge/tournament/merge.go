@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,12 +33,27 @@ type MergeOptions struct {
 }
 
 // IncompleteError says that matches of the schedule are in none of the
-// directories, or that directories hold no tournament yet.
+// directories, or that directories hold no tournament yet, and, shard by
+// shard, how to play what is missing.
 type IncompleteError struct {
-	Missing   int      // scheduled matches in none of the directories
-	Scheduled int      // matches in the schedule (0 when no directory could be read)
-	First     string   // the first missing match
-	Empty     []string // directories that do not exist or hold no tournament
+	Missing   int        // scheduled matches in none of the directories
+	Scheduled int        // matches in the schedule (0 when no directory could be read)
+	First     string     // the first missing match
+	Empty     []string   // directories that do not exist or hold no tournament
+	Shards    []ShardGap // the shards with matches missing, in the order of the directories
+}
+
+// ShardGap is a shard with matches missing, and how to play them.
+type ShardGap struct {
+	Dir     string // its directory; "" when none of those given is for it
+	Shard   Shard  // the zero Shard when it cannot be known (a directory with no tournament yet)
+	Missing int    // its matches in none of the directories
+	Empty   bool   // Dir does not exist or holds no tournament yet
+	// Command is a shell command line that plays the missing matches:
+	// the one the shard was played with (resuming plays only what is
+	// missing), or for a shard not started, another shard's with its
+	// --shard and --out. "" when no command was recorded.
+	Command string
 }
 
 func (e *IncompleteError) Error() string {
@@ -48,7 +64,41 @@ func (e *IncompleteError) Error() string {
 	if e.Missing > 0 {
 		parts = append(parts, fmt.Sprintf("%d of %d matches are in none of the directories (first: %s)", e.Missing, e.Scheduled, e.First))
 	}
-	return "incomplete: " + strings.Join(parts, "; ") + ": wait for the shards to finish, run the missing ones again, or merge with --partial"
+	return "incomplete: " + strings.Join(parts, "; ") + ": wait for the shards to finish, run the missing ones again, or merge with --partial" + gapLines(e.Shards)
+}
+
+// gapLines are the lines that say, shard by shard, what is missing and
+// the command that plays it.
+func gapLines(gaps []ShardGap) string {
+	var b strings.Builder
+	for _, g := range gaps {
+		b.WriteString("\n  ")
+		switch {
+		case g.Dir == "":
+			fmt.Fprintf(&b, "shard %s: %s in none of the directories given", g.Shard, matches(g.Missing))
+		case g.Empty && g.Shard.Count == 0:
+			fmt.Fprintf(&b, "%s: no tournament recorded yet, and which shard it is for is not known", g.Dir)
+		case g.Empty:
+			fmt.Fprintf(&b, "%s (shard %s): no tournament recorded yet, %s", g.Dir, g.Shard, matches(g.Missing))
+		default:
+			fmt.Fprintf(&b, "%s (shard %s): %s missing", g.Dir, g.Shard, matches(g.Missing))
+		}
+		switch {
+		case g.Command == "":
+		case g.Empty:
+			fmt.Fprintf(&b, "; to play them:\n    %s", g.Command)
+		default:
+			fmt.Fprintf(&b, "; unless it is being played, resume it (only what is missing is played):\n    %s", g.Command)
+		}
+	}
+	return b.String()
+}
+
+func matches(n int) string {
+	if n == 1 {
+		return "1 match"
+	}
+	return fmt.Sprintf("%d matches", n)
 }
 
 // MismatchError says that a directory holds another tournament than the
@@ -74,6 +124,9 @@ type shardData struct {
 	run    *RunInfo // the last run record
 	recs   []*MatchRecord
 	bad    int
+	// settings are what its runs recorded, each setting's value from the
+	// runs that record it (they agree).
+	settings map[string]string
 }
 
 // mergeSet is what the directories hold together, checked for agreement.
@@ -85,6 +138,9 @@ type mergeSet struct {
 	ids     map[string]bool   // the matches that belong to the tournament
 	sched   int               // how many it has
 	missing []string          // scheduled but in no directory
+	missIdx []int             // their positions in the schedule (-1: not known)
+	dirs    []string          // the directories, as given
+	read    []*shardData      // those that hold a tournament, in that order
 	empty   []string          // directories with no tournament yet
 	bad     []string          // notes on damaged records
 }
@@ -109,8 +165,9 @@ func readShard(dir string) (*shardData, error) {
 		}
 		return nil, err
 	}
-	s := &shardData{dir: dir, bad: bad}
+	s := &shardData{dir: dir, bad: bad, settings: map[string]string{}}
 	levels := map[string]bool{}
+	values := map[string]map[string]bool{}
 	for _, r := range all {
 		switch r.Kind {
 		case KindHeader:
@@ -121,6 +178,13 @@ func readShard(dir string) (*shardData, error) {
 			s.run = r.Run
 			if r.Run.Sandbox != "" { // logs written before levels were recorded
 				levels[r.Run.Sandbox] = true
+			}
+			for k, v := range r.Run.Settings {
+				if values[k] == nil {
+					values[k] = map[string]bool{}
+				}
+				values[k][v] = true
+				s.settings[k] = v
 			}
 		case KindMatch:
 			s.recs = append(s.recs, r.Match)
@@ -133,13 +197,23 @@ func readShard(dir string) (*shardData, error) {
 		return nil, &MismatchError{Dir: dir, Shard: s.run.Shard.String(), Ref: dir,
 			What: fmt.Sprintf("its runs were at different sandbox levels (%s)", strings.Join(slices.Sorted(maps.Keys(levels)), ", "))}
 	}
+	for _, k := range slices.Sorted(maps.Keys(values)) {
+		if len(values[k]) > 1 {
+			var vs []string
+			for _, v := range slices.Sorted(maps.Keys(values[k])) {
+				vs = append(vs, show(v, true))
+			}
+			return nil, &MismatchError{Dir: dir, Shard: s.run.Shard.String(), Ref: dir,
+				What: fmt.Sprintf("its runs were played with different %s (%s)", k, strings.Join(vs, ", "))}
+		}
+	}
 	return s, nil
 }
 
 // gather reads every directory, checks that they hold one tournament,
 // and finds what is missing.
 func gather(dirs []string) (*mergeSet, error) {
-	m := &mergeSet{srcOf: map[string]string{}, ids: map[string]bool{}}
+	m := &mergeSet{srcOf: map[string]string{}, ids: map[string]bool{}, dirs: dirs}
 	var first *shardData
 	for _, d := range dirs {
 		s, err := readShard(d)
@@ -150,6 +224,7 @@ func gather(dirs []string) (*mergeSet, error) {
 			m.empty = append(m.empty, d)
 			continue
 		}
+		m.read = append(m.read, s)
 		if s.bad > 0 {
 			m.bad = append(m.bad, fmt.Sprintf("%s: %d damaged record(s) ignored", filepath.Join(d, LogName), s.bad))
 		}
@@ -160,11 +235,13 @@ func gather(dirs []string) (*mergeSet, error) {
 			what := ""
 			if diff := headerDiff(s.header, first.header); diff != "" {
 				what = "another tournament: " + diff
-			} else if diff := runDiff(s.run, first.run); diff != "" {
+			} else if diff := runDiff(s.run, first.run, first.dir); diff != "" {
 				what = diff
 			} else if s.run.Sandbox != first.run.Sandbox {
 				what = fmt.Sprintf("its bots ran at sandbox level %s, not %s (the level changes what a bot may do: run every shard at one level, with --sandbox)",
 					levelName(s.run.Sandbox), levelName(first.run.Sandbox))
+			} else if diff := settingsDiff(s.settings, first.settings, first.dir); diff != "" {
+				what = diff
 			}
 			if what != "" {
 				return nil, &MismatchError{Dir: d, Shard: s.run.Shard.String(), Ref: first.dir, What: what}
@@ -198,6 +275,7 @@ func gather(dirs []string) (*mergeSet, error) {
 			m.ids[f.ID] = true
 			if _, ok := m.srcOf[f.ID]; !ok {
 				m.missing = append(m.missing, f.ID)
+				m.missIdx = append(m.missIdx, f.Index)
 			}
 		}
 		m.sched = len(sched)
@@ -210,6 +288,7 @@ func gather(dirs []string) (*mergeSet, error) {
 		m.sched = len(names) / 2 * 2 * m.run.Rounds
 		for i := len(m.ids); i < m.sched; i++ {
 			m.missing = append(m.missing, "a match of a later round")
+			m.missIdx = append(m.missIdx, -1)
 		}
 	}
 	return m, nil
@@ -227,7 +306,7 @@ func (m *mergeSet) incomplete() *IncompleteError {
 	if len(m.missing) == 0 && len(m.empty) == 0 {
 		return nil
 	}
-	e := &IncompleteError{Missing: len(m.missing), Scheduled: m.sched, Empty: m.empty}
+	e := &IncompleteError{Missing: len(m.missing), Scheduled: m.sched, Empty: m.empty, Shards: m.gaps()}
 	if len(m.missing) > 0 {
 		e.First = m.missing[0]
 	}
@@ -266,7 +345,8 @@ func Merge(ctx context.Context, o MergeOptions) (*Standings, error) {
 			return m.write(o.Out)
 		}
 		if o.Wait && ctx.Err() == nil {
-			msg := fmt.Sprintf("waiting: %d of %d matches missing, %d of %d directories without a tournament yet", inc.Missing, inc.Scheduled, len(inc.Empty), len(o.Dirs))
+			msg := fmt.Sprintf("waiting: %d of %d matches missing, %d of %d directories without a tournament yet", inc.Missing, inc.Scheduled, len(inc.Empty), len(o.Dirs)) +
+				gapLines(inc.Shards)
 			if msg != said && o.Log != nil {
 				fmt.Fprintln(o.Log, msg)
 				said = msg
@@ -282,7 +362,9 @@ func Merge(ctx context.Context, o MergeOptions) (*Standings, error) {
 			return nil, inc
 		}
 		if o.Log != nil {
-			fmt.Fprintf(o.Log, "partial merge: %s\n", judge.Printable(strings.TrimPrefix(inc.Error(), "incomplete: ")))
+			msg := inc.Error()
+			msg, _, _ = strings.Cut(msg, "\n") // not how to play them
+			fmt.Fprintf(o.Log, "partial merge: %s\n", judge.Printable(strings.TrimPrefix(msg, "incomplete: ")))
 		}
 		return m.write(o.Out)
 	}
@@ -304,6 +386,7 @@ func (m *mergeSet) write(out string) (*Standings, error) {
 	}
 	merged := *m.run
 	merged.Shard = Shard{}
+	merged.Command, merged.Dir = nil, ""
 	if err := store.Append(&Record{Kind: KindRun, Run: &merged}); err != nil {
 		return nil, err
 	}
@@ -336,6 +419,14 @@ func (m *mergeSet) write(out string) (*Standings, error) {
 	return st, nil
 }
 
+// runtimeName is a recorded runtime for people.
+func runtimeName(r string) string {
+	if r == "" {
+		return "no recorded runtime"
+	}
+	return fmt.Sprintf("%q", r)
+}
+
 // levelName is a recorded sandbox level for people.
 func levelName(l string) string {
 	if l == "" {
@@ -344,8 +435,9 @@ func levelName(l string) string {
 	return l
 }
 
-// runDiff names the first difference between two runs' bots and rounds.
-func runDiff(a, b *RunInfo) string {
+// runDiff names the first difference between two runs' bots (their
+// names, hashes and runtimes) and rounds; b is ref's.
+func runDiff(a, b *RunInfo, ref string) string {
 	if a.Rounds != b.Rounds {
 		return fmt.Sprintf("%d rounds, not %d", a.Rounds, b.Rounds)
 	}
@@ -353,8 +445,15 @@ func runDiff(a, b *RunInfo) string {
 		return fmt.Sprintf("%d bots, not %d", len(a.Entrants), len(b.Entrants))
 	}
 	for i := range a.Entrants {
-		if a.Entrants[i] != b.Entrants[i] {
-			return fmt.Sprintf("bot %d is %s (%.12s), not %s (%.12s)", i+1, a.Entrants[i].Name, a.Entrants[i].SHA256, b.Entrants[i].Name, b.Entrants[i].SHA256)
+		x, y := a.Entrants[i], b.Entrants[i]
+		if x.Name != y.Name || x.SHA256 != y.SHA256 {
+			return fmt.Sprintf("bot %d is %s (%.12s), not %s (%.12s)", i+1, x.Name, x.SHA256, y.Name, y.SHA256)
+		}
+	}
+	for i := range a.Entrants {
+		x, y := a.Entrants[i], b.Entrants[i]
+		if x.Runtime != y.Runtime {
+			return fmt.Sprintf("bot %d (%s) ran on %s, %s has %s", i+1, x.Name, runtimeName(x.Runtime), ref, runtimeName(y.Runtime))
 		}
 	}
 	return ""
@@ -376,4 +475,148 @@ func linkOrCopy(from, to string) error {
 		return err
 	}
 	return writeFileNoDirSync(to, data)
+}
+
+// gaps says, shard by shard, which directories lack matches, how many,
+// and the command that plays them. A missing match belongs to the
+// directory whose shard has it; when none has, to its shard of the first
+// directory's shard count, and that shard to a directory with no
+// tournament yet: the one whose name ends in the shard's number
+// (results/shard-3), else the one at the shard's position among the
+// directories when there are as many as shards.
+func (m *mergeSet) gaps() []ShardGap {
+	if len(m.read) == 0 {
+		return nil
+	}
+	ref := m.read[0]
+	n := ref.run.Shard.Count
+	count := map[*shardData]int{}
+	pending := map[int]int{} // shard index → its missing matches, in no directory's shard
+	for _, x := range m.missIdx {
+		var owner *shardData
+		for _, s := range m.read {
+			if x < 0 || s.run.Shard.has(x) {
+				owner = s
+				break
+			}
+		}
+		switch {
+		case owner != nil:
+			count[owner]++
+		case n > 1:
+			pending[x%n]++
+		}
+	}
+	// Which shard each directory without a tournament is for.
+	emptyAt := map[string]int{}
+	for _, d := range m.empty {
+		emptyAt[d] = -1
+	}
+	claimed := map[int]bool{}
+	for _, d := range m.empty {
+		if k, ok := trailingNumber(d); ok && pending[k] > 0 && !claimed[k] {
+			emptyAt[d], claimed[k] = k, true
+		}
+	}
+	if n > 1 && len(m.dirs) == n {
+		for k, d := range m.dirs {
+			if at, ok := emptyAt[d]; ok && at < 0 && pending[k] > 0 && !claimed[k] {
+				emptyAt[d], claimed[k] = k, true
+			}
+		}
+	}
+	var gaps []ShardGap
+	for _, d := range m.dirs {
+		if k, ok := emptyAt[d]; ok {
+			g := ShardGap{Dir: d, Empty: true}
+			if k >= 0 {
+				g.Shard, g.Missing = Shard{Index: k, Count: n}, pending[k]
+				out, err := filepath.Abs(d)
+				if err != nil {
+					out = d
+				}
+				g.Command = resumeCommand(ref.run, &g.Shard, out)
+			}
+			gaps = append(gaps, g)
+			continue
+		}
+		for _, s := range m.read {
+			if s.dir == d && count[s] > 0 {
+				gaps = append(gaps, ShardGap{Dir: d, Shard: s.run.Shard, Missing: count[s], Command: resumeCommand(s.run, nil, "")})
+				count[s] = 0 // a directory given twice is said once
+			}
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(pending)) {
+		if !claimed[k] {
+			gaps = append(gaps, ShardGap{Shard: Shard{Index: k, Count: n}, Missing: pending[k]})
+		}
+	}
+	return gaps
+}
+
+// trailingNumber is the number a directory's name ends in (3 for
+// results/shard-3).
+func trailingNumber(dir string) (int, bool) {
+	base := filepath.Base(filepath.Clean(dir))
+	i := len(base)
+	for i > 0 && base[i-1] >= '0' && base[i-1] <= '9' {
+		i--
+	}
+	if i == len(base) || len(base)-i > 9 {
+		return 0, false
+	}
+	k, err := strconv.Atoi(base[i:])
+	return k, err == nil
+}
+
+// resumeCommand is the shell command line that played run, in the
+// directory it ran in, with its --shard and --out set to shard and out
+// when they are given; "" when run recorded none.
+func resumeCommand(run *RunInfo, shard *Shard, out string) string {
+	if len(run.Command) == 0 {
+		return ""
+	}
+	argv := append([]string(nil), run.Command...)
+	if shard != nil {
+		argv = setFlag(argv, "shard", shard.String())
+	}
+	if out != "" {
+		argv = setFlag(argv, "out", out)
+	}
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = shellQuote(a)
+	}
+	cmd := strings.Join(q, " ")
+	if run.Dir != "" {
+		cmd = "cd " + shellQuote(run.Dir) + " && " + cmd
+	}
+	return cmd
+}
+
+// setFlag gives a command line's flag name the value v: in place, as
+// -name V, --name V, -name=V or --name=V, else before its first "--" or
+// at its end.
+func setFlag(argv []string, name, v string) []string {
+	end := len(argv)
+	for i := 2; i < len(argv); i++ { // the program, then the command
+		a := argv[i]
+		switch {
+		case a == "--":
+			end = i
+		case a == "-"+name || a == "--"+name:
+			if i+1 < len(argv) {
+				argv[i+1] = v
+				return argv
+			}
+		case strings.HasPrefix(a, "-"+name+"=") || strings.HasPrefix(a, "--"+name+"="):
+			argv[i] = "--" + name + "=" + v
+			return argv
+		}
+		if end < len(argv) {
+			break
+		}
+	}
+	return slices.Insert(argv, end, "--"+name, v)
 }

@@ -81,6 +81,14 @@ func (l *Languages) SplixJavaSpec(ctx context.Context, arg, cache string, memory
 
 // prepareSplixJava builds the entrant of a splix-java:PATH argument.
 func (e *Entrant) prepareSplixJava(ctx context.Context, langs *Languages, path, cache string) error {
+	if java := langs.Language["java"]; java != nil {
+		rt, err := langs.Runtime(ctx, java, path, cache)
+		if err != nil {
+			e.Hash = "splix-java:" + path
+			return err
+		}
+		e.Runtime = rt
+	}
 	b, _, err := langs.BuildSplixJava(ctx, path, cache)
 	if err != nil {
 		var ce *CompileError

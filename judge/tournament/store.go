@@ -138,12 +138,29 @@ type RunInfo struct {
 	// none): it changes what a bot may do, so shards at different levels
 	// are not merged. Empty in logs written before it was recorded.
 	Sandbox string `json:"sandbox,omitempty"`
+	// Settings are the other settings that decide results: the time
+	// limits, the io mode, the output limit, the bots' environment, the
+	// sandbox's limits and the judge's build (see RunSettings). A directory
+	// is played with one set of them, and shards are merged only when
+	// theirs agree. Absent in logs written before they were recorded:
+	// unknown.
+	Settings map[string]string `json:"settings,omitempty"`
+	// Command is the command line that played the run, and Dir the
+	// directory it ran in: what a merge gives to resume an incomplete
+	// shard. Absent when the run was not started from the command line.
+	Command []string `json:"command,omitempty"`
+	Dir     string   `json:"dir,omitempty"`
 }
 
 // EntrantInfo names a bot and the hash of what it runs.
 type EntrantInfo struct {
 	Name   string `json:"name"`
 	SHA256 string `json:"sha256"`
+	// Runtime is what the bot's language's version command said (the
+	// compiler's, the interpreter's or the JVM's version): part of the
+	// bot's identity. Empty for bots of no language (programs, command
+	// lines, web bots) and in logs written before it was recorded.
+	Runtime string `json:"runtime,omitempty"`
 }
 
 // Excluded is a bot left out of the tournament, and why.

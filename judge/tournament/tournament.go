@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -51,6 +52,29 @@ type Options struct {
 	Languages *Languages
 	Progress  *Progress
 	Log       io.Writer // notes for people: compile errors, repairs, warnings
+	// Command is the command line that runs this tournament, and Dir the
+	// directory it runs in, when it was given one: recorded, so that a
+	// merge can say how to resume a shard.
+	Command []string
+	Dir     string
+}
+
+// UnplayableError is a shard that cannot play its part: bots that cannot
+// play on this machine (a compile error, a runtime missing). A whole
+// tournament leaves such bots out, but a shard that did would play
+// another tournament than the other shards, which no merge would take.
+type UnplayableError struct {
+	Shard Shard
+	Bots  []Excluded
+}
+
+func (e *UnplayableError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "shard %s cannot play its part: %d bot(s) cannot play here, and every shard must play every bot:", e.Shard, len(e.Bots))
+	for _, x := range e.Bots {
+		fmt.Fprintf(&b, "\n  %s: %s", x.Name, strings.ReplaceAll(strings.TrimRight(x.Error, "\n"), "\n", "\n    "))
+	}
+	return b.String()
 }
 
 // DefaultJobs is the default number of matches at once: one per CPU when
@@ -180,6 +204,9 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		t.ents = append(t.ents, e)
 		t.names = append(t.names, e.Name)
 	}
+	if o.Shard.Count > 0 && len(excluded) > 0 {
+		return nil, &UnplayableError{Shard: o.Shard, Bots: excluded}
+	}
 	testBot := -1
 	if o.TestBot != "" {
 		for i, e := range t.ents {
@@ -237,9 +264,10 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		return nil, err
 	}
 	t.header = h
-	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: excluded, Sandbox: string(procbot.RunLevel(o.Proc.Level))}
+	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: excluded, Sandbox: string(procbot.RunLevel(o.Proc.Level)),
+		Settings: RunSettings(&o), Command: o.Command, Dir: o.Dir}
 	for _, e := range t.ents {
-		run.Entrants = append(run.Entrants, EntrantInfo{Name: e.Name, SHA256: e.Hash})
+		run.Entrants = append(run.Entrants, EntrantInfo{Name: e.Name, SHA256: e.Hash, Runtime: e.Runtime})
 	}
 	for _, old := range store.Runs() {
 		if old.Sandbox != "" && old.Sandbox != run.Sandbox {
@@ -248,6 +276,12 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 	}
 	if name := changedBot(store.Runs(), run); name != "" {
 		return nil, fmt.Errorf("bot %s has changed since %s was started (its recorded matches were played by another program): give another --out, or another name", name, o.Out)
+	}
+	if name, then, now := changedRuntime(store.Runs(), run); name != "" {
+		return nil, fmt.Errorf("the runtime of bot %s has changed since %s was started (%s then, %s now): its recorded matches were played on the other; give another --out", name, o.Out, then, now)
+	}
+	if what := changedSetting(store.Runs(), run); what != "" {
+		return nil, fmt.Errorf("%s was started with other settings (%s): play it with the same settings, or give another --out", o.Out, what)
 	}
 	if err := store.Append(&Record{Kind: KindRun, Run: run}); err != nil {
 		return nil, err
@@ -510,6 +544,22 @@ func changedBot(runs []*RunInfo, run *RunInfo) string {
 		}
 	}
 	return ""
+}
+
+// changedRuntime names a bot of run that an earlier run recorded on
+// another runtime, and both runtimes, or is "". An earlier run that did
+// not record it (an older judge's log) is not compared.
+func changedRuntime(runs []*RunInfo, run *RunInfo) (name, then, now string) {
+	for _, old := range runs {
+		for _, a := range old.Entrants {
+			for _, b := range run.Entrants {
+				if a.Name == b.Name && a.Runtime != "" && a.Runtime != b.Runtime {
+					return a.Name, a.Runtime, show(b.Runtime, true)
+				}
+			}
+		}
+	}
+	return "", "", ""
 }
 
 // headerDiff names the first difference between two headers, or "".

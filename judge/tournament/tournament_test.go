@@ -19,6 +19,7 @@ import (
 	"judge/judge"
 	"judge/judge/judgetest"
 	"judge/judge/procbot"
+	"judge/sandbox"
 )
 
 // tempDir is a temporary directory that a sandboxed program running as
@@ -205,10 +206,24 @@ func TestTournament(t *testing.T) {
 	if got := readFile(t, filepath.Join(single, "standings.json")); !bytes.Equal(got, before) {
 		t.Errorf("same seed, different standings:\n%s\n%s", before, got)
 	}
+	// A shard cannot leave the broken bot out: it would play another
+	// tournament than the other shards.
+	o3 := options(t, filepath.Join(tempDir(t), "shard"), cache, args)
+	o3.Shard = Shard{Index: 0, Count: 3}
+	_, err = Run(context.Background(), o3)
+	var ue *UnplayableError
+	if !errors.As(err, &ue) || len(ue.Bots) != 1 || ue.Bots[0].Name != "broken" || !strings.Contains(err.Error(), "undefined_thing") {
+		t.Errorf("a shard with a bot that does not build: %v, want an UnplayableError naming broken and why", err)
+	}
+	playable := args[:2]
+	whole := filepath.Join(tempDir(t), "whole")
+	if _, err := Run(context.Background(), options(t, whole, cache, playable)); err != nil {
+		t.Fatal(err)
+	}
 	var shards []string
 	for i := 0; i < 3; i++ {
 		d := filepath.Join(tempDir(t), "shard")
-		o3 := options(t, d, cache, args)
+		o3 := options(t, d, cache, playable)
 		o3.Shard = Shard{Index: i, Count: 3}
 		if _, err := Run(context.Background(), o3); err != nil {
 			t.Fatal(err)
@@ -219,8 +234,8 @@ func TestTournament(t *testing.T) {
 	if _, err := Merge(context.Background(), MergeOptions{Dirs: shards, Out: merged}); err != nil {
 		t.Fatal(err)
 	}
-	if got := readFile(t, filepath.Join(merged, "standings.json")); !bytes.Equal(got, before) {
-		t.Errorf("merged shards differ from one run:\n%s\n%s", before, got)
+	if want, got := readFile(t, filepath.Join(whole, "standings.json")), readFile(t, filepath.Join(merged, "standings.json")); !bytes.Equal(got, want) {
+		t.Errorf("merged shards differ from one run:\n%s\n%s", want, got)
 	}
 	if _, err := os.Stat(filepath.Join(merged, "replays", "r002-beta-vs-alpha.json")); err != nil {
 		t.Error(err)
@@ -238,6 +253,22 @@ func TestTournament(t *testing.T) {
 	for _, r := range runRecs {
 		if r.Kind == KindRun && r.Run.Sandbox != string(procbot.RunLevel("")) {
 			t.Errorf("run record's sandbox level %q, want %q", r.Run.Sandbox, procbot.RunLevel(""))
+		}
+	}
+
+	// Resuming with another time limit or memory limit is refused,
+	// naming the setting.
+	for _, tc := range []struct {
+		change func(o *Options)
+		want   string
+	}{
+		{func(o *Options) { o.Match.Limits.Turn = 5 * time.Millisecond }, "turn 1s then, 5ms now"},
+		{func(o *Options) { o.Proc.Limits = sandbox.DefaultLimits; o.Proc.Limits.Memory = 128 << 20 }, "memory 256MiB then, 128MiB now"},
+	} {
+		o5 := o
+		tc.change(&o5)
+		if _, err := Run(context.Background(), o5); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("resumed with other settings: %v, want it refused with %q", err, tc.want)
 		}
 	}
 

@@ -1,0 +1,97 @@
+package tournament
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"judge/judge/judgetest"
+)
+
+// languagesWith writes the shipped languages file with C's version
+// command replaced by version (a TOML array), and loads it.
+func languagesWith(t *testing.T, version string) *Languages {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(judgetest.Root(t), "configs/languages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const c = `version = ["gcc", "--version"]`
+	if !strings.Contains(string(b), c) {
+		t.Fatalf("configs/languages.toml has no %s", c)
+	}
+	path := filepath.Join(t.TempDir(), "languages.toml")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(b), c, "version = "+version, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := LoadLanguages(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestRuntimeIsPartOfTheBot(t *testing.T) {
+	_, args := bots(t)
+	args = args[:2] // alpha.c, built; beta, a program
+	cache := tempDir(t)
+
+	// What the version command prints (its first line) is recorded with
+	// the bots of the language, once per run.
+	count := filepath.Join(t.TempDir(), "count")
+	out := filepath.Join(tempDir(t), "out")
+	o := options(t, out, cache, args)
+	o.Languages = languagesWith(t, `["sh", "-c", "echo x >> `+count+`; echo 'cc 9.9 (test)'; echo more"]`)
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := ReadLog(filepath.Join(out, LogName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run *RunInfo
+	for _, r := range recs {
+		if r.Kind == KindRun {
+			run = r.Run
+		}
+	}
+	if run == nil || len(run.Entrants) != 2 || run.Entrants[0].Runtime != "cc 9.9 (test)" || run.Entrants[1].Runtime != "" {
+		t.Fatalf("run record %+v, want alpha on cc 9.9 (test) and beta on none", run)
+	}
+	if b, _ := os.ReadFile(count); string(b) != "x\n" {
+		t.Errorf("the version command ran %d times, want once", strings.Count(string(b), "x"))
+	}
+	if run.Settings[SetTurn] != "1s" || run.Settings[SetMemory] != "256MiB" || run.Settings[SetIO] != "pty" || run.Settings[SetJudge] != JudgeVersion() {
+		t.Errorf("settings %v", run.Settings)
+	}
+
+	// Resumed on another version: refused.
+	o.Languages = languagesWith(t, `["echo", "cc 10.0"]`)
+	if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "the runtime of bot alpha has changed") ||
+		!strings.Contains(err.Error(), "cc 9.9 (test) then, cc 10.0 now") {
+		t.Errorf("resumed on another runtime: %v", err)
+	}
+
+	// A runtime missing: the bot cannot play. A whole tournament leaves
+	// it out; a shard cannot play its part.
+	missing := languagesWith(t, `["no-such-compiler-here", "--version"]`)
+	ents, err := PrepareEntrants(context.Background(), args, missing, cache, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var re *RuntimeError
+	if !errors.As(ents[0].Err, &re) || re.Lang != "c" || !strings.Contains(re.Error(), "no-such-compiler-here") || ents[1].Err != nil {
+		t.Errorf("entrants' errors %v, %v: want alpha's runtime missing", ents[0].Err, ents[1].Err)
+	}
+	o = options(t, filepath.Join(tempDir(t), "shard"), cache, args)
+	o.Languages = missing
+	o.Shard = Shard{Index: 1, Count: 2}
+	_, err = Run(context.Background(), o)
+	var ue *UnplayableError
+	if !errors.As(err, &ue) || len(ue.Bots) != 1 || ue.Bots[0].Name != "alpha" || !strings.Contains(err.Error(), "runtime is missing") {
+		t.Errorf("a shard with a runtime missing: %v, want an UnplayableError naming alpha", err)
+	}
+}
