@@ -93,9 +93,10 @@ if [ -n "${SLURM_JOB_ID:-}" ] && [ -n "${JUDGE_SHARED:-}" ]; then
     SHARED=$JUDGE_SHARED
     RUN=$SHARED/run
     read_run "$RUN" || { echo "slurm-tournament.sh: no run recorded in $RUN on $(hostname): is $SHARED at the same path on every node?" >&2; exit 1; }
-    for f in judge tournament.toml languages.toml; do
+    for f in tournament.toml languages.toml; do
         [ -r "$RUN/$f" ] || { echo "slurm-tournament.sh: cannot read $RUN/$f on $(hostname)" >&2; exit 1; }
     done
+    [ -x "$RUN/judge" ] || { echo "slurm-tournament.sh: cannot run $RUN/judge on $(hostname)" >&2; exit 1; }
     N=$saved_N
     if [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
         echo "== $(date -u +%FT%TZ) shard $SLURM_ARRAY_TASK_ID/$N on $(hostname), job ${SLURM_JOB_ID}, restart ${SLURM_RESTART_COUNT:-0}"
