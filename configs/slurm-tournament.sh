@@ -47,7 +47,7 @@
 # Settings of one submission:
 #   TASKS          which shards to submit, as sbatch --array takes it [0-(N-1)]
 #   MERGE          1: submit a merge job, after this submission's tasks; 0: not;
-#                  only: a merge job and no tasks [1 at the first submission, else 0]
+#                  only: a merge job and no tasks [1 while the run has no merge job, else 0]
 #   MERGE_TIMEOUT  how long the merge waits for missing matches [6h]
 #   MERGE_GRACE    how long it waits once no job of the run is queued [15m]
 #   MERGE_SBATCH   sbatch options for the merge job, such as "--partition=short"
@@ -129,7 +129,7 @@ if [ -n "${SLURM_JOB_ID:-}" ] && [ -n "${JUDGE_SHARED:-}" ]; then
         sleep "$poll" &
         wait $! || true
         # The run's jobs: every array submitted in it, as recorded.
-        if queued=$(squeue -h -o %F 2>/dev/null); then
+        if queued=$(squeue -a -h -o %F 2>/dev/null); then
             if grep -qxF -f "$RUN/jobs" <<<"$queued"; then idle=0; else idle=$((idle + poll)); fi
         fi
         if [ "$idle" -ge "$grace" ] && kill -0 "$pid" 2>/dev/null; then
@@ -230,7 +230,8 @@ if [ "$created" = 0 ]; then
     echo "run read from $RUN/settings"
 fi
 N=$saved_N
-MERGE=${MERGE:-$created}
+# A merge job by default while the run has none.
+if [ -s "$RUN/merges" ]; then MERGE=${MERGE:-0}; else MERGE=${MERGE:-1}; fi
 TASKS=${TASKS:-0-$((N - 1))}
 case $MERGE in 0 | 1 | only) ;; *) fail "MERGE=$MERGE: give 1, 0 or only" ;; esac
 mkdir -p "$SHARED/logs" "$SHARED/results"
@@ -266,5 +267,6 @@ if [ "$MERGE" != 0 ]; then
         ${MERGE_SBATCH:-} \
         "$REPO/configs/slurm-tournament.sh")
     mergeid=${mergeid%%;*}
+    echo "$mergeid" >>"$RUN/merges"
     echo "merge: job $mergeid, log $SHARED/logs/merge-$mergeid.out, standings in $SHARED/results/all"
 fi
