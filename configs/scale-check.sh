@@ -25,7 +25,7 @@
 # Then it stops the daemons (by pid), ends any process left under its
 # directory (by pid), and removes the directory: the build cache is in
 # it too. KEEP=1 keeps the directory. Not part of 'make test': it needs
-# root and two to three minutes.
+# root and about three minutes (four when it installs the packages).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
