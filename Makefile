@@ -5,7 +5,8 @@
 #   make bench   run the benchmarks (docs/benchmarks.md)
 #   make scale-check  as root: a throwaway one-node Slurm cluster runs a sharded
 #                tournament with configs/slurm-tournament.sh, a task killed and
-#                requeued, another resubmitted; the merge must equal one run
+#                requeued, another resubmitted with nothing re-exported; the merge
+#                must equal one run, and a cancelled array's merge must end
 #   make vet     go vet, staticcheck and gofmt
 #
 # Every tool the targets need is installed here, idempotently, from Debian's
