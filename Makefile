@@ -7,6 +7,10 @@
 #                tournament with configs/slurm-tournament.sh, a task killed and
 #                requeued, another resubmitted with nothing re-exported; the merge
 #                must equal one run, and a cancelled array's merge must end
+#   make container-check  as root: builds the Containerfile's image with podman
+#                from Debian and the Go module proxy alone, and plays a sharded
+#                tournament in it, a container per shard; the merge must equal
+#                one run
 #   make vet     go vet, staticcheck and gofmt
 #
 # Every tool the targets need is installed here, idempotently, from Debian's
@@ -24,7 +28,7 @@ include $(wildcard examples/*/build.mk)
 
 GO_SOURCES := $(shell find . -name '*.go' -not -path './bin/*' 2>/dev/null) go.mod go.sum
 
-.PHONY: all build examples demo test bench tools vet fuzz clean scale-check
+.PHONY: all build examples demo test bench tools vet fuzz clean scale-check container-check
 
 all: build
 
@@ -77,6 +81,11 @@ bench: build
 # not part of make test.
 scale-check:
 	configs/scale-check.sh
+
+# The Containerfile built and used on this machine (docs/scale-out.md).
+# Needs root; not part of make test.
+container-check:
+	configs/container-check.sh
 
 # A few minutes of fuzzing of every parser and reader of untrusted files
 # (not part of make test, which runs their seed corpus). Temporary files
