@@ -10,9 +10,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -519,6 +521,34 @@ func compileEnv(extra map[string]string, cache string) []string {
 	return out
 }
 
+// cacheDirs makes the directories of the build cache that the language's
+// environment names ({cache}/go-build for Go's own cache) and returns
+// them, to be shown writable to its compilers: the compiler's toolchain
+// keeps there what every build of the language shares. They are open to
+// every user, as the sandbox's may not be the judge's. A value that names
+// no directory inside the cache is left alone.
+func cacheDirs(env map[string]string, cache string) ([]string, error) {
+	var dirs []string
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		v := env[k]
+		if !strings.HasPrefix(v, "{cache}/") || strings.ContainsAny(v, string(os.PathListSeparator)) {
+			continue
+		}
+		d := filepath.Join(cache, strings.TrimPrefix(v, "{cache}/"))
+		if rel, err := filepath.Rel(cache, d); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("the build cache: %w", err)
+		}
+		if err := os.Chmod(d, 0o777); err != nil {
+			return nil, fmt.Errorf("the build cache: %w", err)
+		}
+		dirs = append(dirs, d)
+	}
+	return dirs, nil
+}
+
 // The wall-clock backstop of a compile: a compiler waiting on nothing is
 // stopped after this many times its CPU limit, and never before
 // compileWallMin.
@@ -538,6 +568,11 @@ func (l *Languages) runCompiler(ctx context.Context, argv []string, dir, cache s
 	}
 	defer os.Remove(logf.Name())
 	defer logf.Close()
+	shared, err := cacheDirs(env, cache)
+	if err != nil {
+		return "", err
+	}
+	writable = append(slices.Clip(writable), shared...)
 	lim := procbot.CompileLimits
 	lim.Memory = l.Limits.MemoryMB << 20
 	lim.Procs = l.Limits.Procs

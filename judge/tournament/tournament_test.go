@@ -380,7 +380,8 @@ func TestSubmissionsInEveryLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
-	o := options(t, filepath.Join(tempDir(t), "out"), tempDir(t), args)
+	cache := tempDir(t)
+	o := options(t, filepath.Join(tempDir(t), "out"), cache, args)
 	o.Rounds = 1
 	o.Log = &log
 	st, err := Run(context.Background(), o)
@@ -389,6 +390,12 @@ func TestSubmissionsInEveryLanguage(t *testing.T) {
 	}
 	if len(st.Excluded) > 0 {
 		t.Fatalf("left out: %+v\n%s", st.Excluded, log.String())
+	}
+	// Go's own build cache ({cache}/go-build) was written where the
+	// language's environment puts it, in the judge's cache, not in the
+	// compiler's private tmp: the next Go bot reuses its standard library.
+	if n, err := filepath.Glob(filepath.Join(cache, "go-build", "*", "*")); err != nil || len(n) == 0 {
+		t.Errorf("Go's build cache is empty after a Go build: %d entries, %v", len(n), err)
 	}
 	if len(st.Standings) != 6 || st.Matches != 30 {
 		t.Fatalf("%d bots, %d matches; want 6 bots, 30 matches\n%s", len(st.Standings), st.Matches, log.String())
