@@ -158,7 +158,7 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 	defer errW.Close()
 
 	proc, err := sandbox.Start(sandbox.Spec{
-		Argv: spec.Argv, Dir: spec.Dir, Env: Env(o.Env, seed),
+		Argv: spec.Argv, Dir: spec.Dir, Env: Env(o.Env, seed, o.Limits.Memory),
 		Stdin: inR, Stdout: outW, Stderr: errW,
 		Limits: o.Limits,
 		Level:  o.Level,
@@ -235,9 +235,10 @@ func (p *Player) watchStdin() {
 }
 
 // Env is the whole environment of a bot: PATH, HOME and LANG from the
-// judge's, JUDGE_SEED, and what the configuration adds. Nothing else of the
-// judge's environment reaches a bot.
-func Env(extra map[string]string, seed uint64) []string {
+// judge's, JUDGE_SEED, RuntimeEnv(memory) for a memory limit of memory
+// bytes, and what the configuration adds (which may replace any of them).
+// Nothing else of the judge's environment reaches a bot.
+func Env(extra map[string]string, seed uint64, memory int64) []string {
 	env := map[string]string{
 		"PATH": "/usr/local/bin:/usr/bin:/bin",
 		"HOME": "/tmp",
@@ -249,6 +250,9 @@ func Env(extra map[string]string, seed uint64) []string {
 		}
 	}
 	env["JUDGE_SEED"] = strconv.FormatUint(seed, 10)
+	for k, v := range RuntimeEnv(memory) {
+		env[k] = v
+	}
 	for k, v := range extra {
 		env[k] = v
 	}
@@ -258,6 +262,24 @@ func Env(extra map[string]string, seed uint64) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// RuntimeEnv is what a bot's environment tells the runtimes that would
+// otherwise size themselves from the machine, whatever the bot's command
+// line: the JVM (JAVA_TOOL_OPTIONS, which every JVM reads before its
+// command line, so that options given there win) gets the heap, thread
+// stacks and collector of the run line of configs/languages.toml for a
+// memory limit of memory bytes (none for 0, no limit), and writes its own
+// messages to stderr. Without it, a JVM under an RLIMIT_DATA (sandbox
+// levels namespaces and basic) plans for the machine's RAM and cannot
+// start. The JVM says "Picked up JAVA_TOOL_OPTIONS" on stderr.
+func RuntimeEnv(memory int64) map[string]string {
+	java := "-XX:+DisplayVMOutputToStderr -Xlog:disable -Xlog:all=warning:stderr"
+	if memory > 0 {
+		mb := max(memory>>20, 1)
+		java = fmt.Sprintf("-XX:MaxRAM=%dm -XX:MaxRAMPercentage=40 -Xss%dm -XX:+UseSerialGC ", mb, min(max(mb/64, 1), 64)) + java
+	}
+	return map[string]string{"JAVA_TOOL_OPTIONS": java}
 }
 
 // Pid is the process id of the bot's program, as the judge sees it.
