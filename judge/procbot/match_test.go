@@ -125,9 +125,12 @@ func TestEnvironment(t *testing.T) {
 			t.Errorf("bot environment has %s:\n%s", bad, env)
 		}
 	}
-	// The JVM is sized from the bot's memory limit (the default, 256 MiB).
-	if want := "JAVA_TOOL_OPTIONS=-XX:MaxRAM=256m -XX:MaxRAMPercentage=40 -Xss4m "; !strings.Contains(env, want) {
-		t.Errorf("bot environment lacks %s:\n%s", want, env)
+	// The JVM and Go are sized from the bot's memory limit (the default,
+	// 256 MiB).
+	for _, want := range []string{"JAVA_TOOL_OPTIONS=-XX:MaxRAM=256m -XX:MaxRAMPercentage=40 -Xss4m ", "GOMEMLIMIT=128MiB\n"} {
+		if !strings.Contains(env, want) {
+			t.Errorf("bot environment lacks %s:\n%s", want, env)
+		}
 	}
 	// What the configuration gives replaces it.
 	res = play(t, "tictactoe", 5, func(m *judgetest.Setup) { m.Proc.Env = map[string]string{"JAVA_TOOL_OPTIONS": "-Xmx64m"} },
@@ -158,8 +161,12 @@ func TestRuntimeEnvIsTheJavaRunLine(t *testing.T) {
 			t.Errorf("memory %d MiB: JAVA_TOOL_OPTIONS is %q", mem>>20, opts)
 		}
 	}
-	if opts := procbot.RuntimeEnv(0)["JAVA_TOOL_OPTIONS"]; strings.Contains(opts, "MaxRAM") || !strings.Contains(opts, "-XX:+DisplayVMOutputToStderr") {
+	env := procbot.RuntimeEnv(0)
+	if opts := env["JAVA_TOOL_OPTIONS"]; strings.Contains(opts, "MaxRAM") || !strings.Contains(opts, "-XX:+DisplayVMOutputToStderr") {
 		t.Errorf("without a memory limit JAVA_TOOL_OPTIONS is %q, want the output options alone", opts)
+	}
+	if v, ok := env["GOMEMLIMIT"]; ok {
+		t.Errorf("without a memory limit GOMEMLIMIT is %q", v)
 	}
 }
 

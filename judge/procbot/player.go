@@ -266,20 +266,28 @@ func Env(extra map[string]string, seed uint64, memory int64) []string {
 
 // RuntimeEnv is what a bot's environment tells the runtimes that would
 // otherwise size themselves from the machine, whatever the bot's command
-// line: the JVM (JAVA_TOOL_OPTIONS, which every JVM reads before its
-// command line, so that options given there win) gets the heap, thread
-// stacks and collector of the run line of configs/languages.toml for a
-// memory limit of memory bytes (none for 0, no limit), and writes its own
-// messages to stderr. Without it, a JVM under an RLIMIT_DATA (sandbox
-// levels namespaces and basic) plans for the machine's RAM and cannot
-// start. The JVM says "Picked up JAVA_TOOL_OPTIONS" on stderr.
+// line, for a memory limit of memory bytes (0: none):
+//
+//   - JAVA_TOOL_OPTIONS, which every JVM reads before its command line (so
+//     that options given there win): the heap, thread stacks and collector
+//     of the java run line of configs/languages.toml, and the JVM's own
+//     messages on stderr. Under an RLIMIT_DATA (sandbox levels namespaces
+//     and basic) a JVM that plans for the machine's RAM cannot start. The
+//     JVM says "Picked up JAVA_TOOL_OPTIONS: ..." on stderr.
+//   - GOMEMLIMIT, half the limit: Go's collector then works to keep the
+//     heap there, where it would otherwise let it grow to twice what is
+//     live, and the memory it maps (which RLIMIT_DATA counts, used or not)
+//     stays within the limit.
 func RuntimeEnv(memory int64) map[string]string {
 	java := "-XX:+DisplayVMOutputToStderr -Xlog:disable -Xlog:all=warning:stderr"
-	if memory > 0 {
-		mb := max(memory>>20, 1)
-		java = fmt.Sprintf("-XX:MaxRAM=%dm -XX:MaxRAMPercentage=40 -Xss%dm -XX:+UseSerialGC ", mb, min(max(mb/64, 1), 64)) + java
+	if memory <= 0 {
+		return map[string]string{"JAVA_TOOL_OPTIONS": java}
 	}
-	return map[string]string{"JAVA_TOOL_OPTIONS": java}
+	mb := max(memory>>20, 1)
+	return map[string]string{
+		"JAVA_TOOL_OPTIONS": fmt.Sprintf("-XX:MaxRAM=%dm -XX:MaxRAMPercentage=40 -Xss%dm -XX:+UseSerialGC %s", mb, min(max(mb/64, 1), 64), java),
+		"GOMEMLIMIT":        fmt.Sprintf("%dMiB", max(mb/2, 1)),
+	}
 }
 
 // Pid is the process id of the bot's program, as the judge sees it.
