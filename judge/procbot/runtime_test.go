@@ -33,3 +33,21 @@ func TestGoKeepsToTheLimit(t *testing.T) {
 	off := run(map[string]string{"GOMEMLIMIT": "off"})
 	t.Logf("with GOMEMLIMIT=off: %s (%.100s)", off.status, off.reason)
 }
+
+// A JVM given as a plain command says that it read JAVA_TOOL_OPTIONS on
+// its stderr, which keeps it, never on its stdout; a crash's reason leaves
+// that line out, for the bot's own.
+func TestJVMSaysItOnStderr(t *testing.T) {
+	argv := judgetest.Bot(t, "sandbox/testdata/hostile/Memory.java")
+	tr := playTurn(t, procbot.Spec{Name: "Memory", Argv: argv}, procbot.Options{}, 20*time.Second)
+	says := "Picked up JAVA_TOOL_OPTIONS: " + procbot.RuntimeEnv(procbot.DefaultLimits.Memory)["JAVA_TOOL_OPTIONS"] + "\n"
+	if !strings.HasPrefix(string(tr.final.Stderr), says) {
+		t.Errorf("stderr does not begin with %q:\n%s", says, tr.final.Stderr)
+	}
+	if strings.Contains(tr.out, "Picked up") {
+		t.Errorf("stdout has the JVM's line: %q", tr.out)
+	}
+	if tr.status != judge.Crash || !strings.Contains(tr.reason, "OutOfMemoryError") || strings.Contains(tr.reason, "Picked up") {
+		t.Errorf("%s (%s), want a crash of its own OutOfMemoryError, without the JVM's first line", tr.status, tr.reason)
+	}
+}
