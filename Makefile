@@ -15,13 +15,28 @@
 #
 # Every tool the targets need is installed here, idempotently, from Debian's
 # packages: C/C++/Java/Rust/Python toolchains for the example and test bots,
-# and Chromium for the tests of the replay viewer and of judge serve.
+# and Chromium for the tests of the replay viewer and of judge serve. That
+# takes root, or sudo without a password; without either, make says what an
+# administrator would install, and builds and plays what it can.
 
 GO      ?= go
 CC      ?= gcc
 CXX     ?= g++
 BIN     := bin
 EXAMPLES :=
+LEFT_OUT :=
+
+# rustc: the first that runs of the one on PATH and Debian's, or none.
+# rustup's rustc does not run for a user who cannot reach its toolchains
+# (another user's, in a home this one cannot read).
+ifndef RUSTC
+RUSTC := $(firstword $(foreach r,rustc /usr/bin/rustc,$(shell $(r) --version >/dev/null 2>&1 && echo $(r))))
+endif
+
+# $(call needs,COMMAND,PACKAGE,TARGETS) is TARGETS where COMMAND is
+# installed, and nothing where it is not: `make examples` then says which
+# were left out, and the Debian package that has COMMAND.
+needs = $(if $(and $(1),$(shell command -v $(firstword $(1)) 2>/dev/null)),$(3),$(eval LEFT_OUT += $(3:=:$(or $(firstword $(1)),$(2)):$(2))))
 
 # Each example directory adds its build rules and appends to EXAMPLES.
 include $(wildcard examples/*/build.mk)
@@ -32,25 +47,34 @@ GO_SOURCES := $(shell find . -name '*.go' -not -path './bin/*' 2>/dev/null) go.m
 
 all: build
 
-build: tools $(BIN)/judge examples
+# The examples are built by a new make, which sees the toolchains that
+# tools has just installed.
+build: tools $(BIN)/judge
+	@$(MAKE) --no-print-directory examples
 
 $(BIN)/judge: $(GO_SOURCES)
 	@mkdir -p $(@D)
 	$(GO) build -o $@ ./cmd/judge
 
 examples: $(EXAMPLES)
+	@for x in $(LEFT_OUT); do p=$${x##*:}; x=$${x%:*}; \
+		echo "make: not built: $${x%:*}, for want of $${x##*:} (Debian package $$p)"; done
 
 # tools installs what is missing, and only that. Debian package names.
+# As root, or with sudo that asks no password; otherwise it says what is
+# missing and goes on: the targets use what there is.
 TOOLS := gcc:gcc g++:g++ python3:python3 javac:default-jdk-headless rustc:rustc chromium:chromium php:php-cli ruby:ruby clojure:clojure
 tools:
 	@command -v $(GO) >/dev/null || { echo "make: Go is needed: https://go.dev/doc/install"; exit 1; }
 	@missing=""; for t in $(TOOLS); do \
-		cmd=$${t%%:*}; pkg=$${t#*:}; \
-		command -v $$cmd >/dev/null 2>&1 || missing="$$missing $$pkg"; \
+		cmd=$${t%%:*}; pkg=$${t#*:}; [ $$cmd != rustc ] || cmd="$(RUSTC)"; \
+		[ -n "$$cmd" ] && command -v $$cmd >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then SUDO=""; \
+		elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO=sudo; \
+		else echo "make: not installed (that takes root, or sudo without a password):$$missing; an administrator can run: apt-get install$$missing"; exit 0; fi; \
 		echo "installing:$$missing"; \
-		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
@@ -101,31 +125,56 @@ fuzz:
 
 # The demo: a tournament per game between the example bots, each ending in
 # a standings table, with every match's replay in $(DEMO_OUT)/GAME/replays.
+# A bot whose program was not built, or whose interpreter is not installed,
+# is left out, and a game with fewer than two bots is skipped, saying so.
 DEMO_OUT ?= results/demo
 J := $(BIN)/judge
+
+# $(call demo-bot,COMMAND[,FILES]) is COMMAND, quoted, where its program
+# and FILES are there, and else "-MISSING:COMMAND", which demo-play leaves out.
+demo-bot = "$(addsuffix :,$(addprefix -,$(firstword $(foreach n,$(firstword $(1)) $(2),\
+	$(if $(shell { [ -e $(n) ] || command -v $(n); } >/dev/null 2>&1 && echo y),,$(n))))))$(1)"
+
+# $(call demo-play,ARGS,BOTS): judge tournament ARGS with the BOTS there.
+define demo-play
+set --; for b in $(2); do case "$$b" in \
+	-*) n=$${b%%:*}; n=$${n#-}; b=$${b#*:}; case $$n in "$$b") n="not built";; */*) n="$$n was not built";; \
+		*) n="$$n is not installed";; esac; echo "left out: $$b ($$n)";; \
+	*) set -- "$$@" "$$b";; esac; done; \
+if [ $$# -lt 2 ]; then echo "skipped: it needs two bots"; else \
+	printf '%s' "$(J) tournament $(1)"; printf ' "%s"' "$$@"; echo; \
+	$(J) tournament $(1) "$$@"; fi
+endef
+
+demo-tictactoe = $(call demo-bot,$(BIN)/examples/gomoku/random) $(call demo-bot,$(BIN)/examples/gomoku/strong) \
+	$(call demo-bot,python3 examples/gomoku/random_bot.py) \
+	$(call demo-bot,java -cp $(BIN)/examples/gomoku RandomBot,$(BIN)/examples/gomoku/RandomBot.class)
+demo-gomoku = $(call demo-bot,$(BIN)/examples/gomoku/random) $(call demo-bot,$(BIN)/examples/gomoku/strong) \
+	$(call demo-bot,python3 examples/gomoku/random_bot.py)
+demo-connect4 = $(call demo-bot,$(BIN)/examples/connect4/random) $(call demo-bot,$(BIN)/examples/connect4/alphabeta) \
+	$(call demo-bot,python3 examples/connect4/random_bot.py)
+demo-battleship = $(call demo-bot,$(BIN)/examples/battleship/random) $(call demo-bot,$(BIN)/examples/battleship/hunter) \
+	$(call demo-bot,python3 examples/battleship/random_bot.py)
+demo-splix = $(call demo-bot,$(BIN)/examples/splix/looper) $(call demo-bot,./$(BIN)/examples/splix/looper) \
+	$(call demo-bot,python3 examples/splix/random_bot.py)
+
 demo: build
 	@rm -rf $(DEMO_OUT) && mkdir -p $(DEMO_OUT)
 	@echo; echo "== the sandbox on this machine"; $(J) doctor
 	@echo; echo "== tic-tac-toe: a round robin, 2 rounds, bots in C, Go, Python and Java"
-	$(J) tournament --game tictactoe --rounds 2 --seed 1 --out $(DEMO_OUT)/tictactoe \
-		$(BIN)/examples/gomoku/random $(BIN)/examples/gomoku/strong "python3 examples/gomoku/random_bot.py" \
-		"java -XX:MaxRAM={memory_mb}m -XX:MaxRAMPercentage=40 -Xss{stack_mb}m -cp $(BIN)/examples/gomoku RandomBot"
+	@$(call demo-play,--game tictactoe --rounds 2 --seed 1 --out $(DEMO_OUT)/tictactoe,$(demo-tictactoe))
 	@echo; echo "== gomoku 15x15: a round robin"
-	$(J) tournament --game gomoku --rounds 1 --seed 1 --out $(DEMO_OUT)/gomoku \
-		$(BIN)/examples/gomoku/random $(BIN)/examples/gomoku/strong "python3 examples/gomoku/random_bot.py"
+	@$(call demo-play,--game gomoku --rounds 1 --seed 1 --out $(DEMO_OUT)/gomoku,$(demo-gomoku))
 	@echo; echo "== connect four: a round robin, 2 rounds"
-	$(J) tournament --game connect4 --rounds 2 --seed 1 --out $(DEMO_OUT)/connect4 \
-		$(BIN)/examples/connect4/random $(BIN)/examples/connect4/alphabeta "python3 examples/connect4/random_bot.py"
+	@$(call demo-play,--game connect4 --rounds 2 --seed 1 --out $(DEMO_OUT)/connect4,$(demo-connect4))
 	@echo; echo "== battleship: a round robin, 2 rounds"
-	$(J) tournament --game battleship --rounds 2 --seed 1 --out $(DEMO_OUT)/battleship \
-		$(BIN)/examples/battleship/random $(BIN)/examples/battleship/hunter "python3 examples/battleship/random_bot.py"
+	@$(call demo-play,--game battleship --rounds 2 --seed 1 --out $(DEMO_OUT)/battleship,$(demo-battleship))
 	@echo; echo "== splix: 3 players at once, random groups, 9 games"
-	$(J) tournament --game splix-small --games 9 --seed 1 --out $(DEMO_OUT)/splix \
-		$(BIN)/examples/splix/looper ./$(BIN)/examples/splix/looper "python3 examples/splix/random_bot.py"
-	@echo; echo "== the last tic-tac-toe match, replayed"
-	$(J) replay $$(ls $(DEMO_OUT)/tictactoe/replays/*.json | tail -1)
-	@echo; echo "== the last splix match, as a web page to open in a browser"
-	$(J) view $$(ls $(DEMO_OUT)/splix/replays/*.json | tail -1)
+	@$(call demo-play,--game splix-small --games 9 --seed 1 --out $(DEMO_OUT)/splix,$(demo-splix))
+	@r=$$(ls $(DEMO_OUT)/tictactoe/replays/*.json 2>/dev/null | tail -1); [ -z "$$r" ] || { \
+		echo; echo "== the last tic-tac-toe match, replayed"; echo "$(J) replay $$r"; $(J) replay $$r; }
+	@r=$$(ls $(DEMO_OUT)/splix/replays/*.json 2>/dev/null | tail -1); [ -z "$$r" ] || { \
+		echo; echo "== the last splix match, as a web page to open in a browser"; echo "$(J) view $$r"; $(J) view $$r; }
 	@echo; echo "standings and replays are in $(DEMO_OUT)/; 'bin/judge serve $(DEMO_OUT)/splix' shows a tournament in a browser"
 
 clean:

@@ -27,9 +27,12 @@ func openTempDir(t *testing.T) string {
 
 // Every language plays at sandbox level namespaces, run by a normal user:
 // there memory is bounded by an rlimit only, which runtimes that size
-// themselves from the machine (the JVM) must fit in. As root the judge is
-// run as nobody (uid 65534) with setpriv; the bots are built first by the
-// invoking user, since toolchains may live in its home (rustup, pyenv).
+// themselves from the machine (the JVM) must fit in, whether the command
+// line sizes them (the java line of languages.toml) or not (a bot given as
+// a plain "java -cp DIR Class", sized by procbot.RuntimeEnv). As root the
+// judge is run as nobody (uid 65534) with setpriv; the bots are built
+// first by the invoking user, since toolchains may live in its home
+// (rustup, pyenv).
 func TestEveryLanguageAtNamespacesAsNormalUser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the judge and a bot in every language")
@@ -64,6 +67,27 @@ func TestEveryLanguageAtNamespacesAsNormalUser(t *testing.T) {
 		}
 		want++
 	}
+	// A Java bot given as a plain command line, its class built here.
+	var plain []string
+	if _, err := exec.LookPath("javac"); err == nil {
+		b, err := os.ReadFile(filepath.Join(root, "examples/gomoku/RandomBot.java"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(tmp, "plainjava")
+		src := filepath.Join(dir, "PlainJava.java")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(src, bytes.ReplaceAll(b, []byte("class RandomBot"), []byte("class PlainJava")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command("javac", "-d", dir, src).CombinedOutput(); err != nil {
+			t.Fatalf("javac: %v\n%s", err, out)
+		}
+		plain = []string{"java -cp " + dir + " PlainJava"}
+		want++
+	}
 	if want < 2 {
 		t.Skip("fewer than two languages installed")
 	}
@@ -77,8 +101,9 @@ func TestEveryLanguageAtNamespacesAsNormalUser(t *testing.T) {
 	}
 	cache := filepath.Join(tmp, "cache")
 	args := func(out string, extra ...string) []string {
-		return append([]string{"tournament", "--game", "gomoku", "--seed", "5", "--jobs", "2", "--quiet",
+		a := append([]string{"tournament", "--game", "gomoku", "--seed", "5", "--jobs", "2", "--quiet",
 			"--bots", bots, "--cache", cache, "--out", out, "--languages", langs}, extra...)
+		return append(a, plain...)
 	}
 	judge := func(asNobody bool, a ...string) (string, error) {
 		cmd := exec.Command(bin, a...)
@@ -132,10 +157,15 @@ func TestEveryLanguageAtNamespacesAsNormalUser(t *testing.T) {
 	if len(st.Excluded) > 0 || len(st.Standings) != want || st.Matches != st.Scheduled || st.Matches != want*(want-1) {
 		t.Fatalf("%d bots (want %d), %d of %d matches, left out %+v", len(st.Standings), want, st.Matches, st.Scheduled, st.Excluded)
 	}
+	names := map[string]bool{}
 	for _, r := range st.Standings {
+		names[r.Name] = true
 		if r.Failures.Total > 0 {
 			t.Errorf("%s failed %d times at level namespaces: %s", r.Name, r.Failures.Total, r.Failures.Last)
 		}
+	}
+	if plain != nil && !names["PlainJava"] {
+		t.Errorf("no PlainJava (%s) in the standings: %v", plain[0], names)
 	}
 	recs, _, err := tournament.ReadLog(filepath.Join(out, tournament.LogName))
 	if err != nil {

@@ -1,4 +1,4 @@
-EXAMPLES += bin/examples/battleship/random bin/examples/battleship/hunter
+EXAMPLES += $(call needs,$(CC),gcc,bin/examples/battleship/random) bin/examples/battleship/hunter
 
 bin/examples/battleship/random: examples/battleship/random.c
 	@mkdir -p $(@D)

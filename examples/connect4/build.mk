@@ -1,4 +1,4 @@
-EXAMPLES += bin/examples/connect4/random bin/examples/connect4/alphabeta
+EXAMPLES += $(call needs,$(CC),gcc,bin/examples/connect4/random) $(call needs,$(RUSTC),rustc,bin/examples/connect4/alphabeta)
 
 bin/examples/connect4/random: examples/connect4/random.c
 	@mkdir -p $(@D)
@@ -6,4 +6,4 @@ bin/examples/connect4/random: examples/connect4/random.c
 
 bin/examples/connect4/alphabeta: examples/connect4/alphabeta.rs
 	@mkdir -p $(@D)
-	rustc -O -o $@ $<
+	$(or $(RUSTC),rustc) -O -o $@ $<

@@ -124,7 +124,8 @@ type hostile struct {
 	reason    string        // the reason must contain this
 	limit     time.Duration // the turn's time limit; 2s by default
 	args      func(t *testing.T) ([]string, func(t *testing.T))
-	env       bool // the args are paths: give them in TARGETS, not on the command line
+	env       bool              // the args are paths: give them in TARGETS, not on the command line
+	environ   map[string]string // added to the program's environment
 }
 
 func hostileSuite() []hostile {
@@ -138,7 +139,12 @@ func hostileSuite() []hostile {
 		{name: "fork bomb", src: "forkbomb.c", want: "timeout", or: "memory", lower: "-"},
 		{name: "memory bomb C", src: "memory.c", want: "memory", lower: "crash", limit: 10 * time.Second},
 		{name: "memory bomb Python", src: "memory.py", want: "memory", lower: "crash", limit: 10 * time.Second},
-		{name: "memory bomb Java", src: "Memory.java", want: "memory", lower: "-", limit: 20 * time.Second},
+		// The JVM sized from the limit (procbot.RuntimeEnv) stops at
+		// its own heap's limit, at every level.
+		{name: "memory bomb Java", src: "Memory.java", want: "crash", reason: "OutOfMemoryError", limit: 20 * time.Second},
+		// One that sets its own heap's limit, far above, meets the cgroup.
+		{name: "memory bomb Java with its own heap", src: "Memory.java", want: "memory", lower: "-", limit: 20 * time.Second,
+			environ: map[string]string{"JAVA_TOOL_OPTIONS": "-Xmx4g"}},
 		{name: "memory bomb Go", src: "memorygo", want: "memory", lower: "crash", limit: 10 * time.Second},
 		{name: "fd bomb", src: "fdbomb.c", want: "ok"},
 		{name: "huge file", src: "hugefile.c", want: "crash", reason: "SIGXFSZ"},
@@ -272,6 +278,9 @@ func runHostile(t *testing.T, h hostile, level sandbox.Level) {
 		marker = argv[2] // the class directory
 	}
 	env := map[string]string{}
+	for k, v := range h.environ {
+		env[k] = v
+	}
 	var check func(*testing.T)
 	if h.args != nil {
 		var extra []string

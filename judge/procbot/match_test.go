@@ -16,6 +16,7 @@ import (
 	"judge/judge"
 	"judge/judge/judgetest"
 	"judge/judge/procbot"
+	"judge/judge/tournament"
 )
 
 func TestMain(m *testing.M) { judgetest.Main(m) }
@@ -123,6 +124,49 @@ func TestEnvironment(t *testing.T) {
 		if strings.Contains(env, bad) {
 			t.Errorf("bot environment has %s:\n%s", bad, env)
 		}
+	}
+	// The JVM and Go are sized from the bot's memory limit (the default,
+	// 256 MiB).
+	for _, want := range []string{"JAVA_TOOL_OPTIONS=-XX:MaxRAM=256m -XX:MaxRAMPercentage=40 -Xss4m ", "GOMEMLIMIT=128MiB\n"} {
+		if !strings.Contains(env, want) {
+			t.Errorf("bot environment lacks %s:\n%s", want, env)
+		}
+	}
+	// What the configuration gives replaces it.
+	res = play(t, "tictactoe", 5, func(m *judgetest.Setup) { m.Proc.Env = map[string]string{"JAVA_TOOL_OPTIONS": "-Xmx64m"} },
+		"judge/procbot/testdata/env.py", randomC)
+	if env, want := res.Replay.Bots[0].Stderr, "\nJAVA_TOOL_OPTIONS=-Xmx64m\n"; !strings.Contains(env, want) {
+		t.Errorf("bot environment lacks %s:\n%s", strings.TrimSpace(want), env)
+	}
+}
+
+// The JVM's sizes in every bot's environment are those of the java run
+// line of configs/languages.toml, from the same limit.
+func TestRuntimeEnvIsTheJavaRunLine(t *testing.T) {
+	langs, err := tournament.LoadLanguages("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := strings.Join(langs.Language["java"].Run, " ")
+	for _, mem := range []int64{64 << 20, 256 << 20, 1 << 30, 8 << 30} {
+		vars := tournament.RunVars(mem)
+		opts := procbot.RuntimeEnv(mem)["JAVA_TOOL_OPTIONS"]
+		for _, o := range strings.Fields(opts) {
+			o = strings.NewReplacer("="+vars["{memory_mb}"][0]+"m", "={memory_mb}m", "-Xss"+vars["{stack_mb}"][0]+"m", "-Xss{stack_mb}m").Replace(o)
+			if !strings.Contains(" "+run+" ", " "+o+" ") {
+				t.Errorf("memory %d MiB: JAVA_TOOL_OPTIONS has %s, the java run line (%s) has not", mem>>20, o, run)
+			}
+		}
+		if !strings.Contains(opts, "-XX:MaxRAM="+vars["{memory_mb}"][0]+"m ") {
+			t.Errorf("memory %d MiB: JAVA_TOOL_OPTIONS is %q", mem>>20, opts)
+		}
+	}
+	env := procbot.RuntimeEnv(0)
+	if opts := env["JAVA_TOOL_OPTIONS"]; strings.Contains(opts, "MaxRAM") || !strings.Contains(opts, "-XX:+DisplayVMOutputToStderr") {
+		t.Errorf("without a memory limit JAVA_TOOL_OPTIONS is %q, want the output options alone", opts)
+	}
+	if v, ok := env["GOMEMLIMIT"]; ok {
+		t.Errorf("without a memory limit GOMEMLIMIT is %q", v)
 	}
 }
 

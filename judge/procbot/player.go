@@ -2,6 +2,7 @@ package procbot
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -102,6 +104,7 @@ type Player struct {
 	errR   *os.File      // the bot's stderr
 	stderr *tailBuffer
 	errEnd chan struct{} // closed once stderr is read to its end
+	jvmMsg []byte        // a JVM's first line on stderr, which no reason needs (jvmLine)
 	freeze bool          // stop the bot between its turns
 	// A bot is left unfrozen between its turns until it is found
 	// computing meanwhile (see EndTurn): idle says it was left so at
@@ -157,8 +160,9 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 	}
 	defer errW.Close()
 
+	env := Env(o.Env, seed, o.Limits.Memory)
 	proc, err := sandbox.Start(sandbox.Spec{
-		Argv: spec.Argv, Dir: spec.Dir, Env: Env(o.Env, seed),
+		Argv: spec.Argv, Dir: spec.Dir, Env: env,
 		Stdin: inR, Stdout: outW, Stderr: errW,
 		Limits: o.Limits,
 		Level:  o.Level,
@@ -189,6 +193,7 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 		errR:   errR,
 		stderr: newTailBuffer(o.Stderr),
 		errEnd: make(chan struct{}),
+		jvmMsg: jvmLine(env),
 		// Frozen until its turn: no bot computes on another's time. It
 		// is part of the sandbox: without one (level none) nothing is
 		// frozen, which saves about 70 µs of wake-ups a turn
@@ -235,9 +240,10 @@ func (p *Player) watchStdin() {
 }
 
 // Env is the whole environment of a bot: PATH, HOME and LANG from the
-// judge's, JUDGE_SEED, and what the configuration adds. Nothing else of the
-// judge's environment reaches a bot.
-func Env(extra map[string]string, seed uint64) []string {
+// judge's, JUDGE_SEED, RuntimeEnv(memory) for a memory limit of memory
+// bytes, and what the configuration adds (which may replace any of them).
+// Nothing else of the judge's environment reaches a bot.
+func Env(extra map[string]string, seed uint64, memory int64) []string {
 	env := map[string]string{
 		"PATH": "/usr/local/bin:/usr/bin:/bin",
 		"HOME": "/tmp",
@@ -249,6 +255,9 @@ func Env(extra map[string]string, seed uint64) []string {
 		}
 	}
 	env["JUDGE_SEED"] = strconv.FormatUint(seed, 10)
+	for k, v := range RuntimeEnv(memory) {
+		env[k] = v
+	}
 	for k, v := range extra {
 		env[k] = v
 	}
@@ -258,6 +267,45 @@ func Env(extra map[string]string, seed uint64) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// RuntimeEnv is what a bot's environment tells the runtimes that would
+// otherwise size themselves from the machine, whatever the bot's command
+// line, for a memory limit of memory bytes (0: none):
+//
+//   - JAVA_TOOL_OPTIONS, which every JVM reads before its command line (so
+//     that options given there win): the heap, thread stacks and collector
+//     of the java run line of configs/languages.toml, and the JVM's own
+//     messages on stderr. Under an RLIMIT_DATA (sandbox levels namespaces
+//     and basic) a JVM that plans for the machine's RAM cannot start. The
+//     JVM says "Picked up JAVA_TOOL_OPTIONS: ..." on stderr.
+//   - GOMEMLIMIT, half the limit: Go's collector then works to keep the
+//     heap there, where it would otherwise let it grow to twice what is
+//     live, and the memory it maps (which RLIMIT_DATA counts, used or not)
+//     stays within the limit.
+func RuntimeEnv(memory int64) map[string]string {
+	java := "-XX:+DisplayVMOutputToStderr -Xlog:disable -Xlog:all=warning:stderr"
+	if memory <= 0 {
+		return map[string]string{"JAVA_TOOL_OPTIONS": java}
+	}
+	mb := max(memory>>20, 1)
+	return map[string]string{
+		"JAVA_TOOL_OPTIONS": fmt.Sprintf("-XX:MaxRAM=%dm -XX:MaxRAMPercentage=40 -Xss%dm -XX:+UseSerialGC %s", mb, min(max(mb/64, 1), 64), java),
+		"GOMEMLIMIT":        fmt.Sprintf("%dMiB", max(mb/2, 1)),
+	}
+}
+
+// jvmLine is the line a JVM started with the environment env writes
+// first on its stderr, to say that it read JAVA_TOOL_OPTIONS: it stays
+// in the bot's stderr, but a crash's reason, a few lines of it, leaves it
+// out for the bot's own.
+func jvmLine(env []string) []byte {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "JAVA_TOOL_OPTIONS="); ok {
+			return []byte("Picked up JAVA_TOOL_OPTIONS: " + v + "\n")
+		}
+	}
+	return nil
 }
 
 // Pid is the process id of the bot's program, as the judge sees it.
@@ -415,8 +463,8 @@ func (p *Player) closed(what string) error {
 		}
 	}
 	p.waitStderr()
-	if text, _ := p.stderr.Bytes(); len(text) > 0 {
-		f.Reason += "; stderr: " + judge.LastLines(text, 5, 600)
+	if text, _ := p.stderr.Bytes(); len(bytes.TrimPrefix(text, p.jvmMsg)) > 0 {
+		f.Reason += "; stderr: " + judge.LastLines(bytes.TrimPrefix(text, p.jvmMsg), 5, 600)
 	}
 	return f
 }

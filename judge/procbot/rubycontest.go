@@ -154,7 +154,7 @@ func CheckRubyContest(ctx context.Context, spec Spec) (why string, err error) {
 	lim := sandbox.DefaultLimits
 	lim.Wall = 10 * checkCPU // a player that waits on nothing
 	ex, overCPU, err := RunTool(ctx, ToolSpec{
-		Argv: argv, Dir: spec.Dir, Env: Env(nil, 0),
+		Argv: argv, Dir: spec.Dir, Env: Env(nil, 0, lim.Memory),
 		Stdout: out, Stderr: out,
 		Limits:   lim,
 		ReadOnly: sandbox.PathsOf(argv, spec.Dir),

@@ -1,0 +1,53 @@
+package procbot_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"judge/judge"
+	"judge/judge/judgetest"
+	"judge/judge/procbot"
+)
+
+// A Go bot that keeps 100 MiB and makes garbage runs at level namespaces,
+// where only an RLIMIT_DATA bounds its memory (256 MiB): GOMEMLIMIT in its
+// environment (procbot.RuntimeEnv) keeps Go's heap within it. Without it
+// (GOMEMLIMIT=off) the same bot runs out of memory with the Go of today;
+// that is logged, not asserted.
+func TestGoKeepsToTheLimit(t *testing.T) {
+	if !slices.Contains(levels(), procbot.Namespaces) {
+		t.Skip("no level namespaces here")
+	}
+	argv := judgetest.Bot(t, "judge/procbot/testdata/gochurn")
+	run := func(env map[string]string) turn {
+		return playTurn(t, procbot.Spec{Name: "gochurn", Argv: argv},
+			procbot.Options{Level: procbot.Namespaces, Env: env}, 30*time.Second)
+	}
+	tr := run(nil)
+	if tr.status != judge.OK || !strings.Contains(tr.out, "#END") {
+		t.Errorf("with GOMEMLIMIT from the limit: %s (%s), output %q", tr.status, tr.reason, tr.out)
+	}
+	t.Logf("with GOMEMLIMIT from the limit: %s", strings.TrimSpace(string(tr.final.Stderr)))
+	off := run(map[string]string{"GOMEMLIMIT": "off"})
+	t.Logf("with GOMEMLIMIT=off: %s (%.100s)", off.status, off.reason)
+}
+
+// A JVM given as a plain command says that it read JAVA_TOOL_OPTIONS on
+// its stderr, which keeps it, never on its stdout; a crash's reason leaves
+// that line out, for the bot's own.
+func TestJVMSaysItOnStderr(t *testing.T) {
+	argv := judgetest.Bot(t, "sandbox/testdata/hostile/Memory.java")
+	tr := playTurn(t, procbot.Spec{Name: "Memory", Argv: argv}, procbot.Options{}, 20*time.Second)
+	says := "Picked up JAVA_TOOL_OPTIONS: " + procbot.RuntimeEnv(procbot.DefaultLimits.Memory)["JAVA_TOOL_OPTIONS"] + "\n"
+	if !strings.HasPrefix(string(tr.final.Stderr), says) {
+		t.Errorf("stderr does not begin with %q:\n%s", says, tr.final.Stderr)
+	}
+	if strings.Contains(tr.out, "Picked up") {
+		t.Errorf("stdout has the JVM's line: %q", tr.out)
+	}
+	if tr.status != judge.Crash || !strings.Contains(tr.reason, "OutOfMemoryError") || strings.Contains(tr.reason, "Picked up") {
+		t.Errorf("%s (%s), want a crash of its own OutOfMemoryError, without the JVM's first line", tr.status, tr.reason)
+	}
+}
