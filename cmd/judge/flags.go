@@ -29,8 +29,13 @@ type matchFlags struct {
 	overruns  *int
 	sandbox   *string
 	noSandbox *bool
+	// config is --config, the match configuration file
+	// (addMatchFileFlags); nil on judge tournament, whose --config is its
+	// tournament file.
+	config *string
 }
 
+// addMatchFlags adds the flags that shape every match to fs.
 func addMatchFlags(fs *flag.FlagSet) *matchFlags {
 	f := &matchFlags{
 		fs:        fs,
@@ -49,11 +54,22 @@ func addMatchFlags(fs *flag.FlagSet) *matchFlags {
 	return f
 }
 
+// addMatchFileFlags adds the match flags and --config, a match
+// configuration file: the flags of judge match, play and sprt.
+func addMatchFileFlags(fs *flag.FlagSet) *matchFlags {
+	f := addMatchFlags(fs)
+	f.config = fs.String("config", "", "match configuration file (TOML, see configs/)")
+	return f
+}
+
 // set reports whether the flag was given.
-func (f *matchFlags) set(name string) bool {
-	given := false
-	f.fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == name })
-	return given
+func (f *matchFlags) set(name string) bool { return given(f.fs, name) }
+
+// given reports whether the flag name was given to fs.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
+	return set
 }
 
 // setup is a match resolved once, in one place: the defaults, then the
@@ -267,10 +283,62 @@ func warnSandbox(w io.Writer, level procbot.Level) {
 	}
 }
 
-// loadMatchFile loads a match configuration file; none when path is "".
-func loadMatchFile(path string) (*config.File, error) {
-	if path == "" {
-		return nil, nil
+// load loads the match configuration file --config names, if any, and
+// resolves it and the flags into one match (resolve).
+func (f *matchFlags) load(w io.Writer) (*setup, error) {
+	var file *config.File
+	if *f.config != "" {
+		var err error
+		if file, err = config.Load(*f.config); err != nil {
+			return nil, err
+		}
 	}
-	return config.Load(path)
+	return f.resolve(file, *f.config, w)
+}
+
+// oneMatchFlags are the flags of the commands that play one match, judge
+// match and judge play: its seed and its replay.
+type oneMatchFlags struct {
+	fs     *flag.FlagSet
+	seed   *uint64
+	replay *string
+	trace  *bool
+}
+
+// addOneMatchFlags adds --seed, --replay and --trace, whose lines are
+// those of every player (the word for them: "bot" or "player").
+func addOneMatchFlags(fs *flag.FlagSet, player string) *oneMatchFlags {
+	return &oneMatchFlags{
+		fs:     fs,
+		seed:   fs.Uint64("seed", 0, "seed of the match (default: random, printed)"),
+		replay: fs.String("replay", "", "write the replay to this file"),
+		trace:  fs.Bool("trace", false, "keep every protocol line of every "+player+" in the replay"),
+	}
+}
+
+// checkReplay checks, before the match is played, that --replay can be
+// written.
+func (f *oneMatchFlags) checkReplay() error {
+	if *f.replay != "" {
+		if err := checkWritable(*f.replay); err != nil {
+			return fmt.Errorf("%w: --replay: %v", errUsage, err)
+		}
+	}
+	return nil
+}
+
+// seedOf is the match's seed: --seed, else a random one.
+func (f *oneMatchFlags) seedOf() uint64 {
+	if !given(f.fs, "seed") {
+		return randomSeed()
+	}
+	return *f.seed
+}
+
+// writeReplay writes the replay to the file --replay names, if any.
+func (f *oneMatchFlags) writeReplay(r *judge.Replay) error {
+	if *f.replay == "" {
+		return nil
+	}
+	return judge.WriteReplay(*f.replay, r)
 }

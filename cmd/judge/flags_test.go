@@ -78,16 +78,16 @@ func TestResolve(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			fs := flag.NewFlagSet("test", flag.ContinueOnError)
 			fs.SetOutput(io.Discard)
-			f := addMatchFlags(fs)
-			if err := fs.Parse(c.flags); err != nil {
-				t.Fatal(err)
+			f := addMatchFileFlags(fs)
+			args := c.flags
+			if c.file != "" {
+				args = append([]string{"--config", c.file}, args...)
 			}
-			file, err := loadMatchFile(c.file)
-			if err != nil {
+			if err := fs.Parse(args); err != nil {
 				t.Fatal(err)
 			}
 			var warnings strings.Builder
-			s, err := f.resolve(file, c.file, &warnings)
+			s, err := f.load(&warnings)
 			switch {
 			case c.err != "" && (err == nil || !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.err)):
 				t.Fatalf("error %v, want a usage error with %q", err, c.err)
