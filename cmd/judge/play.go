@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"judge/games"
 	"judge/judge"
 	"judge/judge/human"
 )
@@ -96,14 +97,19 @@ func (m *Main) play(ctx context.Context, args []string) error {
 		return err
 	}
 	fmt.Fprintln(m.Stdout)
-	// The game is over: its whole board may be shown, when it fits.
-	if _, frames, err := judge.Playback(mt.Game, res.Replay); err == nil && len(frames) > 0 {
+	printEnd(m, mt.Game, res)
+	return nil
+}
+
+// printEnd writes the end of a game played: its whole board, when it
+// fits, and its result.
+func printEnd(m *Main, g games.Game, res *judge.Result) {
+	if _, frames, err := judge.Playback(g, res.Replay); err == nil && len(frames) > 0 {
 		if b := frames[len(frames)-1].Board; strings.Count(b, "\n") <= 50 {
 			fmt.Fprintf(m.Stdout, "The end of the game:\n%s\n", strings.TrimRight(b, "\n"))
 		}
 	}
 	printResult(m, res)
-	return nil
 }
 
 // playWeb plays the match with the person's seat in the browser: it
@@ -140,12 +146,7 @@ func (m *Main) playWeb(ctx context.Context, mt judge.Match, page *human.Web, add
 	out := m.Stdout
 	m.Stdout = io.MultiWriter(out, &end)
 	defer func() { m.Stdout = out }()
-	if _, frames, err := judge.Playback(mt.Game, res.Replay); err == nil && len(frames) > 0 {
-		if b := frames[len(frames)-1].Board; strings.Count(b, "\n") <= 50 {
-			fmt.Fprintf(m.Stdout, "The end of the game:\n%s\n", strings.TrimRight(b, "\n"))
-		}
-	}
-	printResult(m, res)
+	printEnd(m, mt.Game, res)
 	page.End(end.String())
 	t := time.NewTimer(time.Minute)
 	defer t.Stop()
