@@ -29,8 +29,13 @@ type matchFlags struct {
 	overruns  *int
 	sandbox   *string
 	noSandbox *bool
+	// config is --config, the match configuration file
+	// (addMatchFileFlags); nil on judge tournament, whose --config is its
+	// tournament file.
+	config *string
 }
 
+// addMatchFlags adds the flags that shape every match to fs.
 func addMatchFlags(fs *flag.FlagSet) *matchFlags {
 	f := &matchFlags{
 		fs:        fs,
@@ -49,11 +54,22 @@ func addMatchFlags(fs *flag.FlagSet) *matchFlags {
 	return f
 }
 
+// addMatchFileFlags adds the match flags and --config, a match
+// configuration file: the flags of judge match, play and sprt.
+func addMatchFileFlags(fs *flag.FlagSet) *matchFlags {
+	f := addMatchFlags(fs)
+	f.config = fs.String("config", "", "match configuration file (TOML, see configs/)")
+	return f
+}
+
 // set reports whether the flag was given.
-func (f *matchFlags) set(name string) bool {
-	given := false
-	f.fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == name })
-	return given
+func (f *matchFlags) set(name string) bool { return given(f.fs, name) }
+
+// given reports whether the flag name was given to fs.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
+	return set
 }
 
 // setup is a match resolved once, in one place: the defaults, then the
@@ -74,109 +90,18 @@ type setup struct {
 // Warnings go to w.
 func (f *matchFlags) resolve(file *config.File, path string, w io.Writer) (*setup, error) {
 	s := &setup{
-		match: judge.Match{Limits: judge.DefaultLimits},
-		proc:  procbot.Options{IO: procbot.PTY, Limits: procbot.DefaultLimits, Stderr: judge.DefaultLimits.Stderr},
-	}
-	params := games.Params{}
-
-	// The file.
-	if file != nil && file.Game != "" {
-		v, err := catalog.Lookup(file.Game)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: game: %w", path, config.Line(path, "game"), err)
-		}
-		s.variant = v
-		for k, x := range file.Params {
-			params[k] = x
-		}
+		match:    judge.Match{Limits: judge.DefaultLimits},
+		proc:     procbot.Options{IO: procbot.PTY, Limits: procbot.DefaultLimits, Stderr: judge.DefaultLimits.Stderr},
+		explicit: games.Params{},
 	}
 	if file != nil {
-		l, lim := file.Limits, &s.match.Limits
-		for _, d := range []struct {
-			from config.Duration
-			to   *time.Duration
-		}{{l.Turn, &lim.Turn}, {l.FirstTurn, &lim.FirstTurn}, {l.TurnCPU, &lim.TurnCPU}, {l.Grace, &lim.Grace},
-			{l.Bank, &lim.Bank}, {l.Increment, &lim.Increment}} {
-			if d.from > 0 {
-				*d.to = time.Duration(d.from)
-			}
-		}
-		if l.Overruns > 0 {
-			lim.Overruns = l.Overruns
-		}
-		if l.OutputBytes > 0 {
-			lim.Output = l.OutputBytes
-		}
-		if l.StderrBytes > 0 {
-			lim.Stderr = l.StderrBytes
-			s.proc.Stderr = l.StderrBytes
-		}
-		if file.Bots.IO != "" {
-			s.proc.IO = procbot.IO(file.Bots.IO)
-		}
-		if len(file.Bots.Env) > 0 {
-			s.proc.Env = map[string]string{}
-			for k, v := range file.Bots.Env {
-				s.proc.Env[k] = v
-			}
-		}
-		if file.Sandbox.Level != "" {
-			lv, err := procbot.ParseLevel(file.Sandbox.Level)
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: sandbox.level: %w", path, config.Line(path, "sandbox", "level"), err)
-			}
-			s.proc.Level = lv
-		}
-		sb, c := &s.proc.Limits, file.Sandbox
-		if c.Memory > 0 {
-			sb.Memory = int64(c.Memory)
-		}
-		if c.Procs > 0 {
-			sb.Procs = c.Procs
-		}
-		if c.FileSize > 0 {
-			sb.FileSize = int64(c.FileSize)
-		}
-		if c.OpenFiles > 0 {
-			sb.OpenFiles = c.OpenFiles
-		}
-		if c.Tmp > 0 {
-			sb.TmpSize = int64(c.Tmp)
+		if err := s.readFile(file, path); err != nil {
+			return nil, err
 		}
 	}
-
-	// The flags.
-	switch {
-	case *f.game != "":
-		v, err := catalog.Lookup(*f.game)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
-		}
-		if s.variant.Game != nil && v.Game.Name() != s.variant.Game.Name() {
-			return nil, fmt.Errorf("%w: --game %s does not match game %q of %s", errUsage, *f.game, file.Game, path)
-		}
-		// A variant's name (tictactoe) over its game's (gomoku) brings the
-		// variant's presets, which the file's [params] still override.
-		s.variant = v
-	case s.variant.Game == nil:
-		return nil, fmt.Errorf("%w: no game: give --game NAME or --config FILE", errUsage)
+	if err := f.resolveGame(s, file, path); err != nil {
+		return nil, err
 	}
-	for k, v := range f.params {
-		params[k] = v
-	}
-	s.explicit = params
-	p, err := s.variant.Resolve(params)
-	if err == nil {
-		_, err = s.variant.Game.New(p, 0) // parameters that do not fit together
-	}
-	if err != nil {
-		if file != nil && len(f.params) == 0 && len(file.Params) > 0 {
-			return nil, fmt.Errorf("%s: [params]: %w", path, err)
-		}
-		return nil, fmt.Errorf("%w: %s: %v", errUsage, s.variant.Name, err)
-	}
-	s.match.Game, s.match.Name, s.match.Params = s.variant.Game, s.variant.Name, p
-
 	if *f.io != "" {
 		io, err := procbot.ParseIO(*f.io)
 		if err != nil {
@@ -184,43 +109,170 @@ func (f *matchFlags) resolve(file *config.File, path string, w io.Writer) (*setu
 		}
 		s.proc.IO = io
 	}
+	if err := f.resolveLimits(s, file); err != nil {
+		return nil, err
+	}
+	if err := f.resolveSandbox(s); err != nil {
+		return nil, err
+	}
+	if err := s.match.Limits.Check(); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	warnSandbox(w, s.proc.Level)
+	return s, nil
+}
+
+// readFile takes from the configuration file its game and parameters, how
+// the bots run and the sandbox; its [limits] are resolveLimits'.
+func (s *setup) readFile(file *config.File, path string) error {
+	if file.Game != "" {
+		v, err := catalog.Lookup(file.Game)
+		if err != nil {
+			return fmt.Errorf("%s:%d: game: %w", path, config.Line(path, "game"), err)
+		}
+		s.variant = v
+		for k, x := range file.Params {
+			s.explicit[k] = x
+		}
+	}
+	if file.Bots.IO != "" {
+		s.proc.IO = procbot.IO(file.Bots.IO)
+	}
+	if len(file.Bots.Env) > 0 {
+		s.proc.Env = map[string]string{}
+		for k, v := range file.Bots.Env {
+			s.proc.Env[k] = v
+		}
+	}
+	if file.Sandbox.Level != "" {
+		lv, err := procbot.ParseLevel(file.Sandbox.Level)
+		if err != nil {
+			return fmt.Errorf("%s:%d: sandbox.level: %w", path, config.Line(path, "sandbox", "level"), err)
+		}
+		s.proc.Level = lv
+	}
+	sb, c := &s.proc.Limits, file.Sandbox
+	if c.Memory > 0 {
+		sb.Memory = int64(c.Memory)
+	}
+	if c.Procs > 0 {
+		sb.Procs = c.Procs
+	}
+	if c.FileSize > 0 {
+		sb.FileSize = int64(c.FileSize)
+	}
+	if c.OpenFiles > 0 {
+		sb.OpenFiles = c.OpenFiles
+	}
+	if c.Tmp > 0 {
+		sb.TmpSize = int64(c.Tmp)
+	}
+	return nil
+}
+
+// resolveGame resolves --game against the file's game, and the
+// parameters: the variant's presets, then the file's, then --param.
+func (f *matchFlags) resolveGame(s *setup, file *config.File, path string) error {
+	switch {
+	case *f.game != "":
+		v, err := catalog.Lookup(*f.game)
+		if err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if s.variant.Game != nil && v.Game.Name() != s.variant.Game.Name() {
+			return fmt.Errorf("%w: --game %s does not match game %q of %s", errUsage, *f.game, file.Game, path)
+		}
+		// A variant's name (tictactoe) over its game's (gomoku) brings the
+		// variant's presets, which the file's [params] still override.
+		s.variant = v
+	case s.variant.Game == nil:
+		return fmt.Errorf("%w: no game: give --game NAME or --config FILE", errUsage)
+	}
+	for k, v := range f.params {
+		s.explicit[k] = v
+	}
+	p, err := s.variant.Resolve(s.explicit)
+	if err == nil {
+		_, err = s.variant.Game.New(p, 0) // parameters that do not fit together
+	}
+	if err != nil {
+		if file != nil && len(f.params) == 0 && len(file.Params) > 0 {
+			return fmt.Errorf("%s: [params]: %w", path, err)
+		}
+		return fmt.Errorf("%w: %s: %v", errUsage, s.variant.Name, err)
+	}
+	s.match.Game, s.match.Name, s.match.Params = s.variant.Game, s.variant.Name, p
+	return nil
+}
+
+// resolveLimits resolves the match's limits: each the file's [limits]
+// value when it has one, then the flag's when it was given.
+func (f *matchFlags) resolveLimits(s *setup, file *config.File) error {
+	var l config.Limits
+	if file != nil {
+		l = file.Limits
+	}
+	lim := &s.match.Limits
 	for _, d := range []struct {
-		name string
-		v    time.Duration
+		name string // the flag; "" for none
+		file config.Duration
+		flag *time.Duration
 		to   *time.Duration
-	}{{"turn", *f.turn, &s.match.Limits.Turn}, {"first-turn", *f.firstTurn, &s.match.Limits.FirstTurn}, {"turn-cpu", *f.turnCPU, &s.match.Limits.TurnCPU},
-		{"bank", *f.bank, &s.match.Limits.Bank}, {"increment", *f.increment, &s.match.Limits.Increment}} {
-		if !f.set(d.name) {
+	}{{"turn", l.Turn, f.turn, &lim.Turn}, {"first-turn", l.FirstTurn, f.firstTurn, &lim.FirstTurn},
+		{"turn-cpu", l.TurnCPU, f.turnCPU, &lim.TurnCPU}, {"", l.Grace, nil, &lim.Grace},
+		{"bank", l.Bank, f.bank, &lim.Bank}, {"increment", l.Increment, f.increment, &lim.Increment}} {
+		if d.file > 0 {
+			*d.to = time.Duration(d.file)
+		}
+		if d.name == "" || !f.set(d.name) {
 			continue
 		}
-		if d.v <= 0 {
-			return nil, fmt.Errorf("%w: --%s %v: a time limit must be positive", errUsage, d.name, d.v)
+		if *d.flag <= 0 {
+			return fmt.Errorf("%w: --%s %v: a time limit must be positive", errUsage, d.name, *d.flag)
 		}
-		*d.to = d.v
+		*d.to = *d.flag
+	}
+	if l.Overruns > 0 {
+		lim.Overruns = l.Overruns
 	}
 	if f.set("overruns") {
 		if *f.overruns < 0 {
-			return nil, fmt.Errorf("%w: --overruns %d: want 0 or more", errUsage, *f.overruns)
+			return fmt.Errorf("%w: --overruns %d: want 0 or more", errUsage, *f.overruns)
 		}
-		s.match.Limits.Overruns = *f.overruns
+		lim.Overruns = *f.overruns
 	}
+	if l.OutputBytes > 0 {
+		lim.Output = l.OutputBytes
+	}
+	if l.StderrBytes > 0 {
+		lim.Stderr = l.StderrBytes
+		s.proc.Stderr = l.StderrBytes
+	}
+	return nil
+}
+
+// resolveSandbox resolves --sandbox and --no-sandbox over the file's
+// sandbox level.
+func (f *matchFlags) resolveSandbox(s *setup) error {
 	if *f.sandbox != "" {
 		l, err := procbot.ParseLevel(*f.sandbox)
 		if err != nil {
-			return nil, fmt.Errorf("%w: --sandbox: %v", errUsage, err)
+			return fmt.Errorf("%w: --sandbox: %v", errUsage, err)
 		}
 		s.proc.Level = l
 	}
 	if *f.noSandbox {
 		if *f.sandbox != "" && s.proc.Level != procbot.None {
-			return nil, fmt.Errorf("%w: --no-sandbox contradicts --sandbox %s", errUsage, *f.sandbox)
+			return fmt.Errorf("%w: --no-sandbox contradicts --sandbox %s", errUsage, *f.sandbox)
 		}
 		s.proc.Level = procbot.None
 	}
-	if err := s.match.Limits.Check(); err != nil {
-		return nil, fmt.Errorf("%w: %v", errUsage, err)
-	}
-	switch lv := procbot.RunLevel(s.proc.Level); lv {
+	return nil
+}
+
+// warnSandbox warns, on w, of bots that run with no sandbox or a weak one.
+func warnSandbox(w io.Writer, level procbot.Level) {
+	switch lv := procbot.RunLevel(level); lv {
 	case procbot.None:
 		fmt.Fprintln(w, strings.Repeat("!", 72))
 		fmt.Fprintln(w, "!! NO SANDBOX: the bots run as you, with your files, network and limits.")
@@ -229,13 +281,64 @@ func (f *matchFlags) resolve(file *config.File, path string, w io.Writer) (*setu
 	case procbot.Basic:
 		fmt.Fprintln(w, lv.Notice())
 	}
-	return s, nil
 }
 
-// loadMatchFile loads a match configuration file; none when path is "".
-func loadMatchFile(path string) (*config.File, error) {
-	if path == "" {
-		return nil, nil
+// load loads the match configuration file --config names, if any, and
+// resolves it and the flags into one match (resolve).
+func (f *matchFlags) load(w io.Writer) (*setup, error) {
+	var file *config.File
+	if *f.config != "" {
+		var err error
+		if file, err = config.Load(*f.config); err != nil {
+			return nil, err
+		}
 	}
-	return config.Load(path)
+	return f.resolve(file, *f.config, w)
+}
+
+// oneMatchFlags are the flags of the commands that play one match, judge
+// match and judge play: its seed and its replay.
+type oneMatchFlags struct {
+	fs     *flag.FlagSet
+	seed   *uint64
+	replay *string
+	trace  *bool
+}
+
+// addOneMatchFlags adds --seed, --replay and --trace, whose lines are
+// those of every player (the word for them: "bot" or "player").
+func addOneMatchFlags(fs *flag.FlagSet, player string) *oneMatchFlags {
+	return &oneMatchFlags{
+		fs:     fs,
+		seed:   fs.Uint64("seed", 0, "seed of the match (default: random, printed)"),
+		replay: fs.String("replay", "", "write the replay to this file"),
+		trace:  fs.Bool("trace", false, "keep every protocol line of every "+player+" in the replay"),
+	}
+}
+
+// checkReplay checks, before the match is played, that --replay can be
+// written.
+func (f *oneMatchFlags) checkReplay() error {
+	if *f.replay != "" {
+		if err := checkWritable(*f.replay); err != nil {
+			return fmt.Errorf("%w: --replay: %v", errUsage, err)
+		}
+	}
+	return nil
+}
+
+// seedOf is the match's seed: --seed, else a random one.
+func (f *oneMatchFlags) seedOf() uint64 {
+	if !given(f.fs, "seed") {
+		return randomSeed()
+	}
+	return *f.seed
+}
+
+// writeReplay writes the replay to the file --replay names, if any.
+func (f *oneMatchFlags) writeReplay(r *judge.Replay) error {
+	if *f.replay == "" {
+		return nil
+	}
+	return judge.WriteReplay(*f.replay, r)
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,24 +24,15 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		"Plays one match. Each BOT is the path of an executable or a quoted command line\n"+
 			"such as \"python3 bot.py\". The exit status is 0 whenever the match was played,\n"+
 			"whatever the bots did.")
-	mf := addMatchFlags(fs)
-	var (
-		configFile = fs.String("config", "", "match configuration file (TOML, see configs/)")
-		seed       = fs.Uint64("seed", 0, "seed of the match (default: random, printed)")
-		asJSON     = fs.Bool("json", false, "print the result as one JSON object")
-		replayFile = fs.String("replay", "", "write the replay to this file")
-		trace      = fs.Bool("trace", false, "keep every protocol line of every bot in the replay")
-	)
+	mf := addMatchFileFlags(fs)
+	of := addOneMatchFlags(fs, "bot")
+	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 
-	file, err := loadMatchFile(*configFile)
-	if err != nil {
-		return err
-	}
-	su, err := mf.resolve(file, *configFile, m.Stderr)
+	su, err := mf.load(m.Stderr)
 	if err != nil {
 		return err
 	}
@@ -52,16 +42,11 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	if err := su.fitSeats(len(pos)); err != nil {
 		return err
 	}
-	if *replayFile != "" {
-		if err := checkWritable(*replayFile); err != nil {
-			return fmt.Errorf("%w: --replay: %v", errUsage, err)
-		}
+	if err := of.checkReplay(); err != nil {
+		return err
 	}
 	mt := su.match
-	mt.Seed = *seed
-	if !seedSet(fs) {
-		mt.Seed = randomSeed()
-	}
+	mt.Seed = of.seedOf()
 	for _, a := range pos {
 		e, err := entrant(a, su.proc)
 		if err != nil {
@@ -69,7 +54,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		}
 		mt.Entrants = append(mt.Entrants, e)
 	}
-	mt.Trace = *trace
+	mt.Trace = *of.trace
 	mt.Serve = procbot.OneCPU
 
 	res, err := judge.Run(ctx, mt)
@@ -79,10 +64,8 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *replayFile != "" {
-		if err := judge.WriteReplay(*replayFile, res.Replay); err != nil {
-			return err
-		}
+	if err := of.writeReplay(res.Replay); err != nil {
+		return err
 	}
 	if *asJSON {
 		enc := json.NewEncoder(m.Stdout)
@@ -90,16 +73,6 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	}
 	printResult(m, res)
 	return nil
-}
-
-func seedSet(fs *flag.FlagSet) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "seed" {
-			set = true
-		}
-	})
-	return set
 }
 
 func randomSeed() uint64 {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"judge/games"
 	"judge/judge"
 	"judge/judge/human"
 )
@@ -21,27 +22,20 @@ func (m *Main) play(ctx context.Context, args []string) error {
 			"browser page on 127.0.0.1 instead, where clicks and arrow keys also make moves. A wrong\n"+
 			"move is explained and asked again; the match waits for you, with no time limit unless\n"+
 			"--timed. Each BOT is the path of an executable or a quoted command line.")
-	mf := addMatchFlags(fs)
+	mf := addMatchFileFlags(fs)
+	of := addOneMatchFlags(fs, "player")
 	var (
-		configFile = fs.String("config", "", "match configuration file (TOML, see configs/)")
-		seed       = fs.Uint64("seed", 0, "seed of the match (default: random, printed)")
-		replayFile = fs.String("replay", "", "write the replay to this file")
-		trace      = fs.Bool("trace", false, "keep every protocol line of every player in the replay")
-		seat       = fs.Int("seat", 0, "your seat, from 0 (in turn-based games seat 0 moves first)")
-		name       = fs.String("name", "you", "your name in the result and the replay")
-		timed      = fs.Bool("timed", false, "give your turns the match's time limits (--turn, --first-turn) too")
-		web        = fs.Bool("web", false, "play in the browser: serve the game's page on --addr and print its address")
-		addr       = fs.String("addr", "127.0.0.1:0", "with --web, the loopback address to serve on (port 0: any free port)")
+		seat  = fs.Int("seat", 0, "your seat, from 0 (in turn-based games seat 0 moves first)")
+		name  = fs.String("name", "you", "your name in the result and the replay")
+		timed = fs.Bool("timed", false, "give your turns the match's time limits (--turn, --first-turn) too")
+		web   = fs.Bool("web", false, "play in the browser: serve the game's page on --addr and print its address")
+		addr  = fs.String("addr", "127.0.0.1:0", "with --web, the loopback address to serve on (port 0: any free port)")
 	)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	file, err := loadMatchFile(*configFile)
-	if err != nil {
-		return err
-	}
-	su, err := mf.resolve(file, *configFile, m.Stderr)
+	su, err := mf.load(m.Stderr)
 	if err != nil {
 		return err
 	}
@@ -54,10 +48,8 @@ func (m *Main) play(ctx context.Context, args []string) error {
 	if *seat < 0 || *seat > len(pos) {
 		return fmt.Errorf("%w: --seat %d: with %d bots, the seats are 0..%d", errUsage, *seat, len(pos), len(pos))
 	}
-	if *replayFile != "" {
-		if err := checkWritable(*replayFile); err != nil {
-			return fmt.Errorf("%w: --replay: %v", errUsage, err)
-		}
+	if err := of.checkReplay(); err != nil {
+		return err
 	}
 	if *web {
 		if err := checkLoopback(*addr); err != nil {
@@ -68,10 +60,7 @@ func (m *Main) play(ctx context.Context, args []string) error {
 		return errors.New("no input to read your moves from")
 	}
 	mt := su.match
-	mt.Seed = *seed
-	if !seedSet(fs) {
-		mt.Seed = randomSeed()
-	}
+	mt.Seed = of.seedOf()
 	var con human.Console
 	var page *human.Web
 	if *web {
@@ -94,37 +83,40 @@ func (m *Main) play(ctx context.Context, args []string) error {
 	if len(mt.Entrants) == *seat {
 		mt.Entrants = append(mt.Entrants, person)
 	}
-	mt.Trace = *trace
+	mt.Trace = *of.trace
 
 	if page != nil {
-		return m.playWeb(ctx, mt, page, *addr, *seat, *replayFile)
+		return m.playWeb(ctx, mt, page, *addr, *seat, of)
 	}
 	fmt.Fprintf(m.Stdout, "%s (%s), seed %d: you are seat %d of %d. Ctrl-D leaves the game.\n", mt.Name, formatParams(mt.Params), mt.Seed, *seat, len(mt.Entrants))
 	res, err := judge.Run(ctx, mt)
 	if err != nil {
 		return err
 	}
-	if *replayFile != "" {
-		if err := judge.WriteReplay(*replayFile, res.Replay); err != nil {
-			return err
-		}
+	if err := of.writeReplay(res.Replay); err != nil {
+		return err
 	}
 	fmt.Fprintln(m.Stdout)
-	// The game is over: its whole board may be shown, when it fits.
-	if _, frames, err := judge.Playback(mt.Game, res.Replay); err == nil && len(frames) > 0 {
+	printEnd(m, mt.Game, res)
+	return nil
+}
+
+// printEnd writes the end of a game played: its whole board, when it
+// fits, and its result.
+func printEnd(m *Main, g games.Game, res *judge.Result) {
+	if _, frames, err := judge.Playback(g, res.Replay); err == nil && len(frames) > 0 {
 		if b := frames[len(frames)-1].Board; strings.Count(b, "\n") <= 50 {
 			fmt.Fprintf(m.Stdout, "The end of the game:\n%s\n", strings.TrimRight(b, "\n"))
 		}
 	}
 	printResult(m, res)
-	return nil
 }
 
 // playWeb plays the match with the person's seat in the browser: it
 // serves page on addr (a loopback address), prints its address, and once
 // the match is over shows the result there too and waits (a while) for
-// the page to have it.
-func (m *Main) playWeb(ctx context.Context, mt judge.Match, page *human.Web, addr string, seat int, replayFile string) error {
+// the page to have it; of writes the replay.
+func (m *Main) playWeb(ctx context.Context, mt judge.Match, page *human.Web, addr string, seat int, of *oneMatchFlags) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("serve the game: %w", err)
@@ -146,22 +138,15 @@ func (m *Main) playWeb(ctx context.Context, mt judge.Match, page *human.Web, add
 		page.End("The judge failed: " + err.Error())
 		return err
 	}
-	if replayFile != "" {
-		if err := judge.WriteReplay(replayFile, res.Replay); err != nil {
-			page.End("The replay could not be written: " + err.Error())
-			return err
-		}
+	if err := of.writeReplay(res.Replay); err != nil {
+		page.End("The replay could not be written: " + err.Error())
+		return err
 	}
 	var end strings.Builder
 	out := m.Stdout
 	m.Stdout = io.MultiWriter(out, &end)
 	defer func() { m.Stdout = out }()
-	if _, frames, err := judge.Playback(mt.Game, res.Replay); err == nil && len(frames) > 0 {
-		if b := frames[len(frames)-1].Board; strings.Count(b, "\n") <= 50 {
-			fmt.Fprintf(m.Stdout, "The end of the game:\n%s\n", strings.TrimRight(b, "\n"))
-		}
-	}
-	printResult(m, res)
+	printEnd(m, mt.Game, res)
 	page.End(end.String())
 	t := time.NewTimer(time.Minute)
 	defer t.Stop()

@@ -23,20 +23,19 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 			"logistic Elo, with error rates alpha and beta. It stops as soon as the test\n"+
 			"decides. A and B are bots as for 'judge tournament'. Every game is recorded\n"+
 			"in --out; running the same command again resumes.")
-	mf := addMatchFlags(fs)
+	mf := addMatchFileFlags(fs)
 	var (
-		configFile = fs.String("config", "", "match configuration file (TOML, see configs/)")
-		elo0       = fs.Float64("elo0", sprt.Default.Elo0, "H0: B is at most this much stronger (Elo)")
-		elo1       = fs.Float64("elo1", sprt.Default.Elo1, "H1: B is this much stronger (Elo)")
-		alpha      = fs.Float64("alpha", sprt.Default.Alpha, "chance of accepting H1 when H0 holds")
-		beta       = fs.Float64("beta", sprt.Default.Beta, "chance of accepting H0 when H1 holds")
-		maxGames   = fs.Int("max-games", tournament.DefaultSPRTMaxGames, "stop undecided after this many games")
-		seed       = fs.Uint64("seed", 1, "seed; every game's seed derives from it")
-		jobs       = fs.Int("jobs", 0, "games at once (default: one per CPU)")
-		out        = fs.String("out", "", "output directory: results log, standings, replays (default "+tournament.SPRTRoot+"/GAME-B-vs-A-HASH, one per pair of bots, their contents and the seed)")
-		cache      = fs.String("cache", "", "build cache directory (default OUT/cache)")
-		languages  = fs.String("languages", "", "how to build each language (default configs/languages.toml if present, else built in)")
-		quiet      = fs.Bool("quiet", false, "no live line: only the verdict")
+		elo0      = fs.Float64("elo0", sprt.Default.Elo0, "H0: B is at most this much stronger (Elo)")
+		elo1      = fs.Float64("elo1", sprt.Default.Elo1, "H1: B is this much stronger (Elo)")
+		alpha     = fs.Float64("alpha", sprt.Default.Alpha, "chance of accepting H1 when H0 holds")
+		beta      = fs.Float64("beta", sprt.Default.Beta, "chance of accepting H0 when H1 holds")
+		maxGames  = fs.Int("max-games", tournament.DefaultSPRTMaxGames, "stop undecided after this many games")
+		seed      = fs.Uint64("seed", 1, "seed; every game's seed derives from it")
+		jobs      = fs.Int("jobs", 0, "games at once (default: one per CPU)")
+		out       = fs.String("out", "", "output directory: results log, standings, replays (default "+tournament.SPRTRoot+"/GAME-B-vs-A-HASH, one per pair of bots, their contents and the seed)")
+		cache     = fs.String("cache", "", "build cache directory (default OUT/cache)")
+		languages = fs.String("languages", "", "how to build each language (default configs/languages.toml if present, else built in)")
+		quiet     = fs.Bool("quiet", false, "no live line: only the verdict")
 	)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -45,11 +44,7 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 	if len(pos) != 2 {
 		return fmt.Errorf("%w: want two bots, A and B, got %d", errUsage, len(pos))
 	}
-	file, err := loadMatchFile(*configFile)
-	if err != nil {
-		return err
-	}
-	su, err := mf.resolve(file, *configFile, m.Stderr)
+	su, err := mf.load(m.Stderr)
 	if err != nil {
 		return err
 	}
