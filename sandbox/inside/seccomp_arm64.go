@@ -1,0 +1,5 @@
+package inside
+
+import "golang.org/x/sys/unix"
+
+var deniedSyscalls = commonDenied
