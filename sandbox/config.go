@@ -318,3 +318,15 @@ func bindsInit(rs []wire.Rlimit) bool {
 	}
 	return false
 }
+
+// initRlimits are the rlimits of a program run by an init, with the
+// cgroups cgs (nil for none), in namespaces (ns) or not: what the cgroups
+// do not enforce; RLIMIT_NPROC only in a user namespace of the sandbox's
+// own, where it counts the init's threads too.
+func initRlimits(l Limits, cgs *cgroupSys, ns bool) []wire.Rlimit {
+	nproc := ns && (cgs == nil || !cgs.pids)
+	if nproc && l.Procs > 0 {
+		l.Procs += initThreads
+	}
+	return rlimitsFor(l, cgs != nil && cgs.memory, nproc)
+}

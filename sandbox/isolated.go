@@ -94,16 +94,13 @@ func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, err
 		b.cleanup()
 		return nil, err
 	}
+	// The cgroups used: nil where there are none, or level Basic does
+	// without.
 	cgs, err := b.joinCgroup(pl.cgs, level, spec.Limits)
 	if err != nil {
 		return abort(err)
 	}
-	lim := spec.Limits
-	nproc := pl.ns && (b.cg == nil || !cgs.pids)
-	if nproc && lim.Procs > 0 {
-		lim.Procs += initThreads
-	}
-	pl.cfg.Rlimits = rlimitsFor(lim, b.cg != nil && cgs.memory, nproc)
+	pl.cfg.Rlimits = initRlimits(spec.Limits, cgs, pl.ns)
 	// Without namespaces, Landlock is applied in the process that execs
 	// the program, so that /proc/self is the program's own.
 	pl.cfg.Direct = pl.ns && !bindsInit(pl.cfg.Rlimits)
@@ -114,11 +111,7 @@ func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, err
 	if _, err := b.ctl.Write([]byte{'G'}); err != nil {
 		return abort(fmt.Errorf("sandbox: the init ended early: %w", err))
 	}
-	var cgSys *cgroupSys
-	if b.cg != nil {
-		cgSys = cgs
-	}
-	p.desc = describe(level, pr, cgSys)
+	p.desc = describe(level, pr, cgs)
 	go b.wait(cmd, rd, stR)
 	if b.tmpDir != "" {
 		go b.watchTmp(b.tmpDir, spec.Limits.TmpSize)
@@ -238,7 +231,7 @@ func (b *isolated) cleanup() {
 
 // joinCgroup makes the sandbox's cgroup in cgs (none when nil), puts the
 // init in it and sets its process limit; it returns the cgroups used,
-// nil where level Basic does without.
+// nil where there are none or level Basic does without.
 func (b *isolated) joinCgroup(cgs *cgroupSys, level Level, l Limits) (*cgroupSys, error) {
 	if cgs == nil {
 		return nil, nil

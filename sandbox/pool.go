@@ -576,12 +576,7 @@ func prepare(spec Spec) (*shape, *wire.Run, error) {
 	cfg.Mode = "slot"
 	showNamespaced(cfg, rw)
 	protect(cfg, pr)
-	lim := spec.Limits
-	nproc := cgs == nil || !cgs.pids
-	if nproc && lim.Procs > 0 {
-		lim.Procs += initThreads
-	}
-	cfg.Rlimits = rlimitsFor(lim, cgs != nil && cgs.memory, nproc)
+	cfg.Rlimits = initRlimits(spec.Limits, cgs, true)
 	// On cgroup v2 a program is forked straight into its cgroup with
 	// clone3, which the seccomp filter refuses (it cannot see clone3's
 	// flags): the restricted parent (inside/exec.go) is forked first, and

@@ -72,7 +72,7 @@ func runInit() {
 		}
 	}
 	if cfg.Mode == "probe" {
-		runProbe(cfg, st, fail)
+		answerProbe(cfg, st, fail)
 	}
 	if !ns {
 		_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
@@ -117,9 +117,9 @@ func runInit() {
 	os.Exit(0)
 }
 
-// runProbe is the init of the judge's probe (Mode "probe"), which has
+// answerProbe is the init of the judge's probe (Mode "probe"), which has
 // entered its root: it tries the seccomp filter, reports, and exits.
-func runProbe(cfg *wire.Config, st *os.File, fail func(error)) {
+func answerProbe(cfg *wire.Config, st *os.File, fail func(error)) {
 	runtime.LockOSThread()
 	var info []string
 	if cfg.Seccomp {

@@ -1,5 +1,5 @@
 package inside
 
-import "golang.org/x/sys/unix"
-
+// deniedSyscalls are the system calls the filter denies on this
+// architecture.
 var deniedSyscalls = commonDenied
