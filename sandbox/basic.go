@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"judge/sandbox/internal/kernel"
 )
 
 // basicProc are the paths of /proc that Landlock shows a program at level
@@ -107,7 +109,8 @@ const (
 // TmpFull tells which programs it happened to. A program may write past
 // the limit for up to one poll (each file bounded by Limits.FileSize)
 // before that.
-func (p *Process) watchTmp(dir string, limit int64) {
+func (b *isolated) watchTmp(dir string, limit int64) {
+	p := b.p
 	if limit <= 0 {
 		return
 	}
@@ -135,9 +138,9 @@ func (p *Process) watchTmp(dir string, limit int64) {
 			// running as root in a container may lack it): then the
 			// sandbox is killed instead.
 			zero := unix.Rlimit{}
-			for _, pid := range descendants(p.init.Pid) {
+			for _, pid := range descendants(b.init.Pid) {
 				if err := unix.Prlimit(pid, unix.RLIMIT_FSIZE, &zero, nil); err != nil && err != unix.ESRCH {
-					p.killBasicTree()
+					b.killBasicTree()
 					return
 				}
 			}
@@ -182,7 +185,7 @@ func descendants(pid int) []int {
 	for len(queue) > 0 {
 		q := queue[0]
 		queue = queue[1:]
-		for _, c := range children(q) {
+		for _, c := range kernel.Children(q) {
 			if !seen[c] {
 				seen[c] = true
 				out = append(out, c)
@@ -225,11 +228,11 @@ func (l Level) Notice() string {
 // killBasicCgroup kills every process of a Basic sandbox's cgroup but
 // its init, which reaps them and removes what is left: killed first, the
 // init would leave the program a zombie for the host's init to reap.
-func (p *Process) killBasicCgroup() {
+func (b *isolated) killBasicCgroup() {
 	for i := 0; i < 10; i++ {
 		n := 0
-		for _, pid := range p.cg.pidList() {
-			if pid != p.init.Pid {
+		for _, pid := range b.cg.pidList() {
+			if pid != b.init.Pid {
 				_ = unix.Kill(pid, unix.SIGKILL)
 				n++
 			}
@@ -243,12 +246,13 @@ func (p *Process) killBasicCgroup() {
 // killBasicTree kills every process of a Basic sandbox but its init,
 // which reaps the program, so that its exit says it was killed, then
 // ends.
-func (p *Process) killBasicTree() {
+func (b *isolated) killBasicTree() {
+	p := b.p
 	p.mu.Lock()
 	p.killed = true
 	p.mu.Unlock()
 	for i := 0; i < 10; i++ {
-		pids := descendants(p.init.Pid)
+		pids := descendants(b.init.Pid)
 		if len(pids) == 0 {
 			return
 		}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"judge/sandbox/internal/kernel"
 )
 
 // TestFreeze checks that a frozen program computes nothing, at every
@@ -81,8 +83,8 @@ func runnable(p *Process) []string {
 	var out []string
 	var buf [512]byte
 	for _, pid := range p.waitedPids() {
-		for _, tid := range listTasks(pid, nil) {
-			if procState(fmt.Sprintf("/proc/%d/task/%d/stat", pid, tid), buf[:]) == 'R' {
+		for _, tid := range kernel.Tasks(pid, nil) {
+			if kernel.ProcState(fmt.Sprintf("/proc/%d/task/%d/stat", pid, tid), buf[:]) == 'R' {
 				out = append(out, fmt.Sprintf("%d/%d", pid, tid))
 			}
 		}

@@ -4,12 +4,16 @@ import (
 	"fmt"
 	"os/exec"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
+
+	"judge/sandbox/internal/wire"
 )
 
 // plainProc is a program run with no sandbox: a process group and rlimits.
 type plainProc struct {
+	p   *Process
 	cmd *exec.Cmd
 	pid int
 }
@@ -40,7 +44,8 @@ func startPlain(spec Spec) (*Process, error) {
 		return nil, fmt.Errorf("sandbox: start %s: %w", spec.Argv[0], err)
 	}
 	pp := &plainProc{cmd: cmd, pid: cmd.Process.Pid}
-	p := &Process{pid: pp.pid, level: None, desc: describe(None, nil, nil), done: make(chan struct{}), plain: pp}
+	p := &Process{pid: pp.pid, level: None, desc: describe(None, nil, nil), done: make(chan struct{}), b: pp}
+	pp.p = p
 	// The child runs a few instructions before these apply.
 	for _, r := range rlimitsFor(spec.Limits, false, false) {
 		lim := unix.Rlimit{Cur: r.Value, Max: r.Value}
@@ -50,13 +55,14 @@ func startPlain(spec Spec) (*Process, error) {
 			return nil, fmt.Errorf("sandbox: prlimit: %w", err)
 		}
 	}
-	go p.waitPlain()
+	go pp.wait()
 	p.wallTimer(spec.Limits.Wall)
 	return p, nil
 }
 
-func (p *Process) waitPlain() {
-	w := waitCmd(p.plain.cmd)
+func (pp *plainProc) wait() {
+	p := pp.p
+	w := waitCmd(pp.cmd)
 	e := Exit{Code: -1}
 	if w.ok {
 		e.Code, e.Signal = fromWaitStatus(w.status)
@@ -74,7 +80,7 @@ func (pp *plainProc) kill() {
 	_ = unix.Kill(-pp.pid, unix.SIGCONT)
 }
 
-func (pp *plainProc) signalGroup(stop bool) error {
+func (pp *plainProc) freeze(stop bool) error {
 	sig := unix.SIGCONT
 	if stop {
 		sig = unix.SIGSTOP
@@ -94,31 +100,33 @@ func fromWaitStatus(ws syscall.WaitStatus) (int, syscall.Signal) {
 	return ws.ExitStatus(), 0
 }
 
-// rlimit is one resource limit to set.
-type rlimit struct {
-	Resource int
-	Value    uint64
-}
-
 // rlimitsFor lists the rlimits that enforce l. With cgroups for memory
 // or processes, those are left to the cgroup; RLIMIT_NPROC only makes
 // sense in a user namespace of its own (it counts every process of the
 // user).
-func rlimitsFor(l Limits, cgMemory, nprocOK bool) []rlimit {
-	rs := []rlimit{{unix.RLIMIT_CORE, 0}}
+func rlimitsFor(l Limits, cgMemory, nprocOK bool) []wire.Rlimit {
+	rs := []wire.Rlimit{{Resource: unix.RLIMIT_CORE, Value: 0}}
 	if l.Memory > 0 && !cgMemory {
 		// Never RLIMIT_AS: Java and Go reserve far more address space
 		// than they use.
-		rs = append(rs, rlimit{unix.RLIMIT_DATA, uint64(l.Memory)})
+		rs = append(rs, wire.Rlimit{Resource: unix.RLIMIT_DATA, Value: uint64(l.Memory)})
 	}
 	if l.Procs > 0 && nprocOK {
-		rs = append(rs, rlimit{unix.RLIMIT_NPROC, uint64(l.Procs)})
+		rs = append(rs, wire.Rlimit{Resource: unix.RLIMIT_NPROC, Value: uint64(l.Procs)})
 	}
 	if l.FileSize > 0 {
-		rs = append(rs, rlimit{unix.RLIMIT_FSIZE, uint64(l.FileSize)})
+		rs = append(rs, wire.Rlimit{Resource: unix.RLIMIT_FSIZE, Value: uint64(l.FileSize)})
 	}
 	if l.OpenFiles > 0 {
-		rs = append(rs, rlimit{unix.RLIMIT_NOFILE, uint64(l.OpenFiles)})
+		rs = append(rs, wire.Rlimit{Resource: unix.RLIMIT_NOFILE, Value: uint64(l.OpenFiles)})
 	}
 	return rs
 }
+
+func (pp *plainProc) cpuTime() (time.Duration, bool) { return 0, false }
+
+func (pp *plainProc) countsAll() bool { return false }
+
+func (pp *plainProc) pids() []int { return append([]int{pp.pid}, descendants(pp.pid)...) }
+
+func (pp *plainProc) leftovers() []string { return nil }

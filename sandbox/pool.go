@@ -16,18 +16,21 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"judge/sandbox/internal/kernel"
+	"judge/sandbox/internal/wire"
 )
 
 // A pool keeps ready sandboxes (slots) at the levels with namespaces: the
 // namespaces, the file system and the cgroup are built once per slot, by
-// an init started once per slot (runSlot), and every program runs in a
-// slot that is free, so that starting one costs a fork and an exec in a
-// sandbox that is already there. Slots are keyed by their shape, all of
-// Spec but the command, its environment, working directory and standard
-// files: the directories shown, the limits, the level. A program that
-// ends leaves nothing in its slot (see runSlot), which goes back to the
-// pool; a slot whose init died, or whose cgroup still holds a process, is
-// destroyed instead.
+// an init started once per slot (inside/slot.go), and every program runs
+// in a slot that is free, so that starting one costs a fork and an exec
+// in a sandbox that is already there. Slots are keyed by their shape, all
+// of Spec but the command, its environment, working directory and
+// standard files: the directories shown, the limits, the level. A program
+// that ends leaves nothing in its slot (see inside/slot.go), which goes
+// back to the pool; a slot whose init died, or whose cgroup still holds a
+// process, is destroyed instead.
 
 // pooling says whether Start uses the pool (tests compare both);
 // slotFault, when set, is the error every build of a ready sandbox gives
@@ -123,8 +126,8 @@ var pool = &slotPool{idle: map[string][]*slot{}, building: map[string]int{}}
 
 // shape is what a slot is built for.
 type shape struct {
-	cfg    config // the slot's config: mounts, rlimits, Landlock, seccomp
-	limits Limits // the cgroup limits
+	cfg    wire.Config // the slot's config: mounts, rlimits, Landlock, seccomp
+	limits Limits      // the cgroup limits
 	cgs    *cgroupSys
 	level  Level
 	desc   string
@@ -146,9 +149,20 @@ type slot struct {
 	exit  chan waited
 	ended waited // how the init ended, after destroy
 	// The init's resource limits when it was ready, before any program
-	// ran (see intact.go); limitsOK says they could be read.
-	limits   limitSet
+	// ran (see inside/intact.go); limitsOK says they could be read.
+	limits   kernel.LimitSet
 	limitsOK bool
+}
+
+// pooled is a program run in a slot.
+type pooled struct {
+	p     *Process
+	slot  *slot
+	ctlMu sync.Mutex // for the slot's control socket
+	// The slot's cgroup counters when the program started.
+	cpuBase  time.Duration
+	oomBase  int64
+	released bool // under ctlMu: the program ended and the slot is no longer its
 }
 
 // intact reports whether the init's resource limits are still those it
@@ -157,7 +171,7 @@ func (s *slot) intact() bool {
 	if !s.limitsOK {
 		return true
 	}
-	l, err := limitsOf(s.cmd.Process.Pid)
+	l, err := kernel.LimitsOf(s.cmd.Process.Pid)
 	return err == nil && l == s.limits
 }
 
@@ -343,92 +357,43 @@ func buildSlot(sh *shape) (*slot, error) {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	cfg := sh.cfg
-	cfg.Mounts = append([]mountSpec(nil), sh.cfg.Mounts...)
+	cfg.Mounts = append([]wire.Mount(nil), sh.cfg.Mounts...)
 	s := &slot{shape: sh, ctl: ctl, stR: stR, exit: make(chan waited, 1)}
 	var extra []*os.File
-	root := os.Geteuid() == 0
 	for i := range cfg.Mounts {
 		m := &cfg.Mounts[i]
 		s.ids = append(s.ids, idOf(m.Src))
-		if root {
-			// The init runs as nobody and may not reach the path: the
-			// judge clones the tree for it.
-			fd, err := unix.OpenTree(unix.AT_FDCWD, m.Src, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
-			if err == nil {
-				extra = append(extra, os.NewFile(uintptr(fd), m.Src))
-				m.FD = 4 + len(extra)
-			}
+		if f := cloneTree(m.Src); f != nil {
+			extra = append(extra, f)
+			m.FD = 4 + len(extra)
 		}
 	}
 	id, gid := initIDs()
-	abortEarly := func(err error) (*slot, error) {
-		ctl.Close()
-		ctlChild.Close()
-		stR.Close()
-		stW.Close()
-		for _, f := range extra {
-			f.Close()
-		}
-		if s.cg != nil {
-			s.removeCgroups()
-		}
-		return nil, err
-	}
 	flags := uintptr(nsCloneFlags)
 	if sh.cgs != nil {
-		// The programs go into run, the init stays out of it: of its
-		// limits and of its counters (createSlot).
-		procs := sh.limits.Procs
-		if procs > 0 && !cfg.Direct {
-			procs += initThreads // the restricted parent of runExec, a Go program, starts there
-		}
 		var err error
-		if s.cg, s.initC, s.run, err = sh.cgs.createSlot(sh.limits, procs); err != nil {
-			return abortEarly(err)
+		if extra, err = s.makeCgroups(&cfg, extra, id, gid); err != nil {
+			ctl.Close()
+			ctlChild.Close()
+			stR.Close()
+			stW.Close()
+			for _, f := range extra {
+				f.Close()
+			}
+			if s.cg != nil {
+				s.removeCgroups()
+			}
+			return nil, err
 		}
 		if sh.cgs.version == 2 {
-			// The init forks each program straight into run (clone3,
-			// CLONE_INTO_CGROUP), as itself: run and the slot's
-			// cgroup.procs must be writable by it, and run visible from
-			// its cgroup namespace, which it therefore shares with the
-			// judge (a cgroup namespace would be rooted in init).
-			d := s.run.dirs[""]
-			for _, f := range []string{filepath.Join(d, "cgroup.procs"), filepath.Join(s.cg.dirs[""], "cgroup.procs")} {
-				if err := os.Chown(f, id, gid); err != nil && root {
-					return abortEarly(fmt.Errorf("sandbox: cgroup: %w", err))
-				}
-			}
-			f, err := os.OpenFile(d, os.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-			if err != nil {
-				return abortEarly(fmt.Errorf("sandbox: cgroup: %w", err))
-			}
-			extra = append(extra, f)
-			cfg.RunCgroup = 4 + len(extra)
+			// The init shares the judge's cgroup namespace (makeCgroups).
 			flags &^= syscall.CLONE_NEWCGROUP
-		} else {
-			// The init's thread that forks a program moves itself into
-			// run first (a v1 cgroup holds threads): the program starts
-			// there; then the thread moves back. The files are opened
-			// here, with the judge's rights.
-			for ctrl, d := range s.run.dirs {
-				for _, task := range []struct {
-					dir  string
-					list *[]int
-				}{{d, &cfg.RunTasks}, {s.initC.dirs[ctrl], &cfg.InitTasks}} {
-					f, err := os.OpenFile(filepath.Join(task.dir, "tasks"), os.O_WRONLY|unix.O_CLOEXEC, 0)
-					if err != nil {
-						return abortEarly(fmt.Errorf("sandbox: cgroup %s: %w", ctrl, err))
-					}
-					extra = append(extra, f)
-					*task.list = append(*task.list, 4+len(extra))
-				}
-			}
 		}
 	}
 	cmd := &exec.Cmd{
 		Path:        "/proc/self/exe",
-		Args:        []string{slotName},
-		Env:         []string{"GOMAXPROCS=2", "GORACE=atexit_sleep_ms=0"},
+		Args:        []string{wire.SlotName},
+		Env:         initEnv,
 		ExtraFiles:  append([]*os.File{ctlChild, stW}, extra...),
 		SysProcAttr: initAttr(flags, id, gid),
 	}
@@ -448,37 +413,98 @@ func buildSlot(sh *shape) (*slot, error) {
 	}
 	s.cmd = cmd
 	go func() { s.exit <- waitCmd(cmd) }()
-	abort := func(err error) (*slot, error) {
+	if err := s.awaitReady(&cfg); err != nil {
 		s.destroy()
 		return nil, err
-	}
-	if s.initC != nil {
-		// Before it reads its config: it has started nothing yet.
-		if err := s.initC.attach(cmd.Process.Pid); err != nil {
-			return abort(err)
-		}
-	}
-	b, _ := json.Marshal(cfg)
-	if _, err := ctl.Write(b); err != nil {
-		return abort(fmt.Errorf("sandbox: configuring the init: %w", err))
-	}
-	s.rd = bufio.NewReader(stR)
-	m, err := s.read()
-	switch {
-	case err != nil:
-		return abort(fmt.Errorf("sandbox: the init ended before it was ready: %w", err))
-	case m.Err != "":
-		return abort(fmt.Errorf("sandbox: %s", m.Err))
-	}
-	if l, err := limitsOf(cmd.Process.Pid); err == nil {
-		s.limits, s.limitsOK = l, true
 	}
 	return s, nil
 }
 
+// makeCgroups makes the slot's cgroups: the programs go into run, the
+// init stays out of it, of its limits and of its counters (createSlot).
+// It tells the init in cfg where run is, through files it appends to
+// extra (the files the init is started with, from descriptor 5 on), and
+// returns extra; the files it made are in extra also on error.
+func (s *slot) makeCgroups(cfg *wire.Config, extra []*os.File, id, gid int) ([]*os.File, error) {
+	sh := s.shape
+	procs := sh.limits.Procs
+	if procs > 0 && !cfg.Direct {
+		procs += initThreads // the restricted parent (inside/exec.go), a Go program, starts there
+	}
+	var err error
+	if s.cg, s.initC, s.run, err = sh.cgs.createSlot(sh.limits, procs); err != nil {
+		return extra, err
+	}
+	if sh.cgs.version == 2 {
+		// The init forks each program straight into run (clone3,
+		// CLONE_INTO_CGROUP), as itself: run and the slot's
+		// cgroup.procs must be writable by it, and run visible from
+		// its cgroup namespace, which it therefore shares with the
+		// judge (a cgroup namespace would be rooted in init).
+		d := s.run.dirs[""]
+		for _, f := range []string{filepath.Join(d, "cgroup.procs"), filepath.Join(s.cg.dirs[""], "cgroup.procs")} {
+			if err := os.Chown(f, id, gid); err != nil && os.Geteuid() == 0 {
+				return extra, fmt.Errorf("sandbox: cgroup: %w", err)
+			}
+		}
+		f, err := os.OpenFile(d, os.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return extra, fmt.Errorf("sandbox: cgroup: %w", err)
+		}
+		extra = append(extra, f)
+		cfg.RunCgroup = 4 + len(extra)
+		return extra, nil
+	}
+	// The init's thread that forks a program moves itself into run
+	// first (a v1 cgroup holds threads): the program starts there; then
+	// the thread moves back. The files are opened here, with the judge's
+	// rights.
+	for ctrl, d := range s.run.dirs {
+		for _, task := range []struct {
+			dir  string
+			list *[]int
+		}{{d, &cfg.RunTasks}, {s.initC.dirs[ctrl], &cfg.InitTasks}} {
+			f, err := os.OpenFile(filepath.Join(task.dir, "tasks"), os.O_WRONLY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				return extra, fmt.Errorf("sandbox: cgroup %s: %w", ctrl, err)
+			}
+			extra = append(extra, f)
+			*task.list = append(*task.list, 4+len(extra))
+		}
+	}
+	return extra, nil
+}
+
+// awaitReady puts the slot's started init in its cgroup, sends it cfg
+// and waits until it says it is ready; then it notes the init's limits.
+func (s *slot) awaitReady(cfg *wire.Config) error {
+	if s.initC != nil {
+		// Before it reads its config: it has started nothing yet.
+		if err := s.initC.attach(s.cmd.Process.Pid); err != nil {
+			return err
+		}
+	}
+	b, _ := json.Marshal(cfg)
+	if _, err := s.ctl.Write(b); err != nil {
+		return fmt.Errorf("sandbox: configuring the init: %w", err)
+	}
+	s.rd = bufio.NewReader(s.stR)
+	m, err := s.read()
+	switch {
+	case err != nil:
+		return fmt.Errorf("sandbox: the init ended before it was ready: %w", err)
+	case m.Err != "":
+		return fmt.Errorf("sandbox: %s", m.Err)
+	}
+	if l, err := kernel.LimitsOf(s.cmd.Process.Pid); err == nil {
+		s.limits, s.limitsOK = l, true
+	}
+	return nil
+}
+
 // read reads the init's next message.
-func (s *slot) read() (message, error) {
-	var m message
+func (s *slot) read() (wire.Message, error) {
+	var m wire.Message
 	line, err := s.rd.ReadBytes('\n')
 	if err == nil {
 		err = json.Unmarshal(line, &m)
@@ -522,7 +548,7 @@ func (s *slot) removeCgroups() {
 
 // prepare works out the shape of the sandbox spec needs and what to run
 // in it; a nil shape means spec is not run in a slot.
-func prepare(spec Spec) (*shape, *runConfig, error) {
+func prepare(spec Spec) (*shape, *wire.Run, error) {
 	level, err := ParseLevel(string(spec.Level))
 	if err != nil {
 		return nil, nil, fmt.Errorf("sandbox: %w", err)
@@ -544,44 +570,24 @@ func prepare(spec Spec) (*shape, *runConfig, error) {
 			cgs = s
 		}
 	}
-	for i, list := range [][]string{ro, rw} {
-		for _, path := range list {
-			if _, err := os.Stat(path); err != nil {
-				return nil, nil, fmt.Errorf("sandbox: %w", err)
-			}
-			cfg.Mounts = append(cfg.Mounts, mountSpec{FD: -1, Src: path, Dst: path, Write: i == 1})
-		}
+	if cfg.Mounts, err = mountsFor(ro, rw); err != nil {
+		return nil, nil, err
 	}
 	cfg.Mode = "slot"
-	cfg.RO = []string{"/"}
-	cfg.RW = append([]string{"/tmp", "/dev/shm"}, rw...)
-	if pr.landlock >= 1 {
-		cfg.Landlock = pr.landlock
-	}
-	cfg.Seccomp = pr.seccomp && !noSeccomp
-	lim := spec.Limits
-	nproc := cgs == nil || !cgs.pids
-	if nproc && lim.Procs > 0 {
-		lim.Procs += initThreads
-	}
-	cfg.Rlimits = rlimitsFor(lim, cgs != nil && cgs.memory, nproc)
+	showNamespaced(cfg, rw)
+	protect(cfg, pr)
+	cfg.Rlimits = initRlimits(spec.Limits, cgs, true)
 	// On cgroup v2 a program is forked straight into its cgroup with
 	// clone3, which the seccomp filter refuses (it cannot see clone3's
-	// flags): the restricted parent of runExec is forked first, and
+	// flags): the restricted parent (inside/exec.go) is forked first, and
 	// restricts itself.
-	cfg.Direct = cgs == nil || cgs.version != 2
-	for _, r := range cfg.Rlimits {
-		if r.Resource == unix.RLIMIT_DATA || r.Resource == unix.RLIMIT_NPROC ||
-			r.Resource == unix.RLIMIT_NOFILE && r.Value < initFiles {
-			cfg.Direct = false
-		}
-	}
-	run := &runConfig{Path: cfg.Path, Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env}
+	cfg.Direct = (cgs == nil || cgs.version != 2) && !bindsInit(cfg.Rlimits)
+	run := &wire.Run{Path: cfg.Path, Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env}
 	cfg.Path, cfg.Argv, cfg.Dir, cfg.Env = "", nil, "", nil
 	sh := &shape{cfg: *cfg, limits: spec.Limits, cgs: cgs, level: level}
 	sh.limits.Wall = 0
 	key, _ := json.Marshal(struct {
-		C config
+		C wire.Config
 		L Limits
 		V Level
 	}{*cfg, sh.limits, level})
@@ -592,7 +598,7 @@ func prepare(spec Spec) (*shape, *runConfig, error) {
 
 // startPooled runs spec in a slot of its shape: an idle one, else a new
 // one; either way another is built in the background for the next start.
-func startPooled(spec Spec, sh *shape, run *runConfig) (*Process, error) {
+func startPooled(spec Spec, sh *shape, run *wire.Run) (*Process, error) {
 	for attempt := 0; ; attempt++ {
 		s := pool.take(sh.key)
 		warm := s != nil
@@ -621,7 +627,7 @@ func startPooled(spec Spec, sh *shape, run *runConfig) (*Process, error) {
 
 // start runs the program in slot s. slotOK says, on error, that the slot
 // is still good.
-func (s *slot) start(spec Spec, run *runConfig) (p *Process, err error, slotOK bool) {
+func (s *slot) start(spec Spec, run *wire.Run) (p *Process, err error, slotOK bool) {
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err), true
@@ -634,11 +640,13 @@ func (s *slot) start(spec Spec, run *runConfig) (p *Process, err error, slotOK b
 		}
 		fds[i] = int(f.Fd())
 	}
-	b, _ := json.Marshal(run)
-	p = &Process{level: s.shape.level, desc: s.shape.desc, done: make(chan struct{}), init: s.cmd.Process, ctl: s.ctl, slot: s}
+	req, _ := json.Marshal(run)
+	b := &pooled{slot: s}
+	p = &Process{level: s.shape.level, desc: s.shape.desc, done: make(chan struct{}), b: b}
+	b.p = p
 	if s.run != nil {
-		p.cpuBase, _ = s.run.cpu()
-		p.oomBase = s.run.oomKills()
+		b.cpuBase, _ = s.run.cpu()
+		b.oomBase = s.run.oomKills()
 		s.run.resetPeak()
 	}
 	rc, err := s.ctl.SyscallConn()
@@ -647,7 +655,7 @@ func (s *slot) start(spec Spec, run *runConfig) (p *Process, err error, slotOK b
 	}
 	var serr error
 	if err := rc.Write(func(fd uintptr) bool {
-		serr = unix.Sendmsg(int(fd), b, unix.UnixRights(fds...), nil, 0)
+		serr = unix.Sendmsg(int(fd), req, unix.UnixRights(fds...), nil, 0)
 		return serr != unix.EAGAIN
 	}); err != nil || serr != nil {
 		if err == nil {
@@ -663,7 +671,7 @@ func (s *slot) start(spec Spec, run *runConfig) (p *Process, err error, slotOK b
 	if _, err := s.ctl.Write([]byte{'G'}); err != nil {
 		return nil, fmt.Errorf("sandbox: the init ended early: %w", err), false
 	}
-	go p.waitPooled()
+	go b.wait()
 	p.wallTimer(spec.Limits.Wall)
 	return p, nil, true
 }
@@ -715,21 +723,17 @@ func (s *slot) started(name string) (pid int, err error, slotOK bool) {
 		}
 	}
 	// No pidfd: the program is the init's only child.
-	kids := children(s.cmd.Process.Pid)
-	for i := 0; len(kids) == 0 && i < 100; i++ {
-		time.Sleep(time.Millisecond)
-		kids = children(s.cmd.Process.Pid)
-	}
+	kids := waitChildren(s.cmd.Process.Pid)
 	if len(kids) != 1 {
 		return 0, fmt.Errorf("sandbox: the program vanished as it started (%d processes)", len(kids)), false
 	}
 	return kids[0], nil, true
 }
 
-// waitPooled waits for the program of a slot to end, records how, and
+// wait waits for the program of a slot to end, records how, and
 // gives the slot back to the pool when it is clean.
-func (p *Process) waitPooled() {
-	s := p.slot
+func (b *pooled) wait() {
+	p, s := b.p, b.slot
 	m, err := s.read()
 	for err == nil && !m.Done {
 		m, err = s.read()
@@ -737,17 +741,15 @@ func (p *Process) waitPooled() {
 	e := Exit{Code: -1}
 	clean := err == nil
 	if clean {
-		e.Code, e.Signal = fromWaitStatus(syscall.WaitStatus(m.Status))
-		e.CPU = durationUS(m.UserUS + m.SysUS)
-		e.MaxRSS = m.MaxRSS
+		e = exitOf(m)
 	}
-	p.ctlMu.Lock()
-	p.released = true
-	p.ctlMu.Unlock()
+	b.ctlMu.Lock()
+	b.released = true
+	b.ctlMu.Unlock()
 	if s.run != nil {
-		e.OOM = s.run.oomKills() > p.oomBase
+		e.OOM = s.run.oomKills() > b.oomBase
 		if d, err := s.run.cpu(); err == nil {
-			e.CPU = d - p.cpuBase
+			e.CPU = d - b.cpuBase
 		}
 		if n := s.run.peak(); n > 0 {
 			e.MaxRSS = n
@@ -796,25 +798,57 @@ func (p *Process) waitPooled() {
 	p.finish(e)
 }
 
-// killPooled kills the program of a slot and everything it started; the
-// init survives for the next program. If the init does not report the
-// end in time, the slot is destroyed.
-func (p *Process) killPooled() {
-	p.ctlMu.Lock()
-	if !p.released {
-		if p.slot.run != nil {
-			_ = p.slot.run.freeze(false)
+// kill kills the program of a slot and everything it started; the init
+// survives for the next program. If the init does not report the end in
+// time, the slot is destroyed.
+func (b *pooled) kill() {
+	init := b.slot.cmd.Process
+	b.ctlMu.Lock()
+	if !b.released {
+		if b.slot.run != nil {
+			_ = b.slot.run.freeze(false)
 		}
-		if _, err := p.ctl.Write([]byte{'K'}); err != nil {
-			_ = p.init.Signal(syscall.SIGKILL)
+		if _, err := b.slot.ctl.Write([]byte{'K'}); err != nil {
+			_ = init.Signal(syscall.SIGKILL)
 		}
 	}
-	p.ctlMu.Unlock()
+	b.ctlMu.Unlock()
 	go func() {
 		select {
-		case <-p.done:
+		case <-b.p.done:
 		case <-time.After(2 * time.Second):
-			_ = p.init.Signal(syscall.SIGKILL)
+			_ = init.Signal(syscall.SIGKILL)
 		}
 	}()
 }
+
+func (b *pooled) freeze(on bool) error {
+	b.ctlMu.Lock()
+	defer b.ctlMu.Unlock()
+	if b.released {
+		return nil
+	}
+	if s := b.slot; s.run != nil && s.run.sys.version == 2 {
+		return s.run.freeze(on)
+	}
+	return b.p.sendFreeze(b.slot.ctl, on)
+}
+
+func (b *pooled) cpuTime() (time.Duration, bool) {
+	if b.slot.run != nil {
+		if d, err := b.slot.run.cpu(); err == nil {
+			return d - b.cpuBase, true
+		}
+	}
+	return 0, false
+}
+
+func (b *pooled) countsAll() bool { return b.slot.run != nil && b.slot.run.sys.cpu }
+
+// pids are what the program started: a few reads, where the descendants
+// of a reused sandbox's init are a read per thread of it and a v1
+// cgroup's list of processes is costly to build. An orphan adopted by
+// the init is not counted.
+func (b *pooled) pids() []int { return append([]int{b.p.pid}, descendants(b.p.pid)...) }
+
+func (b *pooled) leftovers() []string { return nil }

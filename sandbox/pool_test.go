@@ -55,7 +55,7 @@ func runArgv(t *testing.T, l Level, argv []string, lim Limits, dir string) (stri
 		t.Errorf("%q: its output is still open after it ended (a process holds it)", script)
 	}
 	r.Close()
-	return out.String(), p.Exit(), p.slot
+	return out.String(), p.Exit(), p.slotOf()
 }
 
 // keepOnly leaves s the only idle slot of its shape (once the slots being
@@ -157,7 +157,7 @@ func TestReuseAfterOOM(t *testing.T) {
 	}
 	// 100 MB of 128 MiB fit, unless the bomb's memory were still charged.
 	out, e, s := runIn(t, Full, "for i in 1 2 3 4; do head -c 15000000 /dev/zero >/tmp/$i; head -c 10000000 /dev/zero >/dev/shm/$i; done && echo 1", lim, dir)
-	t.Logf("%q %v (slot reused: %v)", out, e, s == p.slot)
+	t.Logf("%q %v (slot reused: %v)", out, e, s == p.slotOf())
 	if e.OOM || e.Code != 0 || strings.TrimSpace(out) != "1" {
 		t.Errorf("after an OOM in its sandbox: %q, %v", out, e)
 	}
@@ -196,7 +196,7 @@ func TestPrewarm(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-p.Done()
-	if p.slot != ready[0] && p.slot != ready[1] {
+	if p.slotOf() != ready[0] && p.slotOf() != ready[1] {
 		t.Error("Start did not use a ready sandbox")
 	}
 	if e := p.Exit(); e.Code != 0 {
@@ -228,7 +228,7 @@ func TestForkBombSparesInit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := p.slot
+	s := p.slotOf()
 	if s == nil || s.run == nil {
 		p.Kill()
 		t.Fatal("the program ran in no reusable sandbox with cgroups")
@@ -299,7 +299,7 @@ func TestReuseFallsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-p.Done()
-	if p.slot != nil {
+	if p.slotOf() != nil {
 		t.Error("the program ran in a ready sandbox that could not be built")
 	}
 	if e := p.Exit(); e.Code != 0 {
@@ -397,7 +397,7 @@ func TestReuseChannels(t *testing.T) {
 				}
 				b, _ := io.ReadAll(r)
 				r.Close()
-				return string(b), p.Exit(), p.slot
+				return string(b), p.Exit(), p.slotOf()
 			}
 			out, e, s1 := start("leave", "SECRET=1")
 			t.Logf("left: %v\n%s", e, out)
@@ -442,9 +442,9 @@ func TestReuseAfterFreeze(t *testing.T) {
 			}
 			p.Kill()
 			<-p.Done()
-			keepOnly(p.slot)
+			keepOnly(p.slotOf())
 			out, e, s := runIn(t, l, "echo ok", hostileLimits, dir)
-			if s != p.slot {
+			if s != p.slotOf() {
 				t.Fatal("the slot of the frozen program was not reused: nothing proven")
 			}
 			if out != "ok\n" || e.Code != 0 {
@@ -491,4 +491,12 @@ func TestReplacedDirectoryIsNotReused(t *testing.T) {
 	if out != "new\n" || e.Code != 0 {
 		t.Errorf("after the directory was replaced: %q, %v", out, e)
 	}
+}
+
+// slotOf is the slot p runs in, or nil.
+func (p *Process) slotOf() *slot {
+	if b, ok := p.b.(*pooled); ok {
+		return b.slot
+	}
+	return nil
 }

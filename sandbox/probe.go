@@ -10,6 +10,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"judge/sandbox/internal/kernel"
+	"judge/sandbox/internal/wire"
 )
 
 // Report says what protection this machine gives sandboxed programs.
@@ -53,8 +56,8 @@ func runProbe() *Report {
 
 	// Seccomp, as far as the kernel says.
 	actions, err := os.ReadFile("/proc/sys/kernel/seccomp/actions_avail")
-	r.seccomp = err == nil && strings.Contains(string(actions), "errno") && auditArch != 0
-	r.landlock = landlockABI()
+	r.seccomp = err == nil && strings.Contains(string(actions), "errno") && kernel.AuditArch != 0
+	r.landlock = kernel.LandlockABI()
 
 	nsErr := probeNamespaces(r.seccomp)
 	r.ns = nsErr == nil
@@ -170,7 +173,7 @@ func probeNamespaces(seccomp bool) error {
 	defer stR.Close()
 	cmd := &exec.Cmd{
 		Path:        "/proc/self/exe",
-		Args:        []string{initName},
+		Args:        []string{wire.InitName},
 		Env:         []string{"GOMAXPROCS=1", "GORACE=atexit_sleep_ms=0"},
 		ExtraFiles:  []*os.File{ctlR, stW},
 		SysProcAttr: initAttr(nsCloneFlags, id, gid),
@@ -181,13 +184,13 @@ func probeNamespaces(seccomp bool) error {
 	if err != nil {
 		return fmt.Errorf("cannot create namespaces: %w", err)
 	}
-	b, _ := json.Marshal(config{Mode: "probe", Seccomp: seccomp, Uid: -1, Gid: -1})
+	b, _ := json.Marshal(wire.Config{Mode: "probe", Seccomp: seccomp, Uid: -1, Gid: -1})
 	_, _ = ctlW.Write(append(b, '\n'))
 	t := time.AfterFunc(10*time.Second, func() { _ = cmd.Process.Kill() })
 	defer t.Stop()
 	line, rerr := bufio.NewReader(stR).ReadBytes('\n')
 	_ = cmd.Wait()
-	var m message
+	var m wire.Message
 	if rerr != nil || json.Unmarshal(line, &m) != nil {
 		return fmt.Errorf("the probe sandbox ended early (%v)", cmd.ProcessState)
 	}

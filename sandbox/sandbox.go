@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"judge/sandbox/inside"
 )
 
 // Level is how strongly a program is isolated. Higher levels include what
@@ -191,19 +193,7 @@ type Process struct {
 	level Level
 	desc  string
 	done  chan struct{}
-
-	init   *os.Process // the sandbox's init; nil at level None
-	ctl    *os.File    // commands to the init; closing it ends the sandbox
-	ctlMu  sync.Mutex
-	cg     *cgroup // nil without cgroups
-	tmpDir string  // the private /tmp at level Basic, removed at the end
-	plain  *plainProc
-	// A program run in a reusable sandbox (pool.go): its slot, and the
-	// slot's cgroup counters when it started.
-	slot     *slot
-	cpuBase  time.Duration
-	oomBase  int64
-	released bool // under ctlMu: the program ended and the slot is no longer its
+	b     backend // how it runs: isolated, pooled or plain
 
 	waits      Waits // for Waited
 	waitMu     sync.Mutex
@@ -216,6 +206,26 @@ type Process struct {
 	frozen  bool
 	wall    bool
 	killed  bool
+}
+
+// backend is how a Process's program runs: under an init of its own
+// (isolated, isolated.go), in a reused sandbox (pooled, pool.go), or with
+// no sandbox at all (plainProc, plain.go). Process does what they share;
+// each does the rest its own way.
+type backend interface {
+	// kill ends the program and everything it started, at once.
+	kill()
+	// freeze stops (on) or lets run again every process of the sandbox.
+	freeze(on bool) error
+	// cpuTime is the CPU time used so far by every process of the
+	// sandbox, when a cgroup counts it (ok).
+	cpuTime() (d time.Duration, ok bool)
+	// countsAll reports whether cpuTime counts every process.
+	countsAll() bool
+	// pids lists the processes whose waits Waited counts.
+	pids() []int
+	// leftovers lists what of the sandbox still exists on the machine.
+	leftovers() []string
 }
 
 // Pid is the process id of the started program (not of the sandbox's
@@ -243,21 +253,19 @@ func (p *Process) Exit() Exit {
 // Leftovers lists what of the sandbox still exists on the machine: its
 // cgroup directories and its private tmp directory. Empty once the
 // process has ended and been cleaned up, which a test can check.
-func (p *Process) Leftovers() []string {
-	var out []string
-	if p.cg != nil {
-		for _, d := range p.cg.dirs {
-			if _, err := os.Stat(d); err == nil {
-				out = append(out, d)
-			}
-		}
-	}
-	if p.tmpDir != "" {
-		if _, err := os.Stat(p.tmpDir); err == nil {
-			out = append(out, p.tmpDir)
-		}
-	}
-	return out
+func (p *Process) Leftovers() []string { return p.b.leftovers() }
+
+// initCalled is set by Init, so that Start can refuse to run an init that
+// would not recognize itself.
+var initCalled bool
+
+// Init must be called first thing in main (and in TestMain of every test
+// binary that starts sandboxed processes): when the program was started
+// as a sandbox's init it runs the init (package sandbox/inside) and never
+// returns; otherwise it returns at once.
+func Init() {
+	initCalled = true
+	inside.Main()
 }
 
 // Start runs spec.Argv isolated at spec.Level (the strongest available by
@@ -287,33 +295,7 @@ func (p *Process) Kill() {
 	p.mu.Lock()
 	p.killed = true
 	p.mu.Unlock()
-	if p.plain != nil {
-		p.plain.kill()
-		return
-	}
-	if p.slot != nil {
-		p.killPooled()
-		return
-	}
-	if p.level.rank() >= Namespaces.rank() {
-		// The kernel ends the whole PID namespace with its init.
-		_ = p.init.Signal(syscall.SIGKILL)
-	} else {
-		if p.cg != nil {
-			p.killBasicCgroup()
-		}
-		_ = unix.Kill(-p.pid, unix.SIGKILL)
-		p.ctlMu.Lock()
-		_ = p.ctl.Close() // the init kills what is left and exits
-		p.ctlMu.Unlock()
-	}
-	// Frozen processes die only once thawed.
-	if p.cg != nil {
-		_ = p.cg.freeze(false)
-	}
-	if p.level.rank() < Namespaces.rank() {
-		_ = unix.Kill(-p.pid, unix.SIGCONT)
-	}
+	p.b.kill()
 }
 
 // Freeze stops every process of the sandbox until Thaw, so that it
@@ -340,28 +322,17 @@ func (p *Process) setFrozen(on bool) error {
 	}
 	p.frozen = on
 	p.mu.Unlock()
-	if p.plain != nil {
-		return p.plain.signalGroup(on)
-	}
-	// cgroup v2's freezer is asynchronous and cheap. v1's write of FROZEN
-	// takes about 0.2 ms, a hundred times the init's SIGSTOP of every
-	// process in the namespace (BenchmarkFreezeThaw): on v1 the init does it.
-	if p.cg != nil && p.cg.sys.version == 2 && p.cg.canFreeze() {
-		return p.cg.freeze(on)
-	}
+	return p.b.freeze(on)
+}
+
+// sendFreeze tells an init on ctl to stop ('S') or continue ('C') every
+// process of its sandbox, with SIGSTOP; the caller holds ctl's lock.
+func (p *Process) sendFreeze(ctl *os.File, on bool) error {
 	sig := byte('C')
 	if on {
 		sig = 'S'
 	}
-	p.ctlMu.Lock()
-	defer p.ctlMu.Unlock()
-	if p.released {
-		return nil
-	}
-	if s := p.slot; s != nil && s.run != nil && s.run.sys.version == 2 {
-		return s.run.freeze(on)
-	}
-	if _, err := p.ctl.Write([]byte{sig}); err != nil {
+	if _, err := ctl.Write([]byte{sig}); err != nil {
 		select {
 		case <-p.done:
 			return nil
@@ -381,15 +352,8 @@ func (p *Process) CPUTime() (time.Duration, error) {
 		return p.Exit().CPU, nil
 	default:
 	}
-	if p.cg != nil {
-		if d, err := p.cg.cpu(); err == nil {
-			return d, nil
-		}
-	}
-	if p.slot != nil && p.slot.run != nil {
-		if d, err := p.slot.run.cpu(); err == nil {
-			return d - p.cpuBase, nil
-		}
+	if d, ok := p.b.cpuTime(); ok {
+		return d, nil
 	}
 	var ts unix.Timespec
 	clock := int32((^p.pid)<<3 | 2) // MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)
@@ -431,7 +395,7 @@ func (p *Process) Blocked() string {
 // CountsAll reports whether CPUTime counts every process of the
 // sandbox (a cgroup's accounting), not only the program's own.
 func (p *Process) CountsAll() bool {
-	return p.cg != nil && p.cg.sys.cpu || p.slot != nil && p.slot.run != nil && p.slot.run.sys.cpu
+	return p.b.countsAll()
 }
 
 // finish records how the process ended and closes Done.

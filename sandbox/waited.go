@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"judge/sandbox/internal/kernel"
 )
 
 // ErrNoSchedstat is returned by Waited on kernels without per-task
@@ -68,28 +70,7 @@ func (p *Process) WaitedBy(byThread map[int]Times) (time.Duration, error) {
 const relist = 100 * time.Millisecond
 
 // waitedPids lists the processes whose waits Waited counts.
-func (p *Process) waitedPids() []int {
-	var pids []int
-	switch {
-	case p.cg != nil:
-		for _, pid := range p.cg.pidList() {
-			if p.init == nil || pid != p.init.Pid {
-				pids = append(pids, pid)
-			}
-		}
-	case p.slot != nil:
-		// What the program started: a few reads, where the descendants
-		// of a reused sandbox's init are a read per thread of it and a
-		// v1 cgroup's list of processes is costly to build. An orphan
-		// adopted by the init is not counted.
-		pids = append([]int{p.pid}, descendants(p.pid)...)
-	case p.init != nil:
-		pids = descendants(p.init.Pid)
-	default:
-		pids = append([]int{p.pid}, descendants(p.pid)...)
-	}
-	return pids
-}
+func (p *Process) waitedPids() []int { return p.b.pids() }
 
 // Waits reads the run-queue wait of processes (the sum over their
 // threads of schedstat's second field) with a few system calls a
@@ -141,7 +122,7 @@ func (w *Waits) By(byThread map[int]Times, pids ...int) (time.Duration, error) {
 	for _, pid := range pids {
 		tids, ok := w.byPid[pid]
 		if !ok {
-			tids = listTasks(pid, nil)
+			tids = kernel.Tasks(pid, nil)
 			w.byPid[pid] = tids
 		}
 		for _, tid := range tids {
@@ -203,29 +184,4 @@ func parseTimes(b []byte) (Times, bool) {
 	ran, err1 := strconv.ParseInt(string(f[0]), 10, 64)
 	waited, err2 := strconv.ParseInt(string(f[1]), 10, 64)
 	return Times{Ran: time.Duration(ran), Waited: time.Duration(waited)}, err1 == nil && err2 == nil
-}
-
-// listTasks appends the thread ids of process pid to out (none once it
-// has ended), with raw system calls.
-func listTasks(pid int, out []int) []int {
-	fd, err := unix.Open(fmt.Sprintf("/proc/%d/task", pid), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return out
-	}
-	defer unix.Close(fd)
-	var buf [4096]byte
-	var names []string
-	for {
-		n, err := unix.Getdents(fd, buf[:])
-		if err != nil || n <= 0 {
-			break
-		}
-		_, _, names = unix.ParseDirent(buf[:n], -1, names[:0])
-		for _, name := range names {
-			if tid, err := strconv.Atoi(name); err == nil {
-				out = append(out, tid)
-			}
-		}
-	}
-	return out
 }

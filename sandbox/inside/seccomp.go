@@ -1,10 +1,12 @@
-package sandbox
+package inside
 
 import (
 	"errors"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"judge/sandbox/internal/kernel"
 )
 
 // The seccomp filter denies what a program playing a game never needs and
@@ -50,7 +52,7 @@ const nsFlags = unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix
 
 // seccompFilter builds the filter for this architecture.
 func seccompFilter() ([]unix.SockFilter, error) {
-	if auditArch == 0 {
+	if kernel.AuditArch == 0 {
 		return nil, errors.New("no seccomp filter for this architecture")
 	}
 	st := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
@@ -58,12 +60,12 @@ func seccompFilter() ([]unix.SockFilter, error) {
 	}
 	f := []unix.SockFilter{
 		st(bpfLd, offArch, 0, 0),
-		st(bpfJeq, auditArch, 1, 0),
+		st(bpfJeq, kernel.AuditArch, 1, 0),
 		st(bpfRet, retKill, 0, 0),
 		st(bpfLd, offNr, 0, 0),
 	}
-	if x32Bit != 0 {
-		f = append(f, st(bpfJge, x32Bit, 0, 1), st(bpfRet, retErrno(unix.ENOSYS), 0, 0))
+	if kernel.X32Bit != 0 {
+		f = append(f, st(bpfJge, kernel.X32Bit, 0, 1), st(bpfRet, retErrno(unix.ENOSYS), 0, 0))
 	}
 	for _, nr := range deniedSyscalls {
 		f = append(f, st(bpfJeq, uint32(nr), 0, 1), st(bpfRet, retErrno(unix.EPERM), 0, 0))

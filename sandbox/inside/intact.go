@@ -1,13 +1,14 @@
-package sandbox
+package inside
 
 import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"judge/sandbox/internal/kernel"
 )
 
 // A reused sandbox's init starts one program after another, and what a
@@ -20,57 +21,13 @@ import (
 // program checks that nothing has changed: if something has, the slot is
 // spoiled, says so (a reply 'X' to the run request), and the judge builds
 // another. The judge also reads the init's limits from outside after
-// every program (slot.intact), against what it read when the slot was
-// ready.
-
-// numRlimits is the number of resource limits of a Linux process
-// (RLIM_NLIMITS, the same on every architecture).
-const numRlimits = 16
-
-var rlimitNames = [numRlimits]string{
-	"RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA", "RLIMIT_STACK", "RLIMIT_CORE", "RLIMIT_RSS",
-	"RLIMIT_NPROC", "RLIMIT_NOFILE", "RLIMIT_MEMLOCK", "RLIMIT_AS", "RLIMIT_LOCKS",
-	"RLIMIT_SIGPENDING", "RLIMIT_MSGQUEUE", "RLIMIT_NICE", "RLIMIT_RTPRIO", "RLIMIT_RTTIME",
-}
-
-// limitSet is every resource limit of a process.
-type limitSet [numRlimits]unix.Rlimit
-
-// limitsOf reads the resource limits of process pid (0 for this one).
-func limitsOf(pid int) (limitSet, error) {
-	var l limitSet
-	for r := range l {
-		if err := unix.Prlimit(pid, r, nil, &l[r]); err != nil {
-			return l, fmt.Errorf("prlimit %s: %w", rlimitNames[r], err)
-		}
-	}
-	return l, nil
-}
-
-// diff names the first limit that differs between l and want.
-func (l *limitSet) diff(want *limitSet) string {
-	for r := range l {
-		if l[r] != want[r] {
-			return fmt.Sprintf("%s is %s, was %s", rlimitNames[r], limitText(l[r]), limitText(want[r]))
-		}
-	}
-	return ""
-}
-
-func limitText(l unix.Rlimit) string {
-	f := func(v uint64) string {
-		if v == unix.RLIM_INFINITY {
-			return "unlimited"
-		}
-		return strconv.FormatUint(v, 10)
-	}
-	return f(l.Cur) + "/" + f(l.Max)
-}
+// every program (package sandbox's slot.intact), against what it read
+// when the slot was ready.
 
 // initState is what of a slot's init its programs inherit and another
 // process could change.
 type initState struct {
-	limits limitSet
+	limits kernel.LimitSet
 	thread threadState // of every thread
 	oomAdj string      // /proc/self/oom_score_adj
 }
@@ -102,7 +59,7 @@ func threadOf(tid int) (threadState, error) {
 func captureState() (*initState, error) {
 	s := &initState{}
 	var err error
-	if s.limits, err = limitsOf(0); err != nil {
+	if s.limits, err = kernel.LimitsOf(0); err != nil {
 		return nil, err
 	}
 	if s.thread, err = threadOf(unix.Gettid()); err != nil {
@@ -118,18 +75,18 @@ var errSpoiled = errors.New("a program changed the sandbox's init")
 
 // check says what has changed since s was captured, or nil.
 func (s *initState) check() error {
-	l, err := limitsOf(0)
+	l, err := kernel.LimitsOf(0)
 	if err != nil {
 		return err
 	}
-	if d := l.diff(&s.limits); d != "" {
+	if d := l.Diff(&s.limits); d != "" {
 		return fmt.Errorf("%w: %s", errSpoiled, d)
 	}
 	b, _ := os.ReadFile("/proc/self/oom_score_adj")
 	if v := strings.TrimSpace(string(b)); v != s.oomAdj {
 		return fmt.Errorf("%w: oom_score_adj is %s, was %s", errSpoiled, v, s.oomAdj)
 	}
-	for _, tid := range listTasks(os.Getpid(), nil) {
+	for _, tid := range kernel.Tasks(os.Getpid(), nil) {
 		t, err := threadOf(tid)
 		if err != nil {
 			continue // a thread that ended
@@ -148,8 +105,8 @@ func (s *initState) check() error {
 
 // baseLimits lists every limit of l, for a restricted parent to set
 // before the program's own (config.Base).
-func baseLimits(l *limitSet) [][3]uint64 {
-	out := make([][3]uint64, 0, numRlimits)
+func baseLimits(l *kernel.LimitSet) [][3]uint64 {
+	out := make([][3]uint64, 0, kernel.NumRlimits)
 	for r, v := range l {
 		out = append(out, [3]uint64{uint64(r), v.Cur, v.Max})
 	}

@@ -1,38 +1,16 @@
-package sandbox
+package inside
 
 import (
 	"os"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"judge/sandbox/internal/kernel"
 )
 
 // Landlock is used through its three system calls directly: the rules
 // must bind only the thread that execs the program.
-
-func landlockCreateRuleset(attr *unix.LandlockRulesetAttr, size uintptr, flags int) (int, error) {
-	fd, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(attr)), size, uintptr(flags))
-	if e != 0 {
-		return -1, e
-	}
-	return int(fd), nil
-}
-
-func landlockAddPath(ruleset int, attr *unix.LandlockPathBeneathAttr) error {
-	_, _, e := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(attr)), 0, 0, 0)
-	if e != 0 {
-		return e
-	}
-	return nil
-}
-
-func landlockRestrictSelf(ruleset int) error {
-	_, _, e := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(ruleset), 0, 0)
-	if e != 0 {
-		return e
-	}
-	return nil
-}
 
 // Short names for the rights.
 const (
@@ -45,15 +23,6 @@ const (
 	llTruncate = unix.LANDLOCK_ACCESS_FS_TRUNCATE
 	llIoctlDev = unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
 )
-
-// landlockABI is the Landlock ABI version of the kernel, or 0.
-func landlockABI() int {
-	v, err := landlockCreateRuleset(nil, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
-	if err != nil {
-		return 0
-	}
-	return v
-}
 
 // fsRights are the file system rights Landlock ABI abi knows.
 func fsRights(abi int) uint64 {
@@ -90,7 +59,7 @@ func applyLandlock(abi int, ro, rw, proc []string) error {
 		attr.Scoped = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL
 		size += unsafe.Sizeof(attr.Scoped)
 	}
-	fd, err := landlockCreateRuleset(&attr, size, 0)
+	fd, err := kernel.LandlockCreateRuleset(&attr, size, 0)
 	if err != nil {
 		return err
 	}
@@ -113,7 +82,7 @@ func applyLandlock(abi int, ro, rw, proc []string) error {
 		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
 			access &= fileRights
 		}
-		return landlockAddPath(fd, &unix.LandlockPathBeneathAttr{Allowed_access: access, Parent_fd: int32(pfd)})
+		return kernel.LandlockAddPath(fd, &unix.LandlockPathBeneathAttr{Allowed_access: access, Parent_fd: int32(pfd)})
 	}
 	for _, p := range ro {
 		if err := add(p, read); err != nil {
@@ -137,5 +106,5 @@ func applyLandlock(abi int, ro, rw, proc []string) error {
 			return err
 		}
 	}
-	return landlockRestrictSelf(fd)
+	return kernel.LandlockRestrictSelf(fd)
 }

@@ -1,4 +1,4 @@
-package sandbox
+package inside
 
 import (
 	"fmt"
@@ -7,26 +7,52 @@ import (
 	"sort"
 
 	"golang.org/x/sys/unix"
-)
 
-// systemDirs are shown read-only in every isolated sandbox: programs,
-// libraries, interpreters and their configuration.
-var systemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"}
+	"judge/sandbox/internal/wire"
+)
 
 // devices are the device files of the sandbox's /dev.
 var devices = []string{"null", "zero", "full", "random", "urandom"}
+
+// The staging root's directories: the machine's tree, and the sandbox's
+// root as it is built.
+const (
+	oldRoot = "/oldroot"
+	newRoot = "/newroot"
+)
 
 // setupRoot builds the sandbox's file system in a fresh tmpfs and makes it
 // the root: the system directories and the judge's mounts read-only (but
 // for writable ones), a private size-capped /tmp, a fresh /proc, a
 // minimal /dev. Nothing else of the machine stays reachable.
-func setupRoot(cfg *config) error {
+func setupRoot(cfg *wire.Config) error {
+	if err := stageRoot(); err != nil {
+		return err
+	}
+	if err := showSystemDirs(); err != nil {
+		return err
+	}
+	tmpOpts := tmpOptions(cfg.TmpSize)
+	if err := mountFresh(tmpOpts); err != nil {
+		return err
+	}
+	ms := append([]wire.Mount(nil), cfg.Mounts...)
+	sort.Slice(ms, func(i, j int) bool { return len(ms[i].Dst) < len(ms[j].Dst) })
+	for _, m := range ms {
+		if err := showMount(m); err != nil {
+			return err
+		}
+	}
+	return enterNewRoot()
+}
+
+// stageRoot makes a staging tmpfs the root, with the machine's tree
+// under oldRoot to take the system directories from; the sandbox's root
+// is built in newRoot, which finally becomes the root on its own.
+func stageRoot() error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("making mounts private: %w", err)
 	}
-	// A staging tmpfs becomes the root, with the machine's tree under
-	// /oldroot to take the system directories from; the sandbox's root is
-	// built in /newroot, which finally becomes the root on its own.
 	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=1m,mode=755"); err != nil {
 		return fmt.Errorf("staging tmpfs: %w", err)
 	}
@@ -41,11 +67,17 @@ func setupRoot(cfg *config) error {
 	if err := os.Chdir("/"); err != nil {
 		return err
 	}
-	const old, root = "/oldroot", "/newroot"
-	if err := unix.Mount("tmpfs", root, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=1m,mode=755"); err != nil {
+	if err := unix.Mount("tmpfs", newRoot, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=1m,mode=755"); err != nil {
 		return fmt.Errorf("root tmpfs: %w", err)
 	}
-	for _, d := range systemDirs {
+	return nil
+}
+
+// showSystemDirs shows the system directories read-only in the new root,
+// and the symbolic links among them as they are.
+func showSystemDirs() error {
+	const old, root = oldRoot, newRoot
+	for _, d := range wire.SystemDirs {
 		st, err := os.Lstat(old + d)
 		if err != nil {
 			continue
@@ -70,10 +102,23 @@ func setupRoot(cfg *config) error {
 			return err
 		}
 	}
-	tmpOpts := "mode=1777"
-	if cfg.TmpSize > 0 {
-		tmpOpts += fmt.Sprintf(",size=%d", cfg.TmpSize)
+	return nil
+}
+
+// tmpOptions are the mount options of a private /tmp or /dev/shm of at
+// most size bytes (0 for the kernel's default).
+func tmpOptions(size int64) string {
+	opts := "mode=1777"
+	if size > 0 {
+		opts += fmt.Sprintf(",size=%d", size)
 	}
+	return opts
+}
+
+// mountFresh mounts the new root's own /proc, /tmp (with tmpOpts) and
+// /dev.
+func mountFresh(tmpOpts string) error {
+	const old, root = oldRoot, newRoot
 	for _, d := range []string{"/proc", "/dev", "/tmp"} {
 		if err := os.Mkdir(root+d, 0o755); err != nil {
 			return err
@@ -88,59 +133,56 @@ func setupRoot(cfg *config) error {
 	if err := setupDev(old+"/dev", root+"/dev", tmpOpts); err != nil {
 		return fmt.Errorf("/dev: %w", err)
 	}
-	ms := append([]mountSpec(nil), cfg.Mounts...)
-	sort.Slice(ms, func(i, j int) bool { return len(ms[i].Dst) < len(ms[j].Dst) })
-	for _, m := range ms {
-		dst := filepath.Join(root, m.Dst)
-		src := filepath.Join(old, m.Src)
-		var isDir bool
-		if m.FD >= 0 {
-			var st unix.Stat_t
-			if err := unix.Fstat(m.FD, &st); err != nil {
-				return fmt.Errorf("%s: %w", m.Dst, err)
-			}
-			isDir = st.Mode&unix.S_IFMT == unix.S_IFDIR
-		} else {
-			st, err := os.Stat(src)
-			if err != nil {
-				return err
-			}
-			isDir = st.IsDir()
-		}
-		if isDir {
-			if err := os.MkdirAll(dst, 0o755); err != nil {
-				return fmt.Errorf("mount point %s: %w", m.Dst, err)
-			}
-		} else {
-			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-				return fmt.Errorf("mount point %s: %w", m.Dst, err)
-			}
-			f, err := os.OpenFile(dst, os.O_CREATE|os.O_RDONLY, 0o644)
-			if err != nil {
-				return fmt.Errorf("mount point %s: %w", m.Dst, err)
-			}
-			f.Close()
-		}
-		if m.FD >= 0 {
-			// A tree the judge cloned (open_tree), for paths this user
-			// could not reach.
-			if err := unix.MoveMount(m.FD, "", unix.AT_FDCWD, dst, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
-				return fmt.Errorf("%s: move_mount: %w", m.Dst, err)
-			}
-			unix.Close(m.FD)
-			if err := restrict(dst, m.Write); err != nil {
-				return fmt.Errorf("%s: %w", m.Dst, err)
-			}
-			continue
-		}
-		if err := bind(src, dst, m.Write); err != nil {
+	return nil
+}
+
+// showMount shows one of the judge's mounts in the new root.
+func showMount(m wire.Mount) error {
+	dst := filepath.Join(newRoot, m.Dst)
+	src := filepath.Join(oldRoot, m.Src)
+	var isDir bool
+	if m.FD >= 0 {
+		var st unix.Stat_t
+		if err := unix.Fstat(m.FD, &st); err != nil {
 			return fmt.Errorf("%s: %w", m.Dst, err)
 		}
+		isDir = st.Mode&unix.S_IFMT == unix.S_IFDIR
+	} else {
+		st, err := os.Stat(src)
+		if err != nil {
+			return err
+		}
+		isDir = st.IsDir()
 	}
-	if err := unix.Mount("", root+"/dev", "", unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NOEXEC, "mode=755,size=64k"); err != nil {
+	if err := mountPoint(dst, m.Dst, isDir); err != nil {
+		return err
+	}
+	if m.FD >= 0 {
+		// A tree the judge cloned (open_tree), for paths this user
+		// could not reach.
+		if err := unix.MoveMount(m.FD, "", unix.AT_FDCWD, dst, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+			return fmt.Errorf("%s: move_mount: %w", m.Dst, err)
+		}
+		unix.Close(m.FD)
+		if err := restrict(dst, m.Write); err != nil {
+			return fmt.Errorf("%s: %w", m.Dst, err)
+		}
+		return nil
+	}
+	if err := bind(src, dst, m.Write); err != nil {
+		return fmt.Errorf("%s: %w", m.Dst, err)
+	}
+	return nil
+}
+
+// enterNewRoot makes the new root's /dev read-only, makes it the root,
+// lets go of the staging root and the machine's tree under it, and makes
+// the root read-only.
+func enterNewRoot() error {
+	if err := unix.Mount("", newRoot+"/dev", "", unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NOEXEC, "mode=755,size=64k"); err != nil {
 		return fmt.Errorf("read-only /dev: %w", err)
 	}
-	if err := os.Chdir(root); err != nil {
+	if err := os.Chdir(newRoot); err != nil {
 		return err
 	}
 	if err := unix.PivotRoot(".", "."); err != nil {
@@ -157,6 +199,25 @@ func setupRoot(cfg *config) error {
 		return fmt.Errorf("read-only root: %w", err)
 	}
 	return nil
+}
+
+// mountPoint makes an empty directory, or file, at path to mount on;
+// errors name it as name.
+func mountPoint(path, name string, dir bool) error {
+	if dir {
+		if err := os.MkdirAll(path, 0o755); err != nil {
+			return fmt.Errorf("mount point %s: %w", name, err)
+		}
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("mount point %s: %w", name, err)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("mount point %s: %w", name, err)
+	}
+	return f.Close()
 }
 
 // setupDev fills dir (a fresh tmpfs) with the few devices a program needs.

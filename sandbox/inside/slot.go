@@ -1,11 +1,10 @@
-package sandbox
+package inside
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strconv"
@@ -13,24 +12,14 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"judge/sandbox/internal/kernel"
+	"judge/sandbox/internal/wire"
 )
-
-// slotName is the name the judge's binary is run again under to be the
-// init of a reusable sandbox (a slot of the pool, see pool.go).
-const slotName = "judge-sandbox-slot"
-
-// runConfig is what a slot's init is told for each program: what to run
-// (the rest is the slot's, fixed when it was built).
-type runConfig struct {
-	Path string   `json:"path"`
-	Argv []string `json:"argv"`
-	Dir  string   `json:"dir"`
-	Env  []string `json:"env"`
-}
 
 // runSlot is the init of a reusable sandbox: PID 1 of its namespaces. It
 // builds the file system once, then runs one program after another, each
-// on command (a packet with the runConfig and the program's three
+// on command (a packet with a wire.Run and the program's three
 // standard files). Every program gets, from a thread of its own that
 // nothing else uses: a mount namespace of its own copied from the slot's,
 // with a fresh /tmp and /dev/shm; an IPC namespace of its own; then the
@@ -44,52 +33,13 @@ func runSlot() {
 	for fd := 3; fd < 64; fd++ {
 		unix.CloseOnExec(fd)
 	}
-	fail := func(err error) {
-		writeMsg(st, message{Err: err.Error()})
+	cfg, intact, err := setUpSlot(ctl)
+	if err != nil {
+		wire.WriteMsg(st, wire.Message{Err: err.Error()})
 		os.Exit(1)
 	}
-	buf := make([]byte, 4<<20)
-	n, _, _, _, err := unix.Recvmsg(ctl, buf, nil, 0)
-	if err != nil || n == 0 {
-		fail(fmt.Errorf("reading the sandbox config: %v", err))
-	}
-	var cfg config
-	if err := json.Unmarshal(buf[:n], &cfg); err != nil {
-		fail(fmt.Errorf("sandbox config: %w", err))
-	}
-	if err := enterRoot(&cfg); err != nil {
-		fail(err)
-	}
-	catchSignals()
-	spareThreads(8)
-	// The limits every program starts from, set anew for each by its
-	// restricted parent (runExec): the init's own, as the judge gave
-	// them, before any program ran.
-	base, err := limitsOf(0)
-	if err != nil {
-		fail(err)
-	}
-	cfg.Base = baseLimits(&base)
-	if cfg.Direct {
-		// Process-wide, and the same for every program of the slot.
-		for _, r := range cfg.Rlimits {
-			lim := unix.Rlimit{Cur: r.Value, Max: r.Value}
-			if err := unix.Setrlimit(r.Resource, &lim); err != nil {
-				fail(fmt.Errorf("setrlimit %d: %w", r.Resource, err))
-			}
-		}
-	}
-	intact, err := captureState()
-	if err != nil {
-		fail(err)
-	}
-	if null, err := os.OpenFile("/dev/null", os.O_RDWR, 0); err == nil {
-		for fd := 0; fd < 3; fd++ {
-			_ = unix.Dup3(int(null.Fd()), fd, 0)
-		}
-		null.Close()
-	}
-	writeMsg(st, message{Info: "ready"})
+	nullStdio()
+	wire.WriteMsg(st, wire.Message{Info: "ready"})
 
 	var stop stopper
 	goOn := make(chan struct{}, 1)
@@ -98,62 +48,13 @@ func runSlot() {
 	// the run request, and it answers the judge itself: a start costs two
 	// wake-ups, the thread's and the judge's.
 	readyCh := make(chan *readyThread, 1)
-	go func() {
-		buf := make([]byte, 4<<20)
-		oob := make([]byte, unix.CmsgSpace(3*4))
-		for {
-			n, oobn, _, _, err := unix.Recvmsg(ctl, buf, oob, unix.MSG_CMSG_CLOEXEC)
-			if err == unix.EINTR {
-				continue
-			}
-			if err != nil || n == 0 {
-				// The judge is gone or wants the end.
-				killRest(true, 0)
-				os.Exit(0)
-			}
-			if n == 1 {
-				switch buf[0] {
-				case 'G':
-					goOn <- struct{}{}
-				case 'S':
-					stop.freeze()
-				case 'C':
-					stop.thaw()
-				case 'K':
-					stop.thaw()
-					_ = unix.Kill(-1, unix.SIGKILL)
-					_ = unix.Kill(-1, unix.SIGCONT)
-				}
-				continue
-			}
-			var req runRequest
-			if msgs, err := unix.ParseSocketControlMessage(oob[:oobn]); err == nil {
-				for _, m := range msgs {
-					if fds, err := unix.ParseUnixRights(&m); err == nil {
-						req.fds = append(req.fds, fds...)
-					}
-				}
-			}
-			if err := json.Unmarshal(buf[:n], &req.run); err != nil || len(req.fds) != 3 {
-				for _, fd := range req.fds {
-					unix.Close(fd)
-				}
-				// A request the judge did not send, or files the init
-				// could not take (its open-file limit): the slot is not
-				// to be used again.
-				reply(ctl, 'X', fmt.Sprintf("bad run request (%v, %d files)", err, len(req.fds)), -1)
-				continue
-			}
-			t := <-readyCh
-			t.run <- req
-		}
-	}()
+	go slotControl(ctl, &stop, goOn, readyCh)
 
 	for {
 		stop.thaw() // nothing of a freeze of the previous program goes on
 		var before unix.Rusage
 		_ = unix.Getrusage(unix.RUSAGE_CHILDREN, &before)
-		next := prepareThread(&cfg, ctl, intact)
+		next := prepareThread(cfg, ctl, intact)
 		readyCh <- next
 		r := <-next.done // the judge has been answered
 		if r.err != nil {
@@ -162,42 +63,12 @@ func runSlot() {
 			}
 			continue
 		}
-		bot := r.pid
 		<-goOn
-		var status unix.WaitStatus
-		var botRU unix.Rusage
-		ending := false
-		for {
-			var ws unix.WaitStatus
-			var ru unix.Rusage
-			flags := 0
-			if ending {
-				// What is left may still be forking: kill again until
-				// nothing is left.
-				_ = unix.Kill(-1, unix.SIGKILL)
-				_ = unix.Kill(-1, unix.SIGCONT)
-				flags = unix.WNOHANG
-			}
-			pid, err := unix.Wait4(-1, &ws, flags, &ru)
-			if err == unix.EINTR {
-				continue
-			}
-			if err != nil {
-				break // ECHILD: nothing is left in the namespace but the init
-			}
-			if pid == 0 {
-				time.Sleep(50 * time.Microsecond)
-				continue
-			}
-			if pid == bot {
-				status, botRU = ws, ru
-				ending = true
-			}
-		}
+		status, botRU := reapProgram(r.pid)
 		var after unix.Rusage
 		_ = unix.Getrusage(unix.RUSAGE_CHILDREN, &after)
 		us := func(t unix.Timeval) int64 { return t.Sec*1e6 + t.Usec }
-		writeMsg(st, message{
+		wire.WriteMsg(st, wire.Message{
 			Done:   true,
 			Status: int(status),
 			UserUS: us(after.Utime) - us(before.Utime),
@@ -208,6 +79,134 @@ func runSlot() {
 			unix.Close(next.mountNS)
 		}
 	}
+}
+
+// setUpSlot reads the slot's config from ctl, builds its file system,
+// and notes what every program starts from: the limits, and the init's
+// state that no program may change.
+func setUpSlot(ctl int) (*wire.Config, *initState, error) {
+	buf := make([]byte, 4<<20)
+	n, _, _, _, err := unix.Recvmsg(ctl, buf, nil, 0)
+	if err != nil || n == 0 {
+		return nil, nil, fmt.Errorf("reading the sandbox config: %v", err)
+	}
+	var cfg wire.Config
+	if err := json.Unmarshal(buf[:n], &cfg); err != nil {
+		return nil, nil, fmt.Errorf("sandbox config: %w", err)
+	}
+	if err := enterRoot(&cfg); err != nil {
+		return nil, nil, err
+	}
+	catchSignals()
+	spareThreads(8)
+	// The limits every program starts from, set anew for each by its
+	// restricted parent (runExec): the init's own, as the judge gave
+	// them, before any program ran.
+	base, err := kernel.LimitsOf(0)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg.Base = baseLimits(&base)
+	if cfg.Direct {
+		// Process-wide, and the same for every program of the slot.
+		if err := setRlimits(cfg.Rlimits); err != nil {
+			return nil, nil, err
+		}
+	}
+	intact, err := captureState()
+	if err != nil {
+		return nil, nil, err
+	}
+	return &cfg, intact, nil
+}
+
+// slotControl reads the judge's commands on the control socket: a byte
+// (go, stop, continue, kill) or a run request with three files, which
+// it hands to the ready thread. When the socket ends (the judge is gone
+// or wants the end), it kills every process and exits.
+func slotControl(ctl int, stop *stopper, goOn chan<- struct{}, readyCh <-chan *readyThread) {
+	buf := make([]byte, 4<<20)
+	oob := make([]byte, unix.CmsgSpace(3*4))
+	for {
+		n, oobn, _, _, err := unix.Recvmsg(ctl, buf, oob, unix.MSG_CMSG_CLOEXEC)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n == 0 {
+			// The judge is gone or wants the end.
+			killAll()
+			os.Exit(0)
+		}
+		if n == 1 {
+			switch buf[0] {
+			case 'G':
+				goOn <- struct{}{}
+			case 'S':
+				stop.freeze()
+			case 'C':
+				stop.thaw()
+			case 'K':
+				stop.thaw()
+				killAll()
+			}
+			continue
+		}
+		var req runRequest
+		if msgs, err := unix.ParseSocketControlMessage(oob[:oobn]); err == nil {
+			for _, m := range msgs {
+				if fds, err := unix.ParseUnixRights(&m); err == nil {
+					req.fds = append(req.fds, fds...)
+				}
+			}
+		}
+		if err := json.Unmarshal(buf[:n], &req.run); err != nil || len(req.fds) != 3 {
+			for _, fd := range req.fds {
+				unix.Close(fd)
+			}
+			// A request the judge did not send, or files the init
+			// could not take (its open-file limit): the slot is not
+			// to be used again.
+			reply(ctl, 'X', fmt.Sprintf("bad run request (%v, %d files)", err, len(req.fds)), -1)
+			continue
+		}
+		t := <-readyCh
+		t.run <- req
+	}
+}
+
+// reapProgram waits for the program bot to end, then kills and reaps
+// every process left in the namespace, and returns how bot ended.
+func reapProgram(bot int) (unix.WaitStatus, unix.Rusage) {
+	var status unix.WaitStatus
+	var botRU unix.Rusage
+	ending := false
+	for {
+		var ws unix.WaitStatus
+		var ru unix.Rusage
+		flags := 0
+		if ending {
+			// What is left may still be forking: kill again until
+			// nothing is left.
+			killAll()
+			flags = unix.WNOHANG
+		}
+		pid, err := unix.Wait4(-1, &ws, flags, &ru)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			break // ECHILD: nothing is left in the namespace but the init
+		}
+		if pid == 0 {
+			time.Sleep(50 * time.Microsecond)
+			continue
+		}
+		if pid == bot {
+			status, botRU = ws, ru
+			ending = true
+		}
+	}
+	return status, botRU
 }
 
 // readyThread is a thread of a slot's init made ready to start one
@@ -223,7 +222,7 @@ type readyThread struct {
 }
 
 type runRequest struct {
-	run runConfig
+	run wire.Run
 	fds []int
 }
 
@@ -240,7 +239,7 @@ type runResult struct {
 // when rlimits must not bind the init, or on cgroup v2), answers the
 // judge on ctl (reply), tells the init on done, and ends. What fails in
 // the preparing is told at the start.
-func prepareThread(cfg *config, ctl int, intact *initState) *readyThread {
+func prepareThread(cfg *wire.Config, ctl int, intact *initState) *readyThread {
 	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1), mountNS: -1}
 	go func() {
 		// Never unlocked: the thread ends with the goroutine, and its
@@ -293,7 +292,7 @@ func reply(ctl int, kind byte, text string, fd int) {
 }
 
 // prepareSelf is the preparing of a ready thread (prepareThread).
-func prepareSelf(cfg *config, mountNS *int) error {
+func prepareSelf(cfg *wire.Config, mountNS *int) error {
 	if err := unix.Unshare(unix.CLONE_NEWNS | unix.CLONE_NEWIPC); err != nil {
 		return fmt.Errorf("unshare: %w", err)
 	}
@@ -302,17 +301,17 @@ func prepareSelf(cfg *config, mountNS *int) error {
 	}
 	// The directories shown inside /tmp or /dev/shm (a bot built in a
 	// temporary directory) are taken along onto the fresh ones.
-	var inside []mountSpec
+	var inside []wire.Mount
 	var trees []int
 	defer func() {
 		for _, fd := range trees {
 			unix.Close(fd)
 		}
 	}()
-	ms := append([]mountSpec(nil), cfg.Mounts...)
+	ms := append([]wire.Mount(nil), cfg.Mounts...)
 	sort.Slice(ms, func(i, j int) bool { return len(ms[i].Dst) < len(ms[j].Dst) })
 	for _, m := range ms {
-		if !under(m.Dst, "/tmp") && !under(m.Dst, "/dev/shm") {
+		if !wire.Under(m.Dst, "/tmp") && !wire.Under(m.Dst, "/dev/shm") {
 			continue
 		}
 		fd, err := unix.OpenTree(unix.AT_FDCWD, m.Dst, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
@@ -322,10 +321,7 @@ func prepareSelf(cfg *config, mountNS *int) error {
 		inside = append(inside, m)
 		trees = append(trees, fd)
 	}
-	tmpOpts := "mode=1777"
-	if cfg.TmpSize > 0 {
-		tmpOpts += fmt.Sprintf(",size=%d", cfg.TmpSize)
-	}
+	tmpOpts := tmpOptions(cfg.TmpSize)
 	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
 		return fmt.Errorf("mounting /tmp: %w", err)
 	}
@@ -337,7 +333,7 @@ func prepareSelf(cfg *config, mountNS *int) error {
 		if err := unix.Fstat(trees[i], &st); err != nil {
 			return fmt.Errorf("%s: %w", m.Dst, err)
 		}
-		if err := mountPoint(m.Dst, st.Mode&unix.S_IFMT == unix.S_IFDIR); err != nil {
+		if err := mountPoint(m.Dst, m.Dst, st.Mode&unix.S_IFMT == unix.S_IFDIR); err != nil {
 			return err
 		}
 		if err := unix.MoveMount(trees[i], "", unix.AT_FDCWD, m.Dst, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
@@ -350,30 +346,14 @@ func prepareSelf(cfg *config, mountNS *int) error {
 	if !cfg.Direct {
 		return nil
 	}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("no_new_privs: %w", err)
-	}
-	if cfg.Landlock > 0 {
-		if err := applyLandlock(cfg.Landlock, cfg.RO, cfg.RW, cfg.Proc); err != nil {
-			return fmt.Errorf("landlock: %w", err)
-		}
-	}
-	if err := dropCaps(); err != nil {
-		return fmt.Errorf("dropping capabilities: %w", err)
-	}
-	if cfg.Seccomp {
-		if err := installSeccomp(); err != nil {
-			return fmt.Errorf("seccomp: %w", err)
-		}
-	}
-	return nil
+	return restrictThread(cfg, true, false)
 }
 
 // forkProgram starts the program from a ready thread.
-func forkProgram(cfg *config, run runConfig, fds []int) (int, error) {
+func forkProgram(cfg *wire.Config, run wire.Run, fds []int) (int, error) {
 	// cgroup v1: this thread, and so what it forks, goes where the
-	// programs are limited and counted (createSlot). A write to an open
-	// file: what the thread's restrictions allow.
+	// programs are limited and counted (package sandbox's createSlot). A
+	// write to an open file: what the thread's restrictions allow.
 	for _, fd := range cfg.RunTasks {
 		if _, err := unix.Pwrite(fd, []byte("0"), 0); err != nil {
 			return 0, fmt.Errorf("joining the programs' cgroup: %w", err)
@@ -406,7 +386,7 @@ func forkProgram(cfg *config, run runConfig, fds []int) (int, error) {
 
 // startStagedFiles is startStaged with the program's standard files
 // given as descriptors.
-func startStagedFiles(cfg *config, fds []int) (int, error) {
+func startStagedFiles(cfg *wire.Config, fds []int) (int, error) {
 	files := make([]*os.File, 3)
 	for i, fd := range fds {
 		// Duplicates: os.File closes its descriptor when collected.
@@ -421,22 +401,4 @@ func startStagedFiles(cfg *config, fds []int) (int, error) {
 		return 0, errors.New("want three standard files")
 	}
 	return startStagedWith(cfg, files[0], files[1], files[2])
-}
-
-// mountPoint makes an empty directory, or file, at path to mount on.
-func mountPoint(path string, dir bool) error {
-	if dir {
-		if err := os.MkdirAll(path, 0o755); err != nil {
-			return fmt.Errorf("mount point %s: %w", path, err)
-		}
-		return nil
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("mount point %s: %w", path, err)
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDONLY, 0o644)
-	if err != nil {
-		return fmt.Errorf("mount point %s: %w", path, err)
-	}
-	return f.Close()
 }

@@ -1,4 +1,4 @@
-package sandbox
+package inside
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"judge/sandbox/internal/kernel"
 )
 
 // stopper freezes the processes of a slot's PID namespace with SIGSTOP
@@ -128,7 +130,7 @@ func stopScan(seen map[string]sched) (deferred, running int) {
 		if err != nil || pid == 1 {
 			continue
 		}
-		if st := procState("/proc/"+name+"/stat", buf[:]); st == 'T' || st == 't' || st == 'Z' || st == 'X' || st == 0 {
+		if st := kernel.ProcState("/proc/"+name+"/stat", buf[:]); st == 'T' || st == 't' || st == 'Z' || st == 'X' || st == 0 {
 			continue
 		}
 		nrun, moved, inWrite := threads(pid, buf[:], seen)
@@ -150,16 +152,6 @@ func stopScan(seen map[string]sched) (deferred, running int) {
 // busy is what threads returns for a process with a thread that computes.
 const busy = -1
 
-// procState is the state letter of a stat file of /proc, or 0.
-func procState(path string, buf []byte) byte {
-	b := readInto(path, buf)
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return 0
-	}
-	return b[i+2]
-}
-
 // threads counts the threads of pid that are running, and those asleep
 // in a system call that writes; running is busy when its running threads
 // have used computing of CPU time, together, since each was first seen
@@ -174,12 +166,12 @@ func threads(pid int, buf []byte, seen map[string]sched) (running int, moved boo
 	d.Close()
 	var used int64 // CPU time of its running threads since each was first seen running
 	for _, tid := range tids {
-		b := readInto(dir+"/"+tid+"/syscall", buf)
+		b := kernel.ReadInto(dir+"/"+tid+"/syscall", buf)
 		key := name(pid, tid)
 		if bytes.HasPrefix(b, []byte("running")) {
 			// schedstat: time on a CPU in nanoseconds, time waiting for
 			// one, times it got one.
-			if f := bytes.Fields(readInto(dir+"/"+tid+"/schedstat", buf)); len(f) >= 3 {
+			if f := bytes.Fields(kernel.ReadInto(dir+"/"+tid+"/schedstat", buf)); len(f) >= 3 {
 				ns, err1 := strconv.ParseInt(string(f[0]), 10, 64)
 				runs, err2 := strconv.ParseInt(string(f[2]), 10, 64)
 				slept := sleeps(dir+"/"+tid+"/status", buf)
@@ -236,7 +228,7 @@ func writing(pid int, buf []byte, seen map[string]sched) bool {
 	tids, _ := d.Readdirnames(-1)
 	d.Close()
 	for _, tid := range tids {
-		b := readInto(dir+"/"+tid+"/syscall", buf)
+		b := kernel.ReadInto(dir+"/"+tid+"/syscall", buf)
 		if bytes.HasPrefix(b, []byte("running")) {
 			if first, ok := seen[name(pid, tid)]; ok && sleeps(dir+"/"+tid+"/status", buf) != first.slept {
 				return true
@@ -261,7 +253,7 @@ func sleeps(path string, buf []byte) int64 {
 	if len(buf) < len(big) {
 		buf = big[:]
 	}
-	b := readInto(path, buf)
+	b := kernel.ReadInto(path, buf)
 	const key = "\nvoluntary_ctxt_switches:"
 	i := bytes.Index(b, []byte(key))
 	if i < 0 {
@@ -287,18 +279,4 @@ var writeCalls = map[int]bool{
 	unix.SYS_PWRITEV2: true, unix.SYS_SENDTO: true, unix.SYS_SENDMSG: true, unix.SYS_SENDMMSG: true,
 	unix.SYS_SENDFILE: true, unix.SYS_SPLICE: true, unix.SYS_VMSPLICE: true, unix.SYS_TEE: true,
 	unix.SYS_COPY_FILE_RANGE: true,
-}
-
-// readInto reads a small file into buf.
-func readInto(path string, buf []byte) []byte {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil
-	}
-	n, _ := unix.Read(fd, buf)
-	unix.Close(fd)
-	if n < 0 {
-		n = 0
-	}
-	return buf[:n]
 }

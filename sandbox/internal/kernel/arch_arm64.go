@@ -1,0 +1,10 @@
+package kernel
+
+import "golang.org/x/sys/unix"
+
+// AuditArch is the seccomp audit architecture of this machine, and X32Bit
+// the bit of the syscall numbers of its 32-bit ABI, if any.
+const (
+	AuditArch = unix.AUDIT_ARCH_AARCH64
+	X32Bit    = 0
+)

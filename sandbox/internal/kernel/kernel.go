@@ -1,0 +1,89 @@
+// Package kernel reads and asks the kernel what both sides of the
+// sandbox need: the processes and threads of /proc, resource limits, and
+// what the kernel offers (Landlock, seccomp).
+package kernel
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// Children lists the child processes of pid (of all its threads).
+func Children(pid int) []int {
+	var out []int
+	var buf [4096]byte
+	for _, tid := range Tasks(pid, nil) {
+		fd, err := unix.Open(fmt.Sprintf("/proc/%d/task/%d/children", pid, tid), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			continue
+		}
+		var b []byte
+		for {
+			n, err := unix.Read(fd, buf[:])
+			if err != nil || n <= 0 {
+				break
+			}
+			b = append(b, buf[:n]...)
+		}
+		unix.Close(fd)
+		for _, f := range strings.Fields(string(b)) {
+			if n, err := strconv.Atoi(f); err == nil {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// Tasks appends the thread ids of process pid to out (none once it has
+// ended), with raw system calls.
+func Tasks(pid int, out []int) []int {
+	fd, err := unix.Open(fmt.Sprintf("/proc/%d/task", pid), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return out
+	}
+	defer unix.Close(fd)
+	var buf [4096]byte
+	var names []string
+	for {
+		n, err := unix.Getdents(fd, buf[:])
+		if err != nil || n <= 0 {
+			break
+		}
+		_, _, names = unix.ParseDirent(buf[:n], -1, names[:0])
+		for _, name := range names {
+			if tid, err := strconv.Atoi(name); err == nil {
+				out = append(out, tid)
+			}
+		}
+	}
+	return out
+}
+
+// ReadInto reads a small file into buf.
+func ReadInto(path string, buf []byte) []byte {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	n, _ := unix.Read(fd, buf)
+	unix.Close(fd)
+	if n < 0 {
+		n = 0
+	}
+	return buf[:n]
+}
+
+// ProcState is the state letter of a stat file of /proc, or 0.
+func ProcState(path string, buf []byte) byte {
+	b := ReadInto(path, buf)
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return 0
+	}
+	return b[i+2]
+}

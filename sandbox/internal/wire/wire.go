@@ -1,0 +1,129 @@
+// Package wire is what the judge's side of the sandbox (package sandbox)
+// and its init's side (package sandbox/inside) tell each other across
+// the process boundary: the names the judge's binary is run again under,
+// the config the init is given, the messages it answers with, and the
+// few facts both sides must agree on.
+package wire
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// The names the judge's binary is run again under, as os.Args[0], to be
+// the sandbox's init, briefly the program's restricted parent, or the
+// init of a reusable sandbox (a slot of the pool).
+const (
+	InitName = "judge-sandbox-init"
+	ExecName = "judge-sandbox-exec"
+	SlotName = "judge-sandbox-slot"
+)
+
+// InitFiles is the open-file limit below which the init does not take
+// the program's limit on itself (Config.Direct): it holds descriptors of
+// its own (the Go runtime's, its control socket, the files of a run
+// request), and a program's limit is then set by its restricted parent.
+const InitFiles = 64
+
+// SystemDirs are shown read-only in every isolated sandbox: programs,
+// libraries, interpreters and their configuration.
+var SystemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"}
+
+// Config is what the judge tells the init, and the init the program's
+// restricted parent.
+type Config struct {
+	Mode    string   `json:"mode"` // "init" (PID 1 of namespaces), "reaper" (no namespaces), "probe", "slot"
+	Path    string   `json:"path"`
+	Argv    []string `json:"argv"`
+	Dir     string   `json:"dir"`
+	Env     []string `json:"env"`
+	Mounts  []Mount  `json:"mounts,omitempty"`
+	TmpSize int64    `json:"tmp_size,omitempty"`
+	Rlimits []Rlimit `json:"rlimits,omitempty"`
+	// Base are limits (resource, soft, hard) the restricted parent sets
+	// before Rlimits: a reused sandbox's programs get every limit from
+	// the init's record, not from what the init has now.
+	Base     [][3]uint64 `json:"base,omitempty"`
+	Landlock int         `json:"landlock,omitempty"` // ABI to use; 0 for none
+	RO       []string    `json:"ro,omitempty"`       // Landlock: read and execute
+	RW       []string    `json:"rw,omitempty"`       // Landlock: everything
+	Proc     []string    `json:"proc,omitempty"`     // Landlock: the paths of /proc shown (all when empty)
+	Seccomp  bool        `json:"seccomp,omitempty"`
+	Direct   bool        `json:"direct,omitempty"` // the init applies the restrictions itself (no rlimit would bind it)
+	// A reusable sandbox's init: where its programs start. On cgroup v1,
+	// the tasks files of the cgroup run, one per controller; on v2, the
+	// directory of run. Descriptors; 0 for none.
+	RunTasks  []int `json:"run_tasks,omitempty"`
+	InitTasks []int `json:"init_tasks,omitempty"` // v1: the init's own, to go back to
+	RunCgroup int   `json:"run_cgroup,omitempty"`
+	Uid       int   `json:"uid"` // -1 to keep
+	Gid       int   `json:"gid"`
+}
+
+// Mount is a file or directory to show at Dst: a mount tree the judge
+// cloned (FD in the init, or -1), else the path Src.
+type Mount struct {
+	FD    int    `json:"fd"`
+	Src   string `json:"src,omitempty"`
+	Dst   string `json:"dst"`
+	Write bool   `json:"write,omitempty"`
+}
+
+// Rlimit is one resource limit to set.
+type Rlimit struct {
+	Resource int
+	Value    uint64
+}
+
+// Run is what a slot's init is told for each program: what to run (the
+// rest is the slot's, fixed when it was built).
+type Run struct {
+	Path string   `json:"path"`
+	Argv []string `json:"argv"`
+	Dir  string   `json:"dir"`
+	Env  []string `json:"env"`
+}
+
+// Message is what the init tells the judge: the program started (Pid),
+// could not (Err), or ended (Done).
+type Message struct {
+	Err    string `json:"err,omitempty"`
+	Pid    int    `json:"pid,omitempty"`
+	Done   bool   `json:"done,omitempty"`
+	Status int    `json:"status,omitempty"` // wait status
+	UserUS int64  `json:"user_us,omitempty"`
+	SysUS  int64  `json:"sys_us,omitempty"`
+	MaxRSS int64  `json:"max_rss,omitempty"`
+	Info   string `json:"info,omitempty"`
+}
+
+// ReadConfig reads a config line from f.
+func ReadConfig(f *os.File) (*Config, error) {
+	line, err := bufio.NewReader(f).ReadBytes('\n')
+	if err != nil {
+		return nil, fmt.Errorf("reading the sandbox config: %w", err)
+	}
+	var c Config
+	if err := json.Unmarshal(line, &c); err != nil {
+		return nil, fmt.Errorf("sandbox config: %w", err)
+	}
+	return &c, nil
+}
+
+// WriteMsg writes m as one line.
+func WriteMsg(w io.Writer, m Message) {
+	b, _ := json.Marshal(m)
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// Under reports whether path p is dir or inside it.
+func Under(p, dir string) bool {
+	if dir == "/" {
+		return true
+	}
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
