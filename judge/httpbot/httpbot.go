@@ -207,7 +207,7 @@ func (d *driver) post(ctx context.Context, c *local.Conn, contentType string, bo
 		return nil, err
 	}
 	req.Header.Set("Content-Type", contentType)
-	c.Logf("> POST %s %s", d.bot.URL, clip(string(body), 300))
+	c.Logf("> POST %s %s", d.bot.URL, judge.Clip(string(body), 300))
 	o := origin(req.URL)
 	d.mu.Lock()
 	waiting.Lock()
@@ -252,17 +252,17 @@ func (d *driver) post(ctx context.Context, c *local.Conn, contentType string, bo
 	if err != nil {
 		return nil, judge.Faultf(judge.Crash, "%s: reading the answer: %v", d.bot.URL, unwrapURLError(err))
 	}
-	c.Logf("< %s %s", resp.Status, clip(string(b), 300))
+	c.Logf("< %s %s", resp.Status, judge.Clip(string(b), 300))
 	if resp.Request.URL.String() != d.bot.URL {
 		c.Logf("(from %s, where %s redirected with the method kept)", resp.Request.URL, d.bot.URL)
 	}
 	if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		return nil, judge.Faultf(judge.Crash, "%s answered %s, a redirect to %s: a web bot's redirects are not followed, "+
 			"except a 307 or 308 (which keep the POST) to the same scheme, host and port; give the bot by the URL that answers",
-			resp.Request.URL, resp.Status, clip(loc, 200))
+			resp.Request.URL, resp.Status, judge.Clip(loc, 200))
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, judge.Faultf(judge.Crash, "%s answered %s: %q", d.bot.URL, resp.Status, clip(strings.TrimSpace(string(b)), 200))
+		return nil, judge.Faultf(judge.Crash, "%s answered %s: %q", d.bot.URL, resp.Status, judge.Clip(strings.TrimSpace(string(b)), 200))
 	}
 	return b, nil
 }
@@ -322,7 +322,7 @@ func (d *driver) play(body []byte) (string, error) {
 		Play json.RawMessage `json:"play"`
 	}
 	if err := json.Unmarshal(body, &a); err != nil || len(a.Play) == 0 {
-		return "", judge.Faultf(judge.Protocol, "%s answered %q, not {\"play\": …}", d.bot.URL, clip(strings.TrimSpace(string(body)), 200))
+		return "", judge.Faultf(judge.Protocol, "%s answered %q, not {\"play\": …}", d.bot.URL, judge.Clip(strings.TrimSpace(string(body)), 200))
 	}
 	var s string
 	if json.Unmarshal(a.Play, &s) == nil {
@@ -332,7 +332,7 @@ func (d *driver) play(body []byte) (string, error) {
 	if json.Unmarshal(a.Play, &n) == nil {
 		return n.String(), nil
 	}
-	return "", judge.Faultf(judge.Protocol, "%s answered play %s: not a string or a number", d.bot.URL, clip(string(a.Play), 100))
+	return "", judge.Faultf(judge.Protocol, "%s answered play %s: not a string or a number", d.bot.URL, judge.Clip(string(a.Play), 100))
 }
 
 // gameNumber is the match's number for the bot.
@@ -433,7 +433,7 @@ func (d *driver) tictactoe(ctx context.Context, c *local.Conn) error {
 		}
 		y, x, ok := strings.Cut(p, "-")
 		if !ok {
-			return judge.Faultf(judge.Protocol, "%s played %q: want \"y-x\", such as \"1-2\"", d.bot.URL, clip(p, 40))
+			return judge.Faultf(judge.Protocol, "%s played %q: want \"y-x\", such as \"1-2\"", d.bot.URL, judge.Clip(p, 40))
 		}
 		if err := sendAll(c, "PlaceSymbol "+oneWord(x)+" "+oneWord(y), "#END"); err != nil {
 			return err
@@ -579,7 +579,7 @@ func (d *driver) bsInit(ctx context.Context, c *local.Conn, b bsBoard) ([]string
 		return nil, d.answerFault(ans, "init", p)
 	}
 	if name != "" {
-		c.Logf("it names itself %s", clip(name, 60))
+		c.Logf("it names itself %s", judge.Clip(name, 60))
 	}
 	return ships, nil
 }
@@ -619,7 +619,7 @@ type problem struct {
 // answerFault is the fault of an answer with a problem; when it looks like
 // the other variant's, the reason says which URL to give.
 func (d *driver) answerFault(ans []byte, act string, p problem) error {
-	msg := fmt.Sprintf("%s answered %q to %s%s", d.bot.URL, clip(strings.TrimSpace(string(ans)), 200), act, p.why)
+	msg := fmt.Sprintf("%s answered %q to %s%s", d.bot.URL, judge.Clip(strings.TrimSpace(string(ans)), 200), act, p.why)
 	switch {
 	case !p.other:
 	case d.bot.JSON:
@@ -649,7 +649,7 @@ func jsonFleet(ans []byte) (ships []string, name string, p problem) {
 		return nil, "", problem{`, with no "boats": want {"name":…,"boats":["x1,y1-x2,y2",…]}`, false}
 	}
 	if json.Unmarshal(a.Boats, &ships) != nil {
-		return nil, "", problem{fmt.Sprintf(`: boats %s is not a list of strings "x1,y1-x2,y2"`, clip(string(a.Boats), 100)), false}
+		return nil, "", problem{fmt.Sprintf(`: boats %s is not a list of strings "x1,y1-x2,y2"`, judge.Clip(string(a.Boats), 100)), false}
 	}
 	if a.Name != nil {
 		name = fmt.Sprint(a.Name)
@@ -775,12 +775,5 @@ func oneWord(s string) string {
 	if s == "" {
 		return `""`
 	}
-	return clip(s, 60)
-}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
+	return judge.Clip(s, 60)
 }
