@@ -1,6 +1,6 @@
 // Package httpbot plays web bots written for botsarena (and Bolosseum):
 // bots that are HTTP services the judge POSTs each turn to. A web bot is a
-// player like any other: a Go function in the judge (package local) asks
+// player like any other: a Go function in the judge (package goplayer) asks
 // the game's queries, sends the bot the state in its own wire format, and
 // turns its answer into the game's commands, so the rules and deadlines
 // stay in the match loop.
@@ -54,7 +54,7 @@ import (
 	"time"
 
 	"judge/judge"
-	"judge/judge/local"
+	"judge/judge/goplayer"
 )
 
 // Outside is the protection of a web bot, for results and replays.
@@ -113,7 +113,7 @@ func (b Bot) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
 	}
 	c.CheckRedirect = checkRedirect
 	d := &driver{bot: b, seat: s, client: &c}
-	var f local.Func
+	var f goplayer.Func
 	switch s.Game {
 	case "connect4":
 		f = d.connect4
@@ -124,7 +124,7 @@ func (b Bot) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
 	default:
 		return nil, fmt.Errorf("web bot %s: botsarena's bots play connect4, tictactoe and battleship, not %s", b.URL, s.Game)
 	}
-	return local.Start(f, local.Options{Busy: d.busy}), nil
+	return goplayer.Start(f, goplayer.Options{Busy: d.busy}), nil
 }
 
 // driver speaks for one web bot in one match.
@@ -196,7 +196,7 @@ func (d *driver) queued() string {
 
 // post sends one request before the turn's deadline and returns the body
 // of the answer. Failures are the bot's faults.
-func (d *driver) post(ctx context.Context, c *local.Conn, contentType string, body []byte) ([]byte, error) {
+func (d *driver) post(ctx context.Context, c *goplayer.Conn, contentType string, body []byte) ([]byte, error) {
 	if dl := c.Turn().Deadline; !dl.IsZero() {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, dl)
@@ -243,7 +243,7 @@ func (d *driver) post(ctx context.Context, c *local.Conn, contentType string, bo
 			return nil, judge.Faultf(judge.Timeout, "%s did not answer within %v%s", d.bot.URL, c.Turn().Limit, q)
 		}
 		if ctx.Err() != nil {
-			return nil, local.ErrStopped
+			return nil, goplayer.ErrStopped
 		}
 		return nil, judge.Faultf(judge.Crash, "%s: %v", d.bot.URL, unwrapURLError(err))
 	}
@@ -308,7 +308,7 @@ func unwrapURLError(err error) error {
 }
 
 // postJSON posts v as JSON.
-func (d *driver) postJSON(ctx context.Context, c *local.Conn, v any) ([]byte, error) {
+func (d *driver) postJSON(ctx context.Context, c *goplayer.Conn, v any) ([]byte, error) {
 	body, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -360,7 +360,7 @@ func cell(sym string) string {
 
 // boardTurn asks for the board and the bot's symbol at the start of a
 // turn, and the first time sends the bot the botsarena init of game.
-func (d *driver) boardTurn(ctx context.Context, c *local.Conn, first *bool, game string) (board, you string, err error) {
+func (d *driver) boardTurn(ctx context.Context, c *goplayer.Conn, first *bool, game string) (board, you string, err error) {
 	if board, err = c.Ask("Board"); err != nil {
 		return "", "", err
 	}
@@ -376,7 +376,7 @@ func (d *driver) boardTurn(ctx context.Context, c *local.Conn, first *bool, game
 }
 
 // connect4 plays Connect Four (botsarena's connectFour).
-func (d *driver) connect4(ctx context.Context, c *local.Conn) error {
+func (d *driver) connect4(ctx context.Context, c *goplayer.Conn) error {
 	first := true
 	for {
 		b, you, err := d.boardTurn(ctx, c, &first, "connectFour")
@@ -409,7 +409,7 @@ func (d *driver) connect4(ctx context.Context, c *local.Conn) error {
 }
 
 // tictactoe plays tic-tac-toe (and gomoku boards) as Bolosseum serves it.
-func (d *driver) tictactoe(ctx context.Context, c *local.Conn) error {
+func (d *driver) tictactoe(ctx context.Context, c *goplayer.Conn) error {
 	first := true
 	for {
 		b, you, err := d.boardTurn(ctx, c, &first, "tictactoe")
@@ -504,7 +504,7 @@ var bsPlay = regexp.MustCompile(`^[0-9]+,[0-9]+\n?$`)
 
 // battleship plays Battleship: botsarena's form (seed 000) for http://…,
 // its JSON body for http+json://….
-func (d *driver) battleship(ctx context.Context, c *local.Conn) error {
+func (d *driver) battleship(ctx context.Context, c *goplayer.Conn) error {
 	params, err := c.Ask("Params")
 	if err != nil {
 		return err
@@ -556,7 +556,7 @@ func (d *driver) battleship(ctx context.Context, c *local.Conn) error {
 }
 
 // bsInit asks the bot for its fleet.
-func (d *driver) bsInit(ctx context.Context, c *local.Conn, b bsBoard) ([]string, error) {
+func (d *driver) bsInit(ctx context.Context, c *goplayer.Conn, b bsBoard) ([]string, error) {
 	var (
 		ans []byte
 		err error
@@ -585,7 +585,7 @@ func (d *driver) bsInit(ctx context.Context, c *local.Conn, b bsBoard) ([]string
 }
 
 // bsTurn asks the bot for its shot.
-func (d *driver) bsTurn(ctx context.Context, c *local.Conn, b bsBoard) (string, error) {
+func (d *driver) bsTurn(ctx context.Context, c *goplayer.Conn, b bsBoard) (string, error) {
 	var (
 		ans []byte
 		err error
@@ -722,7 +722,7 @@ func (d *driver) bsForm(act string, b bsBoard) url.Values {
 }
 
 // postForm posts form fields.
-func (d *driver) postForm(ctx context.Context, c *local.Conn, f url.Values) ([]byte, error) {
+func (d *driver) postForm(ctx context.Context, c *goplayer.Conn, f url.Values) ([]byte, error) {
 	return d.post(ctx, c, "application/x-www-form-urlencoded", []byte(f.Encode()))
 }
 
@@ -754,7 +754,7 @@ func (d *driver) otherScheme() string {
 }
 
 // sendAll sends lines in order.
-func sendAll(c *local.Conn, lines ...string) error {
+func sendAll(c *goplayer.Conn, lines ...string) error {
 	for _, l := range lines {
 		if err := c.Send(l); err != nil {
 			return err

@@ -24,7 +24,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"judge/judge"
-	"judge/judge/local"
+	"judge/judge/goplayer"
 )
 
 // Console is where the person sees the game and types moves.
@@ -73,10 +73,10 @@ func (e Entrant) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
 	if !ok {
 		return nil, fmt.Errorf("a person cannot play %s yet (only %s)", name, strings.Join(gameNames(), ", "))
 	}
-	return local.StartPerson(play(g, e.Console, s), local.Options{Patient: !e.Timed}), nil
+	return goplayer.StartPerson(play(g, e.Console, s), goplayer.Options{Patient: !e.Timed}), nil
 }
 
-// Querier asks the game a query: *local.Conn is one.
+// Querier asks the game a query: *goplayer.Conn is one.
 type Querier interface {
 	Ask(query string) (string, error)
 }
@@ -111,8 +111,8 @@ const leftReason = "the person left (end of input)"
 // play is the person's player for game g: each turn it draws the seat's
 // view on con, asks for the move, sends it, and explains a refused move
 // and asks again.
-func play(g game, con Console, s judge.Seat) local.Func {
-	return func(ctx context.Context, c *local.Conn) error {
+func play(g game, con Console, s judge.Seat) goplayer.Func {
+	return func(ctx context.Context, c *goplayer.Conn) error {
 		turn, err := c.Ask("CurrentTurn")
 		if err != nil {
 			return err

@@ -16,8 +16,8 @@ import (
 	"judge/games"
 	"judge/games/catalog"
 	"judge/judge"
+	"judge/judge/goplayer"
 	"judge/judge/judgetest"
-	"judge/judge/local"
 	"judge/judge/procbot"
 )
 
@@ -202,16 +202,16 @@ func (s *script) text() string {
 // goPlayer is an entrant whose player runs f in the judge.
 type goPlayer struct {
 	name string
-	f    local.Func
+	f    goplayer.Func
 }
 
 func (g goPlayer) Info() (judge.BotInfo, error) { return judge.BotInfo{Name: g.name}, nil }
 func (g goPlayer) Start(context.Context, judge.Seat) (judge.Player, error) {
-	return local.Start(g.f, local.Options{}), nil
+	return goplayer.Start(g.f, goplayer.Options{}), nil
 }
 
 // lastEmpty plays tic-tac-toe on the last empty cell, in reading order.
-func lastEmpty(_ context.Context, c *local.Conn) error {
+func lastEmpty(_ context.Context, c *goplayer.Conn) error {
 	for {
 		b, err := c.Ask("Board")
 		if err != nil {
