@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -581,5 +583,44 @@ func TestOpponentQuery(t *testing.T) {
 	}
 	if strings.Join(heard, ",") != "first" {
 		t.Errorf("Opponent said %q, want first", heard)
+	}
+}
+
+// A person's turn carries the game as the seat sees it, its boards drawn
+// from the game's view; a bot's carries none.
+func TestPersonView(t *testing.T) {
+	var views []*games.View
+	var mu sync.Mutex
+	watch := func(ctx context.Context, c *goplayer.Conn) error {
+		for {
+			b, err := c.Ask("Board")
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			views = append(views, c.Turn().View)
+			mu.Unlock()
+			x, y := emptyCell(b)
+			if err := c.Send(fmt.Sprintf("PlaceSymbol %d %d", x, y)); err != nil {
+				return err
+			}
+			if err := c.End(); err != nil {
+				return err
+			}
+		}
+	}
+	ttt(t, goPlayer{name: "bot", f: watch})
+	mu.Lock()
+	bot := views
+	views = nil
+	mu.Unlock()
+	if len(bot) == 0 || slices.ContainsFunc(bot, func(v *games.View) bool { return v != nil }) {
+		t.Errorf("a bot was given views: %v", bot)
+	}
+	ttt(t, goPlayer{name: "person", f: watch, person: true})
+	// The person is X and moves first: its second turn's board holds X's
+	// first move and O's.
+	if len(views) < 2 || views[1] == nil || len(views[1].Grids) != 1 || string(views[1].Grids[0].Cells) != "XO-------" {
+		t.Fatalf("the person's views: %+v", views)
 	}
 }

@@ -71,7 +71,7 @@ type turn struct {
 }
 
 // beginBudget starts the seat's turn on its clock: the turn's own limit,
-// and what the player is told of its time.
+// and what the player is told of its time (and a person, of the game).
 func (s *seat) beginBudget(st games.State, lim Limits, start time.Time, shared bool) (time.Duration, Turn) {
 	limit := lim.Turn
 	if s.turns == 0 {
@@ -83,7 +83,12 @@ func (s *seat) beginBudget(st games.State, lim Limits, start time.Time, shared b
 	if s.overruns > 0 {
 		allowed += limit
 	}
-	return limit, Turn{Number: st.Turn(), Limit: allowed, Deadline: start.Add(allowed), First: s.turns == 1, Shared: shared}
+	t := Turn{Number: st.Turn(), Limit: allowed, Deadline: start.Add(allowed), First: s.turns == 1, Shared: shared}
+	if v, ok := st.(games.Viewer); ok && s.person != nil {
+		view := v.View().Of(s.index)
+		t.View = &view
+	}
+	return limit, t
 }
 
 // failed makes a player's fault data: the seat fails and the error is

@@ -1,5 +1,6 @@
 // Package human seats a person in a match: a player that asks the game
-// the same queries a bot would, draws what the person's seat may see,
+// the same queries a bot would, draws what the person's seat may see (the
+// boards from the game's own view of the seat, games.View.Of),
 // reads the person's moves in the game's natural form ("1 2" in gomoku, a
 // column in Connect Four) and sends them as commands. A refused move is
 // explained and asked again: the match loop gives people the second
@@ -23,6 +24,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"judge/games"
 	"judge/judge"
 	"judge/judge/goplayer"
 )
@@ -101,8 +103,10 @@ type step struct {
 
 // game is what the person's player knows of one game.
 type game struct {
-	// plan asks what the seat may see this turn and lays out the turn.
-	plan func(q Querier, s judge.Seat) (turnPlan, error)
+	// plan lays out the turn from what the seat may see: the game's view
+	// of the seat (nil for a game that is not a games.Viewer) and the
+	// answers to its queries.
+	plan func(q Querier, s judge.Seat, v *games.View) (turnPlan, error)
 }
 
 // leftReason is the reason of a person whose input ended.
@@ -119,7 +123,7 @@ func play(g game, con Console, s judge.Seat) goplayer.Func {
 		}
 		var notes []string
 		for {
-			p, err := g.plan(c, s)
+			p, err := g.plan(c, s, c.Turn().View)
 			if err != nil {
 				return err
 			}
