@@ -19,6 +19,7 @@ import (
 func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchStart time.Time, trace, shared bool) (games.Move, TurnMove, error) {
 	start := time.Now()
 	limit, t := s.beginBudget(st, lim, start, shared)
+	t.View = s.personView(st)
 	tn := &turn{s: s, st: st, lim: lim, t: t, rec: TurnMove{Seat: s.index},
 		tr: &turnTrace{s: s, on: trace, start: matchStart}}
 	if err := s.p.BeginTurn(ctx, t); err != nil {
@@ -71,7 +72,7 @@ type turn struct {
 }
 
 // beginBudget starts the seat's turn on its clock: the turn's own limit,
-// and what the player is told of its time (and a person, of the game).
+// and what the player is told of its time.
 func (s *seat) beginBudget(st games.State, lim Limits, start time.Time, shared bool) (time.Duration, Turn) {
 	limit := lim.Turn
 	if s.turns == 0 {
@@ -83,12 +84,18 @@ func (s *seat) beginBudget(st games.State, lim Limits, start time.Time, shared b
 	if s.overruns > 0 {
 		allowed += limit
 	}
-	t := Turn{Number: st.Turn(), Limit: allowed, Deadline: start.Add(allowed), First: s.turns == 1, Shared: shared}
-	if v, ok := st.(games.Viewer); ok && s.person != nil {
-		view := v.View().Of(s.index)
-		t.View = &view
+	return limit, Turn{Number: st.Turn(), Limit: allowed, Deadline: start.Add(allowed), First: s.turns == 1, Shared: shared}
+}
+
+// personView is the game as a person's seat sees it, to draw its boards;
+// nil for a bot, and for a game that is not a games.Viewer.
+func (s *seat) personView(st games.State) *games.View {
+	v, ok := st.(games.Viewer)
+	if !ok || s.person == nil {
+		return nil
 	}
-	return limit, t
+	view := v.View().Of(s.index)
+	return &view
 }
 
 // failed makes a player's fault data: the seat fails and the error is
