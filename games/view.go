@@ -23,6 +23,15 @@ type View struct {
 	Seen [][]Grid
 }
 
+// Of is the view as seat sees it: for a game with hidden information
+// (Seen), the grids are the seat's, and the other seats' are left out.
+func (v View) Of(seat int) View {
+	if v.Seen != nil {
+		v.Grids, v.Seen = v.Seen[seat], nil
+	}
+	return v
+}
+
 // Grid kinds: how a viewer draws the cells of a grid.
 const (
 	// KindStones: '-' empty, 'X' seat 0's, 'O' seat 1's (gomoku).

@@ -341,177 +341,6 @@ func (s *seat) halt(grace time.Duration) {
 	s.stop.Do(func() { s.final = s.p.Stop(grace) })
 }
 
-// playTurn serves one turn of the seat: it answers queries and collects
-// commands until #END, a fault, or the deadline. It returns the committed
-// move (nil when the seat failed) and the turn's record. Only judge
-// failures are errors.
-//
-// shared says that other seats move in the same turn, each in its own
-// goroutine.
-func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchStart time.Time, trace, shared bool) (games.Move, TurnMove, error) {
-	limit := lim.Turn
-	if s.turns == 0 {
-		limit = lim.FirstTurn
-	}
-	s.turns++
-	rec := TurnMove{Seat: s.index}
-	start := time.Now()
-	// The turn may run into the bank, and past it when overruns are left.
-	allowed := limit + s.bank
-	if s.overruns > 0 {
-		allowed += limit
-	}
-	t := Turn{Number: st.Turn(), Limit: allowed, Deadline: start.Add(allowed), First: s.turns == 1, Shared: shared}
-	tr := &turnTrace{s: s, on: trace, start: matchStart}
-	// A player's fault is data; anything else stops the match.
-	failed := func(err error) error {
-		if f := AsFault(err); f != nil {
-			s.fail(f.Status, f.Reason)
-			return nil
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("player %d: %w", s.index, err)
-	}
-	if err := s.p.BeginTurn(ctx, t); err != nil {
-		if err := failed(err); err != nil {
-			return nil, rec, err
-		}
-	}
-
-	orders := st.Orders(s.index)
-	var (
-		written int64
-		lines   int
-		move    games.Move
-	)
-	for move == nil && s.status == OK {
-		text, err := s.p.ReadLine(ctx)
-		if err != nil {
-			if err := failed(err); err != nil {
-				return nil, rec, err
-			}
-			break
-		}
-		lines++
-		written += int64(len(text)) + 1
-		if lim.Output > 0 && written > lim.Output {
-			s.fail(Output, fmt.Sprintf("wrote more than %d bytes in turn %d", lim.Output, st.Turn())+noEndHint(lines, string(clip(text))))
-			break
-		}
-		if n := len(text); n > 0 && text[n-1] == '\r' {
-			text = text[:n-1]
-		}
-		tr.add("out", string(text))
-		if len(text) > MaxLine {
-			s.fail(Protocol, fmt.Sprintf("a line longer than %d bytes (starting %q)", MaxLine, clip(text)))
-			break
-		}
-		if bad := NotText(text); bad != "" {
-			s.fail(Protocol, fmt.Sprintf("line %q: %s", clip(text), bad))
-			break
-		}
-		if string(text) == "#END" {
-			mv, err := orders.Commit()
-			if err != nil {
-				if s.person != nil {
-					s.person.Refused(err.Error())
-					orders = st.Orders(s.index)
-					continue
-				}
-				s.fail(Illegal, fmt.Sprintf("turn %d: %v", st.Turn(), err))
-				break
-			}
-			move = mv
-			break
-		}
-		l := games.ParseLine(string(text))
-		if l.Verb == "" {
-			continue // a blank line says nothing
-		}
-		var ans string
-		if l.Verb == "TimeLeft" && len(l.Args) == 0 {
-			// The judge's own query: the clock, not the game.
-			ans, err = fmt.Sprintf("%d %d %d", max(0, time.Until(t.Deadline).Milliseconds()), s.bank.Milliseconds(), s.overruns), nil
-		} else if l.Verb == "Opponent" && len(l.Args) == 0 {
-			ans, err = s.opp, nil // the judge's too: a game does not know names
-		} else {
-			ans, err = st.Query(s.index, l)
-		}
-		if err == nil {
-			rec.Queries++
-			s.buf = append(s.buf[:0], ans...)
-			tr.add("in", ans)
-			if err := s.p.WriteAnswer(ctx, s.buf); err != nil {
-				if err := failed(err); err != nil {
-					return nil, rec, err
-				}
-			}
-			continue
-		}
-		if !errors.Is(err, games.ErrNotQuery) {
-			return nil, rec, fmt.Errorf("player %d: query %q: %w", s.index, l, err)
-		}
-		if err := orders.Command(l); err != nil {
-			if errors.Is(err, games.ErrUnknown) {
-				if s.person != nil {
-					s.person.Refused(fmt.Sprintf("%q is not a query or a command of this game", clip(text)))
-					continue
-				}
-				if why, ok := RuntimeFailure(string(text)); ok {
-					s.fail(Crash, why+s.moreLines(ctx))
-					break
-				}
-				s.fail(Protocol, unknownReason(text, games.Known(st)))
-				break
-			}
-			rec.Invalid = append(rec.Invalid, fmt.Sprintf("%s: %v", l, err))
-			if s.person != nil {
-				s.person.Refused(fmt.Sprintf("%s: %v", l, err))
-			}
-		}
-	}
-	wall := time.Since(start)
-	rec.WallUS = us(wall)
-	tr.end()
-	u, err := s.p.EndTurn(ctx)
-	if err != nil {
-		if err := failed(err); err != nil {
-			return nil, rec, err
-		}
-		move = nil
-	}
-	rec.WaitUS = us(u.Waited)
-	// The clock counts the player's own time: what the machine kept it
-	// waiting is not its.
-	if over := wall - u.Waited - limit; over > 0 {
-		from := min(over, s.bank)
-		s.bank -= from
-		if over > from && s.overruns > 0 && s.status == OK {
-			s.overruns--
-			rec.Overrun = true
-		}
-	}
-	if lim.Bank > 0 || lim.Increment > 0 {
-		s.bank += lim.Increment
-		rec.BankUS = us(s.bank)
-	}
-	if u.CPUKnown {
-		rec.CPUUS = us(u.CPU)
-		if lim.TurnCPU > 0 && u.CPU > lim.TurnCPU && s.status == OK && s.turns > 1 {
-			s.fail(Timeout, fmt.Sprintf("used %v of CPU in turn %d, over the limit of %v", u.CPU.Round(time.Millisecond), st.Turn(), lim.TurnCPU))
-		}
-	}
-	if s.status != OK {
-		move = nil
-	}
-	rec.Move = move
-	rec.Status = s.status
-	rec.Reason = s.reason
-	return move, rec, nil
-}
-
 // Caps on what --trace keeps of a seat's lines: per turn and per match.
 // A bot that floods queries must not fill the judge's memory.
 const (
@@ -559,7 +388,7 @@ func noEndHint(lines int, last string) string {
 // unknownReason explains a line that is neither a query nor a command;
 // known lists the game's.
 func unknownReason(text []byte, known string) string {
-	r := fmt.Sprintf("unknown query or command %q", clip(text))
+	r := fmt.Sprintf("unknown query or command %q", Clip(string(text), ClipLine))
 	if f := strings.Fields(string(text)); len(f) > 2 || len(f) > 0 && strings.ToLower(f[0]) == f[0] && len(f[0]) > 1 {
 		r += " (debug output belongs on stderr, not stdout: fprintf(stderr, ...), print(..., file=sys.stderr), System.err.println)"
 	}
@@ -579,7 +408,7 @@ func (s *seat) moreLines(ctx context.Context) string {
 			break
 		}
 		if t := strings.TrimSpace(strings.TrimPrefix(string(l), "#")); t != "" {
-			b.WriteString("; " + string(clip([]byte(t))))
+			b.WriteString("; " + Clip(t, ClipLine))
 		}
 	}
 	return b.String()
@@ -600,15 +429,6 @@ func NotText(b []byte) string {
 		}
 	}
 	return ""
-}
-
-// clip shortens a line for a message.
-func clip(b []byte) []byte {
-	const max = 80
-	if len(b) > max {
-		return append(b[:max:max], "…"...)
-	}
-	return b
 }
 
 func us(d time.Duration) int64 { return d.Microseconds() }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -12,18 +14,18 @@ import (
 	"judge/games"
 	"judge/games/catalog"
 	"judge/judge"
-	"judge/judge/local"
+	"judge/judge/goplayer"
 )
 
-// The turn logic, with players written in Go (package local) in a
+// The turn logic, with players written in Go (package goplayer) in a
 // synctest bubble: deadlines pass in virtual time, so every case takes
 // microseconds. What only processes can show is in package procbot.
 
 // goPlayer is an entrant whose player runs f in the judge.
 type goPlayer struct {
 	name   string
-	f      local.Func
-	opt    local.Options
+	f      goplayer.Func
+	opt    goplayer.Options
 	person bool
 }
 
@@ -33,14 +35,14 @@ func (g goPlayer) Info() (judge.BotInfo, error) {
 
 func (g goPlayer) Start(context.Context, judge.Seat) (judge.Player, error) {
 	if g.person {
-		return local.StartPerson(g.f, g.opt), nil
+		return goplayer.StartPerson(g.f, g.opt), nil
 	}
-	return local.Start(g.f, g.opt), nil
+	return goplayer.Start(g.f, g.opt), nil
 }
 
 // firstEmpty plays tic-tac-toe on the first empty cell, in reading order,
 // for ever.
-func firstEmpty(ctx context.Context, c *local.Conn) error {
+func firstEmpty(ctx context.Context, c *goplayer.Conn) error {
 	for {
 		b, err := c.Ask("Board")
 		if err != nil {
@@ -72,7 +74,7 @@ func emptyCell(board string) (x, y int) {
 // to say.
 func idle(ctx context.Context) error {
 	<-ctx.Done()
-	return local.ErrStopped
+	return goplayer.ErrStopped
 }
 
 // runMatch plays a match of the variant in a synctest bubble.
@@ -124,59 +126,59 @@ func TestWholeGame(t *testing.T) {
 func TestStatuses(t *testing.T) {
 	tests := []struct {
 		name   string
-		f      local.Func
+		f      goplayer.Func
 		status judge.Status
 		words  []string
 	}{
-		{"never ends its turn", func(ctx context.Context, c *local.Conn) error {
+		{"never ends its turn", func(ctx context.Context, c *goplayer.Conn) error {
 			_ = c.Send("PlaceSymbol 0 0")
 			<-ctx.Done()
-			return local.ErrStopped
+			return goplayer.ErrStopped
 		}, judge.Timeout, []string{"no #END within 5s"}},
-		{"returns an error", func(context.Context, *local.Conn) error {
+		{"returns an error", func(context.Context, *goplayer.Conn) error {
 			return errors.New("out of ideas")
 		}, judge.Crash, []string{"out of ideas"}},
-		{"returns early", func(context.Context, *local.Conn) error { return nil }, judge.Crash, []string{"ended before the game"}},
-		{"panics", func(context.Context, *local.Conn) error { panic("oops") }, judge.Crash, []string{"panic: oops"}},
-		{"a fault of its own", func(context.Context, *local.Conn) error {
+		{"returns early", func(context.Context, *goplayer.Conn) error { return nil }, judge.Crash, []string{"ended before the game"}},
+		{"panics", func(context.Context, *goplayer.Conn) error { panic("oops") }, judge.Crash, []string{"panic: oops"}},
+		{"a fault of its own", func(context.Context, *goplayer.Conn) error {
 			return judge.Faultf(judge.Memory, "too big")
 		}, judge.Memory, []string{"too big"}},
-		{"no move", func(ctx context.Context, c *local.Conn) error {
+		{"no move", func(ctx context.Context, c *goplayer.Conn) error {
 			_ = c.End()
 			return idle(ctx)
 		}, judge.Illegal, []string{"turn 1: no PlaceSymbol before #END"}},
-		{"only invalid moves", func(ctx context.Context, c *local.Conn) error {
+		{"only invalid moves", func(ctx context.Context, c *goplayer.Conn) error {
 			_ = c.Send("PlaceSymbol 5 5")
 			_ = c.End()
 			return idle(ctx)
 		}, judge.Illegal, []string{"(5,5) is off the 3×3 board"}},
-		{"unknown verb", func(ctx context.Context, c *local.Conn) error {
+		{"unknown verb", func(ctx context.Context, c *goplayer.Conn) error {
 			_ = c.Send("Hello judge")
 			return idle(ctx)
 		}, judge.Protocol, []string{`unknown query or command "Hello judge"`, "the game's queries: ", "commands: PlaceSymbol"}},
-		{"a runtime's failure", func(ctx context.Context, c *local.Conn) error {
+		{"a runtime's failure", func(ctx context.Context, c *goplayer.Conn) error {
 			for _, l := range []string{"#", "# There is insufficient memory for the Java Runtime Environment to continue.", "# Native memory allocation (mmap) failed"} {
 				_ = c.Send(l)
 			}
 			return errors.New("exit code 1")
 		}, judge.Crash, []string{"the Java runtime failed", "insufficient memory", "Native memory allocation"}},
-		{"debug print on stdout", func(ctx context.Context, c *local.Conn) error {
+		{"debug print on stdout", func(ctx context.Context, c *goplayer.Conn) error {
 			_ = c.Send("thinking about the centre")
 			return idle(ctx)
 		}, judge.Protocol, []string{"debug output belongs on stderr"}},
-		{"not UTF-8", func(ctx context.Context, c *local.Conn) error {
+		{"not UTF-8", func(ctx context.Context, c *goplayer.Conn) error {
 			_ = c.Send("Board\xff")
 			return idle(ctx)
 		}, judge.Protocol, []string{"not valid UTF-8"}},
-		{"a control byte", func(ctx context.Context, c *local.Conn) error {
+		{"a control byte", func(ctx context.Context, c *goplayer.Conn) error {
 			_ = c.Send("Bo\x01ard")
 			return idle(ctx)
 		}, judge.Protocol, []string{"control byte 0x01"}},
-		{"a line too long", func(ctx context.Context, c *local.Conn) error {
+		{"a line too long", func(ctx context.Context, c *goplayer.Conn) error {
 			_ = c.Send(strings.Repeat("a", judge.MaxLine+1))
 			return idle(ctx)
 		}, judge.Protocol, []string{"longer than 65536 bytes"}},
-		{"never reads its answers", func(_ context.Context, c *local.Conn) error {
+		{"never reads its answers", func(_ context.Context, c *goplayer.Conn) error {
 			for {
 				if err := c.Send("Board"); err != nil {
 					return err
@@ -210,7 +212,7 @@ func TestStatuses(t *testing.T) {
 // bounded: a bot writing without #END is stopped at the limit.
 func TestOutputLimit(t *testing.T) {
 	res, err := runMatch(t, "tictactoe", nil, judge.Limits{Turn: time.Second, FirstTurn: time.Second, Output: 4096, Grace: time.Millisecond},
-		goPlayer{name: "chatty", f: func(_ context.Context, c *local.Conn) error {
+		goPlayer{name: "chatty", f: func(_ context.Context, c *goplayer.Conn) error {
 			for {
 				if _, err := c.Ask("CurrentTurn"); err != nil {
 					return err
@@ -229,7 +231,7 @@ func TestOutputLimit(t *testing.T) {
 
 // The last valid PlaceSymbol binds; the refused ones are recorded.
 func TestLastValidCommandBinds(t *testing.T) {
-	res := ttt(t, goPlayer{name: "fickle", f: func(_ context.Context, c *local.Conn) error {
+	res := ttt(t, goPlayer{name: "fickle", f: func(_ context.Context, c *goplayer.Conn) error {
 		for {
 			b, err := c.Ask("Board")
 			if err != nil {
@@ -258,7 +260,7 @@ func TestLastValidCommandBinds(t *testing.T) {
 // CurrentTurn, sent at once after #END, is answered with the next turn.
 func TestLinesAfterEndWaitForNextTurn(t *testing.T) {
 	var seen []string
-	res := ttt(t, goPlayer{name: "eager", f: func(_ context.Context, c *local.Conn) error {
+	res := ttt(t, goPlayer{name: "eager", f: func(_ context.Context, c *goplayer.Conn) error {
 		for {
 			if err := c.Send("CurrentTurn"); err != nil {
 				return err
@@ -291,8 +293,8 @@ func TestLinesAfterEndWaitForNextTurn(t *testing.T) {
 
 // The first turn has its own limit; later turns the per-turn one.
 func TestDeadlines(t *testing.T) {
-	slow := func(d time.Duration) local.Func {
-		return func(ctx context.Context, c *local.Conn) error {
+	slow := func(d time.Duration) goplayer.Func {
+		return func(ctx context.Context, c *goplayer.Conn) error {
 			for {
 				b, err := c.Ask("Board")
 				if err != nil {
@@ -325,7 +327,7 @@ func TestDeadlines(t *testing.T) {
 		t.Fatalf("got %s %q", p.Status, p.Reason)
 	}
 	// A patient player (a person) has no limit.
-	res, err = runMatch(t, "tictactoe", nil, lim, goPlayer{name: "person", f: slow(time.Hour), opt: local.Options{Patient: true}}, goPlayer{name: "first", f: firstEmpty})
+	res, err = runMatch(t, "tictactoe", nil, lim, goPlayer{name: "person", f: slow(time.Hour), opt: goplayer.Options{Patient: true}}, goPlayer{name: "first", f: firstEmpty})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,8 +338,8 @@ func TestDeadlines(t *testing.T) {
 
 // In a simultaneous game, one player's fault ends only its own turn.
 func TestSimultaneousTurns(t *testing.T) {
-	mover := func(dir string) local.Func {
-		return func(_ context.Context, c *local.Conn) error {
+	mover := func(dir string) goplayer.Func {
+		return func(_ context.Context, c *goplayer.Conn) error {
 			for {
 				if err := c.Send("Move " + dir); err != nil {
 					return err
@@ -348,9 +350,9 @@ func TestSimultaneousTurns(t *testing.T) {
 			}
 		}
 	}
-	stuck := func(ctx context.Context, c *local.Conn) error {
+	stuck := func(ctx context.Context, c *goplayer.Conn) error {
 		<-ctx.Done()
-		return local.ErrStopped
+		return goplayer.ErrStopped
 	}
 	res, err := runMatch(t, "splix-small", games.Params{"players": 3, "turns": 20}, judge.Limits{},
 		goPlayer{name: "a", f: mover("N")}, goPlayer{name: "stuck", f: stuck}, goPlayer{name: "c", f: mover("S")})
@@ -374,7 +376,7 @@ func TestSimultaneousTurns(t *testing.T) {
 // A person is told what was refused and keeps the turn.
 func TestPersonGetsSecondChances(t *testing.T) {
 	var told []string
-	res := ttt(t, goPlayer{name: "person", person: true, f: func(_ context.Context, c *local.Conn) error {
+	res := ttt(t, goPlayer{name: "person", person: true, f: func(_ context.Context, c *goplayer.Conn) error {
 		for _, l := range []string{"Hello", "PlaceSymbol 9 9", "#END"} {
 			if err := c.Send(l); err != nil {
 				return err
@@ -403,10 +405,10 @@ func TestInterrupted(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		stopped := make(chan struct{})
-		blocker := goPlayer{name: "blocker", f: func(ctx context.Context, c *local.Conn) error {
+		blocker := goPlayer{name: "blocker", f: func(ctx context.Context, c *goplayer.Conn) error {
 			<-ctx.Done()
 			close(stopped)
-			return local.ErrStopped
+			return goplayer.ErrStopped
 		}}
 		lim := judge.DefaultLimits
 		lim.FirstTurn = time.Hour
@@ -449,8 +451,8 @@ func TestBadMatches(t *testing.T) {
 
 // sleeper plays the first empty cell after d, each turn; it asks TimeLeft
 // first and keeps the answers.
-func sleeper(d time.Duration, left *[]string) local.Func {
-	return func(ctx context.Context, c *local.Conn) error {
+func sleeper(d time.Duration, left *[]string) goplayer.Func {
+	return func(ctx context.Context, c *goplayer.Conn) error {
 		for {
 			tl, err := c.Ask("TimeLeft")
 			if err != nil {
@@ -533,7 +535,7 @@ func TestTimeControls(t *testing.T) {
 
 // What --trace keeps is capped, whatever a bot sends, and says what it cut.
 func TestTraceIsBounded(t *testing.T) {
-	res := ttt(t, goPlayer{name: "asker", f: func(ctx context.Context, c *local.Conn) error {
+	res := ttt(t, goPlayer{name: "asker", f: func(ctx context.Context, c *goplayer.Conn) error {
 		for i := 0; i < 20000; i++ {
 			if _, err := c.Ask("Board"); err != nil {
 				return err
@@ -564,7 +566,7 @@ func TestTraceIsBounded(t *testing.T) {
 // seat's name, whatever the game.
 func TestOpponentQuery(t *testing.T) {
 	var heard []string
-	asker := func(ctx context.Context, c *local.Conn) error {
+	asker := func(ctx context.Context, c *goplayer.Conn) error {
 		name, err := c.Ask("Opponent")
 		if err != nil {
 			return err
@@ -581,5 +583,44 @@ func TestOpponentQuery(t *testing.T) {
 	}
 	if strings.Join(heard, ",") != "first" {
 		t.Errorf("Opponent said %q, want first", heard)
+	}
+}
+
+// A person's turn carries the game as the seat sees it, its boards drawn
+// from the game's view; a bot's carries none.
+func TestPersonView(t *testing.T) {
+	var views []*games.View
+	var mu sync.Mutex
+	watch := func(ctx context.Context, c *goplayer.Conn) error {
+		for {
+			b, err := c.Ask("Board")
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			views = append(views, c.Turn().View)
+			mu.Unlock()
+			x, y := emptyCell(b)
+			if err := c.Send(fmt.Sprintf("PlaceSymbol %d %d", x, y)); err != nil {
+				return err
+			}
+			if err := c.End(); err != nil {
+				return err
+			}
+		}
+	}
+	ttt(t, goPlayer{name: "bot", f: watch})
+	mu.Lock()
+	bot := views
+	views = nil
+	mu.Unlock()
+	if len(bot) == 0 || slices.ContainsFunc(bot, func(v *games.View) bool { return v != nil }) {
+		t.Errorf("a bot was given views: %v", bot)
+	}
+	ttt(t, goPlayer{name: "person", f: watch, person: true})
+	// The person is X and moves first: its second turn's board holds X's
+	// first move and O's.
+	if len(views) < 2 || views[1] == nil || len(views[1].Grids) != 1 || string(views[1].Grids[0].Cells) != "XO-------" {
+		t.Fatalf("the person's views: %+v", views)
 	}
 }

@@ -46,6 +46,10 @@ type Turn struct {
 	Deadline time.Time     // when it ends at the latest
 	First    bool          // the seat's first turn
 	Shared   bool          // other seats move at the same time
+	// View, for a person's turn in a game that is a games.Viewer, is the
+	// game as the seat sees it (View.Of), to draw its boards; nil for
+	// bots.
+	View *games.View
 }
 
 // Usage is what one turn of a player used.

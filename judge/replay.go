@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"judge/games"
 )
@@ -98,12 +97,7 @@ func WriteReplay(path string, r *Replay) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return fmt.Errorf("replay: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := WriteFileAtomic(path, b, 0o644); err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
 	return nil

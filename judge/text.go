@@ -21,6 +21,18 @@ func LastLines(text []byte, n, max int) string {
 	return strings.ToValidUTF8(string(bytes.Join(lines, []byte("\n"))), "?")
 }
 
+// ClipLine is how much of a player's line a message quotes, in bytes.
+const ClipLine = 80
+
+// Clip shortens s to its first n bytes and "…", for a message that quotes
+// it; a shorter s is returned as it is.
+func Clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
 // Printable returns s fit to print on a terminal or write into a text
 // file: every character a terminal acts on is written out as a Go escape,
 // so that a bot cannot set a window's title, write to the clipboard,

@@ -58,3 +58,20 @@ func FuzzPrintable(f *testing.F) {
 		}
 	})
 }
+
+func TestClip(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"", 3, ""},
+		{"abc", 3, "abc"},
+		{"abcd", 3, "abc…"},
+		{strings.Repeat("x", ClipLine+1), ClipLine, strings.Repeat("x", ClipLine) + "…"},
+	} {
+		if got := Clip(tt.s, tt.n); got != tt.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		}
+	}
+}

@@ -53,20 +53,10 @@ func writeViewer(path, out string) (string, error) {
 	if out == "" {
 		out = strings.TrimSuffix(path, ".json") + ".html"
 	}
-	tmp := out + ".tmp"
-	f, err := os.Create(tmp)
+	err = judge.WriteAtomic(out, 0o666, func(f *os.File) error {
+		return replayview.WriteHTML(f, v.Game, rp)
+	})
 	if err != nil {
-		return "", err
-	}
-	err = replayview.WriteHTML(f, v.Game, rp)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, out)
-	}
-	if err != nil {
-		os.Remove(tmp)
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	return out, nil

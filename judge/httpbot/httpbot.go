@@ -1,6 +1,6 @@
 // Package httpbot plays web bots written for botsarena (and Bolosseum):
 // bots that are HTTP services the judge POSTs each turn to. A web bot is a
-// player like any other: a Go function in the judge (package local) asks
+// player like any other: a Go function in the judge (package goplayer) asks
 // the game's queries, sends the bot the state in its own wire format, and
 // turns its answer into the game's commands, so the rules and deadlines
 // stay in the match loop.
@@ -54,7 +54,7 @@ import (
 	"time"
 
 	"judge/judge"
-	"judge/judge/local"
+	"judge/judge/goplayer"
 )
 
 // Outside is the protection of a web bot, for results and replays.
@@ -113,7 +113,7 @@ func (b Bot) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
 	}
 	c.CheckRedirect = checkRedirect
 	d := &driver{bot: b, seat: s, client: &c}
-	var f local.Func
+	var f goplayer.Func
 	switch s.Game {
 	case "connect4":
 		f = d.connect4
@@ -124,7 +124,7 @@ func (b Bot) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
 	default:
 		return nil, fmt.Errorf("web bot %s: botsarena's bots play connect4, tictactoe and battleship, not %s", b.URL, s.Game)
 	}
-	return local.Start(f, local.Options{Busy: d.busy}), nil
+	return goplayer.Start(f, goplayer.Options{Busy: d.busy}), nil
 }
 
 // driver speaks for one web bot in one match.
@@ -196,7 +196,7 @@ func (d *driver) queued() string {
 
 // post sends one request before the turn's deadline and returns the body
 // of the answer. Failures are the bot's faults.
-func (d *driver) post(ctx context.Context, c *local.Conn, contentType string, body []byte) ([]byte, error) {
+func (d *driver) post(ctx context.Context, c *goplayer.Conn, contentType string, body []byte) ([]byte, error) {
 	if dl := c.Turn().Deadline; !dl.IsZero() {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, dl)
@@ -207,7 +207,7 @@ func (d *driver) post(ctx context.Context, c *local.Conn, contentType string, bo
 		return nil, err
 	}
 	req.Header.Set("Content-Type", contentType)
-	c.Logf("> POST %s %s", d.bot.URL, clip(string(body), 300))
+	c.Logf("> POST %s %s", d.bot.URL, judge.Clip(string(body), 300))
 	o := origin(req.URL)
 	d.mu.Lock()
 	waiting.Lock()
@@ -243,7 +243,7 @@ func (d *driver) post(ctx context.Context, c *local.Conn, contentType string, bo
 			return nil, judge.Faultf(judge.Timeout, "%s did not answer within %v%s", d.bot.URL, c.Turn().Limit, q)
 		}
 		if ctx.Err() != nil {
-			return nil, local.ErrStopped
+			return nil, goplayer.ErrStopped
 		}
 		return nil, judge.Faultf(judge.Crash, "%s: %v", d.bot.URL, unwrapURLError(err))
 	}
@@ -252,17 +252,17 @@ func (d *driver) post(ctx context.Context, c *local.Conn, contentType string, bo
 	if err != nil {
 		return nil, judge.Faultf(judge.Crash, "%s: reading the answer: %v", d.bot.URL, unwrapURLError(err))
 	}
-	c.Logf("< %s %s", resp.Status, clip(string(b), 300))
+	c.Logf("< %s %s", resp.Status, judge.Clip(string(b), 300))
 	if resp.Request.URL.String() != d.bot.URL {
 		c.Logf("(from %s, where %s redirected with the method kept)", resp.Request.URL, d.bot.URL)
 	}
 	if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		return nil, judge.Faultf(judge.Crash, "%s answered %s, a redirect to %s: a web bot's redirects are not followed, "+
 			"except a 307 or 308 (which keep the POST) to the same scheme, host and port; give the bot by the URL that answers",
-			resp.Request.URL, resp.Status, clip(loc, 200))
+			resp.Request.URL, resp.Status, judge.Clip(loc, 200))
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, judge.Faultf(judge.Crash, "%s answered %s: %q", d.bot.URL, resp.Status, clip(strings.TrimSpace(string(b)), 200))
+		return nil, judge.Faultf(judge.Crash, "%s answered %s: %q", d.bot.URL, resp.Status, judge.Clip(strings.TrimSpace(string(b)), 200))
 	}
 	return b, nil
 }
@@ -308,7 +308,7 @@ func unwrapURLError(err error) error {
 }
 
 // postJSON posts v as JSON.
-func (d *driver) postJSON(ctx context.Context, c *local.Conn, v any) ([]byte, error) {
+func (d *driver) postJSON(ctx context.Context, c *goplayer.Conn, v any) ([]byte, error) {
 	body, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -322,7 +322,7 @@ func (d *driver) play(body []byte) (string, error) {
 		Play json.RawMessage `json:"play"`
 	}
 	if err := json.Unmarshal(body, &a); err != nil || len(a.Play) == 0 {
-		return "", judge.Faultf(judge.Protocol, "%s answered %q, not {\"play\": …}", d.bot.URL, clip(strings.TrimSpace(string(body)), 200))
+		return "", judge.Faultf(judge.Protocol, "%s answered %q, not {\"play\": …}", d.bot.URL, judge.Clip(strings.TrimSpace(string(body)), 200))
 	}
 	var s string
 	if json.Unmarshal(a.Play, &s) == nil {
@@ -332,7 +332,7 @@ func (d *driver) play(body []byte) (string, error) {
 	if json.Unmarshal(a.Play, &n) == nil {
 		return n.String(), nil
 	}
-	return "", judge.Faultf(judge.Protocol, "%s answered play %s: not a string or a number", d.bot.URL, clip(string(a.Play), 100))
+	return "", judge.Faultf(judge.Protocol, "%s answered play %s: not a string or a number", d.bot.URL, judge.Clip(string(a.Play), 100))
 }
 
 // gameNumber is the match's number for the bot.
@@ -360,7 +360,7 @@ func cell(sym string) string {
 
 // boardTurn asks for the board and the bot's symbol at the start of a
 // turn, and the first time sends the bot the botsarena init of game.
-func (d *driver) boardTurn(ctx context.Context, c *local.Conn, first *bool, game string) (board, you string, err error) {
+func (d *driver) boardTurn(ctx context.Context, c *goplayer.Conn, first *bool, game string) (board, you string, err error) {
 	if board, err = c.Ask("Board"); err != nil {
 		return "", "", err
 	}
@@ -376,7 +376,7 @@ func (d *driver) boardTurn(ctx context.Context, c *local.Conn, first *bool, game
 }
 
 // connect4 plays Connect Four (botsarena's connectFour).
-func (d *driver) connect4(ctx context.Context, c *local.Conn) error {
+func (d *driver) connect4(ctx context.Context, c *goplayer.Conn) error {
 	first := true
 	for {
 		b, you, err := d.boardTurn(ctx, c, &first, "connectFour")
@@ -409,7 +409,7 @@ func (d *driver) connect4(ctx context.Context, c *local.Conn) error {
 }
 
 // tictactoe plays tic-tac-toe (and gomoku boards) as Bolosseum serves it.
-func (d *driver) tictactoe(ctx context.Context, c *local.Conn) error {
+func (d *driver) tictactoe(ctx context.Context, c *goplayer.Conn) error {
 	first := true
 	for {
 		b, you, err := d.boardTurn(ctx, c, &first, "tictactoe")
@@ -433,7 +433,7 @@ func (d *driver) tictactoe(ctx context.Context, c *local.Conn) error {
 		}
 		y, x, ok := strings.Cut(p, "-")
 		if !ok {
-			return judge.Faultf(judge.Protocol, "%s played %q: want \"y-x\", such as \"1-2\"", d.bot.URL, clip(p, 40))
+			return judge.Faultf(judge.Protocol, "%s played %q: want \"y-x\", such as \"1-2\"", d.bot.URL, judge.Clip(p, 40))
 		}
 		if err := sendAll(c, "PlaceSymbol "+oneWord(x)+" "+oneWord(y), "#END"); err != nil {
 			return err
@@ -504,7 +504,7 @@ var bsPlay = regexp.MustCompile(`^[0-9]+,[0-9]+\n?$`)
 
 // battleship plays Battleship: botsarena's form (seed 000) for http://…,
 // its JSON body for http+json://….
-func (d *driver) battleship(ctx context.Context, c *local.Conn) error {
+func (d *driver) battleship(ctx context.Context, c *goplayer.Conn) error {
 	params, err := c.Ask("Params")
 	if err != nil {
 		return err
@@ -556,7 +556,7 @@ func (d *driver) battleship(ctx context.Context, c *local.Conn) error {
 }
 
 // bsInit asks the bot for its fleet.
-func (d *driver) bsInit(ctx context.Context, c *local.Conn, b bsBoard) ([]string, error) {
+func (d *driver) bsInit(ctx context.Context, c *goplayer.Conn, b bsBoard) ([]string, error) {
 	var (
 		ans []byte
 		err error
@@ -579,13 +579,13 @@ func (d *driver) bsInit(ctx context.Context, c *local.Conn, b bsBoard) ([]string
 		return nil, d.answerFault(ans, "init", p)
 	}
 	if name != "" {
-		c.Logf("it names itself %s", clip(name, 60))
+		c.Logf("it names itself %s", judge.Clip(name, 60))
 	}
 	return ships, nil
 }
 
 // bsTurn asks the bot for its shot.
-func (d *driver) bsTurn(ctx context.Context, c *local.Conn, b bsBoard) (string, error) {
+func (d *driver) bsTurn(ctx context.Context, c *goplayer.Conn, b bsBoard) (string, error) {
 	var (
 		ans []byte
 		err error
@@ -619,7 +619,7 @@ type problem struct {
 // answerFault is the fault of an answer with a problem; when it looks like
 // the other variant's, the reason says which URL to give.
 func (d *driver) answerFault(ans []byte, act string, p problem) error {
-	msg := fmt.Sprintf("%s answered %q to %s%s", d.bot.URL, clip(strings.TrimSpace(string(ans)), 200), act, p.why)
+	msg := fmt.Sprintf("%s answered %q to %s%s", d.bot.URL, judge.Clip(strings.TrimSpace(string(ans)), 200), act, p.why)
 	switch {
 	case !p.other:
 	case d.bot.JSON:
@@ -649,7 +649,7 @@ func jsonFleet(ans []byte) (ships []string, name string, p problem) {
 		return nil, "", problem{`, with no "boats": want {"name":…,"boats":["x1,y1-x2,y2",…]}`, false}
 	}
 	if json.Unmarshal(a.Boats, &ships) != nil {
-		return nil, "", problem{fmt.Sprintf(`: boats %s is not a list of strings "x1,y1-x2,y2"`, clip(string(a.Boats), 100)), false}
+		return nil, "", problem{fmt.Sprintf(`: boats %s is not a list of strings "x1,y1-x2,y2"`, judge.Clip(string(a.Boats), 100)), false}
 	}
 	if a.Name != nil {
 		name = fmt.Sprint(a.Name)
@@ -722,7 +722,7 @@ func (d *driver) bsForm(act string, b bsBoard) url.Values {
 }
 
 // postForm posts form fields.
-func (d *driver) postForm(ctx context.Context, c *local.Conn, f url.Values) ([]byte, error) {
+func (d *driver) postForm(ctx context.Context, c *goplayer.Conn, f url.Values) ([]byte, error) {
 	return d.post(ctx, c, "application/x-www-form-urlencoded", []byte(f.Encode()))
 }
 
@@ -754,7 +754,7 @@ func (d *driver) otherScheme() string {
 }
 
 // sendAll sends lines in order.
-func sendAll(c *local.Conn, lines ...string) error {
+func sendAll(c *goplayer.Conn, lines ...string) error {
 	for _, l := range lines {
 		if err := c.Send(l); err != nil {
 			return err
@@ -775,12 +775,5 @@ func oneWord(s string) string {
 	if s == "" {
 		return `""`
 	}
-	return clip(s, 60)
-}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
+	return judge.Clip(s, 60)
 }

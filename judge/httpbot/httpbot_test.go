@@ -336,7 +336,7 @@ func TestBattleshipJSON(t *testing.T) {
 			t.Errorf("%d turns", res.Turns)
 		}
 		if rb := res.Replay.Bots[seat].Stderr; !strings.Contains(rb, "it names itself gobot") {
-			t.Errorf("the log does not give the bot's name: %q", clip(rb))
+			t.Errorf("the log does not give the bot's name: %q", judge.Clip(rb, 300))
 		}
 	}
 	for _, r := range []string{"", "hit", "hit and sunk"} {
@@ -347,13 +347,6 @@ func TestBattleshipJSON(t *testing.T) {
 	if len(errs) > 0 {
 		t.Errorf("%d bad requests: %q", len(errs), errs[:min(3, len(errs))])
 	}
-}
-
-func clip(s string) string {
-	if len(s) > 300 {
-		return s[:300] + "…"
-	}
-	return s
 }
 
 // What botsarena's Battleship loses a bot for, in either variant, and the

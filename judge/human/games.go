@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"judge/games"
 	"judge/judge"
 )
 
@@ -52,6 +53,29 @@ func asks(q Querier, queries ...string) ([]string, error) {
 		out[i] = a
 	}
 	return out, nil
+}
+
+// board is grid g of the seat's view v, as cells for drawGrid: a game's
+// board is drawn from its view, never from a second reading of its
+// answers.
+func board(game string, v *games.View, g int) ([][]string, error) {
+	if v == nil || g >= len(v.Grids) {
+		return nil, fmt.Errorf("%s: no view of the board", game)
+	}
+	return gridCells(v.Grids[g]), nil
+}
+
+// gridCells are the cells of a grid whose cells are characters (stones,
+// discs, sea), one row a line.
+func gridCells(g games.Grid) [][]string {
+	out := make([][]string, g.H)
+	for y := range out {
+		out[y] = make([]string, g.W)
+		for x := range out[y] {
+			out[y][x] = string(g.Cells[y*g.W+x])
+		}
+	}
+	return out
 }
 
 // rows splits a board answer into its rows of cells; cells are separated
@@ -143,17 +167,21 @@ func other(sym string) string {
 }
 
 // gomokuPlan: the board, and "x y" → PlaceSymbol x y.
-func gomokuPlan(q Querier, _ judge.Seat) (turnPlan, error) {
-	a, err := asks(q, "Board", "MySymbol", "LastMove", "Params")
+func gomokuPlan(q Querier, _ judge.Seat, view *games.View) (turnPlan, error) {
+	cells, err := board("gomoku", view, 0)
 	if err != nil {
 		return turnPlan{}, err
 	}
-	board, sym, last, params := a[0], a[1], a[2], strings.Fields(a[3])
+	a, err := asks(q, "MySymbol", "LastMove", "Params")
+	if err != nil {
+		return turnPlan{}, err
+	}
+	sym, last, params := a[0], a[1], strings.Fields(a[2])
 	var v strings.Builder
 	if last != "-1 -1" {
 		fmt.Fprintf(&v, "%s played %s.\n", other(sym), last)
 	}
-	v.WriteString(strings.Join(drawGrid(rows(board), true), "\n"))
+	v.WriteString(strings.Join(drawGrid(cells, true), "\n"))
 	k := "?"
 	if len(params) == 2 {
 		k = params[1]
@@ -174,17 +202,21 @@ func parseGomoku(in string) ([]string, error) {
 }
 
 // connect4Plan: the board, and a column → DropDisc c.
-func connect4Plan(q Querier, _ judge.Seat) (turnPlan, error) {
-	a, err := asks(q, "Board", "MySymbol", "LastMove")
+func connect4Plan(q Querier, _ judge.Seat, view *games.View) (turnPlan, error) {
+	cells, err := board("connect4", view, 0)
 	if err != nil {
 		return turnPlan{}, err
 	}
-	board, sym, last := a[0], a[1], a[2]
+	a, err := asks(q, "MySymbol", "LastMove")
+	if err != nil {
+		return turnPlan{}, err
+	}
+	sym, last := a[0], a[1]
 	var v strings.Builder
 	if last != "-1" {
 		fmt.Fprintf(&v, "%s dropped a disc in column %s.\n", other(sym), last)
 	}
-	v.WriteString(strings.Join(drawGrid(rows(board), false), "\n"))
+	v.WriteString(strings.Join(drawGrid(cells, false), "\n"))
 	fmt.Fprintf(&v, "\nYou are %s.", sym)
 	return turnPlan{view: v.String(), steps: []step{{
 		prompt: "your column",
@@ -202,7 +234,7 @@ func parseConnect4(in string) ([]string, error) {
 
 // battleshipPlan: the fleet, one ship a question, in the placement; then
 // both grids and "x y" → Shoot x y.
-func battleshipPlan(q Querier, _ judge.Seat) (turnPlan, error) {
+func battleshipPlan(q Querier, s judge.Seat, view *games.View) (turnPlan, error) {
 	a, err := asks(q, "Phase", "Params")
 	if err != nil {
 		return turnPlan{}, err
@@ -214,22 +246,31 @@ func battleshipPlan(q Querier, _ judge.Seat) (turnPlan, error) {
 	if a[0] == "place" {
 		return placement(q, w, h)
 	}
-	b, err := asks(q, "Board", "MyBoard", "LastShot", "OpponentShots", "ShipsRemaining")
+	// Grid p of the view is seat p's waters.
+	theirs, err := board("battleship", view, 1-s.Index)
+	if err != nil {
+		return turnPlan{}, err
+	}
+	mine, err := board("battleship", view, s.Index)
+	if err != nil {
+		return turnPlan{}, err
+	}
+	b, err := asks(q, "LastShot", "OpponentShots", "ShipsRemaining")
 	if err != nil {
 		return turnPlan{}, err
 	}
 	var v strings.Builder
-	if f := strings.Fields(b[2]); len(f) == 3 && f[2] != "none" {
+	if f := strings.Fields(b[0]); len(f) == 3 && f[2] != "none" {
 		fmt.Fprintf(&v, "Your last shot, at %s %s: %s.\n", f[0], f[1], f[2])
 	}
-	if l := strings.Split(b[3], "\n"); len(l) > 1 {
+	if l := strings.Split(b[1], "\n"); len(l) > 1 {
 		if f := strings.Fields(l[len(l)-1]); len(f) == 3 {
 			fmt.Fprintf(&v, "The opponent fired at %s %s: %s.\n", f[0], f[1], f[2])
 		}
 	}
-	v.WriteString(sideBySide("Your shots (x hit, o miss)", drawGrid(rows(b[0]), true),
-		"Your waters (S ship, x hit, o miss)", drawGrid(rows(b[1]), true)))
-	fmt.Fprintf(&v, "\nThe opponent's ships afloat: %s.", b[4])
+	v.WriteString(sideBySide("Your shots (x hit, o miss)", drawGrid(theirs, true),
+		"Your waters (S ship, x hit, o miss)", drawGrid(mine, true)))
+	fmt.Fprintf(&v, "\nThe opponent's ships afloat: %s.", b[2])
 	return turnPlan{view: v.String(), steps: []step{{prompt: "your shot (x y)", parse: parseShot}}}, nil
 }
 
@@ -359,8 +400,10 @@ func parseShip(in string, n int) (x1, y1, x2, y2 int, err error) {
 	return 0, 0, 0, 0, usage
 }
 
-// splixPlan: the view around the head, and a direction → Move d.
-func splixPlan(q Querier, _ judge.Seat) (turnPlan, error) {
+// splixPlan: the view around the head, and a direction → Move d. The
+// game's own view shows the whole board, more than a seat sees: the person
+// is shown the View query's window, as a bot.
+func splixPlan(q Querier, _ judge.Seat, _ *games.View) (turnPlan, error) {
 	a, err := asks(q, "MySeat", "CurrentTurn", "TurnsLeft", "Position", "Players", "View")
 	if err != nil {
 		return turnPlan{}, err

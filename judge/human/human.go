@@ -1,5 +1,6 @@
 // Package human seats a person in a match: a player that asks the game
-// the same queries a bot would, draws what the person's seat may see,
+// the same queries a bot would, draws what the person's seat may see (the
+// boards from the game's own view of the seat, games.View.Of),
 // reads the person's moves in the game's natural form ("1 2" in gomoku, a
 // column in Connect Four) and sends them as commands. A refused move is
 // explained and asked again: the match loop gives people the second
@@ -23,8 +24,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"judge/games"
 	"judge/judge"
-	"judge/judge/local"
+	"judge/judge/goplayer"
 )
 
 // Console is where the person sees the game and types moves.
@@ -73,10 +75,10 @@ func (e Entrant) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
 	if !ok {
 		return nil, fmt.Errorf("a person cannot play %s yet (only %s)", name, strings.Join(gameNames(), ", "))
 	}
-	return local.StartPerson(play(g, e.Console, s), local.Options{Patient: !e.Timed}), nil
+	return goplayer.StartPerson(play(g, e.Console, s), goplayer.Options{Patient: !e.Timed}), nil
 }
 
-// Querier asks the game a query: *local.Conn is one.
+// Querier asks the game a query: *goplayer.Conn is one.
 type Querier interface {
 	Ask(query string) (string, error)
 }
@@ -101,8 +103,10 @@ type step struct {
 
 // game is what the person's player knows of one game.
 type game struct {
-	// plan asks what the seat may see this turn and lays out the turn.
-	plan func(q Querier, s judge.Seat) (turnPlan, error)
+	// plan lays out the turn from what the seat may see: the game's view
+	// of the seat (nil for a game that is not a games.Viewer) and the
+	// answers to its queries.
+	plan func(q Querier, s judge.Seat, v *games.View) (turnPlan, error)
 }
 
 // leftReason is the reason of a person whose input ended.
@@ -111,15 +115,15 @@ const leftReason = "the person left (end of input)"
 // play is the person's player for game g: each turn it draws the seat's
 // view on con, asks for the move, sends it, and explains a refused move
 // and asks again.
-func play(g game, con Console, s judge.Seat) local.Func {
-	return func(ctx context.Context, c *local.Conn) error {
+func play(g game, con Console, s judge.Seat) goplayer.Func {
+	return func(ctx context.Context, c *goplayer.Conn) error {
 		turn, err := c.Ask("CurrentTurn")
 		if err != nil {
 			return err
 		}
 		var notes []string
 		for {
-			p, err := g.plan(c, s)
+			p, err := g.plan(c, s, c.Turn().View)
 			if err != nil {
 				return err
 			}

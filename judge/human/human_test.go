@@ -16,8 +16,8 @@ import (
 	"judge/games"
 	"judge/games/catalog"
 	"judge/judge"
+	"judge/judge/goplayer"
 	"judge/judge/judgetest"
-	"judge/judge/local"
 	"judge/judge/procbot"
 )
 
@@ -121,25 +121,29 @@ func (a answers) Ask(q string) (string, error) {
 	return s, nil
 }
 
-// The view is drawn from the answers to queries only.
+// The view is drawn from the seat's view of the game (its boards) and the
+// answers to queries only.
 func TestHumanViews(t *testing.T) {
 	for _, tt := range []struct {
 		game   string
 		q      answers
+		view   *games.View
 		want   []string
 		prompt string
 	}{
-		{"tictactoe", answers{"Board": "- O -\n- X -\n- - -", "MySymbol": "X", "LastMove": "1 0", "Params": "3 3"},
+		{"tictactoe", answers{"MySymbol": "X", "LastMove": "1 0", "Params": "3 3"}, view(kindGrid(games.KindStones, "-O-", "-X-", "---")),
 			[]string{"O played 1 0.", "   0 1 2", "0  - O -", "1  - X -", "You are X: make 3 in a row"}, "your move (x y)"},
-		{"connect4", answers{"Board": "- - -\n- - -\nX O -", "MySymbol": "X", "LastMove": "1"},
+		{"connect4", answers{"MySymbol": "X", "LastMove": "1"}, view(kindGrid(games.KindDiscs, "---", "---", "XO-")),
 			[]string{"O dropped a disc in column 1.", "0 1 2\n- - -\n- - -\nX O -", "You are X."}, "your column"},
-		{"battleship", answers{"Phase": "fire", "Params": "3 2 0 1 0 0 0 0", "Board": "x - o\n- - -", "MyBoard": "S S o\n- - -",
+		// Seat 0: grid 0 is its waters, grid 1 the opponent's.
+		{"battleship", answers{"Phase": "fire", "Params": "3 2 0 1 0 0 0 0",
 			"LastShot": "2 0 miss", "OpponentShots": "1\n2 0 miss", "ShipsRemaining": "2"},
+			view(kindGrid(games.KindSea, "SSo", "---"), kindGrid(games.KindSea, "x-o", "---")),
 			[]string{"Your last shot, at 2 0: miss.", "The opponent fired at 2 0: miss.", "0  x - o", "0  S S o", "ships afloat: 2."}, "your shot (x y)"},
-		{"battleship-botsarena", answers{"Phase": "place", "Params": "3 2 0 1 0 0 0 0", "Fleet": "2"},
+		{"battleship-botsarena", answers{"Phase": "place", "Params": "3 2 0 1 0 0 0 0", "Fleet": "2"}, nil,
 			[]string{"Place your fleet on the 3×2 grid: ships of lengths 2", "0  - - -"}, "ship of length 2"},
 		{"splix-small", answers{"MySeat": "1", "CurrentTurn": "4", "TurnsLeft": "297", "Position": "4 9 N",
-			"Players": "0 alive -1 -1 25 0 25\n1 alive 4 9 25 0 25", "View": "#..\n#B1\n#11"},
+			"Players": "0 alive -1 -1 25 0 25\n1 alive 4 9 25 0 25", "View": "#..\n#B1\n#11"}, nil,
 			[]string{"You are seat 1: B your head, b your trail, 1 your land.", "You are at 4 9", "heading N",
 				"seat 1 (you): alive, land 25", "  # . .\n  # B 1\n  # 1 1"}, "your move (n, e, s, w"},
 	} {
@@ -147,7 +151,7 @@ func TestHumanViews(t *testing.T) {
 		if !ok {
 			t.Fatalf("no game %s", tt.game)
 		}
-		p, err := g.plan(tt.q, judge.Seat{})
+		p, err := g.plan(tt.q, judge.Seat{}, tt.view)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.game, err)
 		}
@@ -163,6 +167,17 @@ func TestHumanViews(t *testing.T) {
 	if _, ok := gameOf("chess"); ok {
 		t.Error("chess is playable")
 	}
+	g, _ := gameOf("gomoku")
+	if _, err := g.plan(answers{"MySymbol": "X", "LastMove": "-1 -1", "Params": "3 3"}, judge.Seat{}, nil); err == nil || !strings.Contains(err.Error(), "no view") {
+		t.Errorf("gomoku without a view: %v", err)
+	}
+}
+
+func view(grids ...games.Grid) *games.View { return &games.View{Grids: grids} }
+
+// kindGrid is a grid of kind whose rows are the strings rows.
+func kindGrid(kind string, rows ...string) games.Grid {
+	return games.Grid{Kind: kind, W: len(rows[0]), H: len(rows), Cells: []byte(strings.Join(rows, ""))}
 }
 
 // script is a Console that answers with a function of the prompt, and
@@ -202,16 +217,16 @@ func (s *script) text() string {
 // goPlayer is an entrant whose player runs f in the judge.
 type goPlayer struct {
 	name string
-	f    local.Func
+	f    goplayer.Func
 }
 
 func (g goPlayer) Info() (judge.BotInfo, error) { return judge.BotInfo{Name: g.name}, nil }
 func (g goPlayer) Start(context.Context, judge.Seat) (judge.Player, error) {
-	return local.Start(g.f, local.Options{}), nil
+	return goplayer.Start(g.f, goplayer.Options{}), nil
 }
 
 // lastEmpty plays tic-tac-toe on the last empty cell, in reading order.
-func lastEmpty(_ context.Context, c *local.Conn) error {
+func lastEmpty(_ context.Context, c *goplayer.Conn) error {
 	for {
 		b, err := c.Ask("Board")
 		if err != nil {

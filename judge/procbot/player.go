@@ -350,7 +350,7 @@ func (p *Player) ReadLine(ctx context.Context) ([]byte, error) {
 		p.clock.judgeBusy()
 		return line[:len(line)-1], nil
 	case errors.Is(err, bufio.ErrBufferFull):
-		return nil, judge.Faultf(judge.Protocol, "a line longer than %d bytes (starting %q)", judge.MaxLine, clip(line))
+		return nil, judge.Faultf(judge.Protocol, "a line longer than %d bytes (starting %q)", judge.MaxLine, judge.Clip(string(line), judge.ClipLine))
 	case errors.Is(err, errCanceled):
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -359,7 +359,7 @@ func (p *Player) ReadLine(ctx context.Context) ([]byte, error) {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		reason := p.timeoutReason("no #END")
 		if len(line) > 0 {
-			reason += fmt.Sprintf("; its last output %q has no newline", clip(line))
+			reason += fmt.Sprintf("; its last output %q has no newline", judge.Clip(string(line), judge.ClipLine))
 		} else if p.proc.Blocked() == "read stdin" {
 			reason += "; it was waiting for an answer, so its last line probably never reached the judge: end every line with a newline and flush stdout (fflush(stdout), print(..., flush=True), System.out.flush())"
 		}
@@ -653,15 +653,6 @@ func (t *tailBuffer) Bytes() ([]byte, int64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]byte(nil), t.buf...), t.total
-}
-
-// clip shortens a line for a message.
-func clip(b []byte) string {
-	const max = 80
-	if len(b) > max {
-		return string(b[:max]) + "…"
-	}
-	return string(b)
 }
 
 var _ judge.Player = (*Player)(nil)

@@ -1,12 +1,12 @@
-// Package local runs players written in Go inside the judge: a function
+// Package goplayer runs players written in Go inside the judge: a function
 // that speaks the line protocol through a Conn, in its own goroutine. Web
 // bots (package httpbot) and people (package human) are such players:
 // they ask the same queries and send the same commands as a bot program,
 // so the rules and the deadlines stay in one place, the match loop.
 //
-// A local player uses only channels and timers, so tests can run whole
+// A Go player uses only channels and timers, so tests can run whole
 // matches of them in a testing/synctest bubble, in virtual time.
-package local
+package goplayer
 
 import (
 	"context"
@@ -31,7 +31,7 @@ var ErrStopped = errors.New("the game is over")
 // status.
 type Func func(ctx context.Context, c *Conn) error
 
-// Options tune a local player.
+// Options tune a Go player.
 type Options struct {
 	// Patient players have no time limit: the turn waits for them (a
 	// person). Their turns still end when the match is interrupted.
@@ -44,7 +44,7 @@ type Options struct {
 	Busy func() string
 }
 
-// Player is a local player. It implements judge.Player.
+// Player is a Go player. It implements judge.Player.
 type Player struct {
 	opt  Options
 	out  chan string   // lines from the function
@@ -65,7 +65,7 @@ type Player struct {
 	final    judge.Final
 }
 
-// logCap is the tail of a local player's log kept with the match.
+// logCap is the tail of a Go player's log kept with the match.
 const logCap = 64 << 10
 
 // Start runs f as a player.
@@ -174,7 +174,7 @@ func (p *Player) ended() *judge.Fault {
 	return judge.Faultf(judge.Crash, "%v", p.err)
 }
 
-// EndTurn implements judge.Player. A local player's CPU time is not its
+// EndTurn implements judge.Player. A Go player's CPU time is not its
 // own: it is not measured.
 func (p *Player) EndTurn(context.Context) (judge.Usage, error) { return judge.Usage{}, nil }
 
@@ -223,7 +223,7 @@ func (p *Player) refused(reason string) {
 	p.mu.Unlock()
 }
 
-// Person is a local player that is a person: the match loop tells it what
+// Person is a Go player that is a person: the match loop tells it what
 // it refuses. Start it with StartPerson.
 type Person struct{ *Player }
 
@@ -236,7 +236,7 @@ func StartPerson(f Func, o Options) Person {
 	return Person{Start(f, o)}
 }
 
-// Conn is a local player's end of the protocol.
+// Conn is a Go player's end of the protocol.
 type Conn struct{ p *Player }
 
 // Send writes one line: a query (whose answer must then be read with
