@@ -60,16 +60,20 @@ func TestImportRules(t *testing.T) {
 	// Which of the module's packages each may depend on, directly or not.
 	// A name ending in "/" stands for the packages under it.
 	allowed := map[string][]string{
-		"judge/games":            {},
-		"judge/games/":           {"judge/games", "judge/games/"},
-		"judge/sandbox":          {},
-		"judge/judge":            {"judge/games"},
-		"judge/judge/local":      {"judge/games", "judge/judge"},
-		"judge/judge/procbot":    {"judge/games", "judge/judge", "judge/sandbox"},
-		"judge/judge/config":     {"judge/games", "judge/judge", "judge/judge/procbot", "judge/sandbox"},
-		"judge/judge/httpbot":    {"judge/games", "judge/judge", "judge/judge/local"},
-		"judge/judge/human":      {"judge/games", "judge/judge", "judge/judge/local"},
-		"judge/judge/replayview": {"judge/games", "judge/judge"},
+		"judge/games":  {},
+		"judge/games/": {"judge/games", "judge/games/"},
+		// The sandbox: the judge's side runs the init's side only by
+		// executing it (sandbox.Init); what both read is internal.
+		"judge/sandbox":           {"judge/sandbox/inside", "judge/sandbox/internal/"},
+		"judge/sandbox/inside":    {"judge/sandbox/internal/"},
+		"judge/sandbox/internal/": {},
+		"judge/judge":             {"judge/games"},
+		"judge/judge/goplayer":    {"judge/games", "judge/judge"},
+		"judge/judge/procbot":     {"judge/games", "judge/judge", "judge/sandbox", "judge/sandbox/"},
+		"judge/judge/config":      {"judge/games", "judge/judge", "judge/judge/procbot", "judge/sandbox", "judge/sandbox/"},
+		"judge/judge/httpbot":     {"judge/games", "judge/judge", "judge/judge/goplayer"},
+		"judge/judge/human":       {"judge/games", "judge/judge", "judge/judge/goplayer"},
+		"judge/judge/replayview":  {"judge/games", "judge/judge"},
 	}
 	rule := func(path string) ([]string, bool) {
 		if a, ok := allowed[path]; ok {
@@ -106,6 +110,8 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("%s imports %s", path, imp)
 			case imp == "judge/sandbox" && !slices.Contains([]string{"judge/judge/procbot", "judge/cmd/judge", "judge/judge/judgetest"}, path):
 				t.Errorf("%s imports the sandbox: only judge/procbot starts sandboxed processes", path)
+			case imp == "judge/sandbox/inside" && path != "judge/sandbox":
+				t.Errorf("%s imports the sandbox's init: only judge/sandbox runs it (sandbox.Init)", path)
 			}
 		}
 	}
