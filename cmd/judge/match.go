@@ -62,12 +62,8 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	if !seedSet(fs) {
 		mt.Seed = randomSeed()
 	}
-	for _, a := range pos {
-		e, err := entrant(a, su.proc)
-		if err != nil {
-			return err
-		}
-		mt.Entrants = append(mt.Entrants, e)
+	if mt.Entrants, err = entrants(ctx, pos, su.proc); err != nil {
+		return err
 	}
 	mt.Trace = *trace
 	mt.Serve = procbot.OneCPU

@@ -14,6 +14,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"judge/judge"
+	"judge/judge/bots"
+	"judge/judge/bots/contest"
 	"judge/judge/procbot"
 	"judge/judge/tournament"
 )
@@ -75,7 +77,7 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 		return err
 	}
 
-	o := tournament.Options{Match: mt, Proc: su.proc}
+	o := tournament.Options{Match: mt}
 	pick := func(flagName string, flagVal, cfgVal string) string {
 		if set[flagName] {
 			return flagVal
@@ -129,34 +131,32 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 		}
 	}
 
-	langFile := pick("languages", *languages, ts.Languages)
-	if langFile == "" {
-		if _, err := os.Stat("configs/languages.toml"); err == nil {
-			langFile = "configs/languages.toml"
-		}
-	}
-	if o.Languages, err = tournament.LoadLanguages(langFile); err != nil {
+	langs, err := loadLanguages(pick("languages", *languages, ts.Languages))
+	if err != nil {
 		return err
 	}
+	contest.Use(&o, langs, su.proc)
 
 	// Bots: the command line's replace the file's.
 	dir := *botsDir
-	bots := pos
+	botArgs := pos
 	if len(pos) == 0 && dir == "" {
-		bots, dir = ts.Bots, ts.BotsDir
+		botArgs, dir = ts.Bots, ts.BotsDir
 	}
 	if dir != "" {
-		more, skipped, err := tournament.BotArgs(dir, o.Languages)
+		more, skipped, err := bots.BotArgs(dir, langs)
 		if err != nil {
 			return err
 		}
-		o.Skipped = skipped
-		bots = append(append([]string(nil), bots...), more...)
+		for _, s := range skipped {
+			o.Skipped = append(o.Skipped, tournament.Skipped(s))
+		}
+		botArgs = append(append([]string(nil), botArgs...), more...)
 	}
-	if len(bots) == 0 {
+	if len(botArgs) == 0 {
 		return fmt.Errorf("%w: no bots: give them as arguments, with --bots DIR, or in the configuration", errUsage)
 	}
-	o.Bots = bots
+	o.Bots = botArgs
 
 	// Recorded, for a merge to say how to resume this shard.
 	o.Command = append([]string{os.Args[0], "tournament"}, args...)

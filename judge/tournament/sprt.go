@@ -15,7 +15,6 @@ import (
 
 	"judge/games"
 	"judge/judge"
-	"judge/judge/procbot"
 	"judge/judge/sprt"
 )
 
@@ -23,17 +22,17 @@ import (
 // B is stronger than A.
 type SPRTOptions struct {
 	// Match is the template of every game (see Options.Match).
-	Match     judge.Match
-	Proc      procbot.Options // how the bots run (see Options.Proc)
-	A, B      string          // bot arguments (as for a tournament)
-	Test      sprt.Test
-	MaxGames  int // stop undecided after this many games; 0: DefaultSPRTMaxGames
-	Seed      uint64
-	Jobs      int    // games at once; 0: DefaultJobs
-	Out       string // output directory: results log, standings, replays
-	Cache     string // build cache; default Out/cache
-	Languages *Languages
-	Log       io.Writer // notes for people: repairs, warnings
+	Match    judge.Match
+	A, B     string           // bot arguments (as for a tournament)
+	Prepare  Preparer         // makes them contestants (see Options.Prepare)
+	Retry    func(error) bool // see Options.Retry
+	Test     sprt.Test
+	MaxGames int // stop undecided after this many games; 0: DefaultSPRTMaxGames
+	Seed     uint64
+	Jobs     int       // games at once; 0: DefaultJobs
+	Out      string    // output directory: results log, standings, replays
+	Cache    string    // build cache; default Out/cache
+	Log      io.Writer // notes for people: repairs, warnings
 	// Live, when set, is called after each pair counted (recorded ones
 	// included), in pair order, one call at a time.
 	Live func(*SPRTState)
@@ -45,7 +44,7 @@ type SPRTOptions struct {
 const SPRTRoot = "results/sprt"
 
 // sprtDirName names a test's default output directory.
-func sprtDirName(game string, params games.Params, names []string, ents []*Entrant, seed uint64) string {
+func sprtDirName(game string, params games.Params, names []string, ents []*Contestant, seed uint64) string {
 	h := sha256.New()
 	p, _ := json.Marshal(params)
 	fmt.Fprintf(h, "%s\n%s\n%d\n%s\n", ents[0].Hash, ents[1].Hash, seed, p)
@@ -152,10 +151,8 @@ func RunSPRT(ctx context.Context, o SPRTOptions) (*SPRTState, error) {
 	if lo > 2 || hi < 2 {
 		return nil, fmt.Errorf("a test between two bots needs a two-player game; %s takes %d..%d players", name, lo, hi)
 	}
-	if o.Languages == nil {
-		if o.Languages, err = LoadLanguages(""); err != nil {
-			return nil, err
-		}
+	if o.Prepare == nil {
+		return nil, errors.New("no way to prepare the bots")
 	}
 	switch {
 	case o.Cache != "":
@@ -169,7 +166,7 @@ func RunSPRT(ctx context.Context, o SPRTOptions) (*SPRTState, error) {
 		jobs = DefaultJobs(2)
 	}
 
-	ents, err := PrepareEntrants(ctx, []string{o.A, o.B}, o.Languages, o.Cache, jobs)
+	ents, err := o.Prepare(ctx, []string{o.A, o.B}, o.Cache, jobs)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ErrInterrupted
@@ -220,7 +217,7 @@ func RunSPRT(ctx context.Context, o SPRTOptions) (*SPRTState, error) {
 		return nil, err
 	}
 
-	t := &tourney{o: Options{Match: o.Match, Proc: o.Proc, Out: o.Out}, store: store, header: h, ents: ents, names: names,
+	t := &tourney{o: Options{Match: o.Match, Retry: o.Retry, Out: o.Out}, store: store, header: h, ents: ents, names: names,
 		seatPar: seatPar, params: params, replays: replays}
 	lower, upper := o.Test.Bounds()
 	st := &SPRTState{A: names[0], B: names[1], Out: o.Out, Test: o.Test, Lower: lower, Upper: upper,

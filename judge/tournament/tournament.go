@@ -22,8 +22,6 @@ import (
 
 	"judge/games"
 	"judge/judge"
-	"judge/judge/httpbot"
-	"judge/judge/procbot"
 )
 
 // ErrInterrupted is returned when the context ends a tournament early.
@@ -34,9 +32,7 @@ var ErrInterrupted = errors.New("interrupted")
 type Options struct {
 	// Match is the template of every match: game, parameters, limits.
 	// Entrants and seed are filled per match.
-	Match judge.Match
-	// Proc is how the bots run: io, environment, sandbox.
-	Proc      procbot.Options
+	Match     judge.Match
 	Format    Format // empty: round robin for two-seat games, groups otherwise
 	Rounds    int    // default 1
 	Games     int    // groups: at least this many games (more rounds as needed)
@@ -49,14 +45,51 @@ type Options struct {
 	Shard     Shard
 	Bots      []string  // bot arguments
 	Skipped   []Skipped // files of a bots directory that are not bots: reported
-	Languages *Languages
-	Progress  *Progress
-	Log       io.Writer // notes for people: compile errors, repairs, warnings
+	// Prepare makes the bot arguments contestants (in cache, at most jobs
+	// at once): the caller's, who knows the kinds of bots.
+	Prepare Preparer
+	// Process is how the bots run, as it decides results (recorded).
+	Process Process
+	// Retry, when set, tells a match's failure that is no one's loss —
+	// a bot's sandbox that failed under it —: the match is played again,
+	// a few times at most.
+	Retry func(error) bool
+	// Lateness, when set, says how late the bots are: the share of their
+	// recent turns' time limits they spent runnable but not running, and
+	// over how much time limit it was taken. Matches are held back while
+	// they wait for a CPU (see admission); nil: never.
+	Lateness func() (share float64, over time.Duration)
+	Progress *Progress
+	Log      io.Writer // notes for people: compile errors, repairs, warnings
 	// Command is the command line that runs this tournament, and Dir the
 	// directory it runs in, when it was given one: recorded, so that a
 	// merge can say how to resume a shard.
 	Command []string
 	Dir     string
+}
+
+// Contestant is a bot as a tournament takes it, made ready by its caller
+// (built, loaded, checked) under a name unique in the tournament.
+type Contestant struct {
+	Name    string
+	Arg     string // as given: a path or a command line (--test-bot names it so)
+	Hash    string // sha256 of what it runs
+	Runtime string // its language's version; "" for none
+	Err     error  // why it cannot play; nil when it can
+	// Entrant plays its seats, under Name; nil when it cannot play.
+	Entrant judge.Entrant
+}
+
+// Preparer makes bot arguments contestants, in their order: a bot that
+// cannot play is kept with the reason in its Err; an error is the judge's
+// own (its cache, its sandbox) and stops the run.
+type Preparer func(ctx context.Context, args []string, cache string, jobs int) ([]*Contestant, error)
+
+// Skipped is a file of a bots directory that is not taken as a bot, and
+// why.
+type Skipped struct {
+	Path string
+	Why  string
 }
 
 // UnplayableError is a shard that cannot play its part: bots that cannot
@@ -93,7 +126,7 @@ type tourney struct {
 	o        Options
 	store    *Store
 	header   *Header
-	ents     []*Entrant // those that play
+	ents     []*Contestant // those that play
 	names    []string
 	seatPar  string
 	params   games.Params
@@ -135,10 +168,8 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 	if o.Rounds <= 0 {
 		o.Rounds = 1
 	}
-	if o.Languages == nil {
-		if o.Languages, err = LoadLanguages(""); err != nil {
-			return nil, err
-		}
+	if o.Prepare == nil {
+		return nil, errors.New("no way to prepare the bots")
 	}
 	if o.Cache == "" {
 		o.Cache = filepath.Join(o.Out, "cache")
@@ -182,16 +213,12 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 	for _, s := range o.Skipped {
 		o.Progress.say(o.Log, "%s is skipped: %s\n", s.Path, s.Why)
 	}
-	all, err := PrepareEntrants(ctx, o.Bots, o.Languages, o.Cache, jobs)
+	all, err := o.Prepare(ctx, o.Bots, o.Cache, jobs)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ErrInterrupted
 		}
 		return nil, err
-	}
-	runVars := RunVars(o.Proc.Memory())
-	for _, e := range all {
-		e.Spec.Argv = expand(e.Spec.Argv, runVars)
 	}
 	t := &tourney{o: o, store: store, seatPar: seatPar, params: params, replays: replays, progress: o.Progress}
 	var excluded []Excluded
@@ -264,7 +291,7 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		return nil, err
 	}
 	t.header = h
-	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: excluded, Sandbox: string(procbot.RunLevel(o.Proc.Level)),
+	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: excluded, Sandbox: o.Process.Level,
 		Settings: RunSettings(&o), Command: o.Command, Dir: o.Dir}
 	for _, e := range t.ents {
 		run.Entrants = append(run.Entrants, EntrantInfo{Name: e.Name, SHA256: e.Hash, Runtime: e.Runtime})
@@ -411,12 +438,12 @@ func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (in
 // admission is the tournament's admission control: one per run, shared
 // by every round.
 func (t *tourney) admission() *admission {
-	t.admitOnce.Do(func() { t.admit = newAdmission(t.progress) })
+	t.admitOnce.Do(func() { t.admit = newAdmission(t.progress, t.o.Lateness) })
 	return t.admit
 }
 
 // sandboxRetries is how many times a match is played again when a bot's
-// sandbox failed under it (procbot.ErrSandbox).
+// sandbox failed under it (Options.Retry).
 const sandboxRetries = 3
 
 // play plays one fixture and records it: the replay first, then the
@@ -434,21 +461,13 @@ func (t *tourney) play(ctx context.Context, f Fixture) error {
 	m.Seed = f.Seed(t.header.Seed)
 	m.Entrants = make([]judge.Entrant, len(f.Seats))
 	for i, s := range f.Seats {
-		if w := t.ents[s].Web; w != nil {
-			// The bot's name in the tournament, not its address.
-			m.Entrants[i] = namedWeb{*w, t.ents[s].Name}
-		} else {
-			m.Entrants[i] = procbot.Bot{Spec: t.ents[s].Spec, Options: t.o.Proc}
-		}
-	}
-	if m.Serve == nil {
-		m.Serve = procbot.OneCPU
+		m.Entrants[i] = t.ents[s].Entrant
 	}
 	start := time.Now()
 	res, err := judge.Run(ctx, m)
 	// A bot's sandbox that failed under it is no one's loss: the match
 	// is played again, in new sandboxes, a few times at most.
-	for try := 1; err != nil && errors.Is(err, procbot.ErrSandbox) && ctx.Err() == nil && try <= sandboxRetries; try++ {
+	for try := 1; err != nil && t.o.Retry != nil && t.o.Retry(err) && ctx.Err() == nil && try <= sandboxRetries; try++ {
 		t.o.Progress.say(t.o.Log, "match %s: %v; playing it again\n", f.ID, err)
 		start = time.Now()
 		res, err = judge.Run(ctx, m)
@@ -628,16 +647,4 @@ func removeTemps(dir string) {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
-}
-
-// namedWeb is a web bot under its name in the tournament.
-type namedWeb struct {
-	httpbot.Bot
-	name string
-}
-
-func (w namedWeb) Info() (judge.BotInfo, error) {
-	i, err := w.Bot.Info()
-	i.Name = w.name
-	return i, err
 }
