@@ -39,7 +39,7 @@ func Entrant(ctx context.Context, arg string, proc procbot.Options, langs *Langu
 	if b, ok, err := httpbot.Parse(arg); ok {
 		return b, err
 	}
-	if spec, ok, err := procbot.ParseRubyContest(arg); ok {
+	if spec, ok, err := ParseRubyContest(arg); ok {
 		if err != nil {
 			return nil, err
 		}

@@ -60,7 +60,7 @@ func BotArgs(dir string, langs *Languages) (bots []string, skipped []Skipped, er
 	var top []string
 	for _, e := range ents {
 		p := filepath.Join(dir, e.Name())
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && !strings.HasPrefix(e.Name(), ".") && procbot.IsRubyContest(p) {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && !strings.HasPrefix(e.Name(), ".") && IsRubyContest(p) {
 			top = append(top, p)
 		}
 	}
@@ -71,7 +71,7 @@ func BotArgs(dir string, langs *Languages) (bots []string, skipped []Skipped, er
 			continue
 		}
 		if slices.Contains(top, p) {
-			bots = append(bots, procbot.RubyContestPrefix+p)
+			bots = append(bots, RubyContestPrefix+p)
 			continue
 		}
 		if st, err := os.Stat(p); err == nil && !strings.HasPrefix(e.Name(), ".") {
@@ -150,8 +150,8 @@ func rubyPlayersIn(dir string) (players []string, skipped []Skipped) {
 					subs = append(subs, p)
 				}
 			case st.Mode().IsRegular() && filepath.Ext(p) == ".rb":
-				if procbot.IsRubyContest(p) {
-					players = append(players, procbot.RubyContestPrefix+p)
+				if IsRubyContest(p) {
+					players = append(players, RubyContestPrefix+p)
 					here = true
 				} else {
 					others = append(others, p)
@@ -240,7 +240,7 @@ func (e *Prepared) prepare(ctx context.Context, langs *Languages, cache string) 
 		e.Spec.Name, e.Hash = info.Name, hex.EncodeToString(sum[:])
 		return nil
 	}
-	if spec, ok, err := procbot.ParseRubyContest(e.Arg); ok {
+	if spec, ok, err := ParseRubyContest(e.Arg); ok {
 		if err != nil {
 			return err
 		}
@@ -297,7 +297,7 @@ func (e *Prepared) prepare(ctx context.Context, langs *Languages, cache string) 
 // baseName is the name an argument suggests: the file's name without its
 // extension, or the program of a command line.
 func baseName(arg string, full bool) string {
-	arg = strings.TrimPrefix(arg, procbot.RubyContestPrefix)
+	arg = strings.TrimPrefix(arg, RubyContestPrefix)
 	name := arg
 	if _, err := os.Stat(arg); err != nil {
 		if argv, err := procbot.SplitCommand(arg); err == nil && len(argv) > 0 {
@@ -328,11 +328,11 @@ func nameAll(ents []*Prepared) {
 		func(e *Prepared) string { return baseName(e.Arg, false) },
 		func(e *Prepared) string { return baseName(e.Arg, true) },
 		func(e *Prepared) string {
-			arg := strings.TrimPrefix(e.Arg, procbot.RubyContestPrefix)
+			arg := strings.TrimPrefix(e.Arg, RubyContestPrefix)
 			return filepath.Base(filepath.Dir(filepath.Clean(arg))) + "-" + baseName(arg, false)
 		},
 		func(e *Prepared) string {
-			arg := strings.TrimPrefix(e.Arg, procbot.RubyContestPrefix)
+			arg := strings.TrimPrefix(e.Arg, RubyContestPrefix)
 			return filepath.Base(filepath.Dir(filepath.Clean(arg))) + "-" + baseName(arg, true)
 		},
 	}
@@ -382,5 +382,5 @@ func isTestFile(name string) bool {
 
 // unprefixed is a bot argument without its contest prefix, for sorting.
 func unprefixed(arg string) string {
-	return strings.TrimPrefix(strings.TrimPrefix(arg, procbot.RubyContestPrefix), splixjava.Prefix)
+	return strings.TrimPrefix(strings.TrimPrefix(arg, RubyContestPrefix), splixjava.Prefix)
 }
