@@ -163,6 +163,16 @@ func TestMatchBuildsSources(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "bot")); err == nil {
 		t.Error("the starter folder holds a program: the build wrote into the sources")
 	}
+
+	// A source that does not compile is an error naming it.
+	broken := filepath.Join(openTempDir(t), "broken.c")
+	if err := os.WriteFile(broken, []byte("int main(void) { return undefined_thing; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = run(t, "match", "--game", "tictactoe", broken, src)
+	if code != 1 || !strings.Contains(errs, broken+" cannot play") || !strings.Contains(errs, "undefined_thing") {
+		t.Errorf("a match with a source that does not compile: exit %d, %s", code, errs)
+	}
 }
 
 // readStarter is the source of the C starter bot in dir.

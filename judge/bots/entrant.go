@@ -33,8 +33,10 @@ func LanguagesFile(file string) string {
 // (http://…, https://…), a Ruby contest player (ruby-contest:FILE.rb,
 // loaded once in the sandbox to tell a file that cannot play), a
 // Splix contest player in Java or Clojure (splix-java:FILE.java, FILE.clj
-// or DIR), a source file or directory of a language of langs (built in
-// cache), or a program (a path or a command line) run as proc says.
+// or DIR), a directory or a non-executable source file of a language of
+// langs (built in cache, as a tournament builds it: a path that was
+// refused before), or a program (an executable or a command line) run as
+// proc says.
 func Entrant(ctx context.Context, arg string, proc procbot.Options, langs *Languages, cache string) (judge.Entrant, error) {
 	if b, ok, err := httpbot.Parse(arg); ok {
 		return b, err

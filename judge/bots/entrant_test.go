@@ -2,6 +2,8 @@ package bots
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -33,5 +35,51 @@ func TestRubyContestEntrant(t *testing.T) {
 	if _, err := entrant("ruby-contest:../tournament/testdata/contest/magrails/broken/broken_player.rb", procbot.Options{}); err == nil ||
 		!strings.Contains(err.Error(), "loading broken_player.rb: SyntaxError: broken_player.rb:9: syntax error") {
 		t.Errorf("a player that does not parse: %v", err)
+	}
+}
+
+// An executable runs where it is, as it always has in a match; a
+// source file that is not executable, which a match refused, is built
+// as a tournament builds it.
+func TestEntrantBuildsSources(t *testing.T) {
+	judgetest.NeedTools(t, "python3", "gcc")
+	langs, err := LoadLanguages("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := judgetest.Root(t)
+	src, err := os.ReadFile(filepath.Join(root, "examples/gomoku/random_bot.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := judgetest.TempDir(t)
+	exe := filepath.Join(dir, "exe.py")
+	if err := os.WriteFile(exe, append([]byte("#!/usr/bin/env python3\n"), src...), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cache := judgetest.TempDir(t)
+	for _, tc := range []struct {
+		arg, name string
+		built     bool
+	}{
+		{exe, "exe.py", false},
+		{filepath.Join(root, "examples/gomoku/random_bot.py"), "random_bot", true},
+		{filepath.Join(root, "examples/gomoku/random.c"), "random", true},
+	} {
+		e, err := Entrant(context.Background(), tc.arg, procbot.Options{}, langs, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := e.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		inCache := false
+		for _, a := range info.Command {
+			inCache = inCache || strings.HasPrefix(a, cache)
+		}
+		if info.Name != tc.name || inCache != tc.built {
+			t.Errorf("%s plays as %s, %q; want %s, built in the cache: %v", tc.arg, info.Name, info.Command, tc.name, tc.built)
+		}
 	}
 }
