@@ -1,8 +1,10 @@
-// Package tournament runs many matches between many bots: it builds the
-// bots from sources, draws the schedule (round robin, gauntlet, Swiss, or
-// random groups for multiplayer games), plays the matches in parallel,
-// records every finished match durably in a results log so that a run can
-// be resumed or split across machines, and fits ratings into standings.
+// Package tournament runs many matches between many bots: it draws the
+// schedule (round robin, gauntlet, Swiss, or random groups for
+// multiplayer games), plays the matches in parallel, records every
+// finished match durably in a results log so that a run can be resumed or
+// split across machines, and fits ratings into standings. It knows no
+// kind of bot: its caller makes the bot arguments contestants ready to
+// play (Options.Prepare: package judge/bots/contest) and says how they run.
 package tournament
 
 import (
