@@ -70,10 +70,20 @@ func TestImportRules(t *testing.T) {
 		"judge/judge":             {"judge/games"},
 		"judge/judge/goplayer":    {"judge/games", "judge/judge"},
 		"judge/judge/procbot":     {"judge/games", "judge/judge", "judge/sandbox", "judge/sandbox/"},
-		"judge/judge/config":      {"judge/games", "judge/judge", "judge/judge/procbot", "judge/sandbox", "judge/sandbox/"},
-		"judge/judge/httpbot":     {"judge/games", "judge/judge", "judge/judge/goplayer"},
-		"judge/judge/human":       {"judge/games", "judge/judge", "judge/judge/goplayer"},
-		"judge/judge/replayview":  {"judge/games", "judge/judge"},
+		// The configuration and the tournament know no kind of player
+		// and no sandbox: bots (and its contest glue) make players.
+		"judge/judge/config":     {},
+		"judge/judge/tournament": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/sprt"},
+		"judge/judge/bots": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
+			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/"},
+		"judge/judge/bots/contest": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
+			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/",
+			"judge/judge/bots", "judge/judge/tournament", "judge/judge/sprt"},
+		"judge/judge/serve": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/sprt",
+			"judge/judge/tournament", "judge/judge/replayview"},
+		"judge/judge/httpbot":    {"judge/games", "judge/judge", "judge/judge/goplayer"},
+		"judge/judge/human":      {"judge/games", "judge/judge", "judge/judge/goplayer"},
+		"judge/judge/replayview": {"judge/games", "judge/judge"},
 	}
 	rule := func(path string) ([]string, bool) {
 		if a, ok := allowed[path]; ok {
@@ -108,7 +118,7 @@ func TestImportRules(t *testing.T) {
 			switch {
 			case strings.HasPrefix(imp, "judge/cmd"):
 				t.Errorf("%s imports %s", path, imp)
-			case imp == "judge/sandbox" && !slices.Contains([]string{"judge/judge/procbot", "judge/cmd/judge", "judge/judge/judgetest"}, path):
+			case imp == "judge/sandbox" && !slices.Contains([]string{"judge/judge/procbot", "judge/judge/judgetest"}, path):
 				t.Errorf("%s imports the sandbox: only judge/procbot starts sandboxed processes", path)
 			case imp == "judge/sandbox/inside" && path != "judge/sandbox":
 				t.Errorf("%s imports the sandbox's init: only judge/sandbox runs it (sandbox.Init)", path)

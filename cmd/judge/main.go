@@ -29,15 +29,15 @@ import (
 	"time"
 
 	"judge/judge"
-	"judge/sandbox"
+	"judge/judge/procbot"
 )
 
 func main() {
-	sandbox.Init() // when run as a sandbox's init, this never returns
+	procbot.Init() // when run as a sandbox's init, this never returns
 	ctx, stop := onSignals(context.Background(), os.Stderr, os.Exit, time.Second)
 	code := (&Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
 	stop()
-	sandbox.Close() // the cgroups of the sandboxes kept ready
+	procbot.Close() // the cgroups of the sandboxes kept ready
 	os.Exit(code)
 }
 

@@ -21,9 +21,10 @@ import (
 
 func (m *Main) match(ctx context.Context, args []string) error {
 	fs := m.newFlags("match", "--game NAME [flags] BOT BOT...",
-		"Plays one match. Each BOT is the path of an executable or a quoted command line\n"+
-			"such as \"python3 bot.py\". The exit status is 0 whenever the match was played,\n"+
-			"whatever the bots did.")
+		"Plays one match. Each BOT is the path of an executable, a source file or folder\n"+
+			"(built as judge tournament builds it, with configs/languages.toml), or a quoted\n"+
+			"command line such as \"python3 bot.py\". The exit status is 0 whenever the match\n"+
+			"was played, whatever the bots did.")
 	mf := addMatchFileFlags(fs)
 	of := addOneMatchFlags(fs, "bot")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
@@ -47,12 +48,8 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	}
 	mt := su.match
 	mt.Seed = of.seedOf()
-	for _, a := range pos {
-		e, err := entrant(a, su.proc)
-		if err != nil {
-			return err
-		}
-		mt.Entrants = append(mt.Entrants, e)
+	if mt.Entrants, err = entrants(ctx, pos, su.proc); err != nil {
+		return err
 	}
 	mt.Trace = *of.trace
 	mt.Serve = procbot.OneCPU

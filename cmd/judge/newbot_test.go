@@ -12,9 +12,9 @@ import (
 
 	"judge/games/catalog"
 	"judge/judge"
+	"judge/judge/bots"
 	"judge/judge/judgetest"
 	"judge/judge/procbot"
-	"judge/judge/tournament"
 )
 
 // openTempDir is a temporary directory that sandboxed bots, which run as
@@ -27,7 +27,7 @@ func TestNewBot(t *testing.T) {
 		t.Skip("builds and plays 24 bots")
 	}
 	root := judgetest.Root(t)
-	langs, err := tournament.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
+	langs, err := bots.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,4 +120,67 @@ func TestNewBotErrors(t *testing.T) {
 			t.Errorf("%q: exit %d, %q; want %d and %q", c.args, code, errs, c.code, c.want)
 		}
 	}
+}
+
+// TestMatchBuildsSources: `judge match` takes a starter folder and a
+// source file as a tournament does, building them with the languages
+// file, and plays them.
+func TestMatchBuildsSources(t *testing.T) {
+	judgetest.NeedTools(t, "gcc")
+	dir := filepath.Join(openTempDir(t), "starter")
+	if code, _, errs := run(t, "new-bot", "--game", "tictactoe", "--lang", "c", dir); code != 0 {
+		t.Fatalf("new-bot: exit %d: %s", code, errs)
+	}
+	src := filepath.Join(openTempDir(t), "other.c")
+	if err := os.WriteFile(src, []byte(readStarter(t, dir)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	replay := filepath.Join(openTempDir(t), "replay.json")
+	code, out, errs := run(t, "match", "--game", "tictactoe", "--seed", "3", "--replay", replay, dir, src)
+	if code != 0 {
+		t.Fatalf("match: exit %d\n%s\n%s", code, out, errs)
+	}
+	f, err := os.Open(replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := judge.ReadReplay(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Bots) != 2 || r.Bots[0].Name != "starter" || r.Bots[1].Name != "other" {
+		t.Fatalf("bots %+v, want starter and other", r.Bots)
+	}
+	if r.Bots[0].SHA256 == r.Bots[1].SHA256 {
+		t.Errorf("two builds of other sources known by one hash %s", r.Bots[0].SHA256)
+	}
+	for i, p := range r.Outcome.Players {
+		if p.Status != judge.OK {
+			t.Errorf("seat %d: %s: %s", i, p.Status, p.Reason)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bot")); err == nil {
+		t.Error("the starter folder holds a program: the build wrote into the sources")
+	}
+
+	// A source that does not compile is an error naming it.
+	broken := filepath.Join(openTempDir(t), "broken.c")
+	if err := os.WriteFile(broken, []byte("int main(void) { return undefined_thing; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = run(t, "match", "--game", "tictactoe", broken, src)
+	if code != 1 || !strings.Contains(errs, broken+" cannot play") || !strings.Contains(errs, "undefined_thing") {
+		t.Errorf("a match with a source that does not compile: exit %d, %s", code, errs)
+	}
+}
+
+// readStarter is the source of the C starter bot in dir.
+func readStarter(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "bot.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -69,14 +69,14 @@ func (m *Main) play(ctx context.Context, args []string) error {
 	} else {
 		con = human.NewTerminal(m.Stdin, m.Stdout)
 	}
-	person := human.Entrant{Name: *name, Console: con, Game: su.match.Game.Name(), Timed: *timed}
-	for _, a := range pos {
+	person := human.Person{Name: *name, Console: con, Game: su.match.Game.Name(), Timed: *timed}
+	bs, err := entrants(ctx, pos, su.proc)
+	if err != nil {
+		return err
+	}
+	for _, e := range bs {
 		if len(mt.Entrants) == *seat {
 			mt.Entrants = append(mt.Entrants, person)
-		}
-		e, err := entrant(a, su.proc)
-		if err != nil {
-			return err
 		}
 		mt.Entrants = append(mt.Entrants, e)
 	}

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sync"
 	"time"
 
 	"judge/judge"
+	"judge/judge/bots/contest"
 	"judge/judge/sprt"
 	"judge/judge/tournament"
 )
@@ -56,22 +56,16 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 	if *maxGames < 2 {
 		return fmt.Errorf("%w: --max-games %d: want at least 2", errUsage, *maxGames)
 	}
-	langFile := *languages
-	if langFile == "" {
-		if _, err := os.Stat("configs/languages.toml"); err == nil {
-			langFile = "configs/languages.toml"
-		}
-	}
-	langs, err := tournament.LoadLanguages(langFile)
+	langs, err := loadLanguages(*languages)
 	if err != nil {
 		return err
 	}
 	live := &liveLine{w: m.Stderr, terminal: isTerminal(m.Stderr), quiet: *quiet}
 	o := tournament.SPRTOptions{
-		Match: mt, Proc: su.proc, A: pos[0], B: pos[1], Test: test, MaxGames: *maxGames,
-		Seed: *seed, Jobs: *jobs, Out: *out, Cache: *cache, Languages: langs,
+		Match: mt, A: pos[0], B: pos[1], Test: test, MaxGames: *maxGames, Seed: *seed, Jobs: *jobs, Out: *out, Cache: *cache,
 		Log: m.Stderr, Live: live.update,
 	}
+	contest.UseSPRT(&o, langs, su.proc)
 	st, err := tournament.RunSPRT(ctx, o)
 	live.end(st)
 	if st != nil && (err == nil || errors.Is(err, tournament.ErrInterrupted)) {

@@ -14,6 +14,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"judge/judge"
+	"judge/judge/bots"
+	"judge/judge/bots/contest"
 	"judge/judge/procbot"
 	"judge/judge/tournament"
 )
@@ -29,134 +31,42 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 			"here (it does not build, or its runtime is missing): the shard plays nothing, since\n"+
 			"every shard must play every bot (without --shard such a bot is left out).")
 	mf := addMatchFlags(fs)
-	var (
-		configFile = fs.String("config", "", "tournament file (TOML, see configs/tournament-*.toml)")
-		format     = fs.String("format", "", "roundrobin, gauntlet, swiss or groups (default: roundrobin for two players, groups for more)")
-		rounds     = fs.Int("rounds", 0, "rounds: in each, every pair plays both seat orders (swiss: rounds of pairings; groups: random draws) (default 1)")
-		gamesN     = fs.Int("games", 0, "groups: play at least this many games in all, in whole rounds (the Splix runner's --iterations)")
-		seed       = fs.Uint64("seed", 0, "tournament seed; every match's seed derives from it (default: the one recorded in --out, else random)")
-		jobs       = fs.Int("jobs", 0, "matches at once (default: one per CPU, fewer for games where several bots move at once)")
-		out        = fs.String("out", "", "output directory: results log, standings, replays (default results/GAME)")
-		cache      = fs.String("cache", "", "build cache directory (default OUT/cache)")
-		testBot    = fs.String("test-bot", "", "only matches with this bot (a name or a BOT argument); gauntlet: the bot against the field")
-		groupSize  = fs.Int("group-size", 0, "groups: players per match (default min(5, bots, the game's maximum))")
-		shard      = fs.String("shard", "", "play only share i of n of the matches, i/n with 0 <= i < n (combine with 'judge merge')")
-		botsDir    = fs.String("bots", "", "play every bot in this directory (sources, programs, directories)")
-		languages  = fs.String("languages", "", "how to build each language (default configs/languages.toml if present, else built in)")
-		quiet      = fs.Bool("quiet", false, "no progress, no table: only errors")
-	)
-	fs.IntVar(gamesN, "iterations", 0, "same as --games")
-	fs.StringVar(testBot, "t", "", "same as --test-bot")
-	rf := addRunnerFlags(fs, gamesN, jobs, seed, botsDir)
+	tf := addTournamentFlags(fs)
+	rf := addRunnerFlags(fs, tf.gamesN, tf.jobs, tf.seed, tf.botsDir)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if err := rf.apply(set, gamesN, jobs, botsDir); err != nil {
+	tf.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { tf.set[f.Name] = true })
+	if err := rf.apply(tf.set, tf.gamesN, tf.jobs, tf.botsDir); err != nil {
 		return err
 	}
 
 	cfg := &tournament.Config{}
-	if *configFile != "" {
-		if cfg, err = tournament.LoadConfig(*configFile); err != nil {
+	if *tf.configFile != "" {
+		if cfg, err = tournament.LoadConfig(*tf.configFile); err != nil {
 			return err
 		}
 	}
 	ts := cfg.Tournament
-	su, err := mf.resolve(&cfg.File, *configFile, m.Stderr)
+	su, err := mf.resolve(&cfg.File, *tf.configFile, m.Stderr)
 	if err != nil {
 		return err
 	}
-	mt := su.match
-	mt.Serve = procbot.OneCPU
-	if err := checkCounts(mf.set, map[string]int{"rounds": *rounds, "games": *gamesN, "group_size": *groupSize, "jobs": *jobs}); err != nil {
+	if err := checkCounts(mf.set, map[string]int{"rounds": *tf.rounds, "games": *tf.gamesN, "group_size": *tf.groupSize, "jobs": *tf.jobs}); err != nil {
 		return err
 	}
-
-	o := tournament.Options{Match: mt, Proc: su.proc}
-	pick := func(flagName string, flagVal, cfgVal string) string {
-		if set[flagName] {
-			return flagVal
-		}
-		return cfgVal
-	}
-	pickInt := func(flagName string, flagVal, cfgVal int) int {
-		if set[flagName] || (flagName == "games" && set["iterations"]) {
-			return flagVal
-		}
-		return cfgVal
-	}
-	if f := pick("format", *format, ts.Format); f != "" {
-		if o.Format, err = tournament.ParseFormat(f); err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
-		}
-	}
-	o.Rounds = pickInt("rounds", *rounds, ts.Rounds)
-	o.Games = pickInt("games", *gamesN, ts.Games)
-	o.Jobs = pickInt("jobs", *jobs, ts.Jobs)
-	o.GroupSize = pickInt("group-size", *groupSize, ts.GroupSize)
-	o.TestBot = pick("test-bot", *testBot, ts.TestBot)
-	if set["t"] {
-		o.TestBot = *testBot
-	}
-	o.Out = pick("out", *out, ts.Out)
-	if o.Out == "" {
-		o.Out = filepath.Join("results", mt.Name)
-	}
-	o.Cache = pick("cache", *cache, ts.Cache)
-	if *shard != "" {
-		if o.Shard, err = tournament.ParseShard(*shard); err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
-		}
-	}
-	switch {
-	case set["seed"]:
-		o.Seed = *seed
-	case ts.Seed != nil:
-		o.Seed = *ts.Seed
-	default:
-		h, err := tournament.RecordedHeader(o.Out)
-		if err != nil {
-			return err
-		}
-		if h != nil {
-			o.Seed = h.Seed
-		} else {
-			o.Seed = randomSeed()
-			fmt.Fprintf(m.Stderr, "seed %d (give --seed %d to play the same tournament again)\n", o.Seed, o.Seed)
-		}
-	}
-
-	langFile := pick("languages", *languages, ts.Languages)
-	if langFile == "" {
-		if _, err := os.Stat("configs/languages.toml"); err == nil {
-			langFile = "configs/languages.toml"
-		}
-	}
-	if o.Languages, err = tournament.LoadLanguages(langFile); err != nil {
+	o, err := tf.options(su.match, ts)
+	if err != nil {
 		return err
 	}
-
-	// Bots: the command line's replace the file's.
-	dir := *botsDir
-	bots := pos
-	if len(pos) == 0 && dir == "" {
-		bots, dir = ts.Bots, ts.BotsDir
+	if o.Seed, err = tf.seedOf(o.Out, ts, m.Stderr); err != nil {
+		return err
 	}
-	if dir != "" {
-		more, skipped, err := tournament.BotArgs(dir, o.Languages)
-		if err != nil {
-			return err
-		}
-		o.Skipped = skipped
-		bots = append(append([]string(nil), bots...), more...)
+	if err := tf.bots(&o, pos, ts, su.proc); err != nil {
+		return err
 	}
-	if len(bots) == 0 {
-		return fmt.Errorf("%w: no bots: give them as arguments, with --bots DIR, or in the configuration", errUsage)
-	}
-	o.Bots = bots
 
 	// Recorded, for a merge to say how to resume this shard.
 	o.Command = append([]string{os.Args[0], "tournament"}, args...)
@@ -164,13 +74,159 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 		o.Dir = ""
 	}
 	o.Log = m.Stderr
-	if !*quiet {
+	if !*tf.quiet {
 		o.Progress = &tournament.Progress{W: m.Stderr, Terminal: isTerminal(m.Stderr)}
 	} else {
 		o.Log = io.Discard
 	}
+	err = m.runTournament(ctx, o, *tf.quiet)
+	if err == nil {
+		err = rf.openAfter(o.Out, o.TestBot, o.Log)
+	}
+	var ue *tournament.UnplayableError
+	if errors.As(err, &ue) {
+		return exitError{exitUnplayable, err}
+	}
+	return err
+}
+
+// tournamentFlags are the flags of judge tournament of its own, and which
+// were given (set).
+type tournamentFlags struct {
+	configFile, format, out, cache, testBot, shard, botsDir, languages *string
+	rounds, gamesN, jobs, groupSize                                    *int
+	seed                                                               *uint64
+	quiet                                                              *bool
+	set                                                                map[string]bool
+}
+
+func addTournamentFlags(fs *flag.FlagSet) *tournamentFlags {
+	tf := &tournamentFlags{
+		configFile: fs.String("config", "", "tournament file (TOML, see configs/tournament-*.toml)"),
+		format:     fs.String("format", "", "roundrobin, gauntlet, swiss or groups (default: roundrobin for two players, groups for more)"),
+		rounds:     fs.Int("rounds", 0, "rounds: in each, every pair plays both seat orders (swiss: rounds of pairings; groups: random draws) (default 1)"),
+		gamesN:     fs.Int("games", 0, "groups: play at least this many games in all, in whole rounds (the Splix runner's --iterations)"),
+		seed:       fs.Uint64("seed", 0, "tournament seed; every match's seed derives from it (default: the one recorded in --out, else random)"),
+		jobs:       fs.Int("jobs", 0, "matches at once (default: one per CPU, fewer for games where several bots move at once)"),
+		out:        fs.String("out", "", "output directory: results log, standings, replays (default results/GAME)"),
+		cache:      fs.String("cache", "", "build cache directory (default OUT/cache)"),
+		testBot:    fs.String("test-bot", "", "only matches with this bot (a name or a BOT argument); gauntlet: the bot against the field"),
+		groupSize:  fs.Int("group-size", 0, "groups: players per match (default min(5, bots, the game's maximum))"),
+		shard:      fs.String("shard", "", "play only share i of n of the matches, i/n with 0 <= i < n (combine with 'judge merge')"),
+		botsDir:    fs.String("bots", "", "play every bot in this directory (sources, programs, directories)"),
+		languages:  fs.String("languages", "", "how to build each language (default configs/languages.toml if present, else built in)"),
+		quiet:      fs.Bool("quiet", false, "no progress, no table: only errors"),
+	}
+	fs.IntVar(tf.gamesN, "iterations", 0, "same as --games")
+	fs.StringVar(tf.testBot, "t", "", "same as --test-bot")
+	return tf
+}
+
+// pick is the flag's value when it was given, else the file's.
+func (tf *tournamentFlags) pick(flagName string, flagVal, cfgVal string) string {
+	if tf.set[flagName] {
+		return flagVal
+	}
+	return cfgVal
+}
+
+// pickInt is pick for counts.
+func (tf *tournamentFlags) pickInt(flagName string, flagVal, cfgVal int) int {
+	if tf.set[flagName] || (flagName == "games" && tf.set["iterations"]) {
+		return flagVal
+	}
+	return cfgVal
+}
+
+// options are the tournament's options of match mt, as the flags and
+// the [tournament] table ts say: all but its seed and its bots.
+func (tf *tournamentFlags) options(mt judge.Match, ts tournament.Settings) (tournament.Options, error) {
+	o := tournament.Options{Match: mt}
+	var err error
+	if f := tf.pick("format", *tf.format, ts.Format); f != "" {
+		if o.Format, err = tournament.ParseFormat(f); err != nil {
+			return o, fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	o.Rounds = tf.pickInt("rounds", *tf.rounds, ts.Rounds)
+	o.Games = tf.pickInt("games", *tf.gamesN, ts.Games)
+	o.Jobs = tf.pickInt("jobs", *tf.jobs, ts.Jobs)
+	o.GroupSize = tf.pickInt("group-size", *tf.groupSize, ts.GroupSize)
+	o.TestBot = tf.pick("test-bot", *tf.testBot, ts.TestBot)
+	if tf.set["t"] {
+		o.TestBot = *tf.testBot
+	}
+	o.Out = tf.pick("out", *tf.out, ts.Out)
+	if o.Out == "" {
+		o.Out = filepath.Join("results", mt.Name)
+	}
+	o.Cache = tf.pick("cache", *tf.cache, ts.Cache)
+	if *tf.shard != "" {
+		if o.Shard, err = tournament.ParseShard(*tf.shard); err != nil {
+			return o, fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	return o, nil
+}
+
+// seedOf is the tournament's seed: the flag's, the file's, the one
+// recorded in out, or a random one, said on stderr.
+func (tf *tournamentFlags) seedOf(out string, ts tournament.Settings, stderr io.Writer) (uint64, error) {
+	switch {
+	case tf.set["seed"]:
+		return *tf.seed, nil
+	case ts.Seed != nil:
+		return *ts.Seed, nil
+	}
+	h, err := tournament.RecordedHeader(out)
+	if err != nil {
+		return 0, err
+	}
+	if h != nil {
+		return h.Seed, nil
+	}
+	seed := randomSeed()
+	fmt.Fprintf(stderr, "seed %d (give --seed %d to play the same tournament again)\n", seed, seed)
+	return seed, nil
+}
+
+// bots gives o its bots: the arguments pos, or the file's when there are
+// none, and those of the bots directory, run as proc says.
+func (tf *tournamentFlags) bots(o *tournament.Options, pos []string, ts tournament.Settings, proc procbot.Options) error {
+	langs, err := loadLanguages(tf.pick("languages", *tf.languages, ts.Languages))
+	if err != nil {
+		return err
+	}
+	contest.Use(o, langs, proc)
+
+	// The command line's bots replace the file's.
+	dir := *tf.botsDir
+	botArgs := pos
+	if len(pos) == 0 && dir == "" {
+		botArgs, dir = ts.Bots, ts.BotsDir
+	}
+	if dir != "" {
+		more, skipped, err := bots.BotArgs(dir, langs)
+		if err != nil {
+			return err
+		}
+		for _, s := range skipped {
+			o.Skipped = append(o.Skipped, tournament.Skipped(s))
+		}
+		botArgs = append(append([]string(nil), botArgs...), more...)
+	}
+	if len(botArgs) == 0 {
+		return fmt.Errorf("%w: no bots: give them as arguments, with --bots DIR, or in the configuration", errUsage)
+	}
+	o.Bots = botArgs
+	return nil
+}
+
+// runTournament runs a tournament and, unless quiet, shows its standings
+// and where its files are.
+func (m *Main) runTournament(ctx context.Context, o tournament.Options, quiet bool) error {
 	st, err := tournament.Run(ctx, o)
-	if st != nil && !*quiet {
+	if st != nil && !quiet {
 		st.Print(m.Stdout)
 		files := tournament.StandingsFiles(o.Out)
 		var we *tournament.WriteError
@@ -183,13 +239,6 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 		}
 		fmt.Fprintf(m.Stderr, "%s; replays: %s; judge peak RSS %.1f MiB\n",
 			judge.Printable(where), judge.Printable(filepath.Join(o.Out, "replays")), peakRSS())
-	}
-	if err == nil {
-		err = rf.openAfter(o.Out, o.TestBot, o.Log)
-	}
-	var ue *tournament.UnplayableError
-	if errors.As(err, &ue) {
-		return exitError{exitUnplayable, err}
 	}
 	return err
 }

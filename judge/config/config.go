@@ -9,13 +9,12 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
-
-	"judge/judge/procbot"
 )
 
 // File is a match configuration file (configs/*.toml):
@@ -119,6 +118,30 @@ type Sandbox struct {
 	Tmp       Size   `toml:"tmp"`
 }
 
+// IOModes are the values of [bots] io: how a bot's standard files are
+// connected (the process player's modes; "" is "pty").
+var IOModes = []string{"pty", "pipe"}
+
+// Levels are the values of [sandbox] level: how strongly bots are
+// isolated ("" is "auto", the strongest the machine allows).
+var Levels = []string{"auto", "full", "namespaces", "basic", "none"}
+
+// CheckIO checks a value of [bots] io.
+func CheckIO(s string) error {
+	if s == "" || slices.Contains(IOModes, s) {
+		return nil
+	}
+	return fmt.Errorf("%q is not \"pty\" or \"pipe\"", s)
+}
+
+// CheckLevel checks a value of [sandbox] level.
+func CheckLevel(s string) error {
+	if s == "" || slices.Contains(Levels, s) {
+		return nil
+	}
+	return fmt.Errorf("unknown sandbox level %q (want auto, full, namespaces, basic or none)", s)
+}
+
 // Size is a number of bytes written as "256MiB", "64KiB", "1GiB" or a
 // plain number in TOML.
 type Size int64
@@ -185,10 +208,10 @@ func Load(path string) (*File, error) {
 // the counts (Counts). Errors name path and, where it can be found, the
 // line.
 func (c *File) Check(path string) error {
-	if _, err := procbot.ParseIO(c.Bots.IO); err != nil {
+	if err := CheckIO(c.Bots.IO); err != nil {
 		return fmt.Errorf("%s:%d: bots.io: %w", path, Line(path, "bots", "io"), err)
 	}
-	if _, err := procbot.ParseLevel(c.Sandbox.Level); err != nil {
+	if err := CheckLevel(c.Sandbox.Level); err != nil {
 		return fmt.Errorf("%s:%d: sandbox.level: %w", path, Line(path, "sandbox", "level"), err)
 	}
 	values := map[string]int64{

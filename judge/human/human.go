@@ -38,8 +38,8 @@ type Console interface {
 	Ask(ctx context.Context, prompt string) (string, error)
 }
 
-// Entrant seats a person. It implements judge.Entrant.
-type Entrant struct {
+// Person seats a person. It implements judge.Entrant.
+type Person struct {
 	Name    string  // shown in results; "you" when empty
 	Console Console // where the person plays
 	// Game is the game's name (gomoku, connect4, battleship, splix); when
@@ -51,11 +51,11 @@ type Entrant struct {
 }
 
 // Info implements judge.Entrant.
-func (e Entrant) Info() (judge.BotInfo, error) {
+func (e Person) Info() (judge.BotInfo, error) {
 	return judge.BotInfo{Name: e.name(), Command: []string{"person"}}, nil
 }
 
-func (e Entrant) name() string {
+func (e Person) name() string {
 	if e.Name == "" {
 		return "you"
 	}
@@ -63,7 +63,7 @@ func (e Entrant) name() string {
 }
 
 // Start implements judge.Entrant.
-func (e Entrant) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
+func (e Person) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
 	if e.Console == nil {
 		return nil, errors.New("a person needs a console")
 	}

@@ -249,7 +249,7 @@ func lastEmpty(_ context.Context, c *goplayer.Conn) error {
 	}
 }
 
-func playMatch(t *testing.T, variant string, params games.Params, seat int, person Entrant, others ...judge.Entrant) *judge.Result {
+func playMatch(t *testing.T, variant string, params games.Params, seat int, person Person, others ...judge.Entrant) *judge.Result {
 	t.Helper()
 	v, err := catalog.Lookup(variant)
 	if err != nil {
@@ -277,7 +277,7 @@ func TestHumanPlaysTicTacToe(t *testing.T) {
 	// The opponent takes the last empty cell: (2,2), then (1,2).
 	moves := []string{"0 0", "9 9", "1 0", "hello", "2 2", "2 0"}
 	con := &script{max: 20, answer: func(_ string, n int) string { return moves[n-1] }}
-	res := playMatch(t, "tictactoe", nil, 0, Entrant{Console: con}, goPlayer{name: "last", f: lastEmpty})
+	res := playMatch(t, "tictactoe", nil, 0, Person{Console: con}, goPlayer{name: "last", f: lastEmpty})
 	text := con.text()
 	if res.Winner != 0 || res.Players[0].Status != judge.OK || res.Players[0].Name != "you" {
 		t.Fatalf("winner %d, %+v\n%s", res.Winner, res.Players, text)
@@ -303,7 +303,7 @@ func TestHumanPlaysTicTacToe(t *testing.T) {
 // A person whose input ends leaves the game: a crash, saying so.
 func TestHumanLeaves(t *testing.T) {
 	con := &script{max: 1, answer: func(string, int) string { return "0 0" }}
-	res := playMatch(t, "tictactoe", nil, 1, Entrant{Name: "ann", Console: con}, goPlayer{name: "last", f: lastEmpty})
+	res := playMatch(t, "tictactoe", nil, 1, Person{Name: "ann", Console: con}, goPlayer{name: "last", f: lastEmpty})
 	if p := res.Players[1]; p.Status != judge.Crash || p.Reason != leftReason || p.Name != "ann" || res.Winner != 0 {
 		t.Fatalf("winner %d, %+v", res.Winner, res.Players)
 	}
@@ -325,7 +325,7 @@ func TestHumanPlaysEveryGame(t *testing.T) {
 			}
 			return fmt.Sprint(n % 7)
 		}}
-		res := playMatch(t, "connect4", nil, 1, Entrant{Console: con}, bot("examples/connect4/random.c"))
+		res := playMatch(t, "connect4", nil, 1, Person{Console: con}, bot("examples/connect4/random.c"))
 		checkEnd(t, res, 1, con, "Refused: DropDisc 9: column 9 is off the board")
 	})
 	t.Run("battleship", func(t *testing.T) {
@@ -348,7 +348,7 @@ func TestHumanPlaysEveryGame(t *testing.T) {
 			shot++
 			return fmt.Sprintf("%d %d", (shot-1)%10, (shot-1)/10)
 		}}
-		res := playMatch(t, "battleship", nil, 0, Entrant{Console: con}, bot("examples/battleship/random.c"))
+		res := playMatch(t, "battleship", nil, 0, Person{Console: con}, bot("examples/battleship/random.c"))
 		checkEnd(t, res, 0, con, `"0,0-3,0" is 4 long: this ship's length is 5`, "overlaps a ship you placed at 0,0",
 			"The opponent's ships afloat")
 	})
@@ -364,7 +364,7 @@ func TestHumanPlaysEveryGame(t *testing.T) {
 			}
 			return ring[(n-4)%len(ring)]
 		}}
-		res := playMatch(t, "splix-small", games.Params{"players": 2, "turns": 40}, 0, Entrant{Console: con}, bot("examples/splix/looper"))
+		res := playMatch(t, "splix-small", games.Params{"players": 2, "turns": 40}, 0, Person{Console: con}, bot("examples/splix/looper"))
 		checkEnd(t, res, 0, con, `"up" is not a direction`, "You are seat 0: A your head")
 		if res.Turns != 40 {
 			t.Errorf("%d turns, want 40", res.Turns)
@@ -431,7 +431,7 @@ func TestHumanTimed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		silent := &silentConsole{}
 		res, err := judge.Run(t.Context(), judge.Match{Game: v.Game, Name: v.Name, Params: p, Limits: judge.DefaultLimits,
-			Entrants: []judge.Entrant{Entrant{Console: silent, Timed: true}, goPlayer{name: "last", f: lastEmpty}}})
+			Entrants: []judge.Entrant{Person{Console: silent, Timed: true}, goPlayer{name: "last", f: lastEmpty}}})
 		if err != nil {
 			t.Fatal(err)
 		}

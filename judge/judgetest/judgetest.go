@@ -285,3 +285,18 @@ func PHPServer(tb testing.TB, dir string) string {
 		time.Sleep(25 * time.Millisecond)
 	}
 }
+
+// TempDir is a temporary directory that sandboxed bots, which run as
+// nobody when the tests run as root, can enter: it and the directories
+// above it, up to the system's temporary directory, are searchable by
+// all.
+func TempDir(tb testing.TB) string {
+	tb.Helper()
+	d := tb.TempDir()
+	for p := d; p != os.TempDir() && p != "/" && p != "."; p = filepath.Dir(p) {
+		if err := os.Chmod(p, 0o755); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return d
+}

@@ -14,9 +14,9 @@ import (
 
 	"judge/games/catalog"
 	"judge/judge"
+	"judge/judge/bots"
 	"judge/judge/judgetest"
 	"judge/judge/procbot"
-	"judge/judge/tournament"
 )
 
 func TestMain(m *testing.M) { judgetest.Main(m) }
@@ -143,13 +143,13 @@ func TestEnvironment(t *testing.T) {
 // The JVM's sizes in every bot's environment are those of the java run
 // line of configs/languages.toml, from the same limit.
 func TestRuntimeEnvIsTheJavaRunLine(t *testing.T) {
-	langs, err := tournament.LoadLanguages("")
+	langs, err := bots.LoadLanguages("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	run := strings.Join(langs.Language["java"].Run, " ")
 	for _, mem := range []int64{64 << 20, 256 << 20, 1 << 30, 8 << 30} {
-		vars := tournament.RunVars(mem)
+		vars := bots.RunVars(mem)
 		opts := procbot.RuntimeEnv(mem)["JAVA_TOOL_OPTIONS"]
 		for _, o := range strings.Fields(opts) {
 			o = strings.NewReplacer("="+vars["{memory_mb}"][0]+"m", "={memory_mb}m", "-Xss"+vars["{stack_mb}"][0]+"m", "-Xss{stack_mb}m").Replace(o)

@@ -2,6 +2,7 @@ package procbot_test
 
 import (
 	"context"
+	"judge/judge/bots"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +16,7 @@ import (
 // rubyPlayer is the spec of a contest player in testdata/rubycontest.
 func rubyPlayer(t *testing.T, file string) procbot.Spec {
 	t.Helper()
-	spec, ok, err := procbot.ParseRubyContest(procbot.RubyContestPrefix + filepath.Join("testdata", "rubycontest", file))
+	spec, ok, err := bots.ParseRubyContest(bots.RubyContestPrefix + filepath.Join("testdata", "rubycontest", file))
 	if !ok || err != nil {
 		t.Fatalf("ParseRubyContest: %v %v", ok, err)
 	}
@@ -125,7 +126,7 @@ func TestCheckRubyContest(t *testing.T) {
 		if err := os.WriteFile(p, []byte(tt.src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		spec, err := procbot.RubyContestSpec(p)
+		spec, err := bots.RubyContestSpec(p)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
@@ -136,50 +137,5 @@ func TestCheckRubyContest(t *testing.T) {
 		if tt.why == "" && why != "" || !strings.Contains(why, tt.why) {
 			t.Errorf("%s: %q, want %q", tt.name, why, tt.why)
 		}
-	}
-}
-
-func TestRubyContestFiles(t *testing.T) {
-	judgetest.NeedTools(t, "ruby")
-	dir := t.TempDir()
-	write := func(name, src string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	player := "class XPlayer\n  def name() 'x' end\n  def new_game\n  end\n  def take_turn(s, r)\n  end\nend\n"
-	for _, tt := range []struct {
-		name, src string
-		is        bool
-		spec      string // the spec's name, when it is a player
-	}{
-		{"a.rb", player, true, "a"},
-		{"b.rb", strings.Replace(player, "def name() 'x' end", "def name\n    \"Team B\"\n  end", 1), true, "Team B"},
-		{"c.rb", strings.Replace(player, "def name() 'x' end", "def name; 'Team C'; end", 1), true, "Team C"},
-		{"d.rb", strings.Replace(player, "XPlayer", "Helper", 1), false, "d"},
-		{"e.rb", strings.Replace(player, "take_turn", "turn", 1), false, "e"},
-		{"f.py", player, false, "f.py"},
-		{"player.rb", strings.Replace(player, "XPlayer", "Player", 1), true, "player"},
-		{"g.rb", strings.Replace(player, "XPlayer", "PlayerX", 1), false, "g"},
-		{"h.rb", strings.Replace(player, "XPlayer", "Club::Player < Base", 1), true, "h"},
-	} {
-		p := write(tt.name, tt.src)
-		if got := procbot.IsRubyContest(p); got != tt.is {
-			t.Errorf("%s: IsRubyContest = %v", tt.name, got)
-		}
-		// Whether the file holds a player is Ruby's to say
-		// (CheckRubyContest): every readable file has a spec.
-		spec, ok, err := procbot.ParseRubyContest("ruby-contest:" + p)
-		if !ok || err != nil {
-			t.Errorf("%s: ParseRubyContest: %v %v", tt.name, ok, err)
-		}
-		if spec.Name != tt.spec || len(spec.Argv) != 3 || spec.Argv[0] != "ruby" || spec.Argv[2] != p {
-			t.Errorf("%s: spec %+v", tt.name, spec)
-		}
-	}
-	if _, ok, _ := procbot.ParseRubyContest("ruby x.rb"); ok {
-		t.Error("a command line taken for a contest player")
 	}
 }

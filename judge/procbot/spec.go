@@ -59,7 +59,7 @@ func ParseBot(arg string) (Spec, error) {
 	if main == "" {
 		return Spec{}, fmt.Errorf("bot %q: no such program", argv[0])
 	}
-	if err := checkReadable(main); err != nil {
+	if err := CheckReadable(main); err != nil {
 		return Spec{}, err
 	}
 	return Spec{Name: filepath.Base(main), Argv: argv}, nil
@@ -200,9 +200,9 @@ func checkProgram(path string) error {
 	return nil
 }
 
-// checkReadable says when a bot's file cannot be read by the user bots
+// CheckReadable says when a bot's file cannot be read by the user bots
 // run as: nobody, when the judge runs as root.
-func checkReadable(path string) error {
+func CheckReadable(path string) error {
 	if os.Geteuid() != 0 {
 		return nil
 	}

@@ -47,10 +47,16 @@ func RunLevel(level Level) Level {
 
 // Memory is the memory limit of a bot with these options, in bytes.
 func (o Options) Memory() int64 {
+	return o.SandboxLimits().Memory
+}
+
+// SandboxLimits are the limits of a bot's sandbox with these options:
+// sandbox.DefaultLimits when they give none.
+func (o Options) SandboxLimits() sandbox.Limits {
 	if o.Limits == (sandbox.Limits{}) {
-		return sandbox.DefaultLimits.Memory
+		return sandbox.DefaultLimits
 	}
-	return o.Limits.Memory
+	return o.Limits
 }
 
 // RunTool runs a tool (a compiler) in the sandbox to its end, or until ctx

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"judge/judge/bots"
+	"judge/judge/bots/contest"
+	"judge/judge/procbot"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -38,17 +41,11 @@ func lookup(name string) (games.Game, error) {
 // another user, can enter.
 func tempDir(t testing.TB) string {
 	t.Helper()
-	d := t.TempDir()
-	for p := d; p != os.TempDir() && p != "/" && p != "."; p = filepath.Dir(p) {
-		if err := os.Chmod(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return d
+	return judgetest.TempDir(t)
 }
 
-// bots copies the random tic-tac-toe bot under names of its own.
-func bots(t testing.TB, names ...string) []string {
+// botCopies copies the random tic-tac-toe bot under names of its own.
+func botCopies(t testing.TB, names ...string) []string {
 	t.Helper()
 	exe := judgetest.Bot(t, "examples/gomoku/random.c")[0]
 	b, err := os.ReadFile(exe)
@@ -73,10 +70,16 @@ func options(t testing.TB, out string, rounds int, args []string) tournament.Opt
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tournament.Options{
+	o := tournament.Options{
 		Match:  judge.Match{Game: v.Game, Name: v.Name, Params: v.Params, Limits: judge.DefaultLimits},
 		Rounds: rounds, Seed: 3, Jobs: 1, Out: out, Bots: args, Log: io.Discard,
 	}
+	langs, err := bots.LoadLanguages("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	contest.Use(&o, langs, procbot.Options{})
+	return o
 }
 
 // loopback is the address the tests' direct requests are made to.
@@ -120,11 +123,12 @@ func TestOnlyResults(t *testing.T) {
 	if err := os.WriteFile(src, append([]byte("// "+mark+"\n"), code...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o := options(t, dir, 1, append(bots(t, "alpha", "beta"), src))
-	o.Languages, err = tournament.LoadLanguages(filepath.Join(judgetest.Root(t), "configs/languages.toml"))
+	o := options(t, dir, 1, append(botCopies(t, "alpha", "beta"), src))
+	langs, err := bots.LoadLanguages(filepath.Join(judgetest.Root(t), "configs/languages.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	contest.Use(&o, langs, procbot.Options{})
 	if _, err := tournament.Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +356,7 @@ func TestLiveInBrowser(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := tournament.Run(tctx, options(t, dir, 2, bots(t, "alpha", "beta", "gamma")))
+		_, err := tournament.Run(tctx, options(t, dir, 2, botCopies(t, "alpha", "beta", "gamma")))
 		done <- err
 	}()
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`+document.body.dataset.matches >= 1`, chromedp.WithPollingTimeout(60*time.Second))); err != nil {

@@ -13,10 +13,10 @@ import (
 	"judge/games"
 	"judge/games/catalog"
 	"judge/judge"
+	"judge/judge/bots"
 	"judge/judge/judgetest"
 	"judge/judge/procbot"
 	"judge/judge/splixjava"
-	"judge/judge/tournament"
 )
 
 func TestMain(m *testing.M) { judgetest.Main(m) }
@@ -108,7 +108,7 @@ func TestPlayAgainstLooper(t *testing.T) {
 	}
 	judgetest.NeedTools(t, "javac", "java")
 	root := judgetest.Root(t)
-	langs, err := tournament.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
+	langs, err := bots.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func playSplix(t *testing.T, params games.Params, looper bool, paths ...string) 
 	t.Helper()
 	judgetest.NeedTools(t, "javac", "java")
 	root := judgetest.Root(t)
-	langs, err := tournament.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
+	langs, err := bots.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}

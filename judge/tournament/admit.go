@@ -6,15 +6,13 @@ import (
 	"runtime"
 	"sync"
 	"time"
-
-	"judge/judge/procbot"
 )
 
 // admission holds back the start of a match while the machine cannot
 // serve one more without its bots waiting for a CPU: while this judge's
 // bots spent more than maxLate of their recent turns' time limits
 // runnable but not running (their run-queue time, as the fair clock
-// measures it: procbot.Lateness). Bots that wait for a CPU have their turns' wall time
+// measures it: Options.Lateness). Bots that wait for a CPU have their turns' wall time
 // stretched by the machine; the clock does not blame them for it, but a
 // turn is cut at the hard cap, and the tournament gets no faster by
 // starting matches the machine cannot run. A match is always admitted
@@ -26,7 +24,7 @@ import (
 // inits', count in it, and it held back matches on an idle machine.
 type admission struct {
 	cpus     int
-	lateness func() (share float64, over time.Duration) // procbot.Lateness
+	lateness func() (share float64, over time.Duration) // Options.Lateness
 	poll     time.Duration                              // between checks while holding back
 	settle   time.Duration                              // between two admissions, for a match's bots to be measured
 	progress *Progress
@@ -45,8 +43,11 @@ const (
 	minOver = 50 * time.Millisecond
 )
 
-func newAdmission(p *Progress) *admission {
-	return &admission{cpus: runtime.NumCPU(), lateness: procbot.Lateness, poll: 50 * time.Millisecond, settle: 20 * time.Millisecond, progress: p}
+func newAdmission(p *Progress, lateness func() (float64, time.Duration)) *admission {
+	if lateness == nil {
+		lateness = func() (float64, time.Duration) { return 0, 0 }
+	}
+	return &admission{cpus: runtime.NumCPU(), lateness: lateness, poll: 50 * time.Millisecond, settle: 20 * time.Millisecond, progress: p}
 }
 
 // wait returns once a match may start (or ctx is done); the match then

@@ -3,6 +3,7 @@ package tournament
 import (
 	"context"
 	"fmt"
+	"judge/judge/procbot"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,7 +38,7 @@ func BenchmarkTournament(b *testing.B) {
 		o := options(b, out, tempDir(b), args)
 		o.Rounds = 16
 		o.Jobs = jobs
-		o.Proc.Level = level
+		use(&o, testLanguages(b), procbot.Options{Level: level})
 		start := time.Now()
 		st, err := Run(context.Background(), o)
 		el := time.Since(start)

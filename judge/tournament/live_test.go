@@ -13,7 +13,7 @@ import (
 // size is known; a torn last line is counted, not fatal; an empty
 // directory has no tournament yet.
 func TestReadLive(t *testing.T) {
-	_, args := bots(t)
+	_, args := botDir(t)
 	out := tempDir(t)
 	o := options(t, out, filepath.Join(tempDir(t), "cache"), args)
 	st, err := Run(context.Background(), o)

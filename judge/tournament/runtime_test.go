@@ -3,6 +3,8 @@ package tournament
 import (
 	"context"
 	"errors"
+	"judge/judge/bots"
+	"judge/judge/procbot"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +15,7 @@ import (
 
 // languagesWith writes the shipped languages file with C's version
 // command replaced by version (a TOML array), and loads it.
-func languagesWith(t *testing.T, version string) *Languages {
+func languagesWith(t *testing.T, version string) *bots.Languages {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(judgetest.Root(t), "configs/languages.toml"))
 	if err != nil {
@@ -27,7 +29,7 @@ func languagesWith(t *testing.T, version string) *Languages {
 	if err := os.WriteFile(path, []byte(strings.Replace(string(b), c, "version = "+version, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	l, err := LoadLanguages(path)
+	l, err := bots.LoadLanguages(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +37,7 @@ func languagesWith(t *testing.T, version string) *Languages {
 }
 
 func TestRuntimeIsPartOfTheBot(t *testing.T) {
-	_, args := bots(t)
+	_, args := botDir(t)
 	args = args[:2] // alpha.c, built; beta, a program
 	cache := tempDir(t)
 
@@ -44,7 +46,7 @@ func TestRuntimeIsPartOfTheBot(t *testing.T) {
 	count := filepath.Join(t.TempDir(), "count")
 	out := filepath.Join(tempDir(t), "out")
 	o := options(t, out, cache, args)
-	o.Languages = languagesWith(t, `["sh", "-c", "echo x >> `+count+`; echo 'cc 9.9 (test)'; echo more"]`)
+	use(&o, languagesWith(t, `["sh", "-c", "echo x >> `+count+`; echo 'cc 9.9 (test)'; echo more"]`), procbot.Options{})
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +71,7 @@ func TestRuntimeIsPartOfTheBot(t *testing.T) {
 	}
 
 	// Resumed on another version: refused.
-	o.Languages = languagesWith(t, `["echo", "cc 10.0"]`)
+	use(&o, languagesWith(t, `["echo", "cc 10.0"]`), procbot.Options{})
 	if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "the runtime of bot alpha has changed") ||
 		!strings.Contains(err.Error(), "cc 9.9 (test) then, cc 10.0 now") {
 		t.Errorf("resumed on another runtime: %v", err)
@@ -78,16 +80,16 @@ func TestRuntimeIsPartOfTheBot(t *testing.T) {
 	// A runtime missing: the bot cannot play. A whole tournament leaves
 	// it out; a shard cannot play its part.
 	missing := languagesWith(t, `["no-such-compiler-here", "--version"]`)
-	ents, err := PrepareEntrants(context.Background(), args, missing, cache, 1)
+	ents, err := bots.Prepare(context.Background(), args, missing, cache, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var re *RuntimeError
+	var re *bots.RuntimeError
 	if !errors.As(ents[0].Err, &re) || re.Lang != "c" || !strings.Contains(re.Error(), "no-such-compiler-here") || ents[1].Err != nil {
 		t.Errorf("entrants' errors %v, %v: want alpha's runtime missing", ents[0].Err, ents[1].Err)
 	}
 	o = options(t, filepath.Join(tempDir(t), "shard"), cache, args)
-	o.Languages = missing
+	use(&o, missing, procbot.Options{})
 	o.Shard = Shard{Index: 1, Count: 2}
 	_, err = Run(context.Background(), o)
 	var ue *UnplayableError

@@ -13,9 +13,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"judge/judge/procbot"
-	"judge/sandbox"
 )
 
 // The settings a run records besides the game, its parameters, the
@@ -43,22 +40,30 @@ const (
 	SetJudge     = "judge"      // the judge's build: JudgeVersion
 )
 
+// Process is how a tournament's bots run, as far as it decides results:
+// plain values, with every default filled in by the caller, who runs
+// them.
+type Process struct {
+	Level     string            // the sandbox level they run at
+	IO        string            // "pty" or "pipe"
+	Env       map[string]string // added to their environment
+	Memory    int64             // bytes
+	Procs     int
+	FileSize  int64 // bytes
+	OpenFiles int
+	Tmp       int64         // bytes of their temporary directory
+	Wall      time.Duration // their wall-clock limit; 0 for none
+}
+
 // RunSettings are the settings of o that decide results, each as text.
 func RunSettings(o *Options) map[string]string {
 	l := o.Match.Limits
-	sb := o.Proc.Limits
-	if sb == (sandbox.Limits{}) {
-		sb = sandbox.DefaultLimits
-	}
-	io := o.Proc.IO
-	if io == "" {
-		io = procbot.PTY
-	}
+	sb := o.Process
 	// The environment's values may be secrets (a key for a service):
 	// each is recorded by a hash of it.
 	var env []string
-	for _, k := range slices.Sorted(maps.Keys(o.Proc.Env)) {
-		sum := sha256.Sum256([]byte(o.Proc.Env[k]))
+	for _, k := range slices.Sorted(maps.Keys(sb.Env)) {
+		sum := sha256.Sum256([]byte(sb.Env[k]))
 		env = append(env, fmt.Sprintf("%s=sha256:%x", k, sum[:6]))
 	}
 	return map[string]string{
@@ -70,13 +75,13 @@ func RunSettings(o *Options) map[string]string {
 		SetOverruns:  strconv.Itoa(l.Overruns),
 		SetGrace:     dur(l.Grace),
 		SetOutput:    size(l.Output),
-		SetIO:        string(io),
+		SetIO:        sb.IO,
 		SetEnv:       strings.Join(env, " "),
 		SetMemory:    size(sb.Memory),
 		SetProcs:     strconv.Itoa(sb.Procs),
 		SetFileSize:  size(sb.FileSize),
 		SetOpenFiles: strconv.Itoa(sb.OpenFiles),
-		SetTmp:       size(sb.TmpSize),
+		SetTmp:       size(sb.Tmp),
 		SetWall:      dur(sb.Wall),
 		SetJudge:     JudgeVersion(),
 	}

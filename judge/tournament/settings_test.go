@@ -7,12 +7,11 @@ import (
 
 	"judge/judge"
 	"judge/judge/procbot"
-	"judge/sandbox"
 )
 
 func TestRunSettings(t *testing.T) {
-	o := &Options{Match: judge.Match{Limits: judge.DefaultLimits},
-		Proc: procbot.Options{IO: procbot.Pipe, Env: map[string]string{"TOKEN": "s3cret", "A": "1"}}}
+	o := &Options{Match: judge.Match{Limits: judge.DefaultLimits}}
+	use(o, nil, procbot.Options{IO: procbot.Pipe, Env: map[string]string{"TOKEN": "s3cret", "A": "1"}})
 	o.Match.Limits.TurnCPU = 250 * time.Millisecond
 	o.Match.Limits.Output = 1000
 	got := RunSettings(o)
@@ -30,9 +29,8 @@ func TestRunSettings(t *testing.T) {
 	if !strings.HasPrefix(env, "A=sha256:") || !strings.Contains(env, " TOKEN=sha256:") || strings.Contains(env, "s3cret") {
 		t.Errorf("env = %q", env)
 	}
-	o.Proc.Env["TOKEN"] = "other"
-	o.Proc.Limits = sandbox.DefaultLimits
-	o.Proc.Limits.Memory = 3 << 30
+	o.Process.Env["TOKEN"] = "other"
+	o.Process.Memory = 3 << 30
 	again := RunSettings(o)
 	if again[SetEnv] == env || again[SetMemory] != "3GiB" {
 		t.Errorf("another value: env %q (was %q), memory %q", again[SetEnv], env, again[SetMemory])

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sync"
 
@@ -15,7 +14,6 @@ import (
 
 	"judge/games"
 	"judge/judge"
-	"judge/judge/procbot"
 	"judge/judge/sprt"
 )
 
@@ -23,17 +21,17 @@ import (
 // B is stronger than A.
 type SPRTOptions struct {
 	// Match is the template of every game (see Options.Match).
-	Match     judge.Match
-	Proc      procbot.Options // how the bots run (see Options.Proc)
-	A, B      string          // bot arguments (as for a tournament)
-	Test      sprt.Test
-	MaxGames  int // stop undecided after this many games; 0: DefaultSPRTMaxGames
-	Seed      uint64
-	Jobs      int    // games at once; 0: DefaultJobs
-	Out       string // output directory: results log, standings, replays
-	Cache     string // build cache; default Out/cache
-	Languages *Languages
-	Log       io.Writer // notes for people: repairs, warnings
+	Match    judge.Match
+	A, B     string           // bot arguments (as for a tournament)
+	Prepare  Preparer         // makes them contestants (see Options.Prepare)
+	Retry    func(error) bool // see Options.Retry
+	Test     sprt.Test
+	MaxGames int // stop undecided after this many games; 0: DefaultSPRTMaxGames
+	Seed     uint64
+	Jobs     int       // games at once; 0: DefaultJobs
+	Out      string    // output directory: results log, standings, replays
+	Cache    string    // build cache; default Out/cache
+	Log      io.Writer // notes for people: repairs, warnings
 	// Live, when set, is called after each pair counted (recorded ones
 	// included), in pair order, one call at a time.
 	Live func(*SPRTState)
@@ -45,7 +43,7 @@ type SPRTOptions struct {
 const SPRTRoot = "results/sprt"
 
 // sprtDirName names a test's default output directory.
-func sprtDirName(game string, params games.Params, names []string, ents []*Entrant, seed uint64) string {
+func sprtDirName(game string, params games.Params, names []string, ents []*Contestant, seed uint64) string {
 	h := sha256.New()
 	p, _ := json.Marshal(params)
 	fmt.Fprintf(h, "%s\n%s\n%d\n%s\n", ents[0].Hash, ents[1].Hash, seed, p)
@@ -137,25 +135,15 @@ func RunSPRT(ctx context.Context, o SPRTOptions) (*SPRTState, error) {
 		o.MaxGames = DefaultSPRTMaxGames
 	}
 	maxPairs := max(1, o.MaxGames/2)
-	g, name := o.Match.Game, o.Match.Name
-	if g == nil {
-		return nil, errors.New("no game")
-	}
-	params, err := games.Resolve(g.Params(), o.Match.Params)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	lo, hi, seatPar, err := seatsOf(g, name, params)
+	g, err := gameOf(o.Match)
 	if err != nil {
 		return nil, err
 	}
-	if lo > 2 || hi < 2 {
-		return nil, fmt.Errorf("a test between two bots needs a two-player game; %s takes %d..%d players", name, lo, hi)
+	if g.lo > 2 || g.hi < 2 {
+		return nil, fmt.Errorf("a test between two bots needs a two-player game; %s takes %d..%d players", g.name, g.lo, g.hi)
 	}
-	if o.Languages == nil {
-		if o.Languages, err = LoadLanguages(""); err != nil {
-			return nil, err
-		}
+	if o.Prepare == nil {
+		return nil, errors.New("no way to prepare the bots")
 	}
 	switch {
 	case o.Cache != "":
@@ -168,12 +156,8 @@ func RunSPRT(ctx context.Context, o SPRTOptions) (*SPRTState, error) {
 	if jobs <= 0 {
 		jobs = DefaultJobs(2)
 	}
-
-	ents, err := PrepareEntrants(ctx, []string{o.A, o.B}, o.Languages, o.Cache, jobs)
+	ents, err := prepare(ctx, o.Prepare, []string{o.A, o.B}, o.Cache, jobs)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ErrInterrupted
-		}
 		return nil, err
 	}
 	for _, e := range ents {
@@ -183,30 +167,15 @@ func RunSPRT(ctx context.Context, o SPRTOptions) (*SPRTState, error) {
 	}
 	names := []string{ents[0].Name, ents[1].Name}
 	if o.Out == "" {
-		o.Out = filepath.Join(SPRTRoot, sprtDirName(name, params, names, ents, o.Seed))
+		o.Out = filepath.Join(SPRTRoot, sprtDirName(g.name, g.params, names, ents, o.Seed))
 	}
-
-	store, rep, err := OpenStore(o.Out)
+	store, replays, err := openOut(o.Out, o.Log, nil, "games", false)
 	if err != nil {
 		return nil, err
 	}
 	defer store.Close()
-	if rep.Lines > 0 && o.Log != nil {
-		fmt.Fprintf(o.Log, "%s: dropped %d damaged record(s) (%d bytes, kept in %s); their games will be played again\n",
-			store.path, rep.Lines, rep.Bytes, rep.SavedTo)
-	}
-	replays := filepath.Join(o.Out, "replays")
-	if err := os.MkdirAll(replays, 0o755); err != nil {
-		return nil, err
-	}
-	removeTemps(replays)
-
-	h := &Header{Version: LogVersion, Game: name, Params: params, Format: SPRT, Seed: o.Seed, TestBot: names[1]}
-	if old := store.Header(); old != nil {
-		if d := headerDiff(old, h); d != "" {
-			return nil, fmt.Errorf("%s holds another test or tournament (%s): give another --out", o.Out, d)
-		}
-	} else if err := store.Append(&Record{Kind: KindHeader, Header: h}); err != nil {
+	h := &Header{Version: LogVersion, Game: g.name, Params: g.params, Format: SPRT, Seed: o.Seed, TestBot: names[1]}
+	if err := writeHeader(store, h, o.Out, "test or tournament"); err != nil {
 		return nil, err
 	}
 	run := &RunInfo{Rounds: maxPairs}
@@ -220,71 +189,13 @@ func RunSPRT(ctx context.Context, o SPRTOptions) (*SPRTState, error) {
 		return nil, err
 	}
 
-	t := &tourney{o: Options{Match: o.Match, Proc: o.Proc, Out: o.Out}, store: store, header: h, ents: ents, names: names,
-		seatPar: seatPar, params: params, replays: replays}
+	t := &tourney{o: Options{Match: o.Match, Retry: o.Retry, Out: o.Out}, store: store, header: h, ents: ents, names: names,
+		seatPar: g.seatPar, params: g.params, replays: replays}
 	lower, upper := o.Test.Bounds()
 	st := &SPRTState{A: names[0], B: names[1], Out: o.Out, Test: o.Test, Lower: lower, Upper: upper,
 		Elo: sprt.Penta{}.Elo(), MaxGames: 2 * maxPairs}
-
-	// advance counts the pairs, in order, whose games are both recorded.
-	var mu sync.Mutex
-	advance := func() {
-		for st.Verdict == sprt.Continue && st.Pairs < maxPairs {
-			f := pairFixtures(st.Pairs+1, names)
-			r0, r1 := store.Match(f[0].ID), store.Match(f[1].ID)
-			if r0 == nil || r1 == nil {
-				return
-			}
-			st.add(scoreOf(r0, names[1]), scoreOf(r1, names[1]))
-			if o.Live != nil {
-				o.Live(st)
-			}
-		}
-	}
-	advance()
-	st.Recorded = st.Pairs
-
-	if st.Verdict == sprt.Continue && st.Pairs < maxPairs {
-		gctx, cancel := context.WithCancel(ctx)
-		g, gctx2 := errgroup.WithContext(gctx)
-		g.SetLimit(jobs)
-	schedule:
-		for k := st.Pairs + 1; k <= maxPairs; k++ {
-			for _, f := range pairFixtures(k, names) {
-				if gctx2.Err() != nil {
-					break schedule
-				}
-				if store.Match(f.ID) != nil {
-					continue
-				}
-				g.Go(func() error {
-					if err := gctx2.Err(); err != nil {
-						return nil
-					}
-					if err := t.play(gctx2, f); err != nil {
-						if gctx2.Err() != nil {
-							return nil
-						}
-						return err
-					}
-					mu.Lock()
-					defer mu.Unlock()
-					advance()
-					if st.Verdict != sprt.Continue || st.Pairs >= maxPairs {
-						cancel()
-					}
-					return nil
-				})
-			}
-		}
-		err := g.Wait()
-		cancel()
-		if err != nil {
-			return st, err
-		}
-		if st.Verdict == sprt.Continue && st.Pairs < maxPairs && ctx.Err() != nil {
-			return st, fmt.Errorf("%w after %d games: run the same command again to resume", ErrInterrupted, st.Games())
-		}
+	if err := t.runPairs(ctx, st, maxPairs, jobs, o.Live); err != nil {
+		return st, err
 	}
 	st.Limited = st.Verdict == sprt.Continue
 
@@ -298,4 +209,72 @@ func RunSPRT(ctx context.Context, o SPRTOptions) (*SPRTState, error) {
 		return st, err
 	}
 	return st, nil
+}
+
+// runPairs counts the pairs recorded, then plays pairs, jobs games at
+// once in pair order, until st has a verdict or maxPairs are counted;
+// live is called after each pair counted.
+func (t *tourney) runPairs(ctx context.Context, st *SPRTState, maxPairs, jobs int, live func(*SPRTState)) error {
+	names, store := t.names, t.store
+	// advance counts the pairs, in order, whose games are both recorded.
+	var mu sync.Mutex
+	advance := func() {
+		for st.Verdict == sprt.Continue && st.Pairs < maxPairs {
+			f := pairFixtures(st.Pairs+1, names)
+			r0, r1 := store.Match(f[0].ID), store.Match(f[1].ID)
+			if r0 == nil || r1 == nil {
+				return
+			}
+			st.add(scoreOf(r0, names[1]), scoreOf(r1, names[1]))
+			if live != nil {
+				live(st)
+			}
+		}
+	}
+	advance()
+	st.Recorded = st.Pairs
+	if st.Verdict != sprt.Continue || st.Pairs >= maxPairs {
+		return nil
+	}
+	gctx, cancel := context.WithCancel(ctx)
+	g, gctx2 := errgroup.WithContext(gctx)
+	g.SetLimit(jobs)
+schedule:
+	for k := st.Pairs + 1; k <= maxPairs; k++ {
+		for _, f := range pairFixtures(k, names) {
+			if gctx2.Err() != nil {
+				break schedule
+			}
+			if store.Match(f.ID) != nil {
+				continue
+			}
+			g.Go(func() error {
+				if err := gctx2.Err(); err != nil {
+					return nil
+				}
+				if err := t.play(gctx2, f); err != nil {
+					if gctx2.Err() != nil {
+						return nil
+					}
+					return err
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				advance()
+				if st.Verdict != sprt.Continue || st.Pairs >= maxPairs {
+					cancel()
+				}
+				return nil
+			})
+		}
+	}
+	err := g.Wait()
+	cancel()
+	if err != nil {
+		return err
+	}
+	if st.Verdict == sprt.Continue && st.Pairs < maxPairs && ctx.Err() != nil {
+		return fmt.Errorf("%w after %d games: run the same command again to resume", ErrInterrupted, st.Games())
+	}
+	return nil
 }

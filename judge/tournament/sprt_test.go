@@ -3,6 +3,7 @@ package tournament
 import (
 	"context"
 	"io"
+	"judge/judge/procbot"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,13 +21,17 @@ func sprtOptions(t *testing.T, out, a, b string) SPRTOptions {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return SPRTOptions{
+	o := SPRTOptions{
 		Match: judge.Match{Game: v.Game, Name: v.Name, Params: v.Params, Limits: judge.DefaultLimits},
 		A:     a, B: b,
 		Test: sprt.Test{Elo0: 0, Elo1: 200, Alpha: 0.05, Beta: 0.05},
 		Seed: 3, Jobs: 2, Out: out,
 		Log: io.Discard,
 	}
+	var to Options
+	use(&to, testLanguages(t), procbot.Options{})
+	o.Prepare, o.Retry, o.Match.Serve = to.Prepare, to.Retry, to.Match.Serve
+	return o
 }
 
 // TestSPRT plays the strong tic-tac-toe bot against the random one both

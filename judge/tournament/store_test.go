@@ -164,26 +164,6 @@ func TestStoreIgnoresDuplicateRecords(t *testing.T) {
 	}
 }
 
-// The built-in languages table is configs/languages.toml.
-func TestBuiltInLanguagesAreTheConfigFile(t *testing.T) {
-	b, err := os.ReadFile("../../configs/languages.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(b, DefaultLanguages) {
-		t.Error("judge/tournament/languages.toml differs from configs/languages.toml: copy it over")
-	}
-	l, err := LoadLanguages("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"c", "cpp", "go", "rust", "java", "python"} {
-		if l.Language[name] == nil {
-			t.Errorf("no %s", name)
-		}
-	}
-}
-
 func TestStoreDamagedHeaderRefused(t *testing.T) {
 	oldHeader := func() []byte { // as written before headers carried a checksum
 		rec := []byte(`{"kind":"tournament","header":{"version":1,"game":"tictactoe","params":{"k":3,"n":3},"format":"roundrobin","seed":1}}`)

@@ -1,8 +1,10 @@
-// Package tournament runs many matches between many bots: it builds the
-// bots from sources, draws the schedule (round robin, gauntlet, Swiss, or
-// random groups for multiplayer games), plays the matches in parallel,
-// records every finished match durably in a results log so that a run can
-// be resumed or split across machines, and fits ratings into standings.
+// Package tournament runs many matches between many bots: it draws the
+// schedule (round robin, gauntlet, Swiss, or random groups for
+// multiplayer games), plays the matches in parallel, records every
+// finished match durably in a results log so that a run can be resumed or
+// split across machines, and fits ratings into standings. It knows no
+// kind of bot: its caller makes the bot arguments contestants ready to
+// play (Options.Prepare: package judge/bots/contest) and says how they run.
 package tournament
 
 import (
@@ -22,8 +24,6 @@ import (
 
 	"judge/games"
 	"judge/judge"
-	"judge/judge/httpbot"
-	"judge/judge/procbot"
 )
 
 // ErrInterrupted is returned when the context ends a tournament early.
@@ -34,9 +34,7 @@ var ErrInterrupted = errors.New("interrupted")
 type Options struct {
 	// Match is the template of every match: game, parameters, limits.
 	// Entrants and seed are filled per match.
-	Match judge.Match
-	// Proc is how the bots run: io, environment, sandbox.
-	Proc      procbot.Options
+	Match     judge.Match
 	Format    Format // empty: round robin for two-seat games, groups otherwise
 	Rounds    int    // default 1
 	Games     int    // groups: at least this many games (more rounds as needed)
@@ -49,14 +47,51 @@ type Options struct {
 	Shard     Shard
 	Bots      []string  // bot arguments
 	Skipped   []Skipped // files of a bots directory that are not bots: reported
-	Languages *Languages
-	Progress  *Progress
-	Log       io.Writer // notes for people: compile errors, repairs, warnings
+	// Prepare makes the bot arguments contestants (in cache, at most jobs
+	// at once): the caller's, who knows the kinds of bots.
+	Prepare Preparer
+	// Process is how the bots run, as it decides results (recorded).
+	Process Process
+	// Retry, when set, tells a match's failure that is no one's loss —
+	// a bot's sandbox that failed under it —: the match is played again,
+	// a few times at most.
+	Retry func(error) bool
+	// Lateness, when set, says how late the bots are: the share of their
+	// recent turns' time limits they spent runnable but not running, and
+	// over how much time limit it was taken. Matches are held back while
+	// they wait for a CPU (see admission); nil: never.
+	Lateness func() (share float64, over time.Duration)
+	Progress *Progress
+	Log      io.Writer // notes for people: compile errors, repairs, warnings
 	// Command is the command line that runs this tournament, and Dir the
 	// directory it runs in, when it was given one: recorded, so that a
 	// merge can say how to resume a shard.
 	Command []string
 	Dir     string
+}
+
+// Contestant is a bot as a tournament takes it, made ready by its caller
+// (built, loaded, checked) under a name unique in the tournament.
+type Contestant struct {
+	Name    string
+	Arg     string // as given: a path or a command line (--test-bot names it so)
+	Hash    string // sha256 of what it runs
+	Runtime string // its language's version; "" for none
+	Err     error  // why it cannot play; nil when it can
+	// Entrant plays its seats, under Name; nil when it cannot play.
+	Entrant judge.Entrant
+}
+
+// Preparer makes bot arguments contestants, in their order: a bot that
+// cannot play is kept with the reason in its Err; an error is the judge's
+// own (its cache, its sandbox) and stops the run.
+type Preparer func(ctx context.Context, args []string, cache string, jobs int) ([]*Contestant, error)
+
+// Skipped is a file of a bots directory that is not taken as a bot, and
+// why.
+type Skipped struct {
+	Path string
+	Why  string
 }
 
 // UnplayableError is a shard that cannot play its part: bots that cannot
@@ -93,7 +128,8 @@ type tourney struct {
 	o        Options
 	store    *Store
 	header   *Header
-	ents     []*Entrant // those that play
+	ents     []*Contestant // those that play
+	excluded []Excluded    // those that cannot
 	names    []string
 	seatPar  string
 	params   games.Params
@@ -111,34 +147,21 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 	if o.Out == "" {
 		return nil, errors.New("no output directory")
 	}
-	v := struct {
-		Game games.Game
-		Name string
-	}{o.Match.Game, o.Match.Name}
-	if v.Game == nil {
-		return nil, errors.New("no game")
-	}
-	params, err := games.Resolve(v.Game.Params(), o.Match.Params)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", v.Name, err)
-	}
-	lo, hi, seatPar, err := seatsOf(v.Game, v.Name, params)
+	g, err := gameOf(o.Match)
 	if err != nil {
 		return nil, err
 	}
 	if o.Format == "" {
 		o.Format = RoundRobin
-		if hi > 2 {
+		if g.hi > 2 {
 			o.Format = Groups
 		}
 	}
 	if o.Rounds <= 0 {
 		o.Rounds = 1
 	}
-	if o.Languages == nil {
-		if o.Languages, err = LoadLanguages(""); err != nil {
-			return nil, err
-		}
+	if o.Prepare == nil {
+		return nil, errors.New("no way to prepare the bots")
 	}
 	if o.Cache == "" {
 		o.Cache = filepath.Join(o.Out, "cache")
@@ -146,67 +169,153 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 	if o.Format == Swiss && o.Shard.Count > 1 {
 		return nil, errors.New("a Swiss tournament cannot be sharded: each round's pairings need the results of the previous ones")
 	}
-	if o.Format != Groups && (lo > 2 || hi < 2) {
-		return nil, fmt.Errorf("%s is for two-player games; %s takes %d..%d players: use --format groups", o.Format, v.Name, lo, hi)
+	if o.Format != Groups && (g.lo > 2 || g.hi < 2) {
+		return nil, fmt.Errorf("%s is for two-player games; %s takes %d..%d players: use --format groups", o.Format, g.name, g.lo, g.hi)
 	}
-
-	store, rep, err := OpenStore(o.Out)
+	store, replays, err := openOut(o.Out, o.Log, o.Progress, "matches", true)
 	if err != nil {
 		return nil, err
 	}
 	defer store.Close()
-	if rep.Lines > 0 {
-		o.Progress.say(o.Log, "%s: dropped %d damaged record(s) (%d bytes, kept in %s); their matches will be played again\n",
-			store.path, rep.Lines, rep.Bytes, rep.SavedTo)
-	}
-	if rep.Dups > 0 {
-		o.Progress.say(o.Log, "%s: ignored %d duplicate match record(s)\n", store.path, rep.Dups)
-	}
-	replays := filepath.Join(o.Out, "replays")
-	if err := os.MkdirAll(replays, 0o755); err != nil {
+	t, plan, err := enter(ctx, &o, g, store, replays)
+	if err != nil {
 		return nil, err
 	}
-	removeTemps(replays)
+	return t.runAll(ctx, plan)
+}
 
-	// Bots.
-	jobs := o.Jobs
-	seatsAtOnce := 2
-	if o.Format == Groups {
-		seatsAtOnce = hi
+// game is a match's game, its parameters resolved, and how many seats
+// its matches may have.
+type game struct {
+	name    string
+	params  games.Params
+	lo, hi  int
+	seatPar string // the parameter that sets the number of seats, or ""
+}
+
+// gameOf resolves the game of a template match.
+func gameOf(m judge.Match) (*game, error) {
+	if m.Game == nil {
+		return nil, errors.New("no game")
 	}
-	if jobs <= 0 {
-		jobs = DefaultJobs(seatsAtOnce)
-	} else if jobs > runtime.NumCPU() {
-		o.Progress.say(o.Log, "warning: --jobs %d is more than the %d CPUs: bots share CPUs and may time out because of it\n", jobs, runtime.NumCPU())
+	params, err := games.Resolve(m.Game.Params(), m.Params)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", m.Name, err)
 	}
-	for _, s := range o.Skipped {
-		o.Progress.say(o.Log, "%s is skipped: %s\n", s.Path, s.Why)
+	lo, hi, seatPar, err := seatsOf(m.Game, m.Name, params)
+	if err != nil {
+		return nil, err
 	}
-	all, err := PrepareEntrants(ctx, o.Bots, o.Languages, o.Cache, jobs)
+	return &game{name: m.Name, params: params, lo: lo, hi: hi, seatPar: seatPar}, nil
+}
+
+// openOut opens the results log of an output directory, says what it
+// repaired (what of damaged records, which of what, will be played
+// again; with dups, the duplicate records dropped too), and makes its
+// replays directory: its path is returned.
+func openOut(out string, log io.Writer, p *Progress, what string, dups bool) (*Store, string, error) {
+	store, rep, err := OpenStore(out)
+	if err != nil {
+		return nil, "", err
+	}
+	if rep.Lines > 0 {
+		p.say(log, "%s: dropped %d damaged record(s) (%d bytes, kept in %s); their %s will be played again\n",
+			store.path, rep.Lines, rep.Bytes, rep.SavedTo, what)
+	}
+	if dups && rep.Dups > 0 {
+		p.say(log, "%s: ignored %d duplicate match record(s)\n", store.path, rep.Dups)
+	}
+	replays := filepath.Join(out, "replays")
+	if err := os.MkdirAll(replays, 0o755); err != nil {
+		store.Close()
+		return nil, "", err
+	}
+	removeTemps(replays)
+	return store, replays, nil
+}
+
+// prepare makes bot arguments contestants with prepare; an interruption
+// is ErrInterrupted.
+func prepare(ctx context.Context, prepare Preparer, args []string, cache string, jobs int) ([]*Contestant, error) {
+	all, err := prepare(ctx, args, cache, jobs)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ErrInterrupted
 		}
 		return nil, err
 	}
-	runVars := RunVars(o.Proc.Memory())
-	for _, e := range all {
-		e.Spec.Argv = expand(e.Spec.Argv, runVars)
+	return all, nil
+}
+
+// writeHeader records h in store, or checks that the header recorded
+// there is the same; what names what store holds for the error.
+func writeHeader(store *Store, h *Header, out, what string) error {
+	if old := store.Header(); old != nil {
+		if d := headerDiff(old, h); d != "" {
+			return fmt.Errorf("%s holds another %s (%s): give another --out", out, what, d)
+		}
+		return nil
 	}
-	t := &tourney{o: o, store: store, seatPar: seatPar, params: params, replays: replays, progress: o.Progress}
-	var excluded []Excluded
+	return store.Append(&Record{Kind: KindHeader, Header: h})
+}
+
+// enter prepares the bots of a tournament, draws its plan and records
+// the run in store: what plays it.
+func enter(ctx context.Context, o *Options, g *game, store *Store, replays string) (*tourney, Plan, error) {
+	jobs := o.Jobs
+	seatsAtOnce := 2
+	if o.Format == Groups {
+		seatsAtOnce = g.hi
+	}
+	if jobs <= 0 {
+		jobs = DefaultJobs(seatsAtOnce)
+	} else if jobs > runtime.NumCPU() {
+		o.Progress.say(o.Log, "warning: --jobs %d is more than the %d CPUs: bots share CPUs and may time out because of it\n", jobs, runtime.NumCPU())
+	}
+	o.Jobs = jobs
+	for _, s := range o.Skipped {
+		o.Progress.say(o.Log, "%s is skipped: %s\n", s.Path, s.Why)
+	}
+	all, err := prepare(ctx, o.Prepare, o.Bots, o.Cache, jobs)
+	if err != nil {
+		return nil, Plan{}, err
+	}
+	t := &tourney{o: *o, store: store, seatPar: g.seatPar, params: g.params, replays: replays, progress: o.Progress}
 	for _, e := range all {
 		if e.Err != nil {
-			excluded = append(excluded, Excluded{Name: e.Name, Error: e.Err.Error()})
+			t.excluded = append(t.excluded, Excluded{Name: e.Name, Error: e.Err.Error()})
 			o.Progress.say(o.Log, "%s is left out: %v\n", e.Name, e.Err)
 			continue
 		}
 		t.ents = append(t.ents, e)
 		t.names = append(t.names, e.Name)
 	}
-	if o.Shard.Count > 0 && len(excluded) > 0 {
-		return nil, &UnplayableError{Shard: o.Shard, Bots: excluded}
+	if o.Shard.Count > 0 && len(t.excluded) > 0 {
+		return nil, Plan{}, &UnplayableError{Shard: o.Shard, Bots: t.excluded}
 	}
+	plan, err := t.plan(g)
+	if err != nil {
+		return nil, Plan{}, err
+	}
+	t.o.Rounds = plan.Rounds
+	h := &Header{Version: LogVersion, Game: g.name, Params: g.params, Format: o.Format, Seed: o.Seed, GroupSize: plan.GroupSize}
+	if plan.TestBot >= 0 {
+		h.TestBot = t.names[plan.TestBot]
+	}
+	if err := writeHeader(store, h, o.Out, "tournament"); err != nil {
+		return nil, Plan{}, err
+	}
+	t.header = h
+	if err := t.recordRun(); err != nil {
+		return nil, Plan{}, err
+	}
+	return t, plan, nil
+}
+
+// plan draws the plan of the tournament between the bots that play: the
+// test bot, the size of groups and the rounds that give o.Games.
+func (t *tourney) plan(g *game) (Plan, error) {
+	o := &t.o
 	testBot := -1
 	if o.TestBot != "" {
 		for i, e := range t.ents {
@@ -215,91 +324,84 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 			}
 		}
 		if testBot < 0 {
-			return nil, fmt.Errorf("test bot %q is not among the bots that can play", o.TestBot)
+			return Plan{}, fmt.Errorf("test bot %q is not among the bots that can play", o.TestBot)
 		}
 	} else if o.Format == Gauntlet && len(t.ents) > 0 {
 		testBot = 0
 	}
 	if o.Format == Swiss && testBot >= 0 {
-		return nil, errors.New("a Swiss tournament has no test bot")
+		return Plan{}, errors.New("a Swiss tournament has no test bot")
 	}
-	k := 0
+	k, rounds := 0, o.Rounds
 	if o.Format == Groups {
 		k = o.GroupSize
 		if k <= 0 {
-			k = min(5, hi, len(t.ents))
+			k = min(5, g.hi, len(t.ents))
 		}
-		if k < lo || k > hi {
-			return nil, fmt.Errorf("groups of %d: %s takes %d..%d players", k, v.Name, lo, hi)
+		if k < g.lo || k > g.hi {
+			return Plan{}, fmt.Errorf("groups of %d: %s takes %d..%d players", k, g.name, g.lo, g.hi)
 		}
 		if k > len(t.ents) {
-			return nil, fmt.Errorf("groups of %d need at least %d bots that can play, have %d", k, k, len(t.ents))
+			return Plan{}, fmt.Errorf("groups of %d need at least %d bots that can play, have %d", k, k, len(t.ents))
 		}
 		if o.Games > 0 {
 			per, _ := GroupsPerRound(len(t.ents), k, testBot)
 			if per > 0 {
-				o.Rounds = max(o.Rounds, (o.Games+per-1)/per)
+				rounds = max(rounds, (o.Games+per-1)/per)
 			}
 		}
 	}
 	if len(t.ents) < 2 {
-		return nil, fmt.Errorf("a tournament needs at least 2 bots that can play, have %d", len(t.ents))
+		return Plan{}, fmt.Errorf("a tournament needs at least 2 bots that can play, have %d", len(t.ents))
 	}
-
-	plan := Plan{Format: o.Format, Names: t.names, Rounds: o.Rounds, Seed: o.Seed, TestBot: testBot, GroupSize: k}
+	plan := Plan{Format: o.Format, Names: t.names, Rounds: rounds, Seed: o.Seed, TestBot: testBot, GroupSize: k}
 	if err := plan.checkSize(); err != nil {
-		return nil, err
+		return Plan{}, err
 	}
+	return plan, nil
+}
 
-	// The directory's identity.
-	h := &Header{Version: LogVersion, Game: v.Name, Params: params, Format: o.Format, Seed: o.Seed, GroupSize: k}
-	if testBot >= 0 {
-		h.TestBot = t.names[testBot]
-	}
-	if old := store.Header(); old != nil {
-		if d := headerDiff(old, h); d != "" {
-			return nil, fmt.Errorf("%s holds another tournament (%s): give another --out", o.Out, d)
-		}
-	} else if err := store.Append(&Record{Kind: KindHeader, Header: h}); err != nil {
-		return nil, err
-	}
-	t.header = h
-	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: excluded, Sandbox: string(procbot.RunLevel(o.Proc.Level)),
-		Settings: RunSettings(&o), Command: o.Command, Dir: o.Dir}
+// recordRun records this run, once it is sure to play what the runs
+// before it played: the same sandbox level, bots, runtimes and settings.
+func (t *tourney) recordRun() error {
+	o, store := &t.o, t.store
+	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: t.excluded, Sandbox: o.Process.Level,
+		Settings: RunSettings(o), Command: o.Command, Dir: o.Dir}
 	for _, e := range t.ents {
 		run.Entrants = append(run.Entrants, EntrantInfo{Name: e.Name, SHA256: e.Hash, Runtime: e.Runtime})
 	}
 	for _, old := range store.Runs() {
 		if old.Sandbox != "" && old.Sandbox != run.Sandbox {
-			return nil, fmt.Errorf("%s was started with bots at sandbox level %s, and they would run at %s now: give --sandbox %s, or another --out", o.Out, old.Sandbox, run.Sandbox, old.Sandbox)
+			return fmt.Errorf("%s was started with bots at sandbox level %s, and they would run at %s now: give --sandbox %s, or another --out", o.Out, old.Sandbox, run.Sandbox, old.Sandbox)
 		}
 	}
 	if name := changedBot(store.Runs(), run); name != "" {
-		return nil, fmt.Errorf("bot %s has changed since %s was started (its recorded matches were played by another program): give another --out, or another name", name, o.Out)
+		return fmt.Errorf("bot %s has changed since %s was started (its recorded matches were played by another program): give another --out, or another name", name, o.Out)
 	}
 	if name, then, now := changedRuntime(store.Runs(), run); name != "" {
-		return nil, fmt.Errorf("the runtime of bot %s has changed since %s was started (%s then, %s now): its recorded matches were played on the other; give another --out", name, o.Out, then, now)
+		return fmt.Errorf("the runtime of bot %s has changed since %s was started (%s then, %s now): its recorded matches were played on the other; give another --out", name, o.Out, then, now)
 	}
 	if what := changedSetting(store.Runs(), run); what != "" {
-		return nil, fmt.Errorf("%s was started with other settings (%s): play it with the same settings, or give another --out", o.Out, what)
+		return fmt.Errorf("%s was started with other settings (%s): play it with the same settings, or give another --out", o.Out, what)
 	}
-	if err := store.Append(&Record{Kind: KindRun, Run: run}); err != nil {
-		return nil, err
-	}
+	return store.Append(&Record{Kind: KindRun, Run: run})
+}
 
+// runAll plays what is left of the plan and writes the standings.
+func (t *tourney) runAll(ctx context.Context, plan Plan) (*Standings, error) {
+	o := &t.o
 	t0 := time.Now()
 	var (
 		ids     map[string]bool
 		total   int
 		played  int
 		runErr  error
-		average = o.Format == Groups && k > 2
+		average = o.Format == Groups && plan.GroupSize > 2
 	)
 	if o.Format == Swiss {
-		ids, total, played, runErr = t.runSwiss(ctx, plan, jobs)
+		ids, total, played, runErr = t.runSwiss(ctx, plan, o.Jobs)
 	} else {
-		var sched []Fixture
-		sched, err = plan.Schedule()
+		sched, err := plan.Schedule()
 		if err != nil {
 			return nil, err
 		}
@@ -311,7 +413,7 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 				continue
 			}
 			ids[f.ID] = true
-			if r := store.Match(f.ID); r != nil {
+			if r := t.store.Match(f.ID); r != nil {
 				o.Progress.count(r)
 			} else {
 				todo = append(todo, f)
@@ -319,17 +421,17 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		}
 		total = len(ids)
 		t.progress.setTotal(total, total-len(todo))
-		played, runErr = t.runFixtures(ctx, todo, jobs)
+		played, runErr = t.runFixtures(ctx, todo, o.Jobs)
 	}
 	o.Progress.end()
 
 	var recs []*MatchRecord
-	for _, r := range store.Matches() {
+	for _, r := range t.store.Matches() {
 		if ids[r.ID] {
 			recs = append(recs, r)
 		}
 	}
-	st := ComputeStandings(h, t.names, excluded, recs, total)
+	st := ComputeStandings(t.header, t.names, t.excluded, recs, total)
 	writeErr := st.Write(o.Out)
 	el := time.Since(t0).Round(time.Millisecond)
 	switch {
@@ -411,12 +513,12 @@ func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (in
 // admission is the tournament's admission control: one per run, shared
 // by every round.
 func (t *tourney) admission() *admission {
-	t.admitOnce.Do(func() { t.admit = newAdmission(t.progress) })
+	t.admitOnce.Do(func() { t.admit = newAdmission(t.progress, t.o.Lateness) })
 	return t.admit
 }
 
 // sandboxRetries is how many times a match is played again when a bot's
-// sandbox failed under it (procbot.ErrSandbox).
+// sandbox failed under it (Options.Retry).
 const sandboxRetries = 3
 
 // play plays one fixture and records it: the replay first, then the
@@ -434,21 +536,13 @@ func (t *tourney) play(ctx context.Context, f Fixture) error {
 	m.Seed = f.Seed(t.header.Seed)
 	m.Entrants = make([]judge.Entrant, len(f.Seats))
 	for i, s := range f.Seats {
-		if w := t.ents[s].Web; w != nil {
-			// The bot's name in the tournament, not its address.
-			m.Entrants[i] = namedWeb{*w, t.ents[s].Name}
-		} else {
-			m.Entrants[i] = procbot.Bot{Spec: t.ents[s].Spec, Options: t.o.Proc}
-		}
-	}
-	if m.Serve == nil {
-		m.Serve = procbot.OneCPU
+		m.Entrants[i] = t.ents[s].Entrant
 	}
 	start := time.Now()
 	res, err := judge.Run(ctx, m)
 	// A bot's sandbox that failed under it is no one's loss: the match
 	// is played again, in new sandboxes, a few times at most.
-	for try := 1; err != nil && errors.Is(err, procbot.ErrSandbox) && ctx.Err() == nil && try <= sandboxRetries; try++ {
+	for try := 1; err != nil && t.o.Retry != nil && t.o.Retry(err) && ctx.Err() == nil && try <= sandboxRetries; try++ {
 		t.o.Progress.say(t.o.Log, "match %s: %v; playing it again\n", f.ID, err)
 		start = time.Now()
 		res, err = judge.Run(ctx, m)
@@ -628,16 +722,4 @@ func removeTemps(dir string) {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
-}
-
-// namedWeb is a web bot under its name in the tournament.
-type namedWeb struct {
-	httpbot.Bot
-	name string
-}
-
-func (w namedWeb) Info() (judge.BotInfo, error) {
-	i, err := w.Bot.Info()
-	i.Name = w.name
-	return i, err
 }

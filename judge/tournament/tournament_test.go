@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"judge/judge/bots"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,28 +20,21 @@ import (
 	"judge/judge"
 	"judge/judge/judgetest"
 	"judge/judge/procbot"
-	"judge/sandbox"
 )
 
 // tempDir is a temporary directory that a sandboxed program running as
 // another user can enter.
 func tempDir(t testing.TB) string {
 	t.Helper()
-	d := t.TempDir()
-	for p := d; p != os.TempDir() && p != "/" && p != "."; p = filepath.Dir(p) {
-		if err := os.Chmod(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return d
+	return judgetest.TempDir(t)
 }
 
 func TestMain(m *testing.M) { judgetest.Main(m) }
 
-// bots makes a directory with alpha.c (the random example, built by the
+// botDir makes a directory with alpha.c (the random example, built by the
 // tournament), beta (the same bot, built beforehand: a plain executable)
 // and broken.c (which does not compile).
-func bots(t *testing.T) (dir string, args []string) {
+func botDir(t *testing.T) (dir string, args []string) {
 	t.Helper()
 	root := judgetest.Root(t)
 	dir = tempDir(t)
@@ -67,21 +61,28 @@ func options(t testing.TB, out, cache string, args []string) Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	langs, err := LoadLanguages(filepath.Join(judgetest.Root(t), "configs/languages.toml"))
+	o := Options{
+		Match:  judge.Match{Game: v.Game, Name: v.Name, Params: v.Params, Limits: judge.DefaultLimits},
+		Rounds: 2,
+		Seed:   7,
+		Jobs:   2,
+		Out:    out,
+		Cache:  cache,
+		Bots:   args,
+		Log:    io.Discard,
+	}
+	use(&o, testLanguages(t), procbot.Options{})
+	return o
+}
+
+// testLanguages are the languages of configs/languages.toml.
+func testLanguages(t testing.TB) *bots.Languages {
+	t.Helper()
+	langs, err := bots.LoadLanguages(filepath.Join(judgetest.Root(t), "configs/languages.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Options{
-		Match:     judge.Match{Game: v.Game, Name: v.Name, Params: v.Params, Limits: judge.DefaultLimits},
-		Rounds:    2,
-		Seed:      7,
-		Jobs:      2,
-		Out:       out,
-		Cache:     cache,
-		Bots:      args,
-		Languages: langs,
-		Log:       io.Discard,
-	}
+	return langs
 }
 
 func readFile(t *testing.T, path string) []byte {
@@ -94,7 +95,7 @@ func readFile(t *testing.T, path string) []byte {
 }
 
 func TestTournament(t *testing.T) {
-	_, args := bots(t)
+	_, args := botDir(t)
 	cache := tempDir(t)
 	out := filepath.Join(tempDir(t), "out")
 	var log bytes.Buffer
@@ -244,7 +245,7 @@ func TestTournament(t *testing.T) {
 	// Resuming with the bots at another sandbox level is refused.
 	if lv := procbot.RunLevel(""); lv != procbot.None {
 		o4 := o
-		o4.Proc.Level = procbot.None
+		use(&o4, testLanguages(t), procbot.Options{Level: procbot.None})
 		if _, err := Run(context.Background(), o4); err == nil || !strings.Contains(err.Error(), "sandbox level "+string(lv)) {
 			t.Errorf("resumed at level none after %s: %v", lv, err)
 		}
@@ -263,7 +264,7 @@ func TestTournament(t *testing.T) {
 		want   string
 	}{
 		{func(o *Options) { o.Match.Limits.Turn = 5 * time.Millisecond }, "turn 1s then, 5ms now"},
-		{func(o *Options) { o.Proc.Limits = sandbox.DefaultLimits; o.Proc.Limits.Memory = 128 << 20 }, "memory 256MiB then, 128MiB now"},
+		{func(o *Options) { o.Process.Memory = 128 << 20 }, "memory 256MiB then, 128MiB now"},
 	} {
 		o5 := o
 		tc.change(&o5)
@@ -290,7 +291,7 @@ func moves(rp *judge.Replay) []string {
 }
 
 func TestInterruptStopsCleanly(t *testing.T) {
-	_, args := bots(t)
+	_, args := botDir(t)
 	out := filepath.Join(tempDir(t), "out")
 	o := options(t, out, tempDir(t), args[:2])
 	o.Rounds = 10
@@ -371,11 +372,11 @@ func TestSubmissionsInEveryLanguage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	langs, err := LoadLanguages(filepath.Join(root, "configs/languages.toml"))
+	langs, err := bots.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	args, _, err := BotArgs(dir, langs)
+	args, _, err := bots.BotArgs(dir, langs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -436,11 +437,11 @@ func TestRubyContestPlayers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	langs, err := LoadLanguages(filepath.Join(root, "configs/languages.toml"))
+	langs, err := bots.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	args, _, err := BotArgs(dir, langs)
+	args, _, err := bots.BotArgs(dir, langs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -511,11 +512,11 @@ func TestRubyContestFolder(t *testing.T) {
 	root := judgetest.Root(t)
 	dir := filepath.Join(tempDir(t), "contestants")
 	copyReadable(t, filepath.Join(root, "judge/tournament/testdata/contest"), dir)
-	langs, err := LoadLanguages(filepath.Join(root, "configs/languages.toml"))
+	langs, err := bots.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	args, skipped, err := BotArgs(dir, langs)
+	args, skipped, err := bots.BotArgs(dir, langs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package tournament
+package bots
 
 import (
 	"context"
@@ -80,7 +80,7 @@ func (l *Languages) SplixJavaSpec(ctx context.Context, arg, cache string, memory
 }
 
 // prepareSplixJava builds the entrant of a splix-java:PATH argument.
-func (e *Entrant) prepareSplixJava(ctx context.Context, langs *Languages, path, cache string) error {
+func (e *Prepared) prepareSplixJava(ctx context.Context, langs *Languages, path, cache string) error {
 	if java := langs.Language["java"]; java != nil {
 		rt, err := langs.Runtime(ctx, java, path, cache)
 		if err != nil {

@@ -1,4 +1,4 @@
-package tournament
+package bots
 
 import (
 	"context"
@@ -113,7 +113,7 @@ func TestWebBotNames(t *testing.T) {
 		"http://localhost:8081/",
 		exe,
 	}
-	ents, err := PrepareEntrants(context.Background(), args, langs, t.TempDir(), 1)
+	ents, err := Prepare(context.Background(), args, langs, t.TempDir(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,12 +145,12 @@ func TestPrepareEntrantsRefusesFIFO(t *testing.T) {
 			t.Fatal(err)
 		}
 		type result struct {
-			ents []*Entrant
+			ents []*Prepared
 			err  error
 		}
 		done := make(chan result, 1)
 		go func() {
-			ents, err := PrepareEntrants(t.Context(), []string{fifo}, langs, t.TempDir(), 1)
+			ents, err := Prepare(t.Context(), []string{fifo}, langs, t.TempDir(), 1)
 			done <- result{ents, err}
 		}()
 		select {
@@ -162,7 +162,7 @@ func TestPrepareEntrantsRefusesFIFO(t *testing.T) {
 				t.Errorf("%s: %+v, want it left out saying it is a FIFO", name, r.ents)
 			}
 		case <-time.After(10 * time.Second):
-			t.Fatalf("%s: PrepareEntrants still waits after 10s", name)
+			t.Fatalf("%s: Prepare still waits after 10s", name)
 		}
 	}
 }
@@ -173,11 +173,11 @@ func TestNameEntrants(t *testing.T) {
 	args := []string{"ruby-contest:/c/lrug/despo/player.rb", "ruby-contest:/c/magrails/thaar/player.rb",
 		"/b/random.c", "/b/random.py", "ruby-contest:/c/lrug/alex_young/alex_young.rb",
 		"/d/x/bot.c", "/d/y/bot.c", "/d/y/bot.py"}
-	var ents []*Entrant
+	var ents []*Prepared
 	for _, a := range args {
-		ents = append(ents, &Entrant{Arg: a})
+		ents = append(ents, &Prepared{Arg: a})
 	}
-	nameEntrants(ents)
+	nameAll(ents)
 	var got []string
 	for _, e := range ents {
 		got = append(got, e.Name)

@@ -1,4 +1,4 @@
-package tournament
+package bots
 
 import (
 	"context"
@@ -74,7 +74,7 @@ func TestReproducibleBuilds(t *testing.T) {
 			// Two copies of the source in directories of different names
 			// and depths, built into two caches likewise.
 			for i, where := range []string{"a", "a-much-longer/and/deeper"} {
-				base := filepath.Join(tempDir(t), where)
+				base := filepath.Join(judgetest.TempDir(t), where)
 				var src string
 				if tc.src == "" {
 					// assert names its file: __FILE__ is a path in the program.
@@ -124,28 +124,4 @@ func copyTree(from, to string) error {
 		rel, _ := filepath.Rel(from, p)
 		return copyFile(p, filepath.Join(to, rel))
 	})
-}
-
-func TestExpand(t *testing.T) {
-	vars := map[string][]string{"{dir}": {"/b/src"}, "{srcs}": {"a.c", "b.c"}, "{exe}": {"/b/out/bot"}}
-	for k, v := range RunVars(256 << 20) {
-		vars[k] = v
-	}
-	got := strings.Join(expand([]string{"gcc", "-ffile-prefix-map={dir}=.", "-o", "{exe}", "{srcs}", "x{srcs}",
-		"-XX:MaxRAM={memory_mb}m", "-Xss{stack_mb}m"}, vars), " ")
-	want := "gcc -ffile-prefix-map=/b/src=. -o /b/out/bot a.c b.c x{srcs} -XX:MaxRAM=256m -Xss4m"
-	if got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
-	}
-	for _, tc := range []struct {
-		mem   int64
-		stack string
-	}{{32 << 20, "1"}, {256 << 20, "4"}, {1 << 30, "16"}, {16 << 30, "64"}} {
-		if s := RunVars(tc.mem)["{stack_mb}"][0]; s != tc.stack {
-			t.Errorf("stack for %d MiB: %s, want %s", tc.mem>>20, s, tc.stack)
-		}
-	}
-	if m := RunVars(0)["{memory_mb}"][0]; m == "0" || m == "1" {
-		t.Errorf("no limit: memory_mb %s, want the machine's memory", m)
-	}
 }

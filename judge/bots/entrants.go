@@ -1,4 +1,4 @@
-package tournament
+package bots
 
 import (
 	"context"
@@ -19,8 +19,9 @@ import (
 	"judge/judge/splixjava"
 )
 
-// Entrant is one bot of a tournament.
-type Entrant struct {
+// Prepared is a bot argument made ready to play: built, loaded or
+// checked, named, and known by the hash of what it runs.
+type Prepared struct {
 	Name string
 	Arg  string // as given: a path or a command line
 	Spec procbot.Spec
@@ -59,7 +60,7 @@ func BotArgs(dir string, langs *Languages) (bots []string, skipped []Skipped, er
 	var top []string
 	for _, e := range ents {
 		p := filepath.Join(dir, e.Name())
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && !strings.HasPrefix(e.Name(), ".") && procbot.IsRubyContest(p) {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && !strings.HasPrefix(e.Name(), ".") && IsRubyContest(p) {
 			top = append(top, p)
 		}
 	}
@@ -70,7 +71,7 @@ func BotArgs(dir string, langs *Languages) (bots []string, skipped []Skipped, er
 			continue
 		}
 		if slices.Contains(top, p) {
-			bots = append(bots, procbot.RubyContestPrefix+p)
+			bots = append(bots, RubyContestPrefix+p)
 			continue
 		}
 		if st, err := os.Stat(p); err == nil && !strings.HasPrefix(e.Name(), ".") {
@@ -149,8 +150,8 @@ func rubyPlayersIn(dir string) (players []string, skipped []Skipped) {
 					subs = append(subs, p)
 				}
 			case st.Mode().IsRegular() && filepath.Ext(p) == ".rb":
-				if procbot.IsRubyContest(p) {
-					players = append(players, procbot.RubyContestPrefix+p)
+				if IsRubyContest(p) {
+					players = append(players, RubyContestPrefix+p)
 					here = true
 				} else {
 					others = append(others, p)
@@ -174,7 +175,7 @@ func rubyPlayersIn(dir string) (players []string, skipped []Skipped) {
 	return players, skipped
 }
 
-// PrepareEntrants turns bot arguments into entrants: a directory or a
+// Prepare turns bot arguments into entrants: a directory or a
 // source file of a known language is built (in cache, at most jobs at
 // once), a Ruby contest player is loaded once in the sandbox, an
 // executable or a command line is run as it is (like `judge match`). A
@@ -183,12 +184,12 @@ func rubyPlayersIn(dir string) (players []string, skipped []Skipped) {
 // others play: one broken submission never stops a tournament. Only the
 // judge's own failures (its cache, its sandbox) stop it. Names come from
 // the file names, made unique.
-func PrepareEntrants(ctx context.Context, args []string, langs *Languages, cache string, jobs int) ([]*Entrant, error) {
-	ents := make([]*Entrant, len(args))
+func Prepare(ctx context.Context, args []string, langs *Languages, cache string, jobs int) ([]*Prepared, error) {
+	ents := make([]*Prepared, len(args))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(jobs, 1))
 	for i, arg := range args {
-		e := &Entrant{Arg: arg}
+		e := &Prepared{Arg: arg}
 		ents[i] = e
 		g.Go(func() error {
 			err := e.prepare(gctx, langs, cache)
@@ -212,7 +213,7 @@ func PrepareEntrants(ctx context.Context, args []string, langs *Languages, cache
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	nameEntrants(ents)
+	nameAll(ents)
 	return ents, nil
 }
 
@@ -223,7 +224,7 @@ type judgeFailure struct{ error }
 
 func (j judgeFailure) Unwrap() error { return j.error }
 
-func (e *Entrant) prepare(ctx context.Context, langs *Languages, cache string) error {
+func (e *Prepared) prepare(ctx context.Context, langs *Languages, cache string) error {
 	if b, ok, err := httpbot.Parse(e.Arg); ok {
 		if err != nil {
 			return err
@@ -239,7 +240,7 @@ func (e *Entrant) prepare(ctx context.Context, langs *Languages, cache string) e
 		e.Spec.Name, e.Hash = info.Name, hex.EncodeToString(sum[:])
 		return nil
 	}
-	if spec, ok, err := procbot.ParseRubyContest(e.Arg); ok {
+	if spec, ok, err := ParseRubyContest(e.Arg); ok {
 		if err != nil {
 			return err
 		}
@@ -259,9 +260,7 @@ func (e *Entrant) prepare(ctx context.Context, langs *Languages, cache string) e
 	if path, ok := splixjava.Cut(e.Arg); ok {
 		return e.prepareSplixJava(ctx, langs, path, cache)
 	}
-	st, err := os.Stat(e.Arg)
-	isSource := err == nil && (st.IsDir() || (st.Mode().IsRegular() && langs.ByExt(e.Arg) != nil && st.Mode()&0o111 == 0))
-	if !isSource {
+	if !langs.isSource(e.Arg) {
 		spec, err := procbot.ParseBot(e.Arg)
 		if err != nil {
 			return err
@@ -298,7 +297,7 @@ func (e *Entrant) prepare(ctx context.Context, langs *Languages, cache string) e
 // baseName is the name an argument suggests: the file's name without its
 // extension, or the program of a command line.
 func baseName(arg string, full bool) string {
-	arg = strings.TrimPrefix(arg, procbot.RubyContestPrefix)
+	arg = strings.TrimPrefix(arg, RubyContestPrefix)
 	name := arg
 	if _, err := os.Stat(arg); err != nil {
 		if argv, err := procbot.SplitCommand(arg); err == nil && len(argv) > 0 {
@@ -318,27 +317,27 @@ func baseName(arg string, full bool) string {
 	return name
 }
 
-// nameEntrants gives every entrant a unique name: the file name without
+// nameAll gives every entrant a unique name: the file name without
 // extension, with it when that is ambiguous (random.c, random.py), then
 // with the parent directory (despo-player for despo/player.rb), then with
 // both, then numbered. A web bot is named by its address, host and path
 // (127.0.0.1:8080/connectfour.php), as `judge match` names it, then by its
 // whole URL.
-func nameEntrants(ents []*Entrant) {
-	try := []func(e *Entrant) string{
-		func(e *Entrant) string { return baseName(e.Arg, false) },
-		func(e *Entrant) string { return baseName(e.Arg, true) },
-		func(e *Entrant) string {
-			arg := strings.TrimPrefix(e.Arg, procbot.RubyContestPrefix)
+func nameAll(ents []*Prepared) {
+	try := []func(e *Prepared) string{
+		func(e *Prepared) string { return baseName(e.Arg, false) },
+		func(e *Prepared) string { return baseName(e.Arg, true) },
+		func(e *Prepared) string {
+			arg := strings.TrimPrefix(e.Arg, RubyContestPrefix)
 			return filepath.Base(filepath.Dir(filepath.Clean(arg))) + "-" + baseName(arg, false)
 		},
-		func(e *Entrant) string {
-			arg := strings.TrimPrefix(e.Arg, procbot.RubyContestPrefix)
+		func(e *Prepared) string {
+			arg := strings.TrimPrefix(e.Arg, RubyContestPrefix)
 			return filepath.Base(filepath.Dir(filepath.Clean(arg))) + "-" + baseName(arg, true)
 		},
 	}
 	for level, f := range try {
-		try[level] = func(e *Entrant) string {
+		try[level] = func(e *Prepared) string {
 			switch {
 			case e.Web == nil:
 				return f(e)
@@ -383,5 +382,5 @@ func isTestFile(name string) bool {
 
 // unprefixed is a bot argument without its contest prefix, for sorting.
 func unprefixed(arg string) string {
-	return strings.TrimPrefix(strings.TrimPrefix(arg, procbot.RubyContestPrefix), splixjava.Prefix)
+	return strings.TrimPrefix(strings.TrimPrefix(arg, RubyContestPrefix), splixjava.Prefix)
 }

@@ -1,6 +1,7 @@
-package tournament
+package bots
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -70,4 +71,48 @@ func writeLanguages(t *testing.T, text string) string {
 
 func quoteTOML(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// The built-in languages table is configs/languages.toml.
+func TestBuiltInLanguagesAreTheConfigFile(t *testing.T) {
+	b, err := os.ReadFile("../../configs/languages.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, DefaultLanguages) {
+		t.Error("judge/bots/languages.toml differs from configs/languages.toml: copy it over")
+	}
+	l, err := LoadLanguages("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"c", "cpp", "go", "rust", "java", "python"} {
+		if l.Language[name] == nil {
+			t.Errorf("no %s", name)
+		}
+	}
+}
+
+func TestExpand(t *testing.T) {
+	vars := map[string][]string{"{dir}": {"/b/src"}, "{srcs}": {"a.c", "b.c"}, "{exe}": {"/b/out/bot"}}
+	for k, v := range RunVars(256 << 20) {
+		vars[k] = v
+	}
+	got := strings.Join(expand([]string{"gcc", "-ffile-prefix-map={dir}=.", "-o", "{exe}", "{srcs}", "x{srcs}",
+		"-XX:MaxRAM={memory_mb}m", "-Xss{stack_mb}m"}, vars), " ")
+	want := "gcc -ffile-prefix-map=/b/src=. -o /b/out/bot a.c b.c x{srcs} -XX:MaxRAM=256m -Xss4m"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	for _, tc := range []struct {
+		mem   int64
+		stack string
+	}{{32 << 20, "1"}, {256 << 20, "4"}, {1 << 30, "16"}, {16 << 30, "64"}} {
+		if s := RunVars(tc.mem)["{stack_mb}"][0]; s != tc.stack {
+			t.Errorf("stack for %d MiB: %s, want %s", tc.mem>>20, s, tc.stack)
+		}
+	}
+	if m := RunVars(0)["{memory_mb}"][0]; m == "0" || m == "1" {
+		t.Errorf("no limit: memory_mb %s, want the machine's memory", m)
+	}
 }
