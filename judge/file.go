@@ -2,9 +2,11 @@ package judge
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 )
 
@@ -52,4 +54,28 @@ func createTemp(path string, perm os.FileMode) (*os.File, error) {
 			return f, err
 		}
 	}
+}
+
+// WriteFileSync writes data to path atomically and durably: the new file
+// is synced before it replaces path and, with syncDir, its directory after
+// (only then is the replacing itself on disk).
+func WriteFileSync(path string, data []byte, syncDir bool) error {
+	err := WriteAtomic(path, 0o644, func(f *os.File) error {
+		if _, err := f.Write(data); err != nil {
+			return err
+		}
+		return f.Sync()
+	})
+	if err != nil || !syncDir {
+		return err
+	}
+	d, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", filepath.Dir(path), err)
+	}
+	return nil
 }

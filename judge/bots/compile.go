@@ -405,7 +405,7 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 				ce.Path = s.Path
 				ce.Message = strings.ReplaceAll(ce.Message, src+string(filepath.Separator), s.Root+string(filepath.Separator))
 				if !ce.stopped() {
-					_ = writeFileSync(final+".failed", []byte(ce.Message))
+					_ = judge.WriteFileSync(final+".failed", []byte(ce.Message), true)
 				}
 				ce.Message = strings.TrimPrefix(ce.Message, stoppedMark)
 				return nil, ce

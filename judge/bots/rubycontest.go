@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 
+	"judge/judge"
 	"judge/judge/procbot"
 )
 
@@ -106,22 +107,14 @@ func RubyContestHost() (string, error) {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return "", fmt.Errorf("ruby contest host: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".host-*")
+	// 0644 whatever the umask: the sandbox's user reads it.
+	err := judge.WriteAtomic(path, 0o644, func(f *os.File) error {
+		if _, err := f.Write(rubyHost); err != nil {
+			return err
+		}
+		return f.Chmod(0o644)
+	})
 	if err != nil {
-		return "", fmt.Errorf("ruby contest host: %w", err)
-	}
-	_, err = tmp.Write(rubyHost)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
 		return "", fmt.Errorf("ruby contest host: %w", err)
 	}
 	return path, nil

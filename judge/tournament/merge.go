@@ -474,7 +474,7 @@ func linkOrCopy(from, to string) error {
 		}
 		return err
 	}
-	return writeFileNoDirSync(to, data)
+	return judge.WriteFileSync(to, data, false)
 }
 
 // gaps says, shard by shard, which directories lack matches, how many,

@@ -390,7 +390,7 @@ func OpenStore(dir string) (*Store, Repair, error) {
 				return nil, rep, err
 			}
 		} else {
-			if err := writeFileSync(path, good); err != nil {
+			if err := judge.WriteFileSync(path, good, true); err != nil {
 				f.Close()
 				return nil, rep, err
 			}
@@ -514,16 +514,6 @@ func ReadLog(path string) (recs []*Record, bad int, err error) {
 			return recs, bad, err
 		}
 	}
-}
-
-// writeFileSync writes data to path atomically and durably: a temporary
-// file is written and fsynced, renamed over path, and the directory
-// fsynced.
-func writeFileSync(path string, data []byte) error {
-	if err := writeFileNoDirSync(path, data); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(path))
 }
 
 func appendFile(path string, data []byte) error {

@@ -686,32 +686,7 @@ func writeReplay(path string, r *judge.Replay) error {
 	if err != nil {
 		return err
 	}
-	return writeFileNoDirSync(path, b)
-}
-
-// writeFileNoDirSync is writeFileSync without the directory fsync: the
-// fsync of the results log that follows commits the rename on the usual
-// journaling file systems.
-func writeFileNoDirSync(path string, data []byte) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return judge.WriteFileSync(path, b, false)
 }
 
 // removeTemps removes the temporary files a killed run left.
