@@ -48,7 +48,7 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 		if recorded {
 			traces = replayview.TurnTraces(rp)
 		} else {
-			fmt.Fprintln(w, "\nno transcripts: this replay was recorded without them (judge match --trace keeps them;\ntournaments do not: replay a match with judge match --trace and its seed to see one)")
+			fmt.Fprintln(w, "\nno transcripts: this replay was recorded without them (judge match --trace and\njudge tournament --trace keep them; or replay a match with judge match --trace and its seed)")
 		}
 	}
 	err = replayview.Play(v.Game, rp, func(s replayview.Step) error {
