@@ -35,6 +35,8 @@ var matches = []match{
 	{name: "battleship", variant: "battleship", seed: 4, bots: []string{"examples/battleship/hunter", "examples/battleship/random.c"}},
 	// A bot that crashes on its second turn: the viewer shows why.
 	{name: "crash", variant: "tictactoe", seed: 6, bots: []string{"examples/gomoku/strong", "judge/procbot/testdata/crash.c"}},
+	// A bot that writes to its stderr in every turn.
+	{name: "stderr", variant: "tictactoe", seed: 1, bots: []string{"judge/procbot/testdata/stderr_turns.py", "examples/gomoku/random.c"}},
 	{name: "splix", variant: "splix-small", seed: 5, params: games.Params{"size": 24, "turns": 120, "players": 3},
 		bots: []string{"examples/splix/looper", "examples/splix/looper", "examples/splix/looper"}},
 }
