@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -222,5 +224,26 @@ func TestDiff(t *testing.T) {
 				t.Fatalf("diff(%v, %v) = %v", a, b, runs)
 			}
 		}
+	}
+}
+
+// TestOldReplayLoads: a replay without per-turn stderr or transcripts
+// (the golden replay of package procbot) decodes and makes a page.
+func TestOldReplayLoads(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "procbot", "testdata", "golden", "tictactoe-strong-override.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rp, err := judge.ReadReplay(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page bytes.Buffer
+	if err := replayview.WriteHTML(&page, gameOf(t, rp), rp); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), `"moves":[{"seat":0,`) || strings.Contains(page.String(), `"stderr_cut"`) {
+		t.Errorf("the page's data is not the replay's: %.300s", page.String())
 	}
 }
