@@ -276,7 +276,8 @@
       const a = highlight.cells[0], b = highlight.cells[highlight.cells.length - 1];
       const cx = (p) => ox + p[0] * cell + cell / 2, cy = (p) => oy + p[1] * cell + cell / 2;
       ctx.lineCap = "round";
-      for (const [col, lw] of [["#111", w + 3], ["#ffd400", w]]) {
+      // Thin enough to leave the stones' letters readable.
+      for (const [col, lw] of [["rgba(17,17,17,0.7)", w / 2 + 2], ["#ffd400", w / 2]]) {
         ctx.strokeStyle = col; ctx.lineWidth = lw;
         ctx.beginPath(); ctx.moveTo(cx(a), cy(a)); ctx.lineTo(cx(b), cy(b)); ctx.stroke();
       }
