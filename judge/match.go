@@ -131,11 +131,13 @@ type seat struct {
 	// What --trace has kept of the seat's lines, and cut.
 	traceBytes int64
 	traceCut   int64
-	stop       sync.Once
-	final      Final
-	trace      []TraceLine
-	buf        []byte // reused for answers
-	opp        string // the other seats' names, for the Opponent query
+	// What --trace has kept of the seat's stderr.
+	stderrBytes int64
+	stop        sync.Once
+	final       Final
+	trace       []TraceLine
+	buf         []byte // reused for answers
+	opp         string // the other seats' names, for the Opponent query
 }
 
 // Run plays one match. It returns an error only when the judge cannot run
@@ -378,6 +380,27 @@ func (t *turnTrace) end() {
 		t.s.trace = append(t.s.trace, TraceLine{T: us(time.Since(t.start)), Dir: "cut",
 			Line: fmt.Sprintf("%d bytes of this turn's lines not kept (the trace keeps %d KiB a turn, %d MiB a match)", t.cut, TraceTurnBytes>>10, TraceMatchBytes>>20)})
 	}
+}
+
+// turnStderr records in rec what the seat wrote on its stderr during the
+// turn, within the trace's caps: TraceTurnBytes a turn (the player keeps
+// no more) and TraceMatchBytes a match.
+func (s *seat) turnStderr(rec *TurnMove) {
+	p, ok := s.p.(StderrByTurn)
+	if !ok {
+		return
+	}
+	text, cut := p.TurnStderr()
+	if len(text) > TraceTurnBytes {
+		cut += int64(len(text) - TraceTurnBytes)
+		text = text[:TraceTurnBytes]
+	}
+	if room := max(0, TraceMatchBytes-s.stderrBytes); int64(len(text)) > room {
+		cut += int64(len(text)) - room
+		text = text[:room]
+	}
+	s.stderrBytes += int64(len(text))
+	rec.Stderr, rec.StderrCut = string(text), cut
 }
 
 // noEndHint explains an output limit reached without #END.

@@ -67,6 +67,16 @@ type Final struct {
 	StderrBytes int64  // all it wrote there
 }
 
+// StderrByTurn is implemented by players that can say what they wrote on
+// their stderr turn by turn. With a trace (Match.Trace), the match loop
+// asks at the end of each turn.
+type StderrByTurn interface {
+	// TurnStderr returns what the player wrote on stderr since the last
+	// call (or since it started): at most the first TraceTurnBytes of it,
+	// and how many bytes it left out.
+	TurnStderr() (text []byte, cut int64)
+}
+
 // Fault is a player's fault: a status other than OK and a reason a person
 // can act on.
 type Fault struct {

@@ -72,6 +72,10 @@ type TurnMove struct {
 	BankUS int64 `json:"bank_us,omitempty"`
 	// The turn ran past its limit and the bank, on an allowed overrun.
 	Overrun bool `json:"overrun,omitempty"`
+	// With --trace: what the seat wrote on its stderr during the turn
+	// (within the trace's caps), and how many bytes of it were not kept.
+	Stderr    string `json:"stderr,omitempty"`
+	StderrCut int64  `json:"stderr_cut,omitempty"`
 }
 
 // ReplayOutcome is how the match ended.

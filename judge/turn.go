@@ -47,6 +47,9 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 		}
 		move = nil
 	}
+	if trace {
+		s.turnStderr(&tn.rec)
+	}
 	s.clock(st, lim, limit, wall, u, &tn.rec)
 	if s.status != OK {
 		move = nil

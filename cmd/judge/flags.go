@@ -312,7 +312,7 @@ func addOneMatchFlags(fs *flag.FlagSet, player string) *oneMatchFlags {
 		fs:     fs,
 		seed:   fs.Uint64("seed", 0, "seed of the match (default: random, printed)"),
 		replay: fs.String("replay", "", "write the replay to this file"),
-		trace:  fs.Bool("trace", false, "keep every protocol line of every "+player+" in the replay"),
+		trace:  fs.Bool("trace", false, "keep every protocol line of every "+player+", and its stderr turn by turn, in the replay"),
 	}
 }
 

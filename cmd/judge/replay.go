@@ -18,7 +18,7 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 			"against the game's rules as they are replayed. 'judge view' shows the same in a\n"+
 			"browser.")
 	delay := fs.Duration("delay", 0, "pause between turns, e.g. 300ms")
-	trace := fs.Bool("trace", false, "also print each bot's protocol transcript under its turns, if recorded")
+	trace := fs.Bool("trace", false, "also print each bot's protocol transcript and stderr under its turns, if recorded")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -48,7 +48,7 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 		if recorded {
 			traces = replayview.TurnTraces(rp)
 		} else {
-			fmt.Fprintln(w, "\nno transcripts: this replay was recorded without them (judge match --trace keeps them;\ntournaments do not: replay a match with judge match --trace and its seed to see one)")
+			fmt.Fprintln(w, "\nno transcripts: this replay was recorded without them (judge match --trace and\njudge tournament --trace keep them; or replay a match with judge match --trace and its seed)")
 		}
 	}
 	err = replayview.Play(v.Game, rp, func(s replayview.Step) error {
@@ -94,6 +94,14 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 						fmt.Fprintf(w, "      %10.3fms %s %s\n", float64(l.T)/1000, arrow, judge.PrintableLine(line))
 					}
 				}
+			}
+			if *trace && mv.Stderr != "" {
+				for _, line := range strings.Split(strings.TrimSuffix(mv.Stderr, "\n"), "\n") {
+					fmt.Fprintf(w, "      stderr: %s\n", judge.PrintableLine(line))
+				}
+			}
+			if *trace && mv.StderrCut > 0 {
+				fmt.Fprintf(w, "      stderr: ✂ %d bytes not kept\n", mv.StderrCut)
 			}
 		}
 		fmt.Fprintf(w, "%s\n", s.State.Render())

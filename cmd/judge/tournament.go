@@ -96,7 +96,7 @@ type tournamentFlags struct {
 	configFile, format, out, cache, testBot, shard, botsDir, languages *string
 	rounds, gamesN, jobs, groupSize                                    *int
 	seed                                                               *uint64
-	quiet                                                              *bool
+	quiet, trace                                                       *bool
 	set                                                                map[string]bool
 }
 
@@ -116,6 +116,7 @@ func addTournamentFlags(fs *flag.FlagSet) *tournamentFlags {
 		botsDir:    fs.String("bots", "", "play every bot in this directory (sources, programs, directories)"),
 		languages:  fs.String("languages", "", "how to build each language (default configs/languages.toml if present, else built in)"),
 		quiet:      fs.Bool("quiet", false, "no progress, no table: only errors"),
+		trace:      fs.Bool("trace", false, "keep every protocol line of every bot, and its stderr turn by turn, in the replays"),
 	}
 	fs.IntVar(tf.gamesN, "iterations", 0, "same as --games")
 	fs.StringVar(tf.testBot, "t", "", "same as --test-bot")
@@ -142,6 +143,7 @@ func (tf *tournamentFlags) pickInt(flagName string, flagVal, cfgVal int) int {
 // the [tournament] table ts say: all but its seed and its bots.
 func (tf *tournamentFlags) options(mt judge.Match, ts tournament.Settings) (tournament.Options, error) {
 	o := tournament.Options{Match: mt}
+	o.Match.Trace = *tf.trace
 	var err error
 	if f := tf.pick("format", *tf.format, ts.Format); f != "" {
 		if o.Format, err = tournament.ParseFormat(f); err != nil {

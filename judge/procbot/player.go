@@ -511,6 +511,49 @@ func (p *Player) EndTurn(context.Context) (judge.Usage, error) {
 	return u, nil
 }
 
+// TurnStderr implements judge.StderrByTurn: what the bot wrote on its
+// stderr since the last call. What the bot wrote before the judge read its
+// #END is in the pipe by then, unless a child of the bot still writes; the
+// bytes the pipe holds are waited for, a bounded time (stderrWait), so
+// that they count in this turn and not in the next.
+func (p *Player) TurnStderr() ([]byte, int64) {
+	if pending := p.stderrPending(); pending > 0 {
+		want := p.stderr.written() + int64(pending)
+		t := time.NewTimer(stderrWait)
+		defer t.Stop()
+		tick := time.NewTicker(200 * time.Microsecond)
+		defer tick.Stop()
+	wait:
+		for p.stderr.written() < want {
+			select {
+			case <-p.errEnd:
+				break wait
+			case <-t.C:
+				break wait
+			case <-tick.C:
+			}
+		}
+	}
+	text, cut, _ := p.stderr.take()
+	return text, cut
+}
+
+// stderrPending is how many bytes the bot's stderr pipe holds, not yet
+// read by the copier (FIONREAD, TIOCINQ on Linux); 0 when it cannot tell.
+func (p *Player) stderrPending() int {
+	rc, err := p.errR.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	n := 0
+	_ = rc.Control(func(fd uintptr) {
+		if v, err := unix.IoctlGetInt(int(fd), unix.TIOCINQ); err == nil {
+			n = v
+		}
+	})
+	return n
+}
+
 // idleSlack is how much CPU time a bot left unfrozen between two turns
 // may use without being found computing meanwhile: what it takes to
 // wake up in its read.
@@ -621,11 +664,15 @@ func MakeRaw(f *os.File) error {
 }
 
 // tailBuffer keeps the last cap bytes written to it and counts the rest.
+// It also keeps, for TurnStderr, the first judge.TraceTurnBytes written
+// since the last take, and counts what it left out of them.
 type tailBuffer struct {
-	mu    sync.Mutex
-	buf   []byte
-	cap   int
-	total int64
+	mu      sync.Mutex
+	buf     []byte
+	cap     int
+	total   int64
+	turn    []byte
+	turnCut int64
 }
 
 func newTailBuffer(n int) *tailBuffer { return &tailBuffer{cap: n} }
@@ -634,6 +681,9 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.total += int64(len(p))
+	room := max(0, judge.TraceTurnBytes-len(t.turn))
+	t.turn = append(t.turn, p[:min(room, len(p))]...)
+	t.turnCut += int64(len(p) - min(room, len(p)))
 	if t.cap <= 0 {
 		return len(p), nil
 	}
@@ -648,6 +698,24 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// take returns what was written since the last take (its first
+// judge.TraceTurnBytes), how many bytes of it were left out, and how many
+// were written in all.
+func (t *tailBuffer) take() ([]byte, int64, int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	text, cut := t.turn, t.turnCut
+	t.turn, t.turnCut = nil, 0
+	return text, cut, t.total
+}
+
+// written is how many bytes were written in all.
+func (t *tailBuffer) written() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.total
+}
+
 // Bytes returns what is kept and how many bytes were written in all.
 func (t *tailBuffer) Bytes() ([]byte, int64) {
 	t.mu.Lock()
@@ -655,7 +723,10 @@ func (t *tailBuffer) Bytes() ([]byte, int64) {
 	return append([]byte(nil), t.buf...), t.total
 }
 
-var _ judge.Player = (*Player)(nil)
+var (
+	_ judge.Player       = (*Player)(nil)
+	_ judge.StderrByTurn = (*Player)(nil)
+)
 
 // ParseLevel checks a sandbox level name ("" and "auto" mean the
 // strongest the machine allows).

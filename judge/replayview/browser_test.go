@@ -130,8 +130,8 @@ func TestViewerInBrowser(t *testing.T) {
 				t.Fatalf("playing did not reach the end: %v", err)
 			}
 			result := eval[string](t, ctx, `document.getElementById("result").textContent`)
-			if !strings.Contains(result, rp.Outcome.Reason) {
-				t.Errorf("the result says %q, want the reason %q", result, rp.Outcome.Reason)
+			if w := rp.Outcome.Winner; w >= 0 && !strings.Contains(result, rp.Bots[w].Name) {
+				t.Errorf("the result %q does not name the winner %s", result, rp.Bots[w].Name)
 			}
 			for _, p := range rp.Outcome.Players {
 				if !strings.Contains(result, p.Name) {
@@ -147,7 +147,9 @@ func TestViewerInBrowser(t *testing.T) {
 			if want := "#END"; last.Status == judge.OK && !strings.Contains(details, want) {
 				t.Errorf("the last turn's transcript is not shown: %q", details)
 			}
-			if last.Status != judge.OK && (!strings.Contains(details, last.Reason) || !strings.Contains(details, "transcript of seat")) {
+			// The reason, its stderr lines apart.
+			why, tail, _ := strings.Cut(last.Reason, "; stderr: ")
+			if last.Status != judge.OK && (!strings.Contains(details, why) || !strings.Contains(details, tail) || !strings.Contains(details, "transcript of seat")) {
 				t.Errorf("the last turn's details %q do not say why the seat failed (%s) or show its transcript", details, last.Reason)
 			}
 			if d.Layers > len(d.Grids) {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -35,6 +37,8 @@ var matches = []match{
 	{name: "battleship", variant: "battleship", seed: 4, bots: []string{"examples/battleship/hunter", "examples/battleship/random.c"}},
 	// A bot that crashes on its second turn: the viewer shows why.
 	{name: "crash", variant: "tictactoe", seed: 6, bots: []string{"examples/gomoku/strong", "judge/procbot/testdata/crash.c"}},
+	// A bot that writes to its stderr in every turn.
+	{name: "stderr", variant: "tictactoe", seed: 1, bots: []string{"judge/procbot/testdata/stderr_turns.py", "examples/gomoku/random.c"}},
 	{name: "splix", variant: "splix-small", seed: 5, params: games.Params{"size": 24, "turns": 120, "players": 3},
 		bots: []string{"examples/splix/looper", "examples/splix/looper", "examples/splix/looper"}},
 }
@@ -220,5 +224,26 @@ func TestDiff(t *testing.T) {
 				t.Fatalf("diff(%v, %v) = %v", a, b, runs)
 			}
 		}
+	}
+}
+
+// TestOldReplayLoads: a replay without per-turn stderr or transcripts
+// (the golden replay of package procbot) decodes and makes a page.
+func TestOldReplayLoads(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "procbot", "testdata", "golden", "tictactoe-strong-override.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rp, err := judge.ReadReplay(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page bytes.Buffer
+	if err := replayview.WriteHTML(&page, gameOf(t, rp), rp); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), `"moves":[{"seat":0,`) || strings.Contains(page.String(), `"stderr_cut"`) {
+		t.Errorf("the page's data is not the replay's: %.300s", page.String())
 	}
 }

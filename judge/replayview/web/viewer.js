@@ -4,7 +4,10 @@
 // turn on screen on one canvas.
 (function () {
   const D = JSON.parse(document.getElementById("replay-data").textContent);
+  // One colour a seat, everywhere: its swatch, its stones or discs, its
+  // land and head, its line in the charts.
   const COLORS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd"];
+  const seatColor = (s) => COLORS[s % COLORS.length];
   const $ = (id) => document.getElementById(id);
   const canvas = $("board"), ctx = canvas.getContext("2d");
   const N = D.frames.length;
@@ -53,23 +56,58 @@
   let seeing = -1;
   function layerOf(g) { return seeing < 0 ? g : (1 + seeing) * G + g; }
 
-  // Layout: the grids side by side, a label above each.
-  const LABEL = G > 1 ? 20 : 0, GAP = 16;
+  // Layout: the grids side by side, a label above each, the x axis's
+  // numbers above the grid and the y axis's at its left.
+  const LABEL = G > 1 ? 20 : 0, GAP = 16, AXT = 16, AXL = 26;
   let cell = 1, pad = 0;
+  // The room the panel beside the board needs: the board leaves it on
+  // screens from 1000 px wide.
+  const PANEL = 440;
   function layout() {
     const cols = D.grids.reduce((s, g) => s + g.w, 0);
     const rows = Math.max(...D.grids.map((g) => g.h));
-    const maxW = Math.max(240, Math.min(760, window.innerWidth - 40));
-    const maxH = Math.max(240, Math.min(760, window.innerHeight - 140));
-    cell = Math.max(1, Math.floor(Math.min((maxW - GAP * (G - 1)) / cols, (maxH - LABEL) / rows)));
+    const side = window.innerWidth >= 1000 ? PANEL : 0;
+    const maxW = Math.max(240, Math.min(760, window.innerWidth - 40 - side)) - G * AXL - GAP * (G - 1);
+    const maxH = Math.max(240, Math.min(760, window.innerHeight - 200)) - LABEL - AXT;
+    cell = Math.max(1, Math.floor(Math.min(maxW / cols, maxH / rows)));
     pad = cell >= 12 ? 2 : 0;
-    canvas.width = cols * cell + GAP * (G - 1);
-    canvas.height = rows * cell + LABEL;
+    canvas.width = cols * cell + G * AXL + GAP * (G - 1);
+    canvas.height = rows * cell + LABEL + AXT;
+    $("stage").style.width = Math.max(canvas.width + 2, 320) + "px";
   }
   function origin(g) {
-    let x = 0;
-    for (let i = 0; i < g; i++) x += D.grids[i].w * cell + GAP;
-    return [x, LABEL];
+    let x = AXL;
+    for (let i = 0; i < g; i++) x += D.grids[i].w * cell + GAP + AXL;
+    return [x, LABEL + AXT];
+  }
+  // The y a row of grid g is numbered with: from the top (0 at the top
+  // row), but from the bottom for Connect Four and Splix, as their
+  // protocols count (docs/protocol).
+  function rowY(g, row) {
+    const info = D.grids[g];
+    return info.kind === "discs" || info.kind === "land" ? info.h - 1 - row : row;
+  }
+  // axisLabels are the numbers drawn along grid g's axes: {axis: "x" or
+  // "y", text, x, y} at canvas positions, every few cells when cells are
+  // small.
+  function axisLabels(g) {
+    const info = D.grids[g], [ox, oy] = origin(g), out = [];
+    const step = [1, 2, 5, 10, 20, 25, 50, 100].find((k) => k * cell >= 18) || 100;
+    for (let x = 0; x < info.w; x += step) out.push({ axis: "x", text: String(x), x: ox + x * cell + cell / 2, y: oy - 2 });
+    for (let row = 0; row < info.h; row++) {
+      const y = rowY(g, row);
+      if (y % step === 0) out.push({ axis: "y", text: String(y), x: ox - 4, y: oy + row * cell + cell / 2 });
+    }
+    return out;
+  }
+  function drawAxes(g) {
+    ctx.fillStyle = "#555";
+    ctx.font = Math.min(12, Math.max(9, Math.floor(cell * 0.45))) + "px sans-serif";
+    for (const l of axisLabels(g)) {
+      ctx.textAlign = l.axis === "x" ? "center" : "right";
+      ctx.textBaseline = l.axis === "x" ? "bottom" : "middle";
+      ctx.fillText(l.text, l.x, l.y);
+    }
   }
   function light(hex, t) {
     const n = parseInt(hex.slice(1), 16);
@@ -88,7 +126,7 @@
   let falling = null;
   function drawStones(g, cells, ox, oy, discs) {
     const info = D.grids[g];
-    ctx.fillStyle = discs ? "#2050b0" : "#e6c27a";
+    ctx.fillStyle = discs ? "#5b6573" : "#e6c27a";
     ctx.fillRect(ox, oy, info.w * cell, info.h * cell);
     if (!discs) {
       ctx.strokeStyle = "#8a6d2f";
@@ -103,8 +141,8 @@
         const cx = ox + x * cell + cell / 2, cy = oy + y * cell + cell / 2;
         let fill = null;
         if (falling && falling.g === g && falling.x === x && falling.y === y) fill = "#f4f4f4";
-        else if (c === 88) fill = discs ? "#e02020" : COLORS[0];
-        else if (c === 79) fill = discs ? "#f5d000" : COLORS[1];
+        else if (c === 88) fill = seatColor(0);
+        else if (c === 79) fill = seatColor(1);
         else if (discs) fill = "#f4f4f4";
         if (!fill) continue;
         ctx.fillStyle = fill;
@@ -119,7 +157,7 @@
     }
     if (falling && falling.g === g) {
       const cy = oy + falling.at * falling.y * cell + cell / 2;
-      ctx.fillStyle = falling.seat === 0 ? "#e02020" : "#f5d000";
+      ctx.fillStyle = seatColor(falling.seat);
       ctx.beginPath(); ctx.arc(ox + falling.x * cell + cell / 2, cy, r, 0, 2 * Math.PI); ctx.fill();
     }
   }
@@ -174,14 +212,76 @@
       const px = ox + m.x * cell, py = oy + m.y * cell;
       if (m.kind === "head") {
         const s = Math.max(cell, 5), o = (s - cell) / 2;
-        ctx.fillStyle = COLORS[m.seat % 5];
+        ctx.fillStyle = seatColor(m.seat);
         ctx.fillRect(px - o, py - o, s, s);
         ctx.strokeStyle = "#000"; ctx.lineWidth = 1;
         ctx.strokeRect(px - o - 0.5, py - o - 0.5, s + 1, s + 1);
       } else {
-        ctx.strokeStyle = "#111"; ctx.lineWidth = Math.max(2, cell / 10);
+        ctx.strokeStyle = "#111"; ctx.lineWidth = Math.max(2, Math.min(4, cell / 10));
         ctx.strokeRect(px + 1.5, py + 1.5, cell - 3, cell - 3);
       }
+    }
+  }
+  // What the frame on screen highlights: the winning line of a game of
+  // stones or discs, on the frame it ends in; a Battleship ship sunk in
+  // this turn. {kind, g, cells: [[x, y], ...]} or null.
+  function winLine(g, cells) {
+    const f = D.frames[frame], info = D.grids[g];
+    const k = +(D.params || {}).k || 0;
+    if (!f.over || D.outcome.winner < 0 || k < 1 || (info.kind !== "stones" && info.kind !== "discs")) return null;
+    const m = f.marks.find((m) => m.kind === "last" && m.g === g);
+    if (!m) return null;
+    const at = (x, y) => (x >= 0 && y >= 0 && x < info.w && y < info.h ? cells[y * info.w + x] : -1);
+    const c = at(m.x, m.y);
+    if (c !== 88 && c !== 79) return null;
+    for (const [dx, dy] of [[1, 0], [0, 1], [1, 1], [1, -1]]) {
+      let a = 0, b = 0;
+      while (at(m.x - (a + 1) * dx, m.y - (a + 1) * dy) === c) a++;
+      while (at(m.x + (b + 1) * dx, m.y + (b + 1) * dy) === c) b++;
+      if (a + b + 1 >= k) {
+        const run = [];
+        for (let i = -a; i <= b; i++) run.push([m.x + i * dx, m.y + i * dy]);
+        return { kind: "win", g, cells: run };
+      }
+    }
+    return null;
+  }
+  function sunkShip(g) {
+    const info = D.grids[g], l = layerOf(g), run = [];
+    if (info.kind !== "sea") return null;
+    for (const d of D.frames[frame].diff || []) {
+      if (d[0] !== l) continue;
+      for (let k = 1; k + 2 < d.length; k += 3) {
+        if (d[k + 2] !== 35) continue; // '#'
+        for (let c = d[k]; c < d[k] + d[k + 1]; c++) run.push([c % info.w, Math.floor(c / info.w)]);
+      }
+    }
+    return run.length ? { kind: "sunk", g, cells: run } : null;
+  }
+  let highlight = null;
+  function drawHighlight() {
+    highlight = null;
+    for (let g = 0; g < G && !highlight; g++) highlight = winLine(g, cur[layerOf(g)]) || sunkShip(g);
+    document.body.dataset.highlight = highlight ? highlight.kind : "";
+    if (!highlight) return;
+    const [ox, oy] = origin(highlight.g);
+    const w = Math.max(2, Math.min(5, cell / 6));
+    for (const [x, y] of highlight.cells) {
+      ctx.strokeStyle = "#111"; ctx.lineWidth = w + 2;
+      ctx.strokeRect(ox + x * cell + w / 2, oy + y * cell + w / 2, cell - w, cell - w);
+      ctx.strokeStyle = "#ffd400"; ctx.lineWidth = w;
+      ctx.strokeRect(ox + x * cell + w / 2, oy + y * cell + w / 2, cell - w, cell - w);
+    }
+    if (highlight.kind === "win") {
+      const a = highlight.cells[0], b = highlight.cells[highlight.cells.length - 1];
+      const cx = (p) => ox + p[0] * cell + cell / 2, cy = (p) => oy + p[1] * cell + cell / 2;
+      ctx.lineCap = "round";
+      // Thin enough to leave the stones' letters readable.
+      for (const [col, lw] of [["rgba(17,17,17,0.7)", w / 2 + 2], ["#ffd400", w / 2]]) {
+        ctx.strokeStyle = col; ctx.lineWidth = lw;
+        ctx.beginPath(); ctx.moveTo(cx(a), cy(a)); ctx.lineTo(cx(b), cy(b)); ctx.stroke();
+      }
+      ctx.lineCap = "butt";
     }
   }
   function draw() {
@@ -193,19 +293,60 @@
       const cells = cur[layerOf(g)], kind = D.grids[g].kind;
       if (LABEL) {
         ctx.fillStyle = "#333"; ctx.font = "13px sans-serif"; ctx.textAlign = "left"; ctx.textBaseline = "alphabetic";
-        ctx.fillText(D.grids[g].name, ox, 14);
+        ctx.fillText(named(D.grids[g].name), ox, 14);
       }
+      drawAxes(g);
       if (kind === "land") drawLand(g, cells, ox, oy);
       else if (kind === "sea") drawSea(g, cells, ox, oy);
       else drawStones(g, cells, ox, oy, kind === "discs");
     }
     drawMarks();
+    drawHighlight();
   }
 
   // The panel beside the board.
   const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
   const ms = (us) => (us / 1000).toFixed(us < 10000 ? 2 : 1) + " ms";
-  const swatch = (seat) => '<span class="swatch" style="background:' + COLORS[seat % 5] + '"></span>';
+  const swatch = (seat) => '<span class="swatch" style="background:' + seatColor(seat) + '"></span>';
+  // A seat's name in words: its bot's name, with its symbol in games of
+  // X and O, and its seat when two bots have the same name.
+  const SYMBOLS = D.grids.some((g) => g.kind === "stones" || g.kind === "discs") && D.bots.length === 2;
+  function seatName(s) {
+    const b = D.bots[s];
+    if (!b) return "seat " + s;
+    const twin = D.bots.some((o, i) => i !== s && o.name === b.name);
+    const tags = [];
+    if (SYMBOLS) tags.push(s === 0 ? "X" : "O");
+    if (twin) tags.push("seat " + s);
+    return b.name + (tags.length ? " (" + tags.join(", ") + ")" : "");
+  }
+  // Long names (paths) may break after a /, never inside a word.
+  const breakable = (t) => esc(t).replace(/\//g, "/<wbr>");
+  const who = (s) => swatch(s) + "<b>" + breakable(seatName(s)) + "</b>";
+  // The game's words with its seats named: "X made 3 in a row",
+  // "seat 1 forfeited".
+  function named(text) {
+    let t = String(text || "").replace(/\bseat (\d+)\b/g, (all, s) => (D.bots[+s] ? seatName(+s) : all));
+    if (SYMBOLS) t = t.replace(/\b([XO])\b/g, (c) => seatName(c === "X" ? 0 : 1));
+    return t;
+  }
+  const DID = {
+    timeout: "timed out", crash: "crashed", illegal: "made an illegal move", protocol: "broke the protocol",
+    output: "wrote too much output", memory: "ran out of memory",
+  };
+  // failedAt is the turn a seat failed in, or 0.
+  function failedAt(s) {
+    for (const f of D.frames) for (const m of f.moves || []) if (m.seat === s && m.status !== "ok") return f.turn;
+    return 0;
+  }
+  // A reason, its stderr lines (a traceback) apart in a preformatted block.
+  function reasonHTML(r) {
+    r = String(r || "");
+    const i = r.indexOf("; stderr: ");
+    if (i < 0 && r.indexOf("\n") < 0) return esc(r);
+    if (i < 0) return '<pre class="why">' + esc(r) + "</pre>";
+    return esc(r.slice(0, i)) + ', and its stderr ended with:<pre class="why">' + esc(r.slice(i + 10)) + "</pre>";
+  }
   function panel() {
     const f = D.frames[frame];
     $("turn").textContent = frame === 0 ? "start (" + (N - 1) + " turns)" : "turn " + f.turn + " of " + D.frames[N - 1].turn;
@@ -215,54 +356,132 @@
     canvas.setAttribute("aria-label", D.game + ", " + $("turn").textContent);
     const moved = {};
     for (const m of f.moves || []) moved[m.seat] = m;
-    let h = "<tr><th>seat</th><th>status</th><th>wall</th><th>CPU</th><th>queries</th><th>move</th><th>state</th></tr>";
+    let h = '<tr><th>player</th><th>status</th><th>move</th><th>wall, CPU</th><th title="queries">q</th></tr>';
     D.bots.forEach((b, s) => {
       const m = moved[s];
-      h += "<tr><td>" + swatch(s) + s + " " + esc(b.name) + "</td>";
+      h += '<tr><td class="who">' + who(s) + "</td>";
       if (m) {
-        h += '<td class="' + (m.status === "ok" ? "st-ok" : "st-bad") + '">' + esc(m.status) + "</td>" +
-          '<td class="num">' + ms(m.wall_us) + '</td><td class="num">' + ms(m.cpu_us) + '</td><td class="num">' + m.queries + "</td>" +
-          "<td>" + esc((m.move || []).join("; ")) + "</td>";
+        h += '<td class="st ' + (m.status === "ok" ? "st-ok" : "st-bad") + '">' + esc(m.status) + "</td>" +
+          '<td class="move">' + esc((m.move || []).join("; ")) + "</td>" +
+          '<td class="num">' + ms(m.wall_us) + '<br><span class="cpu">' + ms(m.cpu_us) + '</span></td><td class="num">' + m.queries + "</td>";
       } else {
-        h += '<td class="idle" colspan="5">' + (frame === 0 ? "" : "did not move this turn") + "</td>";
+        h += '<td class="idle" colspan="4">' + (frame === 0 ? "" : "did not move this turn") + "</td>";
       }
-      h += "<td>" + esc((f.seats || [])[s] || "") + "</td></tr>";
+      h += "</tr>";
+      const state = (f.seats || [])[s];
+      if (state) h += '<tr class="state"><td colspan="5">' + esc(state) + "</td></tr>";
     });
     $("seats").innerHTML = h;
     let d = "";
     D.bots.forEach((b, s) => {
       const m = moved[s];
-      if (m && m.reason) d += '<div class="refused">' + swatch(s) + "seat " + s + ": " + esc(m.reason) + "</div>";
-      if (m && m.invalid) for (const r of m.invalid) d += '<div class="refused">' + swatch(s) + "seat " + s + " refused: " + esc(r) + "</div>";
+      if (m && m.status !== "ok") d += '<div class="refused">' + who(s) + " " + esc(DID[m.status] || m.status) + " on turn " + f.turn + ": " + reasonHTML(m.reason) + "</div>";
+      if (m && m.invalid) for (const r of m.invalid) d += '<div class="refused">' + who(s) + " refused: " + esc(r) + "</div>";
+      if (m && (m.stderr || m.stderr_cut)) {
+        const n = (m.stderr || "").length;
+        d += '<details open class="turn-stderr" data-seat="' + s + '"><summary>' + who(s) + " wrote on stderr in turn " + f.turn + " (" + n + " bytes" +
+          (m.stderr_cut ? ", " + m.stderr_cut + " more not kept" : "") + ")</summary><pre>" + esc(m.stderr || "") +
+          (m.stderr_cut ? '<span class="cut">✂ ' + m.stderr_cut + " bytes not kept (256 KiB a turn, 8 MiB a match)</span>" : "") + "</pre></details>";
+      }
       const tr = f.trace && f.trace[s];
       if (tr && tr.length) {
         d += "<details open><summary>" + swatch(s) + "transcript of seat " + s + " (" + esc(b.name) + "), " + tr.length + " lines</summary><pre>";
         for (const l of tr) {
-          const arrow = l.dir === "in" ? "   <" : "bot>";
+          const arrow = l.dir === "in" ? "   <" : l.dir === "cut" ? "   ✂" : "bot>";
           for (const line of l.line.split("\n")) d += '<span class="' + esc(l.dir) + '">' + (l.t_us / 1000).toFixed(3).padStart(10) + "ms " + arrow + " " + esc(line) + "</span>\n";
         }
         d += "</pre></details>";
       }
     });
-    if (f.over) d += '<div class="refused">the game ends here: ' + esc(f.over) + "</div>";
+    if (f.over) d += '<div class="refused">the game ends here: ' + esc(named(f.over)) + "</div>";
     $("details").innerHTML = d;
+    chartCursor();
+  }
+  // The result in words: who won, and how, with names.
+  function headline() {
+    const o = D.outcome, players = o.players || [];
+    const failed = [];
+    players.forEach((p, s) => {
+      if (p.status !== "ok") {
+        const t = failedAt(s);
+        failed.push(seatName(s) + " " + (DID[p.status] || p.status) + (t ? " on turn " + t : ""));
+      }
+    });
+    const how = failed.length ? failed.join("; ") : named(o.reason);
+    if (o.winner >= 0) return [o.winner, seatName(o.winner) + " wins: " + how];
+    return [-1, (failed.length ? "no winner: " : "") + how];
   }
   function result() {
     const o = D.outcome;
-    let h = "<b>Result:</b> ";
-    h += o.winner >= 0 ? swatch(o.winner) + "seat " + o.winner + " (" + esc(D.bots[o.winner].name) + ") wins: " + esc(o.reason) : "no winner: " + esc(o.reason);
-    h += '<table style="margin-top:4px"><tr><th>seat</th><th>status</th><th>score</th><th>reason</th></tr>';
+    const [w, words] = headline();
+    let h = '<div id="headline">' + (w >= 0 ? swatch(w) : "") + esc(words) + "</div>";
+    h += '<table class="players"><tr><th>player</th><th>status</th><th>score</th><th>reason</th></tr>';
     (o.players || []).forEach((p, s) => {
-      h += "<tr><td>" + swatch(s) + s + " " + esc(p.name) + '</td><td class="' + (p.status === "ok" ? "st-ok" : "st-bad") + '">' + esc(p.status) +
-        '</td><td class="num">' + p.score + "</td><td>" + esc(p.reason || "") + "</td></tr>";
+      h += '<tr><td class="who">' + who(s) + '</td><td class="st ' + (p.status === "ok" ? "st-ok" : "st-bad") + '">' + esc(p.status) +
+        '</td><td class="num">' + p.score + '</td><td class="reason">' + reasonHTML(p.reason) + "</td></tr>";
     });
     $("result").innerHTML = h + "</table>";
     let s = "";
     D.bots.forEach((b, i) => {
-      s += "<details><summary>" + swatch(i) + "seat " + i + " " + esc(b.name) + ": " + esc((b.command || []).join(" ")) +
+      s += "<details><summary>" + who(i) + ": " + esc((b.command || []).join(" ")) +
         " — " + (b.stderr_bytes || 0) + " bytes</summary><pre>" + esc(b.stderr || "(nothing)") + "</pre></details>";
     });
     $("stderr").innerHTML = s;
+  }
+
+  // Charts over the turns, from the seats' lines: Splix's score and land,
+  // Battleship's shots and hits. Plain SVG; a click jumps to the turn.
+  function series(re) {
+    return D.bots.map((_, s) => D.frames.map((f) => {
+      const m = re.exec((f.seats || [])[s] || "");
+      return m ? +m[1] : 0;
+    }));
+  }
+  function chartsOf() {
+    const kinds = D.grids.map((g) => g.kind);
+    if (kinds.includes("land")) return [["score", series(/score (\d+)/)], ["land (cells)", series(/land (\d+)/)]];
+    if (kinds.includes("sea")) return [["shots fired", series(/^(\d+) shots/)], ["ship cells hit", series(/(\d+) ship cells hit/)]];
+    return [];
+  }
+  const charts = [];
+  // chart adds to box an SVG chart of data[seat][frame]; its markup is
+  // parsed as HTML, which puts it in the SVG namespace.
+  function chart(box, title, data) {
+    const W = 380, H = 150, L = 36, B = 18, T = 20;
+    const max = Math.max(1, ...data.flat());
+    const x = (f) => L + (N > 1 ? (f * (W - L - 6)) / (N - 1) : 0), y = (v) => T + (H - T - B) * (1 - v / max);
+    const el = (name, attrs, text) => "<" + name + Object.keys(attrs).map((k) => " " + k + '="' + esc(attrs[k]) + '"').join("") + ">" +
+      (text === undefined ? "" : esc(text)) + "</" + name + ">";
+    let m = el("text", { x: L, y: 13, class: "title" }, title) +
+      el("line", { x1: L, y1: y(0), x2: W - 6, y2: y(0), class: "axis" }) +
+      el("line", { x1: L, y1: T, x2: L, y2: y(0), class: "axis" }) +
+      el("text", { x: L - 4, y: y(max) + 4, class: "tick", "text-anchor": "end" }, String(max)) +
+      el("text", { x: L - 4, y: y(0), class: "tick", "text-anchor": "end" }, "0") +
+      el("text", { x: W - 6, y: H - 4, class: "tick", "text-anchor": "end" }, "turn " + D.frames[N - 1].turn);
+    data.forEach((vals, s) => {
+      m += el("polyline", { points: vals.map((v, f) => x(f).toFixed(1) + "," + y(v).toFixed(1)).join(" "), stroke: seatColor(s), class: "series", "data-seat": s });
+    });
+    m += el("line", { x1: x(0), y1: T, x2: x(0), y2: y(0), class: "cursor" });
+    box.insertAdjacentHTML("beforeend", '<svg class="chart" viewBox="0 0 ' + W + " " + H + '" data-title="' + esc(title) + '">' + m + "</svg>");
+    const svg = box.lastElementChild;
+    svg.addEventListener("click", (e) => {
+      const r = svg.getBoundingClientRect();
+      const f = Math.round(((e.clientX - r.left) * W / r.width - L) * (N - 1) / (W - L - 6));
+      setPlaying(false); show(Math.max(0, Math.min(N - 1, f)));
+    });
+    charts.push({ cursor: svg.querySelector(".cursor"), x });
+  }
+  function chartCursor() {
+    for (const c of charts) {
+      c.cursor.setAttribute("x1", c.x(frame)); c.cursor.setAttribute("x2", c.x(frame));
+    }
+  }
+  function buildCharts() {
+    const list = chartsOf();
+    if (!list.length) return;
+    const box = $("charts");
+    for (const [title, data] of list) chart(box, title, data);
+    box.hidden = false;
   }
   function show(f) {
     const step = f === frame + 1;
@@ -352,6 +571,7 @@
   window.addEventListener("resize", () => { layout(); draw(); });
   layout();
   result();
+  buildCharts();
   // viewer.html#40 opens at frame 40.
   const at = /^#(\d+)$/.exec(location.hash);
   if (at) seek(+at[1]);
@@ -365,6 +585,9 @@
     show: (f) => { setPlaying(false); show(f); },
     see: (s) => { seeing = s; draw(); },
     cells: (layer) => Array.from(cur[layer]),
+    // The cells highlighted on screen: {kind: "win" or "sunk", g, cells}.
+    get highlight() { return highlight; },
+    axes: (g) => axisLabels(g),
   };
   document.body.dataset.ready = "true";
 })();
