@@ -365,6 +365,11 @@
     show: (f) => { setPlaying(false); show(f); },
     see: (s) => { seeing = s; draw(); },
     cells: (layer) => Array.from(cur[layer]),
+    // For pages that draw a game as it is played (judge play --web):
+    // put draws other cells (one array per layer) and marks in place of
+    // the first frame's; geometry says where the cells are on the canvas.
+    put: (layers, marks) => { layers.forEach((c, i) => cur[i].set(c)); D.frames[0].marks = marks; frame = 0; draw(); },
+    geometry: () => ({ cell, origins: D.grids.map((_, g) => origin(g)) }),
   };
   document.body.dataset.ready = "true";
 })();
