@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -166,33 +168,60 @@ func TestPlayWebBrowser(t *testing.T) {
 	t.Logf("%d clicks", clicks)
 }
 
-// Connect Four in the browser against the random bot: the person clicks
-// the columns drawn on the canvas in turn, a full one being refused and
-// the next clicked, until the game ends.
+// Connect Four in the browser against a bot program and a web bot (any
+// BOT that judge match takes): the person clicks the columns drawn on
+// the canvas in turn, a full one being refused and the next clicked,
+// until the game ends.
 func TestPlayWebConnect4(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a bot program in a browser")
 	}
-	bot := quote(judgetest.Bot(t, "examples/connect4/random.c"))
-	replay := filepath.Join(t.TempDir(), "game.json")
-	g := startWeb(t, "--game", "connect4", "--seed", "7", "--replay", replay, bot)
-	clicks := 0
-	for ; clicks < 200 && g.waitTurn(); clicks++ {
-		// The top row: a click anywhere in the column drops a disc.
-		g.click(0, clicks%7, 0)
+	// The web bot drops its disc in the first column that is not full.
+	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var q struct {
+			Action string
+			Board  [][]string
+		}
+		if json.NewDecoder(r.Body).Decode(&q) != nil || q.Action == "init" {
+			return
+		}
+		for x := range q.Board[len(q.Board)-1] {
+			if q.Board[len(q.Board)-1][x] == "" {
+				fmt.Fprintf(w, `{"play":"%d"}`, x)
+				return
+			}
+		}
+	}))
+	defer web.Close()
+	for _, tt := range []struct {
+		name, bot string
+		seat      string
+	}{
+		{"program", quote(judgetest.Bot(t, "examples/connect4/random.c")), "0"},
+		{"web bot", web.URL + "/bot.php", "1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			replay := filepath.Join(t.TempDir(), "game.json")
+			g := startWeb(t, "--game", "connect4", "--seat", tt.seat, "--seed", "7", "--replay", replay, tt.bot)
+			clicks := 0
+			for ; clicks < 200 && g.waitTurn(); clicks++ {
+				// The top row: a click anywhere in the column drops a disc.
+				g.click(0, 6-clicks%7, 0)
+			}
+			if g.waitTurn() {
+				t.Fatalf("the game did not end after %d clicks", clicks)
+			}
+			g.end(replay, "you", "connect4")
+			b, err := os.ReadFile(replay)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(string(b), "DropDisc"); n < 7 {
+				t.Errorf("the replay holds %d discs", n)
+			}
+			t.Logf("%d clicks", clicks)
+		})
 	}
-	if g.waitTurn() {
-		t.Fatalf("the game did not end after %d clicks", clicks)
-	}
-	g.end(replay, "you", "connect4")
-	b, err := os.ReadFile(replay)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(string(b), "DropDisc"); n < 7 {
-		t.Errorf("the replay holds %d discs", n)
-	}
-	t.Logf("%d clicks", clicks)
 }
 
 // Battleship in the browser: two ships placed by clicking their two ends
