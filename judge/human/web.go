@@ -5,9 +5,12 @@ import (
 	_ "embed"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -161,10 +164,16 @@ type webState struct {
 // from the M-th on) and its answers (POST /answer, the answer as the
 // body).
 // Answers come only from the page itself: a request that another site's
-// page makes carries that site as its Origin, and is refused.
+// page makes carries that site as its Origin, and is refused; so is one
+// whose Host is not a loopback address (localhost, 127.0.0.1, [::1]),
+// such as a site's name that its page made resolve to this machine.
 func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	rw.Header().Set("X-Content-Type-Options", "nosniff")
 	rw.Header().Set("Referrer-Policy", "no-referrer")
+	if !loopbackHost(r.Host) {
+		http.Error(rw, "the game is played on a loopback address only", http.StatusMisdirectedRequest)
+		return
+	}
 	if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host {
 		http.Error(rw, "answers come from the game's own page", http.StatusForbidden)
 		return
@@ -183,6 +192,20 @@ func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	default:
 		http.NotFound(rw, r)
 	}
+}
+
+// loopbackHost says whether a request's Host names a loopback address.
+func loopbackHost(h string) bool {
+	host, _, err := net.SplitHostPort(h)
+	if err != nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 func (w *Web) state(rw http.ResponseWriter, r *http.Request) {

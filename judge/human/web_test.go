@@ -84,6 +84,24 @@ func TestWebAnswer(t *testing.T) {
 	if r.StatusCode != http.StatusForbidden {
 		t.Errorf("an answer from another origin: %s", r.Status)
 	}
+	// Nor may a page whose site's name resolves to this machine.
+	for _, host := range []string{"evil.example", "evil.example:80", "127.0.0.1.evil.example", "192.168.1.2:8080"} {
+		req, _ = http.NewRequest(http.MethodGet, srv.URL+"/state?seq=-1", nil)
+		req.Host = host
+		r, err = http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		if r.StatusCode != http.StatusMisdirectedRequest {
+			t.Errorf("Host %s: %s", host, r.Status)
+		}
+	}
+	for _, h := range []string{"localhost:8080", "127.0.0.1:1", "[::1]:9", "127.1.2.3", "LOCALHOST"} {
+		if !loopbackHost(h) {
+			t.Errorf("Host %s is refused", h)
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := w.Ask(ctx, "again"); err == nil {
