@@ -7,7 +7,9 @@
 // chances it gives no bot.
 //
 // The person's side is a Console: a terminal (NewTerminal), or any other
-// front end that can show text and read an answer.
+// front end that can show text and read an answer. A Console that draws
+// (a Drawer: the web page, NewWeb) is also given the boards as data, and
+// what a click on them answers.
 package human
 
 import (
