@@ -176,6 +176,16 @@ func TestWebPageInput(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if tt.board.Click == ClickColumn {
+					// The mouse over a cell outlines its whole column.
+					tall, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => {
+						document.getElementById("board").dispatchEvent(new MouseEvent("mousemove", {clientX: %g, clientY: %g}));
+						const h = document.getElementById("hover");
+						return !h.hidden && h.offsetHeight > 5 * h.offsetWidth; })()`, at.X, at.Y)))
+					if err != nil || !tall {
+						t.Errorf("the column under the mouse is not outlined (%v)", err)
+					}
+				}
 				if err := chromedp.Do(ctx, chromedp.MouseClickXY(at.X, at.Y)); err != nil {
 					t.Fatal(err)
 				}
