@@ -13,6 +13,7 @@ import (
 	"judge/games"
 	"judge/judge"
 	"judge/judge/human"
+	"judge/judge/replayview"
 )
 
 func (m *Main) play(ctx context.Context, args []string) error {
@@ -65,6 +66,7 @@ func (m *Main) play(ctx context.Context, args []string) error {
 	var page *human.Web
 	if *web {
 		page = human.NewWeb(su.match.Game.Name())
+		page.Viewer = replayview.Script()
 		con = page
 	} else {
 		con = human.NewTerminal(m.Stdin, m.Stdout)
@@ -147,6 +149,9 @@ func (m *Main) playWeb(ctx context.Context, mt judge.Match, page *human.Web, add
 	m.Stdout = io.MultiWriter(out, &end)
 	defer func() { m.Stdout = out }()
 	printEnd(m, mt.Game, res)
+	if b, ok := endBoard(mt.Game, res.Replay); ok {
+		page.Draw(b)
+	}
 	page.End(end.String())
 	t := time.NewTimer(time.Minute)
 	defer t.Stop()
@@ -156,6 +161,22 @@ func (m *Main) playWeb(ctx context.Context, mt judge.Match, page *human.Web, add
 	case <-ctx.Done():
 	}
 	return nil
+}
+
+// endBoard is the end of the game as a spectator sees it (the hidden
+// ships too), to draw in the page.
+func endBoard(g games.Game, rp *judge.Replay) (human.Board, bool) {
+	d, err := replayview.Decode(g, rp)
+	if err != nil || len(d.Frames) == 0 {
+		return human.Board{}, false
+	}
+	last := len(d.Frames) - 1
+	cells := d.Cells(last)
+	b := human.Board{Marks: d.Frames[last].Marks}
+	for i, gi := range d.Grids {
+		b.Grids = append(b.Grids, games.Grid{Name: gi.Name, Kind: gi.Kind, W: gi.W, H: gi.H, Cells: cells[i]})
+	}
+	return b, true
 }
 
 // checkLoopback refuses an address that is not a loopback one.

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -78,11 +80,12 @@ func startWeb(t *testing.T, args ...string) *webGame {
 	return g
 }
 
-// waitTurn waits until the page asks for a move (true) or shows the end
-// (false).
+// waitTurn waits until the page asks for a move with its board drawn
+// (true) or shows the end (false).
 func (g *webGame) waitTurn() bool {
 	for {
-		s, err := chromedp.Run(g.bctx, chromedp.Evaluate[string](`document.body.dataset.over === "yes" ? "over" : (document.body.dataset.asking || "")`))
+		s, err := chromedp.Run(g.bctx, chromedp.Evaluate[string](`document.body.dataset.over === "yes" ? "over" :
+			(document.body.dataset.asking === "yes" && document.body.dataset.drawn === "yes" ? "yes" : "")`))
 		if err != nil {
 			g.t.Fatalf("the page: %v\n%s", err, g.out.String())
 		}
@@ -93,22 +96,14 @@ func (g *webGame) waitTurn() bool {
 	}
 }
 
-// click clicks the board's cell x y with the mouse (the first drawn, when
-// the page shows two grids).
-func (g *webGame) click(x, y int) {
-	found, err := chromedp.Run(g.bctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => {
-		const old = document.getElementById("target"); if (old) old.removeAttribute("id");
-		for (const s of document.querySelectorAll("#board span.t")) {
-			const c = cellAt(+s.dataset.line, +s.dataset.end);
-			if (c && c.x === %d && c.y === %d) { s.id = "target"; return true; }
-		}
-		return false;
-	})()`, x, y)))
-	if err != nil || !found {
-		board, _ := chromedp.Run(g.bctx, chromedp.TextContent(chromedp.ID("board")))
-		g.t.Fatalf("cell %d %d not on the board (%v):\n%s", x, y, err, board)
+// click clicks cell x y of grid gr of the board drawn on the canvas, with
+// the mouse where the page draws it.
+func (g *webGame) click(gr, x, y int) {
+	at, err := chromedp.Run(g.bctx, chromedp.Evaluate[struct{ X, Y float64 }](fmt.Sprintf(`cellCenter(%d, %d, %d)`, gr, x, y)))
+	if err != nil {
+		g.t.Fatalf("cell %d %d of grid %d: %v", x, y, gr, err)
 	}
-	if err := chromedp.Do(g.bctx, chromedp.Click(chromedp.ID("target"))); err != nil {
+	if err := chromedp.Do(g.bctx, chromedp.MouseClickXY(at.X, at.Y)); err != nil {
 		g.t.Fatal(err)
 	}
 }
@@ -147,8 +142,8 @@ func (g *webGame) end(replay, name string, want ...string) {
 }
 
 // A person plays tic-tac-toe in the browser against the random bot, by
-// clicking the cells in reading order (a taken cell is refused and asked
-// again), to the end of the game.
+// clicking the cells drawn on the canvas in reading order (a taken cell
+// is refused and asked again), to the end of the game.
 func TestPlayWebBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a bot program in a browser")
@@ -163,7 +158,7 @@ func TestPlayWebBrowser(t *testing.T) {
 		}
 		var x, y int
 		fmt.Sscan(mv, &x, &y)
-		g.click(x, y)
+		g.click(0, x, y)
 		clicks++
 	}
 	if g.waitTurn() {
@@ -173,27 +168,91 @@ func TestPlayWebBrowser(t *testing.T) {
 	t.Logf("%d clicks", clicks)
 }
 
-// Battleship in the browser: the fleet placed by clicking each ship's two
-// ends, then shots clicked in reading order until one fleet is sunk.
+// Connect Four in the browser against a bot program and a web bot (any
+// BOT that judge match takes): the person clicks the columns drawn on
+// the canvas in turn, a full one being refused and the next clicked,
+// until the game ends.
+func TestPlayWebConnect4(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a bot program in a browser")
+	}
+	// The web bot drops its disc in the first column that is not full.
+	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var q struct {
+			Action string
+			Board  [][]string
+		}
+		if json.NewDecoder(r.Body).Decode(&q) != nil || q.Action == "init" {
+			return
+		}
+		for x := range q.Board[len(q.Board)-1] {
+			if q.Board[len(q.Board)-1][x] == "" {
+				fmt.Fprintf(w, `{"play":"%d"}`, x)
+				return
+			}
+		}
+	}))
+	defer web.Close()
+	for _, tt := range []struct {
+		name, bot string
+		seat      string
+	}{
+		{"program", quote(judgetest.Bot(t, "examples/connect4/random.c")), "0"},
+		{"web bot", web.URL + "/bot.php", "1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			replay := filepath.Join(t.TempDir(), "game.json")
+			g := startWeb(t, "--game", "connect4", "--seat", tt.seat, "--seed", "7", "--replay", replay, tt.bot)
+			clicks := 0
+			for ; clicks < 200 && g.waitTurn(); clicks++ {
+				// The top row: a click anywhere in the column drops a disc.
+				g.click(0, 6-clicks%7, 0)
+			}
+			if g.waitTurn() {
+				t.Fatalf("the game did not end after %d clicks", clicks)
+			}
+			g.end(replay, "you", "connect4")
+			b, err := os.ReadFile(replay)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(string(b), "DropDisc"); n < 7 {
+				t.Errorf("the replay holds %d discs", n)
+			}
+			t.Logf("%d clicks", clicks)
+		})
+	}
+}
+
+// Battleship in the browser: two ships placed by clicking their two ends
+// on the person's waters, the rest of the fleet at random with the
+// page's button, then shots clicked on the opponent's waters in reading
+// order until one fleet is sunk.
 func TestPlayWebBattleship(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a bot program in a browser")
 	}
 	bot := quote(judgetest.Bot(t, "examples/battleship/random.c"))
 	replay := filepath.Join(t.TempDir(), "game.json")
-	g := startWeb(t, "--game", "battleship", "--seed", "5", "--replay", replay, bot)
-	// The default fleet, 5 4 3 3 2, one ship every other row.
-	for i, n := range []int{5, 4, 3, 3, 2} {
+	g := startWeb(t, "--game", "battleship", "--seat", "1", "--seed", "5", "--replay", replay, bot)
+	// Seat 1's waters are grid 1; the default fleet is 5 4 3 3 2.
+	for i, n := range []int{5, 4} {
 		if !g.waitTurn() {
 			t.Fatalf("the game ended in the placement")
 		}
-		g.click(0, 2*i)
-		g.click(n-1, 2*i)
+		g.click(1, 0, 2*i)
+		g.click(1, n-1, 2*i)
+	}
+	if !g.waitTurn() {
+		t.Fatalf("the game ended in the placement")
+	}
+	if err := chromedp.Do(g.bctx, chromedp.Click(chromedp.ID("random"))); err != nil {
+		t.Fatal(err)
 	}
 	shots := 0
 	for y := 0; y < 10 && g.waitTurn(); y++ {
 		for x := 0; x < 10 && g.waitTurn(); x++ {
-			g.click(x, y)
+			g.click(0, x, y)
 			shots++
 		}
 	}
@@ -201,5 +260,17 @@ func TestPlayWebBattleship(t *testing.T) {
 		t.Fatalf("the game did not end after %d shots", shots)
 	}
 	g.end(replay, "you", "battleship")
+	b, err := os.ReadFile(replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"PlaceShip 0,0-4,0", "PlaceShip 0,2-3,2"} {
+		if !strings.Contains(string(b), w) {
+			t.Errorf("the replay does not hold %s", w)
+		}
+	}
+	if n := strings.Count(string(b), "PlaceShip"); n != 2*5 {
+		t.Errorf("the replay holds %d ships, want 10", n)
+	}
 	t.Logf("%d shots", shots)
 }

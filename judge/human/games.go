@@ -2,6 +2,9 @@ package human
 
 import (
 	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -177,20 +180,23 @@ func gomokuPlan(q Querier, _ judge.Seat, view *games.View) (turnPlan, error) {
 		return turnPlan{}, err
 	}
 	sym, last, params := a[0], a[1], strings.Fields(a[2])
-	var v strings.Builder
+	var head string
 	if last != "-1 -1" {
-		fmt.Fprintf(&v, "%s played %s.\n", other(sym), last)
+		head = fmt.Sprintf("%s played %s.\n", other(sym), last)
 	}
-	v.WriteString(strings.Join(drawGrid(cells, true), "\n"))
 	k := "?"
 	if len(params) == 2 {
 		k = params[1]
 	}
-	fmt.Fprintf(&v, "\nYou are %s: make %s in a row. A cell is x (the column) then y (the row).", sym, k)
-	return turnPlan{view: v.String(), steps: []step{{
-		prompt: "your move (x y)",
-		parse:  parseGomoku,
-	}}}, nil
+	tail := fmt.Sprintf("You are %s: make %s in a row. A cell is x (the column) then y (the row).", sym, k)
+	return turnPlan{view: head + strings.Join(drawGrid(cells, true), "\n") + "\n" + tail,
+		say: head + tail, board: viewBoard(view),
+		steps: []step{{prompt: "your move (x y)", parse: parseGomoku, click: ClickCell}}}, nil
+}
+
+// viewBoard draws the seat's view as it is.
+func viewBoard(v *games.View) func() Board {
+	return func() Board { return Board{Grids: v.Grids, Marks: v.Marks} }
 }
 
 func parseGomoku(in string) ([]string, error) {
@@ -212,16 +218,14 @@ func connect4Plan(q Querier, _ judge.Seat, view *games.View) (turnPlan, error) {
 		return turnPlan{}, err
 	}
 	sym, last := a[0], a[1]
-	var v strings.Builder
+	var head string
 	if last != "-1" {
-		fmt.Fprintf(&v, "%s dropped a disc in column %s.\n", other(sym), last)
+		head = fmt.Sprintf("%s dropped a disc in column %s.\n", other(sym), last)
 	}
-	v.WriteString(strings.Join(drawGrid(cells, false), "\n"))
-	fmt.Fprintf(&v, "\nYou are %s.", sym)
-	return turnPlan{view: v.String(), steps: []step{{
-		prompt: "your column",
-		parse:  parseConnect4,
-	}}}, nil
+	tail := fmt.Sprintf("You are %s.", sym)
+	return turnPlan{view: head + strings.Join(drawGrid(cells, false), "\n") + "\n" + tail,
+		say: head + tail, board: viewBoard(view),
+		steps: []step{{prompt: "your column", parse: parseConnect4, click: ClickColumn}}}, nil
 }
 
 func parseConnect4(in string) ([]string, error) {
@@ -244,7 +248,7 @@ func battleshipPlan(q Querier, s judge.Seat, view *games.View) (turnPlan, error)
 		return turnPlan{}, fmt.Errorf("battleship: Params answered %q: %w", a[1], err)
 	}
 	if a[0] == "place" {
-		return placement(q, w, h)
+		return placement(q, s, view, w, h)
 	}
 	// Grid p of the view is seat p's waters.
 	theirs, err := board("battleship", view, 1-s.Index)
@@ -259,19 +263,35 @@ func battleshipPlan(q Querier, s judge.Seat, view *games.View) (turnPlan, error)
 	if err != nil {
 		return turnPlan{}, err
 	}
-	var v strings.Builder
+	var head strings.Builder
 	if f := strings.Fields(b[0]); len(f) == 3 && f[2] != "none" {
-		fmt.Fprintf(&v, "Your last shot, at %s %s: %s.\n", f[0], f[1], f[2])
+		fmt.Fprintf(&head, "Your last shot, at %s %s: %s.\n", f[0], f[1], f[2])
 	}
 	if l := strings.Split(b[1], "\n"); len(l) > 1 {
 		if f := strings.Fields(l[len(l)-1]); len(f) == 3 {
-			fmt.Fprintf(&v, "The opponent fired at %s %s: %s.\n", f[0], f[1], f[2])
+			fmt.Fprintf(&head, "The opponent fired at %s %s: %s.\n", f[0], f[1], f[2])
 		}
 	}
-	v.WriteString(sideBySide("Your shots (x hit, o miss)", drawGrid(theirs, true),
-		"Your waters (S ship, x hit, o miss)", drawGrid(mine, true)))
-	fmt.Fprintf(&v, "\nThe opponent's ships afloat: %s.", b[2])
-	return turnPlan{view: v.String(), steps: []step{{prompt: "your shot (x y)", parse: parseShot}}}, nil
+	tail := fmt.Sprintf("The opponent's ships afloat: %s.", b[2])
+	grids := seaNames(view.Grids, s.Index)
+	return turnPlan{view: head.String() + sideBySide("Your shots (x hit, o miss)", drawGrid(theirs, true),
+		"Your waters (S ship, x hit, o miss)", drawGrid(mine, true)) + "\n" + tail,
+		say:   head.String() + tail,
+		board: func() Board { return Board{Grids: grids, Marks: view.Marks} },
+		steps: []step{{prompt: "your shot (x y)", parse: parseShot, click: ClickCell, clickGrid: 1 - s.Index}}}, nil
+}
+
+// seaNames are the two seas of a Battleship view (grid p is seat p's
+// waters) named for the person in seat.
+func seaNames(gs []games.Grid, seat int) []games.Grid {
+	out := slices.Clone(gs)
+	for p := range out {
+		out[p].Name = "The opponent's waters (your shots)"
+		if p == seat {
+			out[p].Name = "Your waters"
+		}
+	}
+	return out
 }
 
 func parseShot(in string) ([]string, error) {
@@ -284,35 +304,117 @@ func parseShot(in string) ([]string, error) {
 
 // fleet is the fleet being placed, to check each ship as it is typed.
 type fleet struct {
-	w, h int
-	at   map[[2]int]bool
+	w, h   int
+	at     map[[2]int]bool
+	placed int // how many ships
 }
 
 // placement asks for each ship of the fleet.
-func placement(q Querier, w, h int) (turnPlan, error) {
+func placement(q Querier, s judge.Seat, view *games.View, w, h int) (turnPlan, error) {
 	f, err := q.Ask("Fleet")
 	if err != nil {
 		return turnPlan{}, err
 	}
 	fl := &fleet{w: w, h: h, at: map[[2]int]bool{}}
-	var v strings.Builder
-	fmt.Fprintf(&v, "Place your fleet on the %d×%d grid: ships of lengths %s, one at a time.\n", w, h, f)
-	v.WriteString("Type a ship's two ends, x1,y1-x2,y2 (such as 0,0-4,0), or its top-left cell and\n")
-	v.WriteString("across or down (such as 0 0 across, or 0 0 5 down with its length).\n")
-	v.WriteString(fl.draw())
-	p := turnPlan{view: v.String()}
+	var lengths []int
 	for _, s := range strings.Fields(f) {
 		n, err := strconv.Atoi(s)
 		if err != nil {
 			return turnPlan{}, fmt.Errorf("battleship: Fleet answered %q", f)
 		}
+		lengths = append(lengths, n)
+	}
+	head := fmt.Sprintf("Place your fleet on the %d×%d grid: ships of lengths %s, one at a time.\n", w, h, f)
+	var v strings.Builder
+	v.WriteString(head)
+	v.WriteString("Type a ship's two ends, x1,y1-x2,y2 (such as 0,0-4,0), or its top-left cell and\n")
+	v.WriteString("across or down (such as 0 0 across, or 0 0 5 down with its length);\n")
+	v.WriteString("random places the rest of the fleet at random.\n")
+	v.WriteString(fl.draw())
+	p := turnPlan{view: v.String(), say: head + "Click each ship's two ends, or place the rest of the fleet at random.",
+		board: func() Board { return fl.board(view, s.Index) }}
+	for i, n := range lengths {
 		p.steps = append(p.steps, step{
 			prompt: fmt.Sprintf("ship of length %d", n),
-			parse:  func(in string) ([]string, error) { return fl.place(in, n) },
-			after:  fl.draw,
+			parse: func(in string) ([]string, error) {
+				if strings.EqualFold(in, "random") {
+					return fl.random(lengths[i:], rand.IntN)
+				}
+				return fl.place(in, n)
+			},
+			after:     fl.draw,
+			click:     ClickShip,
+			clickGrid: s.Index,
+			skip:      func() bool { return fl.placed > i },
 		})
 	}
 	return p, nil
+}
+
+// board is the placement as drawn: the fleet so far in the seat's
+// waters, beside the opponent's (as the game's view has them, else
+// empty).
+func (fl *fleet) board(view *games.View, seat int) Board {
+	mine := games.Grid{Kind: games.KindSea, W: fl.w, H: fl.h, Cells: make([]byte, fl.w*fl.h)}
+	for i := range mine.Cells {
+		mine.Cells[i] = '-'
+		if fl.at[[2]int{i % fl.w, i / fl.w}] {
+			mine.Cells[i] = 'S'
+		}
+	}
+	grids := make([]games.Grid, 2)
+	for p := range grids {
+		grids[p] = games.Grid{Kind: games.KindSea, W: fl.w, H: fl.h, Cells: []byte(strings.Repeat("-", fl.w*fl.h))}
+		if view != nil && p < len(view.Grids) && view.Grids[p].W == fl.w && view.Grids[p].H == fl.h {
+			grids[p] = view.Grids[p]
+		}
+	}
+	grids[seat] = mine
+	return Board{Grids: seaNames(grids, seat)}
+}
+
+// random places ships of the lengths at random where they fit, and gives
+// their commands. intN draws a number in [0, n).
+func (fl *fleet) random(lengths []int, intN func(n int) int) ([]string, error) {
+	at, placed := maps.Clone(fl.at), fl.placed
+	var cmds []string
+	for _, n := range lengths {
+		var fits []string
+		for y := range fl.h {
+			for x := range fl.w {
+				for _, d := range []string{"across", "down"} {
+					if fl.free(x, y, n, d == "down") {
+						fits = append(fits, fmt.Sprintf("%d %d %s", x, y, d))
+					}
+				}
+			}
+		}
+		if len(fits) == 0 {
+			fl.at, fl.placed = at, placed
+			return nil, fmt.Errorf("no room is left for a ship of length %d: type the ships yourself", n)
+		}
+		c, err := fl.place(fits[intN(len(fits))], n)
+		if err != nil {
+			return nil, err
+		}
+		cmds = append(cmds, c...)
+	}
+	return cmds, nil
+}
+
+// free says whether a ship of length n from x y, across or down, is on
+// the grid and clear of the ships placed.
+func (fl *fleet) free(x, y, n int, down bool) bool {
+	for k := range n {
+		cx, cy := x+k, y
+		if down {
+			cx, cy = x, y+k
+		}
+		if cx >= fl.w || cy >= fl.h || fl.at[[2]int{cx, cy}] {
+			return false
+		}
+	}
+	return true
 }
 
 func (fl *fleet) draw() string {
@@ -353,6 +455,7 @@ func (fl *fleet) place(in string, n int) ([]string, error) {
 	for _, c := range cells {
 		fl.at[c] = true
 	}
+	fl.placed++
 	return []string{fmt.Sprintf("PlaceShip %d,%d-%d,%d", x1, y1, x2, y2)}, nil
 }
 
@@ -428,15 +531,46 @@ func splixPlan(q Querier, _ judge.Seat, _ *games.View) (turnPlan, error) {
 		}
 		fmt.Fprintf(&v, "  %s: %s, land %s, kills %s, score %s\n", who, f[1], f[4], f[5], f[6])
 	}
+	say := v.String() + "Steer with the arrow keys; north is up."
 	for _, r := range rows(view) {
 		v.WriteString("  " + strings.Join(r, " ") + "\n")
 	}
 	v.WriteString("North is up; # is off the board.")
-	return turnPlan{view: v.String(), steps: []step{{
+	return turnPlan{view: v.String(), say: say, board: func() Board { return splixBoard(view) }, steps: []step{{
 		prompt: "your move (n, e, s, w or an arrow key; Enter goes straight on)",
 		parse:  parseSplix,
 		key:    true,
 	}}}, nil
+}
+
+// splixBoard is the View query's square as a grid of land (a cell is
+// owner | trail<<4, as in the game's own view), the heads as marks; off
+// the board is drawn as no one's land.
+func splixBoard(view string) Board {
+	rs := rows(view)
+	h := len(rs)
+	w := 0
+	for _, r := range rs {
+		w = max(w, len(r))
+	}
+	g := games.Grid{Name: "around you", Kind: games.KindLand, W: w, H: h, Cells: make([]byte, w*h)}
+	var marks []games.Mark
+	for y, r := range rs {
+		for x, c := range r {
+			if len(c) != 1 {
+				continue
+			}
+			switch b := c[0]; {
+			case b >= '0' && b <= '9':
+				g.Cells[y*w+x] = b - '0' + 1
+			case b >= 'a' && b <= 'z':
+				g.Cells[y*w+x] = (b - 'a' + 1) << 4
+			case b >= 'A' && b <= 'Z':
+				marks = append(marks, games.Mark{X: x, Y: y, Seat: int(b - 'A'), Kind: games.MarkHead})
+			}
+		}
+	}
+	return Board{Grids: []games.Grid{g}, Marks: marks}
 }
 
 // parseSplix reads a direction: a letter, a word, or an arrow key's

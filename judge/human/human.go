@@ -7,7 +7,9 @@
 // chances it gives no bot.
 //
 // The person's side is a Console: a terminal (NewTerminal), or any other
-// front end that can show text and read an answer.
+// front end that can show text and read an answer. A Console that draws
+// (a Drawer: the web page, NewWeb) is also given the boards as data, and
+// what a click on them answers.
 package human
 
 import (
@@ -88,6 +90,11 @@ type Querier interface {
 type turnPlan struct {
 	view  string
 	steps []step
+	// board, when set, is the turn's drawing for a Drawer, which is shown
+	// say (the view without its text drawing) instead of view. It is
+	// called before each question: a placement grows as it is answered.
+	board func() Board
+	say   string
 }
 
 // step is one question to the person.
@@ -99,6 +106,13 @@ type step struct {
 	after func() string
 	// key: one key press is an answer, on consoles that read keys.
 	key bool
+	// click says what a click on the drawn board answers, on a Drawer:
+	// ClickCell, ClickColumn, ClickShip or nothing; on grid clickGrid.
+	click     string
+	clickGrid int
+	// skip, when set and true, leaves the question out: an earlier answer
+	// made its commands too (a fleet placed at random).
+	skip func() bool
 }
 
 // game is what the person's player knows of one game.
@@ -128,13 +142,27 @@ func play(g game, con Console, s judge.Seat) goplayer.Func {
 				return err
 			}
 			view := p.view
+			d, draws := con.(Drawer)
+			draws = draws && d.Draws()
+			if draws && p.board != nil {
+				view = p.say
+			}
 			if len(notes) > 0 {
-				view = strings.Join(notes, "\n") + "\n" + view
+				view = strings.TrimRight(strings.Join(notes, "\n")+"\n"+view, "\n")
 				notes = nil
 			}
 			con.Show(view)
 			var cmds []string
 			for _, st := range p.steps {
+				if st.skip != nil && st.skip() {
+					continue
+				}
+				if draws && p.board != nil {
+					b := p.board()
+					b.Click, b.Grid = st.click, st.clickGrid
+					d.Draw(b)
+					st.after = nil
+				}
 				cs, err := ask(ctx, con, st)
 				if err != nil {
 					return err
@@ -216,6 +244,35 @@ func ask(ctx context.Context, con Console, st step) ([]string, error) {
 		}
 		return cmds, nil
 	}
+}
+
+// Drawer is a Console that draws the boards (a page with a canvas): it is
+// given the turn's board before each question, and is shown the turn's
+// text without its text drawing.
+type Drawer interface {
+	// Draws says whether the console draws boards at all.
+	Draws() bool
+	Draw(b Board)
+}
+
+// What a click on a drawn board answers (Board.Click).
+const (
+	ClickCell   = "cell"   // "x y"
+	ClickColumn = "column" // "x"
+	ClickShip   = "ship"   // two clicks, a ship's ends: "x1,y1-x2,y2"
+)
+
+// Board is what a Drawer draws: grids and marks as in a games.View (the
+// seat's view of the game, or the fleet being placed), and what a click
+// answers.
+type Board struct {
+	Grids []games.Grid
+	Marks []games.Mark
+	// Click is ClickCell, ClickColumn, ClickShip, or "" when a click
+	// answers nothing (keys do, or nothing is asked); Grid is the grid
+	// that takes the clicks.
+	Click string
+	Grid  int
 }
 
 // KeyAsker is a Console that can read a single key press, without

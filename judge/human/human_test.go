@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -505,5 +506,156 @@ func TestHumanTerminalKeys(t *testing.T) {
 	ptm.Write([]byte{4})
 	if k, err := term.AskKey(ctx, "move"); err != io.EOF {
 		t.Errorf("Ctrl-D: %q, %v", k, err)
+	}
+}
+
+// A console that draws is given each question's board, with what a click
+// answers, and the turn's text without its text drawing.
+func TestHumanBoards(t *testing.T) {
+	stones := view(kindGrid(games.KindStones, "-O-", "-X-", "---"))
+	stones.Marks = []games.Mark{{X: 1, Y: 0, Seat: 1, Kind: games.MarkLast}}
+	seas := view(kindGrid(games.KindSea, "SSo", "---"), kindGrid(games.KindSea, "x-o", "---"))
+	for _, tt := range []struct {
+		game  string
+		seat  int
+		q     answers
+		view  *games.View
+		grids []string // each grid's name and cells
+		click string
+		grid  int
+		say   string
+	}{
+		{"tictactoe", 0, answers{"MySymbol": "X", "LastMove": "1 0", "Params": "3 3"}, stones,
+			[]string{": -O--X----"}, ClickCell, 0, "O played 1 0.\nYou are X: make 3 in a row."},
+		{"connect4", 0, answers{"MySymbol": "X", "LastMove": "1"}, view(kindGrid(games.KindDiscs, "---", "XO-")),
+			[]string{": ---XO-"}, ClickColumn, 0, "O dropped a disc in column 1.\nYou are X."},
+		{"battleship", 1, answers{"Phase": "fire", "Params": "3 2 0 1 0 0 0 0",
+			"LastShot": "2 0 miss", "OpponentShots": "0", "ShipsRemaining": "2"}, seas,
+			[]string{"The opponent's waters (your shots): SSo---", "Your waters: x-o---"}, ClickCell, 0, "Your last shot"},
+		{"battleship", 0, answers{"Phase": "place", "Params": "3 2 0 1 0 0 0 0", "Fleet": "2 2"}, nil,
+			[]string{"Your waters: ------", "The opponent's waters (your shots): ------"}, ClickShip, 0, "Click each ship's two ends"},
+		{"splix-small", 1, answers{"MySeat": "1", "CurrentTurn": "4", "TurnsLeft": "297", "Position": "4 9 N",
+			"Players": "", "View": "#.b\n#B1\n#10"}, nil,
+			[]string{"around you: \x00\x00\x20\x00\x00\x02\x00\x02\x01"}, "", 0, "Steer with the arrow keys"},
+	} {
+		g, _ := gameOf(tt.game)
+		p, err := g.plan(tt.q, judge.Seat{Index: tt.seat}, tt.view)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.game, err)
+		}
+		if p.board == nil {
+			t.Fatalf("%s: no board", tt.game)
+		}
+		b := p.board()
+		var got []string
+		for _, gr := range b.Grids {
+			got = append(got, gr.Name+": "+string(gr.Cells))
+		}
+		if strings.Join(got, " | ") != strings.Join(tt.grids, " | ") {
+			t.Errorf("%s: grids %q, want %q", tt.game, got, tt.grids)
+		}
+		if st := p.steps[0]; st.click != tt.click || st.clickGrid != tt.grid {
+			t.Errorf("%s: a click is %q on grid %d, want %q on %d", tt.game, st.click, st.clickGrid, tt.click, tt.grid)
+		}
+		if !strings.Contains(p.say, tt.say) || strings.Contains(p.say, "0  ") {
+			t.Errorf("%s: says %q, want %q and no text drawing", tt.game, p.say, tt.say)
+		}
+	}
+	g, _ := gameOf("tictactoe")
+	p, _ := g.plan(answers{"MySymbol": "X", "LastMove": "1 0", "Params": "3 3"}, judge.Seat{}, stones)
+	if m := p.board().Marks; len(m) != 1 || m[0] != stones.Marks[0] {
+		t.Errorf("tic-tac-toe's marks: %+v", m)
+	}
+	if b := splixBoard("#.b\n#B1\n#10"); len(b.Marks) != 1 || b.Marks[0] != (games.Mark{X: 1, Y: 1, Seat: 1, Kind: games.MarkHead}) {
+		t.Errorf("splix's heads: %+v", b.Marks)
+	}
+}
+
+// random places the rest of a fleet where it fits, clear of the ships
+// placed, and leaves the fleet as it was when it cannot.
+func TestHumanFleetRandom(t *testing.T) {
+	fl := &fleet{w: 5, h: 3, at: map[[2]int]bool{}}
+	if _, err := fl.place("0,0-4,0", 5); err != nil {
+		t.Fatal(err)
+	}
+	for _, intN := range []func(int) int{func(int) int { return 0 }, func(n int) int { return n - 1 }} {
+		f := &fleet{w: fl.w, h: fl.h, at: maps.Clone(fl.at), placed: 1}
+		cmds, err := f.random([]int{5, 3}, intN)
+		if err != nil || len(cmds) != 2 || f.placed != 3 || len(f.at) != 13 {
+			t.Fatalf("%q, %v; %d ships on %d cells", cmds, err, f.placed, len(f.at))
+		}
+		if !strings.HasPrefix(cmds[0], "PlaceShip ") || !strings.HasSuffix(cmds[0], ",1-4,1") && !strings.HasSuffix(cmds[0], ",2-4,2") {
+			t.Errorf("the ship of 5 at %q", cmds[0])
+		}
+	}
+	if _, err := fl.random([]int{5, 5, 5}, func(int) int { return 0 }); err == nil || !strings.Contains(err.Error(), "no room") {
+		t.Errorf("three ships of 5 more on 5×3: %v", err)
+	}
+	if fl.placed != 1 || len(fl.at) != 5 {
+		t.Errorf("after no room: %d ships on %d cells", fl.placed, len(fl.at))
+	}
+}
+
+// drawing is a script that draws: it keeps the boards it is given.
+type drawing struct {
+	script
+	boards []Board
+}
+
+func (d *drawing) Draws() bool { return true }
+func (d *drawing) Draw(b Board) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.boards = append(d.boards, b)
+}
+
+// A person who draws places the fleet at random after one ship and plays
+// Battleship to the end: shown no text drawing, and given a board to click
+// before each question.
+func TestHumanDrawsBattleship(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays an example bot")
+	}
+	shot := 0
+	con := &drawing{script: script{max: 500, answer: func(prompt string, _ int) string {
+		switch prompt {
+		case "ship of length 5":
+			return "0,0-4,0"
+		case "ship of length 4":
+			return "random"
+		}
+		shot++
+		return fmt.Sprintf("%d %d", (shot-1)%10, (shot-1)/10)
+	}}}
+	bot := procbot.Bot{Spec: judgetest.Spec(t, "bot", "examples/battleship/random.c")}
+	res := playMatch(t, "battleship", nil, 1, Person{Console: con}, bot)
+	text := con.text()
+	if strings.Contains(text, "0  ") || strings.Contains(text, "ship of length 3") {
+		t.Errorf("a text drawing, or a ship asked after random:\n%s", text)
+	}
+	for i, p := range res.Players {
+		if p.Status != judge.OK {
+			t.Fatalf("seat %d: %s %s\n%s", i, p.Status, p.Reason, text)
+		}
+	}
+	var ships []string
+	for _, m := range res.Replay.Turns[0].Moves {
+		if m.Seat == 1 {
+			ships = m.Move
+		}
+	}
+	if len(ships) != 5 || ships[0] != "PlaceShip 0,0-4,0" {
+		t.Errorf("the fleet: %q", ships)
+	}
+	con.mu.Lock()
+	defer con.mu.Unlock()
+	if n := len(con.boards); n != con.n {
+		t.Errorf("%d boards for %d questions", n, con.n)
+	}
+	if b := con.boards[1]; b.Click != ClickShip || b.Grid != 1 || !strings.Contains(string(b.Grids[1].Cells), "SSSSS") {
+		t.Errorf("the board of the second ship: %+v", b)
+	}
+	if b := con.boards[len(con.boards)-1]; b.Click != ClickCell || b.Grid != 0 || b.Grids[1].Name != "Your waters" {
+		t.Errorf("the last board: %+v", b)
 	}
 }

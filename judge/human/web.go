@@ -5,10 +5,16 @@ import (
 	_ "embed"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+
+	"judge/games"
 )
 
 //go:embed web/play.html
@@ -17,9 +23,17 @@ var playPage []byte
 // Web is a Console in a browser: it serves a page (ServeHTTP) that shows
 // what the game shows and sends the person's answers, typed or made of
 // clicks on the board and of key presses. It is also a KeyAsker: the
-// page sends an arrow key as soon as it is pressed.
+// page sends an arrow key as soon as it is pressed; and a Drawer: with
+// Viewer set, the page draws the boards on a canvas with the replay
+// viewer's drawing, and a click on a cell or a column answers.
 type Web struct {
-	game string
+	// Viewer is the replay viewer's script (replayview.Script), served to
+	// the page to draw the boards; without it the page shows them as
+	// text. Set it before serving.
+	Viewer []byte
+
+	game  string
+	board *webBoard // the board drawn, nil before the first
 
 	mu      sync.Mutex
 	texts   []string      // everything shown, in order
@@ -44,6 +58,41 @@ func (w *Web) bump() {
 	w.seq++
 	close(w.changed)
 	w.changed = make(chan struct{})
+}
+
+// webBoard is a Board as the page reads it.
+type webBoard struct {
+	Grids []webGrid    `json:"grids"`
+	Marks []games.Mark `json:"marks"`
+	Click string       `json:"click"`
+	Grid  int          `json:"grid"`
+}
+
+type webGrid struct {
+	Name  string `json:"name"`
+	Kind  string `json:"kind"`
+	W     int    `json:"w"`
+	H     int    `json:"h"`
+	Cells []byte `json:"cells"` // base64, as the viewer's layers
+}
+
+// Draws implements Drawer: the page draws when it has the viewer's
+// script.
+func (w *Web) Draws() bool { return w.Viewer != nil }
+
+// Draw implements Drawer.
+func (w *Web) Draw(b Board) {
+	wb := &webBoard{Marks: b.Marks, Click: b.Click, Grid: b.Grid}
+	if wb.Marks == nil {
+		wb.Marks = []games.Mark{}
+	}
+	for _, g := range b.Grids {
+		wb.Grids = append(wb.Grids, webGrid{Name: g.Name, Kind: g.Kind, W: g.W, H: g.H, Cells: slices.Clone(g.Cells)})
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.board = wb
+	w.bump()
 }
 
 // Show implements Console.
@@ -104,17 +153,27 @@ type webState struct {
 	Prompt string   `json:"prompt"`
 	Key    bool     `json:"key"`
 	Over   string   `json:"over"`
+	// Board is the board drawn last (nil before the first, and without
+	// a Viewer).
+	Board *webBoard `json:"board"`
 }
 
-// ServeHTTP serves the page (GET /), its state (GET /state?seq=N&from=M,
+// ServeHTTP serves the page (GET /), the viewer's script (GET
+// /viewer.js, when set), its state (GET /state?seq=N&from=M,
 // which waits up to 25 s for a change after seq N and returns the texts
 // from the M-th on) and its answers (POST /answer, the answer as the
 // body).
 // Answers come only from the page itself: a request that another site's
-// page makes carries that site as its Origin, and is refused.
+// page makes carries that site as its Origin, and is refused; so is one
+// whose Host is not a loopback address (localhost, 127.0.0.1, [::1]),
+// such as a site's name that its page made resolve to this machine.
 func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	rw.Header().Set("X-Content-Type-Options", "nosniff")
 	rw.Header().Set("Referrer-Policy", "no-referrer")
+	if !loopbackHost(r.Host) {
+		http.Error(rw, "the game is played on a loopback address only", http.StatusMisdirectedRequest)
+		return
+	}
 	if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host {
 		http.Error(rw, "answers come from the game's own page", http.StatusForbidden)
 		return
@@ -123,6 +182,9 @@ func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet && r.URL.Path == "/":
 		rw.Header().Set("Content-Type", "text/html; charset=utf-8")
 		rw.Write(playPage)
+	case r.Method == http.MethodGet && r.URL.Path == "/viewer.js" && w.Viewer != nil:
+		rw.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		rw.Write(w.Viewer)
 	case r.Method == http.MethodGet && r.URL.Path == "/state":
 		w.state(rw, r)
 	case r.Method == http.MethodPost && r.URL.Path == "/answer":
@@ -130,6 +192,20 @@ func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	default:
 		http.NotFound(rw, r)
 	}
+}
+
+// loopbackHost says whether a request's Host names a loopback address.
+func loopbackHost(h string) bool {
+	host, _, err := net.SplitHostPort(h)
+	if err != nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 func (w *Web) state(rw http.ResponseWriter, r *http.Request) {
@@ -152,6 +228,9 @@ func (w *Web) state(rw http.ResponseWriter, r *http.Request) {
 	from = min(max(from, 0), len(w.texts))
 	st := webState{Game: w.game, Seq: w.seq, Texts: append([]string{}, w.texts[from:]...), From: from,
 		Prompt: w.prompt, Key: w.key, Over: w.over}
+	if w.Viewer != nil {
+		st.Board = w.board
+	}
 	w.mu.Unlock()
 	rw.Header().Set("Content-Type", "application/json")
 	rw.Header().Set("Cache-Control", "no-store")

@@ -13,7 +13,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"judge/games"
 	"judge/judge/browsertest"
+	"judge/judge/replayview"
 )
 
 // grid is a board of w×h cells of c.
@@ -82,6 +84,24 @@ func TestWebAnswer(t *testing.T) {
 	if r.StatusCode != http.StatusForbidden {
 		t.Errorf("an answer from another origin: %s", r.Status)
 	}
+	// Nor may a page whose site's name resolves to this machine.
+	for _, host := range []string{"evil.example", "evil.example:80", "127.0.0.1.evil.example", "192.168.1.2:8080"} {
+		req, _ = http.NewRequest(http.MethodGet, srv.URL+"/state?seq=-1", nil)
+		req.Host = host
+		r, err = http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		if r.StatusCode != http.StatusMisdirectedRequest {
+			t.Errorf("Host %s: %s", host, r.Status)
+		}
+	}
+	for _, h := range []string{"localhost:8080", "127.0.0.1:1", "[::1]:9", "127.1.2.3", "LOCALHOST"} {
+		if !loopbackHost(h) {
+			t.Errorf("Host %s is refused", h)
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := w.Ask(ctx, "again"); err == nil {
@@ -89,42 +109,52 @@ func TestWebAnswer(t *testing.T) {
 	}
 }
 
-// The page turns clicks and keys into the answers a person would type,
-// for each form of move.
+// The page draws each board with the replay viewer's script and turns
+// clicks on it, its button and keys into the answers a person would type,
+// for each form of move; a click on the grid that answers nothing is
+// ignored.
 func TestWebPageInput(t *testing.T) {
 	ctx := browsertest.New(t, 2*time.Minute)
-	battle := sideBySide("Your shots (x hit, o miss)", drawGrid(grid(10, 10, "."), true),
-		"Your waters (S ship, x hit, o miss)", drawGrid(grid(10, 10, "."), true))
+	sea := func(c string) games.Grid {
+		return games.Grid{Kind: games.KindSea, W: 10, H: 10, Cells: []byte(strings.Repeat(c, 100))}
+	}
+	stones := games.Grid{Kind: games.KindStones, W: 15, H: 15, Cells: []byte(strings.Repeat("-", 225))}
+	discs := games.Grid{Kind: games.KindDiscs, W: 7, H: 6, Cells: []byte(strings.Repeat("-", 42))}
+	land := games.Grid{Kind: games.KindLand, W: 21, H: 21, Cells: make([]byte, 441)}
 	for _, tt := range []struct {
-		game, view, prompt string
-		key                bool
-		clicks             [][2]int // cells clicked, in order
-		press              string   // or a key pressed
-		want               string
+		name   string
+		board  Board
+		key    bool
+		clicks [][3]int // grid, x, y of the cells clicked, in order
+		button string   // or a button clicked
+		press  string   // or a key pressed
+		want   string
 	}{
-		{game: "gomoku", view: strings.Join(drawGrid(grid(15, 15, "."), true), "\n") + "\nYou are X.",
-			prompt: "your move (x y)", clicks: [][2]int{{12, 3}}, want: "12 3"},
-		{game: "connect4", view: strings.Join(drawGrid(grid(7, 6, "."), false), "\n") + "\nYou are X.",
-			prompt: "your column", clicks: [][2]int{{4, 5}}, want: "4"},
-		{game: "battleship", view: "Place your fleet.\n" + strings.Join(drawGrid(grid(10, 10, "-"), true), "\n"),
-			prompt: "ship of length 5", clicks: [][2]int{{2, 7}, {6, 7}}, want: "2,7-6,7"},
-		{game: "battleship", view: battle, prompt: "your shot (x y)", clicks: [][2]int{{9, 8}}, want: "9 8"},
-		{game: "splix", view: "Turn 3.\n  . . .\n  . A .\n  . . .\nNorth is up.", prompt: "your move", key: true,
+		{name: "gomoku", board: Board{Grids: []games.Grid{stones}, Click: ClickCell}, clicks: [][3]int{{0, 12, 3}}, want: "12 3"},
+		{name: "connect4", board: Board{Grids: []games.Grid{discs}, Click: ClickColumn}, clicks: [][3]int{{0, 4, 0}}, want: "4"},
+		{name: "ship", board: Board{Grids: []games.Grid{sea("-"), sea("S")}, Click: ClickShip, Grid: 1},
+			clicks: [][3]int{{0, 1, 1}, {1, 2, 7}, {1, 6, 7}}, want: "2,7-6,7"},
+		{name: "random", board: Board{Grids: []games.Grid{sea("-"), sea("-")}, Click: ClickShip, Grid: 1},
+			clicks: [][3]int{{1, 2, 7}}, button: "random", want: "random"},
+		{name: "shot", board: Board{Grids: []games.Grid{sea("o"), sea("x")}, Click: ClickCell},
+			clicks: [][3]int{{1, 3, 3}, {0, 9, 8}}, want: "9 8"},
+		{name: "splix", board: Board{Grids: []games.Grid{land}, Marks: []games.Mark{{X: 10, Y: 10, Kind: games.MarkHead}}}, key: true,
 			press: kb.ArrowLeft, want: "w"},
 	} {
-		t.Run(tt.game+" "+tt.prompt, func(t *testing.T) {
-			w := NewWeb(tt.game)
+		t.Run(tt.name, func(t *testing.T) {
+			w := NewWeb("game")
+			w.Viewer = replayview.Script()
 			srv := httptest.NewServer(w)
 			defer srv.Close()
-			w.Show(tt.view)
 			got := make(chan string, 1)
 			go func() {
+				w.Draw(tt.board)
 				var a string
 				var err error
 				if tt.key {
-					a, err = w.AskKey(ctx, tt.prompt)
+					a, err = w.AskKey(ctx, "your move")
 				} else {
-					a, err = w.Ask(ctx, tt.prompt)
+					a, err = w.Ask(ctx, "your move")
 				}
 				if err != nil {
 					a = "error: " + err.Error()
@@ -134,22 +164,34 @@ func TestWebPageInput(t *testing.T) {
 			if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.asking === "yes"`,
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.asking === "yes" && document.body.dataset.drawn === "yes"`,
 				chromedp.WithPollingTimeout(20*time.Second))); err != nil {
-				t.Fatalf("the page never asked: %v", err)
+				t.Fatalf("the page never asked with a board: %v", err)
+			}
+			if n, err := browsertest.CanvasColors(ctx, "#board"); err != nil || n < 2 {
+				t.Errorf("the canvas shows %d colours (%v)", n, err)
 			}
 			for _, c := range tt.clicks {
-				found, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => {
-					const old = document.getElementById("target"); if (old) old.removeAttribute("id");
-					const all = [...document.querySelectorAll("#board span.t")];
-					const s = all.find(s => { const c = cellAt(+s.dataset.line, +s.dataset.end); return c && c.x === %d && c.y === %d; });
-					if (s) s.id = "target";
-					return !!s;
-				})()`, c[0], c[1])))
-				if err != nil || !found {
-					t.Fatalf("cell %v not on the board: %v", c, err)
+				at, err := chromedp.Run(ctx, chromedp.Evaluate[struct{ X, Y float64 }](fmt.Sprintf(`cellCenter(%d, %d, %d)`, c[0], c[1], c[2])))
+				if err != nil {
+					t.Fatal(err)
 				}
-				if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("target"))); err != nil {
+				if tt.board.Click == ClickColumn {
+					// The mouse over a cell outlines its whole column.
+					tall, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => {
+						document.getElementById("board").dispatchEvent(new MouseEvent("mousemove", {clientX: %g, clientY: %g}));
+						const h = document.getElementById("hover");
+						return !h.hidden && h.offsetHeight > 5 * h.offsetWidth; })()`, at.X, at.Y)))
+					if err != nil || !tall {
+						t.Errorf("the column under the mouse is not outlined (%v)", err)
+					}
+				}
+				if err := chromedp.Do(ctx, chromedp.MouseClickXY(at.X, at.Y)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.button != "" {
+				if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID(tt.button))); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -167,5 +209,52 @@ func TestWebPageInput(t *testing.T) {
 				t.Fatalf("no answer; want %q", tt.want)
 			}
 		})
+	}
+}
+
+// Without the viewer's script the page shows the boards as text and takes
+// typed answers; its messages show beside it.
+func TestWebPageText(t *testing.T) {
+	ctx := browsertest.New(t, time.Minute)
+	w := NewWeb("tictactoe")
+	if w.Draws() {
+		t.Fatal("a page without the viewer's script draws")
+	}
+	srv := httptest.NewServer(w)
+	defer srv.Close()
+	w.Show("Refused: PlaceSymbol 9 9. Try again.\n" + strings.Join(drawGrid(grid(3, 3, "-"), true), "\n"))
+	w.Show(`"a" is not a cell`)
+	got := make(chan string, 1)
+	go func() {
+		a, err := w.Ask(ctx, "your move (x y)")
+		if err != nil {
+			a = "error: " + err.Error()
+		}
+		got <- a
+	}()
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.asking === "yes"`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatal(err)
+	}
+	board, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.ID("text-board")))
+	if err != nil || !strings.Contains(board, "0  - - -") {
+		t.Errorf("the text board: %q, %v", board, err)
+	}
+	msgs, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.ID("messages")))
+	if err != nil || !strings.Contains(msgs, `"a" is not a cell`) {
+		t.Errorf("the messages: %q, %v", msgs, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("answer"), "1 2\n")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case a := <-got:
+		if a != "1 2" {
+			t.Errorf("the page answered %q, want 1 2", a)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no answer")
 	}
 }

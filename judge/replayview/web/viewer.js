@@ -588,6 +588,11 @@
     // The cells highlighted on screen: {kind: "win" or "sunk", g, cells}.
     get highlight() { return highlight; },
     axes: (g) => axisLabels(g),
+    // For pages that draw a game as it is played (judge play --web):
+    // put draws other cells (one array per layer) and marks in place of
+    // the first frame's; geometry says where the cells are on the canvas.
+    put: (layers, marks) => { layers.forEach((c, i) => cur[i].set(c)); D.frames[0].marks = marks; frame = 0; draw(); },
+    geometry: () => ({ cell, origins: D.grids.map((_, g) => origin(g)) }),
   };
   document.body.dataset.ready = "true";
 })();
