@@ -31,10 +31,9 @@ func TestNewBot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools := map[string][]string{"c": {"gcc"}, "cpp": {"g++"}, "go": {"go"}, "rust": {"rustc"}, "java": {"javac", "java"}, "python": {"python3"}}
 	for _, lang := range starterLangNames() {
 		t.Run(lang, func(t *testing.T) {
-			judgetest.NeedTools(t, tools[lang]...)
+			judgetest.NeedTools(t, starterTools[lang]...)
 			for _, variant := range []string{"tictactoe", "connect4", "battleship", "splix-small"} {
 				dir := filepath.Join(openTempDir(t), variant)
 				code, out, errs := run(t, "new-bot", "--game", variant, "--lang", lang, dir)
@@ -57,21 +56,7 @@ func TestNewBot(t *testing.T) {
 						t.Errorf("%s: the Go starter is not gofmt-formatted (%v)", variant, err)
 					}
 				}
-				if l.build != "" {
-					argv := strings.Fields(strings.ReplaceAll(l.build, "%[1]s", dir))
-					cmd := exec.Command(argv[0], argv[1:]...)
-					cmd.Dir = root
-					if b, err := cmd.CombinedOutput(); err != nil {
-						t.Fatalf("%s: %s: %v\n%s", variant, strings.Join(argv, " "), err, b)
-					} else if len(b) > 0 && lang != "go" {
-						t.Errorf("%s: the compiler warns:\n%s", variant, b)
-					}
-				}
-				runLine := strings.Trim(strings.ReplaceAll(l.run, "%s", dir), `"`)
-				bot, err := procbot.ParseBot(runLine)
-				if err != nil {
-					t.Fatal(err)
-				}
+				bot := buildStarter(t, root, dir, lang)
 				v, err := catalog.Lookup(variant)
 				if err != nil {
 					t.Fatal(err)
@@ -173,6 +158,32 @@ func TestMatchBuildsSources(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, broken+" cannot play") || !strings.Contains(errs, "undefined_thing") {
 		t.Errorf("a match with a source that does not compile: exit %d, %s", code, errs)
 	}
+}
+
+// starterTools are the programs that build and run each language's
+// starter bot.
+var starterTools = map[string][]string{"c": {"gcc"}, "cpp": {"g++"}, "go": {"go"}, "rust": {"rustc"}, "java": {"javac", "java"}, "python": {"python3"}}
+
+// buildStarter builds the starter bot new-bot wrote in dir as new-bot
+// tells (a compiler that warns is an error) and returns how to run it.
+func buildStarter(t *testing.T, root, dir, lang string) procbot.Spec {
+	t.Helper()
+	l := starterLangs[lang]
+	if l.build != "" {
+		argv := strings.Fields(strings.ReplaceAll(l.build, "%[1]s", dir))
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = root
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(argv, " "), err, b)
+		} else if len(b) > 0 && lang != "go" {
+			t.Errorf("%s: the compiler warns:\n%s", strings.Join(argv, " "), b)
+		}
+	}
+	bot, err := procbot.ParseBot(strings.Trim(strings.ReplaceAll(l.run, "%s", dir), `"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bot
 }
 
 // readStarter is the source of the C starter bot in dir.
