@@ -195,3 +195,47 @@ func readStarter(t *testing.T, dir string) string {
 	}
 	return string(b)
 }
+
+// TestNewBotPlayLine: the match new-bot prints plays two starters, named
+// after their directories whether given as the directory or as its source.
+func TestNewBotPlayLine(t *testing.T) {
+	judgetest.NeedTools(t, "gcc")
+	alice, bob := filepath.Join(openTempDir(t), "alice"), filepath.Join(openTempDir(t), "bob")
+	code, out, errs := run(t, "new-bot", "--game", "connect4", "--lang", "c", alice)
+	if code != 0 {
+		t.Fatalf("new-bot: exit %d: %s", code, errs)
+	}
+	if code, _, errs := run(t, "new-bot", "--game", "connect4", "--lang", "c", bob); code != 0 {
+		t.Fatalf("new-bot: exit %d: %s", code, errs)
+	}
+	want := "Play it:   judge match --game connect4 " + alice + " " + alice + " "
+	if !strings.Contains(out, want) {
+		t.Fatalf("new-bot does not print %q:\n%s", want, out)
+	}
+	replay := filepath.Join(openTempDir(t), "replay.json")
+	code, out, errs = run(t, "match", "--game", "connect4", "--seed", "2", "--replay", replay, alice, filepath.Join(bob, "bot.c"))
+	if code != 0 {
+		t.Fatalf("match: exit %d\n%s\n%s", code, out, errs)
+	}
+	f, err := os.Open(replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := judge.ReadReplay(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, b := range r.Bots {
+		names = append(names, b.Name)
+	}
+	if strings.Join(names, " ") != "alice bob" {
+		t.Errorf("the bots are named %q, want alice and bob", names)
+	}
+	for i, p := range r.Outcome.Players {
+		if p.Status != judge.OK {
+			t.Errorf("seat %d: %s: %s", i, p.Status, p.Reason)
+		}
+	}
+}
