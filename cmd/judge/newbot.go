@@ -130,7 +130,7 @@ func howTo(variant, game string, l starterLang, dir string) string {
 	if l.build != "" {
 		fmt.Fprintf(&b, "By hand:   %s, then run %s\n", fmt.Sprintf(l.build, dir), run)
 	} else {
-		fmt.Fprintf(&b, "By hand:   %s\n", run)
+		fmt.Fprintf(&b, "By hand:   run %s\n", run)
 	}
 	fmt.Fprintf(&b, "The rules: docs/protocol/%s.md\n", game)
 	return b.String()
