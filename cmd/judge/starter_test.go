@@ -22,6 +22,8 @@ import (
 // board decides its move: the one move its own strategy can make there.
 // A starter that parses a board in the wrong order, swaps x and y, counts
 // y from the wrong edge or steps the wrong way plays another move, or none.
+// The one cell it asks about (SymbolAt, CellAt) must be the one its
+// comment names, in the game's coordinates.
 func TestStarterReadsThePosition(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and plays 24 bots")
@@ -41,10 +43,13 @@ func TestStarterReadsThePosition(t *testing.T) {
 					bot = buildStarter(t, root, dir, lang)
 					built[c.variant] = bot
 				}
-				got, res := playFrom(t, c, bot)
+				got, asked, res := playFrom(t, c, bot)
 				if got != c.want {
 					t.Errorf("%s: the starter played %q, want %q (%s)\nseat 0: %s: %s",
 						c.name, got, c.want, c.why, res.Players[0].Status, res.Players[0].Reason)
+				}
+				if asked != c.cell {
+					t.Errorf("%s: the starter's one-cell query is %q, want %q (%s)", c.name, asked, c.cell, c.cellWhy)
 				}
 			}
 		})
@@ -66,6 +71,9 @@ type starterPosition struct {
 	other func(turn int) []string
 	want  string // the starter's first move, its commands joined by "; "
 	why   string
+	// cell is the one-cell query the starter asks first (SymbolAt or
+	// CellAt), about the cell its comment names.
+	cell, cellWhy string
 }
 
 // turns is a script of fixed moves, one map per turn.
@@ -112,6 +120,7 @@ func starterPositions(t *testing.T) []starterPosition {
 			"PlaceSymbol 0 2", "PlaceSymbol 1 1", "PlaceSymbol 1 2", "PlaceSymbol 2 2"),
 		want: "PlaceSymbol 2 1",
 		why:  "(2,1) is the only empty cell; (1,2) is taken",
+		cell: "SymbolAt 1 1", cellWhy: "the centre",
 	}, {
 		name:    "connect4, one column open",
 		variant: "connect4",
@@ -123,6 +132,7 @@ func starterPositions(t *testing.T) []starterPosition {
 			"DropDisc 0", "DropDisc 2", "DropDisc 2", "DropDisc 1"),
 		want: "DropDisc 2",
 		why:  "only column 2 has an empty top cell (y = 2, counted from the bottom); the bottom row is full",
+		cell: "SymbolAt 0 0", cellWhy: "the bottom-left cell: y counts from the bottom",
 	}, {
 		name:    "battleship, one cell not shot",
 		variant: "battleship",
@@ -131,6 +141,7 @@ func starterPositions(t *testing.T) []starterPosition {
 		other:   func(int) []string { return []string{"Shoot 3 1"} },
 		want:    "Shoot 3 1",
 		why:     "on a 4×2 grid every cell but (3,1) has been shot",
+		cell:    "SymbolAt 0 0", cellWhy: "the corner",
 	}, {
 		name:    "battleship, a ship that fits only down",
 		variant: "battleship",
@@ -144,6 +155,7 @@ func starterPositions(t *testing.T) []starterPosition {
 		},
 		want: "PlaceShip 0,0-0,2",
 		why:  "on a 2×4 grid a ship of length 3 fits down column 0 (x first), not across",
+		cell: "SymbolAt 0 0", cellWhy: "the corner",
 	}, splixCorner(t)}
 }
 
@@ -199,6 +211,7 @@ func splixCorner(t *testing.T) starterPosition {
 			other: func(int) []string { return []string{"Move LEFT"} },
 			want:  "Move S",
 			why:   "at (0,size-1) heading west, north and west leave the board and east is its own trail",
+			cell:  fmt.Sprintf("CellAt 0 %d", size-1), cellWhy: "the cell of its head",
 		}
 	}
 	t.Fatal("no seed keeps the two splix players apart")
@@ -220,8 +233,9 @@ func splixHead(t *testing.T, st games.State, seat int) (x, y int) {
 }
 
 // playFrom brings c's game to its position, plays bot in seat 0 from
-// there with the judge, and returns the bot's first move.
-func playFrom(t *testing.T, c starterPosition, bot procbot.Spec) (string, *judge.Result) {
+// there with the judge, and returns the bot's first move and its first
+// one-cell query.
+func playFrom(t *testing.T, c starterPosition, bot procbot.Spec) (move, cell string, res *judge.Result) {
 	t.Helper()
 	v, err := catalog.Lookup(c.variant)
 	if err != nil {
@@ -237,18 +251,24 @@ func playFrom(t *testing.T, c starterPosition, bot procbot.Spec) (string, *judge
 		other = func(int) []string { return nil }
 	}
 	m := judge.Match{Game: g, Name: v.Name, Params: params, Seed: c.seed, Limits: judge.DefaultLimits,
-		Entrants: []judge.Entrant{procbot.Bot{Spec: bot}, scripted{other}}}
+		Entrants: []judge.Entrant{procbot.Bot{Spec: bot}, scripted{other}}, Trace: true}
 	m.Limits.FirstTurn = 20 * time.Second // a JVM on a busy machine
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	res, err := judge.Run(ctx, m)
+	res, err = judge.Run(ctx, m)
 	if err != nil {
 		t.Fatalf("%s: %v", c.name, err)
 	}
 	if g.st == nil {
 		t.Fatalf("%s: the game did not start", c.name)
 	}
-	return g.st.first(), res
+	for _, l := range res.Replay.Bots[0].Trace {
+		if v := games.ParseLine(l.Line).Verb; l.Dir == "out" && (v == "SymbolAt" || v == "CellAt") {
+			cell = l.Line
+			break
+		}
+	}
+	return g.st.first(), cell, res
 }
 
 // positionGame is a game whose New plays a script first.
