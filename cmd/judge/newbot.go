@@ -123,13 +123,15 @@ func (m *Main) newBot(ctx context.Context, args []string) error {
 // howTo says how to build, play and test a starter bot in dir.
 func howTo(variant, game string, l starterLang, dir string) string {
 	var b strings.Builder
-	if l.build != "" {
-		fmt.Fprintf(&b, "Build it:  %s\n", fmt.Sprintf(l.build, dir))
-	}
-	run := fmt.Sprintf(l.run, dir)
-	fmt.Fprintf(&b, "Play it:   judge match --game %s %s %s\n", variant, run, run)
-	fmt.Fprintf(&b, "Judge it:  judge tournament --game %s %s OTHER_BOT...   (builds it for you)\n", variant, dir)
+	fmt.Fprintf(&b, "Play it:   judge match --game %s %s %s   (builds it for you)\n", variant, dir, dir)
+	fmt.Fprintf(&b, "Judge it:  judge tournament --game %s %s OTHER_BOT...\n", variant, dir)
 	fmt.Fprintf(&b, "Better?    judge sprt --game %s OLD_VERSION %s\n", variant, dir)
+	run := strings.Trim(fmt.Sprintf(l.run, dir), `"`)
+	if l.build != "" {
+		fmt.Fprintf(&b, "By hand:   %s, then run %s\n", fmt.Sprintf(l.build, dir), run)
+	} else {
+		fmt.Fprintf(&b, "By hand:   run %s\n", run)
+	}
 	fmt.Fprintf(&b, "The rules: docs/protocol/%s.md\n", game)
 	return b.String()
 }

@@ -31,10 +31,9 @@ func TestNewBot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools := map[string][]string{"c": {"gcc"}, "cpp": {"g++"}, "go": {"go"}, "rust": {"rustc"}, "java": {"javac", "java"}, "python": {"python3"}}
 	for _, lang := range starterLangNames() {
 		t.Run(lang, func(t *testing.T) {
-			judgetest.NeedTools(t, tools[lang]...)
+			judgetest.NeedTools(t, starterTools[lang]...)
 			for _, variant := range []string{"tictactoe", "connect4", "battleship", "splix-small"} {
 				dir := filepath.Join(openTempDir(t), variant)
 				code, out, errs := run(t, "new-bot", "--game", variant, "--lang", lang, dir)
@@ -57,21 +56,7 @@ func TestNewBot(t *testing.T) {
 						t.Errorf("%s: the Go starter is not gofmt-formatted (%v)", variant, err)
 					}
 				}
-				if l.build != "" {
-					argv := strings.Fields(strings.ReplaceAll(l.build, "%[1]s", dir))
-					cmd := exec.Command(argv[0], argv[1:]...)
-					cmd.Dir = root
-					if b, err := cmd.CombinedOutput(); err != nil {
-						t.Fatalf("%s: %s: %v\n%s", variant, strings.Join(argv, " "), err, b)
-					} else if len(b) > 0 && lang != "go" {
-						t.Errorf("%s: the compiler warns:\n%s", variant, b)
-					}
-				}
-				runLine := strings.Trim(strings.ReplaceAll(l.run, "%s", dir), `"`)
-				bot, err := procbot.ParseBot(runLine)
-				if err != nil {
-					t.Fatal(err)
-				}
+				bot := buildStarter(t, root, dir, lang)
 				v, err := catalog.Lookup(variant)
 				if err != nil {
 					t.Fatal(err)
@@ -175,6 +160,32 @@ func TestMatchBuildsSources(t *testing.T) {
 	}
 }
 
+// starterTools are the programs that build and run each language's
+// starter bot.
+var starterTools = map[string][]string{"c": {"gcc"}, "cpp": {"g++"}, "go": {"go"}, "rust": {"rustc"}, "java": {"javac", "java"}, "python": {"python3"}}
+
+// buildStarter builds the starter bot new-bot wrote in dir as new-bot
+// tells (a compiler that warns is an error) and returns how to run it.
+func buildStarter(t *testing.T, root, dir, lang string) procbot.Spec {
+	t.Helper()
+	l := starterLangs[lang]
+	if l.build != "" {
+		argv := strings.Fields(strings.ReplaceAll(l.build, "%[1]s", dir))
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = root
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(argv, " "), err, b)
+		} else if len(b) > 0 && lang != "go" {
+			t.Errorf("%s: the compiler warns:\n%s", strings.Join(argv, " "), b)
+		}
+	}
+	bot, err := procbot.ParseBot(strings.Trim(strings.ReplaceAll(l.run, "%s", dir), `"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bot
+}
+
 // readStarter is the source of the C starter bot in dir.
 func readStarter(t *testing.T, dir string) string {
 	t.Helper()
@@ -183,4 +194,48 @@ func readStarter(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestNewBotPlayLine: the match new-bot prints plays two starters, named
+// after their directories whether given as the directory or as its source.
+func TestNewBotPlayLine(t *testing.T) {
+	judgetest.NeedTools(t, "gcc")
+	alice, bob := filepath.Join(openTempDir(t), "alice"), filepath.Join(openTempDir(t), "bob")
+	code, out, errs := run(t, "new-bot", "--game", "connect4", "--lang", "c", alice)
+	if code != 0 {
+		t.Fatalf("new-bot: exit %d: %s", code, errs)
+	}
+	if code, _, errs := run(t, "new-bot", "--game", "connect4", "--lang", "c", bob); code != 0 {
+		t.Fatalf("new-bot: exit %d: %s", code, errs)
+	}
+	want := "Play it:   judge match --game connect4 " + alice + " " + alice + " "
+	if !strings.Contains(out, want) {
+		t.Fatalf("new-bot does not print %q:\n%s", want, out)
+	}
+	replay := filepath.Join(openTempDir(t), "replay.json")
+	code, out, errs = run(t, "match", "--game", "connect4", "--seed", "2", "--replay", replay, alice, filepath.Join(bob, "bot.c"))
+	if code != 0 {
+		t.Fatalf("match: exit %d\n%s\n%s", code, out, errs)
+	}
+	f, err := os.Open(replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := judge.ReadReplay(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, b := range r.Bots {
+		names = append(names, b.Name)
+	}
+	if strings.Join(names, " ") != "alice bob" {
+		t.Errorf("the bots are named %q, want alice and bob", names)
+	}
+	for i, p := range r.Outcome.Players {
+		if p.Status != judge.OK {
+			t.Errorf("seat %d: %s: %s", i, p.Status, p.Reason)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"judge/judge"
 	"judge/judge/httpbot"
@@ -98,8 +99,31 @@ func sourceBot(ctx context.Context, arg string, proc procbot.Options, langs *Lan
 		}
 		return nil, err
 	}
-	spec := procbot.Spec{Name: baseName(arg, false), Argv: expand(b.Argv, RunVars(proc.Memory())), Dir: b.Dir}
+	spec := procbot.Spec{Name: sourceName(arg), Argv: expand(b.Argv, RunVars(proc.Memory())), Dir: b.Dir}
 	return builtBot{procbot.Bot{Spec: spec, Options: proc}, b.Key}, nil
+}
+
+// sourceName is the name of a bot built from arg: a directory's own name
+// (alice/ and, from inside it, . are alice), and for a source file whose
+// name says only that it is a bot — bot.c, main.go, Bot.java, the files
+// `judge new-bot` writes — the name of its directory (alice/bot.c is
+// alice); else the file's name without its extension (random.c is random).
+func sourceName(arg string) string {
+	st, err := os.Stat(arg)
+	if err != nil {
+		return baseName(arg, false)
+	}
+	dir := arg
+	if !st.IsDir() {
+		if n := strings.ToLower(baseName(arg, false)); n != "bot" && n != "main" {
+			return baseName(arg, false)
+		}
+		dir = filepath.Dir(arg)
+	}
+	if abs, err := filepath.Abs(dir); err == nil && filepath.Dir(abs) != abs {
+		return filepath.Base(abs)
+	}
+	return baseName(arg, false)
 }
 
 // builtBot is a program bot built from sources: its identity is its

@@ -83,3 +83,72 @@ func TestEntrantBuildsSources(t *testing.T) {
 		}
 	}
 }
+
+// A bot built from a directory, or from the bot.c or main.go that a
+// directory holds (what `judge new-bot` writes), is named after the
+// directory: two starters in one match are alice and bob, not bot twice.
+// A source file with a name of its own keeps it.
+func TestSourceBotNamedAfterItsDirectory(t *testing.T) {
+	judgetest.NeedTools(t, "python3", "gcc")
+	langs, err := LoadLanguages("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := judgetest.Root(t)
+	dir := judgetest.TempDir(t)
+	for file, example := range map[string]string{
+		"alice/bot.py":      "examples/gomoku/random_bot.py",
+		"bob/bot.c":         "examples/gomoku/random.c",
+		"carol/main.py":     "examples/gomoku/random_bot.py",
+		"dave/Bot.py":       "examples/gomoku/random_bot.py",
+		"erin/strategy.py":  "examples/gomoku/random_bot.py",
+		"frank/src/main.py": "examples/gomoku/random_bot.py",
+	} {
+		src, err := os.ReadFile(filepath.Join(root, example))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, file)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache := judgetest.TempDir(t)
+	name := func(arg string) string {
+		t.Helper()
+		e, err := Entrant(context.Background(), arg, procbot.Options{}, langs, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := e.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.Name
+	}
+	for arg, want := range map[string]string{
+		"alice":             "alice",
+		"alice/":            "alice",
+		"alice/bot.py":      "alice",
+		"bob":               "bob",
+		"bob/bot.c":         "bob",
+		"carol/main.py":     "carol",
+		"dave/Bot.py":       "dave",
+		"erin/strategy.py":  "strategy",
+		"erin":              "erin",
+		"frank/src/main.py": "src",
+	} {
+		if got := name(filepath.Join(dir, arg)); got != want {
+			t.Errorf("%s plays as %q, want %q", arg, got, want)
+		}
+	}
+	t.Chdir(filepath.Join(dir, "alice"))
+	for _, arg := range []string{".", "bot.py", "./bot.py"} {
+		if got := name(arg); got != "alice" {
+			t.Errorf("%s in alice/ plays as %q, want alice", arg, got)
+		}
+	}
+}
