@@ -496,8 +496,11 @@ func (s *Store) recorded(m *MatchRecord) bool {
 func (s *Store) Append(r *Record) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if r.Kind == KindMatch && s.recorded(r.Match) {
-		return nil
+	if r.Kind == KindMatch {
+		s.fill.fill(r) // without hashes: those of the last run record
+		if s.recorded(r.Match) {
+			return nil
+		}
 	}
 	b, err := encodeLine(r)
 	if err != nil {
