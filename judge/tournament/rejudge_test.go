@@ -62,6 +62,9 @@ func TestTournamentRejudgesChangedBot(t *testing.T) {
 	if !strings.Contains(printed.String(), "replayed 8 matches of alpha (changed)") {
 		t.Errorf("standings:\n%s", printed.String())
 	}
+	if md := st.Markdown(); !strings.Contains(md, "replayed 8 matches of **alpha** (changed)") {
+		t.Errorf("standings.md:\n%s", md)
+	}
 	all := matchRecords(t, out)
 	if len(all) != 20 {
 		t.Fatalf("%d records, want 12 and alpha's 8 again", len(all))

@@ -321,6 +321,12 @@ func (s *Standings) Markdown() string {
 			fmt.Fprintf(&b, "- **%s**:\n\n%s\n%s\n%s\n", mdEscape(e.Name), fence, judge.Printable(e.Error), fence)
 		}
 	}
+	if len(s.Replayed) > 0 {
+		b.WriteString("\n## Played again\n\n")
+		for _, r := range s.Replayed {
+			fmt.Fprintf(&b, "- replayed %d matches of **%s** (changed)\n", r.Matches, mdEscape(r.Bot))
+		}
+	}
 	return b.String()
 }
 
