@@ -3,6 +3,8 @@ package tournament
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -131,6 +133,9 @@ func (p *Progress) builtOne(arg string) {
 	defer p.mu.Unlock()
 	p.built++
 	p.lastBot = arg
+	if !strings.ContainsAny(arg, " \t") {
+		p.lastBot = filepath.Base(arg) // a path: its file's name says enough
+	}
 	now := p.clock()
 	// The last one is said only after others were: quick builds (from
 	// the cache) print nothing.

@@ -105,7 +105,7 @@ func TestProgressSwissCounts(t *testing.T) {
 		if last := ms[len(ms)-1]; last[1] != "12" {
 			t.Errorf("last progress line %q, want 12/12", last[0])
 		}
-		if !strings.Contains(buf.String(), fmt.Sprintf("building %d bots: %d/%d", len(args), len(args), len(args))) {
+		if !regexp.MustCompile(fmt.Sprintf(`building %d bots: %d/%d, [a-z.]+ ready\n`, len(args), len(args), len(args))).MatchString(buf.String()) {
 			t.Errorf("no build progress:\n%s", buf.String())
 		}
 	}
