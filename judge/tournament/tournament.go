@@ -803,14 +803,16 @@ func changedBot(runs []*RunInfo, run *RunInfo) string {
 	return ""
 }
 
-// changedRuntime names a bot of run that an earlier run recorded on
-// another runtime, and both runtimes, or is "". An earlier run that did
-// not record it (an older judge's log) is not compared.
+// changedRuntime names a bot of run that an earlier run recorded with
+// the same program on another runtime, and both runtimes, or is "". An
+// earlier run that did not record it (an older judge's log) is not
+// compared, nor one with another program of the bot (its matches are
+// played again: a bot rewritten in another language is a changed bot).
 func changedRuntime(runs []*RunInfo, run *RunInfo) (name, then, now string) {
 	for _, old := range runs {
 		for _, a := range old.Entrants {
 			for _, b := range run.Entrants {
-				if a.Name == b.Name && a.Runtime != "" && a.Runtime != b.Runtime {
+				if a.Name == b.Name && a.SHA256 == b.SHA256 && a.Runtime != "" && a.Runtime != b.Runtime {
 					return a.Name, a.Runtime, show(b.Runtime, true)
 				}
 			}
