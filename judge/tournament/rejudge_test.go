@@ -102,6 +102,16 @@ func TestTournamentRejudgesChangedBot(t *testing.T) {
 	if n := len(matchRecords(t, out)); n != 28 {
 		t.Errorf("%d records, want 20 and delta's 8", n)
 	}
+
+	// alpha rewritten as a program of no language (another runtime too):
+	// played again, not refused.
+	if err := copyFile(args[1], filepath.Join(dir, "alpha")); err != nil {
+		t.Fatal(err)
+	}
+	st = run([]string{filepath.Join(dir, "alpha"), args[1], filepath.Join(dir, "delta")})
+	if len(st.Replayed) != 1 || st.Replayed[0] != (Replayed{Bot: "alpha", Matches: 8}) {
+		t.Errorf("alpha in another language: replayed %+v, want 8 of alpha", st.Replayed)
+	}
 }
 
 // A re-judging interrupted resumes: what it recorded stays, the rest of
