@@ -461,10 +461,10 @@ func (t *tourney) recordRun() error {
 		}
 	}
 	if name, then, now := changedRuntime(store.Runs(), run); name != "" {
-		return fmt.Errorf("the runtime of bot %s has changed since %s was started (%s then, %s now): its recorded matches were played on the other; give another --out", name, o.Out, then, now)
+		return fmt.Errorf("the runtime of bot %s has changed since %s was started (%s then, %s now): its recorded matches were played on the other; give another --out, or --fresh to start over", name, o.Out, then, now)
 	}
 	if what := changedSetting(store.Runs(), run); what != "" {
-		return fmt.Errorf("%s was started with other settings (%s): play it with the same settings, or give another --out", o.Out, what)
+		return fmt.Errorf("%s was started with other settings (%s): play it with the same settings, give another --out, or --fresh to start over", o.Out, what)
 	}
 	return store.Append(&Record{Kind: KindRun, Run: run})
 }
