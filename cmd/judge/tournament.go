@@ -26,7 +26,8 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 			"into --out. A BOT is a source file or directory (built as configs/languages.toml\n"+
 			"says), an executable, or a quoted command line such as \"python3 bot.py\".\n"+
 			"Flags override the configuration file. Running the same command again resumes:\n"+
-			"only the matches not yet recorded are played.\n\n"+
+			"only the matches not yet recorded are played, and those of a bot whose program\n"+
+			"changed are played again (--fresh plays everything again).\n\n"+
 			"Exit status: 0 played; 1 failed; 2 called wrongly; 5 with --shard, a bot cannot play\n"+
 			"here (it does not build, or its runtime is missing): the shard plays nothing, since\n"+
 			"every shard must play every bot (without --shard such a bot is left out).")
@@ -96,7 +97,7 @@ type tournamentFlags struct {
 	configFile, format, out, cache, testBot, shard, botsDir, languages *string
 	rounds, gamesN, jobs, groupSize                                    *int
 	seed                                                               *uint64
-	quiet, trace                                                       *bool
+	quiet, trace, fresh                                                *bool
 	set                                                                map[string]bool
 }
 
@@ -117,6 +118,7 @@ func addTournamentFlags(fs *flag.FlagSet) *tournamentFlags {
 		languages:  fs.String("languages", "", "how to build each language (default configs/languages.toml if present, else built in)"),
 		quiet:      fs.Bool("quiet", false, "no progress, no table: only errors"),
 		trace:      fs.Bool("trace", false, "keep every protocol line of every bot, and its stderr turn by turn, in the replays"),
+		fresh:      fs.Bool("fresh", false, "start over: move the results in --out aside (to OUT.old-TIME) and play every match"),
 	}
 	fs.IntVar(tf.gamesN, "iterations", 0, "same as --games")
 	fs.StringVar(tf.testBot, "t", "", "same as --test-bot")
@@ -163,6 +165,7 @@ func (tf *tournamentFlags) options(mt judge.Match, ts tournament.Settings) (tour
 		o.Out = filepath.Join("results", mt.Name)
 	}
 	o.Cache = tf.pick("cache", *tf.cache, ts.Cache)
+	o.Fresh = *tf.fresh
 	if *tf.shard != "" {
 		if o.Shard, err = tournament.ParseShard(*tf.shard); err != nil {
 			return o, fmt.Errorf("%w: %v", errUsage, err)

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"syscall"
@@ -176,6 +178,112 @@ func TestTournamentProcesses(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(merged, "replays", "r003-beta-vs-gamma.json")); err != nil {
 			t.Error(err)
 		}
+	})
+
+	t.Run("re-judge killed -9 and resumed", func(t *testing.T) {
+		// The same bots in another directory; alpha then changes (its
+		// program gets a byte more: another sha256, the same play).
+		bots2 := filepath.Join(tmp, "bots2")
+		if err := os.MkdirAll(bots2, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []string{"alpha", "beta", "gamma"} {
+			b, _ := os.ReadFile(filepath.Join(bots, n))
+			if err := os.WriteFile(filepath.Join(bots2, n), b, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		dir := filepath.Join(tmp, "rejudged")
+		a := func() []string {
+			return []string{"tournament", "--game", "tictactoe", "--rounds", "6", "--seed", "11", "--jobs", "2", "--out", dir, "--bots", bots2}
+		}
+		run(a()...)
+		count := func() int {
+			b, _ := os.ReadFile(filepath.Join(dir, tournament.LogName))
+			return bytes.Count(b, []byte(`"kind":"match"`))
+		}
+		f, err := os.OpenFile(filepath.Join(bots2, "alpha"), os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write([]byte{0})
+		f.Close()
+
+		cmd := exec.Command(bin, a()...)
+		cmd.Dir = root
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(60 * time.Second)
+		for count() < total+4 {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("no matches played again in time\n%s", out.String())
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		err = cmd.Wait()
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
+			t.Fatalf("the judge was not killed (%v): it finished first\n%s", err, out.String())
+		}
+		// alpha's 24 matches are played again, whatever the kill left.
+		const alphas = 24
+		if n := count(); n >= total+alphas {
+			t.Fatalf("all of alpha's matches were played again before the kill (%d records)", n)
+		}
+		msg := run(a()...)
+		if !strings.Contains(msg, "matches of alpha (changed)") || !strings.Contains(msg, "alpha has changed") {
+			t.Errorf("output:\n%s", msg)
+		}
+		recs, bad, err := tournament.ReadLog(filepath.Join(dir, tournament.LogName))
+		if err != nil || bad != 0 {
+			t.Fatalf("%v, %d bad lines", err, bad)
+		}
+		seen := map[string]bool{}
+		n := 0
+		for _, r := range recs {
+			if r.Kind != tournament.KindMatch {
+				continue
+			}
+			n++
+			key := r.Match.ID + strings.Join(r.Match.SHA256, ",")
+			if seen[key] {
+				t.Errorf("%s recorded twice by the same programs", r.Match.ID)
+			}
+			seen[key] = true
+		}
+		if n != total+alphas {
+			t.Errorf("%d match records, want %d and alpha's %d again", n, total, alphas)
+		}
+		// The same play: the standings are the reference's, but for the
+		// note of what was played again.
+		var got, ref map[string]any
+		if err := json.Unmarshal(standings(dir), &got); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(want, &ref); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := got["replayed"]; !ok {
+			t.Errorf("standings.json says nothing of the matches played again")
+		}
+		delete(got, "replayed")
+		if !reflect.DeepEqual(got, ref) {
+			t.Errorf("standings after re-judging differ:\n%s\nwant:\n%s", standings(dir), want)
+		}
+
+		// --fresh moves it all aside and plays the 36 matches.
+		msg = run(append(a(), "--fresh")...)
+		if !strings.Contains(msg, "36 matches played") || !strings.Contains(msg, "moved to") {
+			t.Errorf("--fresh output:\n%s", msg)
+		}
+		checkLog(dir)
 	})
 
 	t.Run("torn last record", func(t *testing.T) {

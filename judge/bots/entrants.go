@@ -193,6 +193,9 @@ func Prepare(ctx context.Context, args []string, langs *Languages, cache string,
 		ents[i] = e
 		g.Go(func() error {
 			err := e.prepare(gctx, langs, cache)
+			if err == nil || gctx.Err() == nil {
+				ready(ctx, arg)
+			}
 			var jf judgeFailure
 			switch {
 			case err == nil:
@@ -215,6 +218,26 @@ func Prepare(ctx context.Context, args []string, langs *Languages, cache string,
 	}
 	nameAll(ents)
 	return ents, nil
+}
+
+// readyKey carries the function WithReady gives.
+type readyKey struct{}
+
+// WithReady returns ctx with a function Prepare calls each time a bot
+// is ready (or is found unable to play), with its argument: how far a
+// tournament's builds are.
+func WithReady(ctx context.Context, f func(arg string)) context.Context {
+	if f == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, readyKey{}, f)
+}
+
+// ready says that the bot of arg is ready, to the function of WithReady.
+func ready(ctx context.Context, arg string) {
+	if f, ok := ctx.Value(readyKey{}).(func(string)); ok {
+		f(arg)
+	}
 }
 
 // judgeFailure is an error of the judge's own in preparing a bot (its

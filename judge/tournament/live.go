@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"math"
+	"sort"
 )
 
 // Live is what a tournament's directory says about it, read while the
@@ -31,8 +33,11 @@ func ReadLive(fsys fs.FS) (*Live, error) {
 	}
 	defer f.Close()
 	l := &Live{}
-	var runs []*RunInfo
-	seen := map[string]bool{}
+	var (
+		runs []*RunInfo
+		all  []*MatchRecord
+		fill filler
+	)
 	br := bufio.NewReader(f)
 	for {
 		ln, err := br.ReadBytes('\n')
@@ -42,6 +47,7 @@ func ReadLive(fsys fs.FS) (*Live, error) {
 			} else if r, derr := decodeLine(ln[:len(ln)-1]); derr != nil {
 				l.Damaged++
 			} else {
+				fill.fill(r)
 				switch r.Kind {
 				case KindHeader:
 					if l.Header == nil {
@@ -50,10 +56,7 @@ func ReadLive(fsys fs.FS) (*Live, error) {
 				case KindRun:
 					runs = append(runs, r.Run)
 				case KindMatch:
-					if !seen[r.Match.ID] {
-						seen[r.Match.ID] = true
-						l.Matches = append(l.Matches, r.Match)
-					}
+					all = append(all, r.Match)
 				}
 			}
 		}
@@ -67,22 +70,67 @@ func ReadLive(fsys fs.FS) (*Live, error) {
 	if l.Header == nil {
 		return l, nil
 	}
-	// The entrants of every run, in the order they first appear.
-	var names []string
-	known := map[string]bool{}
-	var excluded []Excluded
-	for _, r := range runs {
-		for _, e := range r.Entrants {
-			if !known[e.Name] {
-				known[e.Name] = true
-				names = append(names, e.Name)
-			}
+	// The entrants are the last run's: a bot since removed is not in the
+	// table, and the matches that count are those played by the programs
+	// it names (a changed bot's are played again), each once.
+	var (
+		names    []string
+		excluded []Excluded
+		hash     = map[string]string{}
+	)
+	if len(runs) > 0 {
+		last := runs[len(runs)-1]
+		for _, e := range last.Entrants {
+			names = append(names, e.Name)
 		}
-		excluded = r.Excluded
+		hash, excluded = last.hashes(), last.Excluded
+	}
+	latest := map[string]*MatchRecord{}
+	for _, m := range all {
+		if m.playedBy(hash) {
+			latest[m.ID] = m
+		}
+	}
+	for _, m := range all {
+		if latest[m.ID] == m {
+			l.Matches = append(l.Matches, m)
+		}
 	}
 	l.Scheduled = scheduled(l.Header, names, runs)
 	l.Standings = ComputeStandings(l.Header, names, excluded, l.Matches, l.Scheduled)
+	if l.Standings.Matches < l.Scheduled {
+		byRate(l.Standings.Standings, l.Standings.ScoreKind == "average")
+	}
 	return l, nil
+}
+
+// byRate ranks the rows of standings still being played by a rate, not
+// by raw points, which favour the bots that happen to have played more:
+// points per game (the average score of multiplayer games already is
+// one), then rating, then name. Bots that have not played come last.
+func byRate(rows []Standing, average bool) {
+	rate := func(r Standing) float64 {
+		if r.Played == 0 {
+			return math.Inf(-1)
+		}
+		if average {
+			return r.Score
+		}
+		return r.Points / float64(r.Played)
+	}
+	sort.SliceStable(rows, func(a, b int) bool {
+		ra, rb := rate(rows[a]), rate(rows[b])
+		if ra != rb {
+			return ra > rb
+		}
+		if rows[a].Rating != rows[b].Rating {
+			return rows[a].Rating > rows[b].Rating
+		}
+		return rows[a].Name < rows[b].Name
+	})
+	for i := range rows {
+		rows[i].Rank = i + 1
+	}
 }
 
 // scheduled counts the matches the recorded runs schedule, or 0 when the

@@ -2,10 +2,14 @@ package tournament
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"judge/games"
+	"judge/judge"
 )
 
 // TestReadLive: read from the directory of a finished tournament, the
@@ -44,5 +48,45 @@ func TestReadLive(t *testing.T) {
 	}
 	if l, err := ReadLive(os.DirFS(t.TempDir())); err != nil || l.Header != nil {
 		t.Errorf("an empty directory: %+v, %v", l, err)
+	}
+}
+
+// While a tournament is played, the live table ranks by points per game:
+// a bot that won its 2 games ranks above one with 3 points of 4.
+func TestReadLiveRanksByRate(t *testing.T) {
+	dir := t.TempDir()
+	st, _, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &Header{Version: LogVersion, Game: "tictactoe", Params: games.Params{}, Format: RoundRobin, Seed: 5}
+	ents := []EntrantInfo{{Name: "a", SHA256: "aaaa"}, {Name: "b", SHA256: "bbbb"}, {Name: "c", SHA256: "cccc"}}
+	recs := []*Record{{Kind: KindHeader, Header: h}, {Kind: KindRun, Run: &RunInfo{Entrants: ents, Rounds: 2}}}
+	match := func(id string, w, l string) {
+		recs = append(recs, &Record{Kind: KindMatch, Match: &MatchRecord{ID: id, Winner: 0, Players: []judge.PlayerResult{
+			{Name: w, Status: judge.OK, Score: 1}, {Name: l, Status: judge.OK}}}})
+	}
+	match("r001-a-vs-c", "a", "c")
+	match("r001-c-vs-a", "c", "a")
+	match("r002-a-vs-c", "a", "c")
+	match("r002-c-vs-a", "a", "c")
+	match("r001-b-vs-c", "b", "c")
+	match("r001-c-vs-b", "b", "c")
+	for _, r := range recs {
+		if err := st.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	l, err := ReadLive(os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, r := range l.Standings.Standings {
+		order = append(order, fmt.Sprintf("%d %s %g/%d", r.Rank, r.Name, r.Points, r.Played))
+	}
+	if want := []string{"1 b 2/2", "2 a 3/4", "3 c 1/6"}; !reflect.DeepEqual(order, want) {
+		t.Errorf("live table %v, want %v", order, want)
 	}
 }

@@ -193,6 +193,7 @@ func readShard(dir string) (*shardData, error) {
 	if s.header == nil || s.run == nil {
 		return nil, nil
 	}
+	s.recs = currentOnly(s.recs, s.run.hashes())
 	if len(levels) > 1 {
 		return nil, &MismatchError{Dir: dir, Shard: s.run.Shard.String(), Ref: dir,
 			What: fmt.Sprintf("its runs were at different sandbox levels (%s)", strings.Join(slices.Sorted(maps.Keys(levels)), ", "))}
@@ -208,6 +209,26 @@ func readShard(dir string) (*shardData, error) {
 		}
 	}
 	return s, nil
+}
+
+// currentOnly keeps of recs the latest record of each match played by
+// the programs of hash, in the order they were written: the records of a
+// bot's program that has since changed are left out, never mixed with
+// those of its new one.
+func currentOnly(recs []*MatchRecord, hash map[string]string) []*MatchRecord {
+	latest := map[string]*MatchRecord{}
+	for _, r := range recs {
+		if r.playedBy(hash) {
+			latest[r.ID] = r
+		}
+	}
+	var out []*MatchRecord
+	for _, r := range recs {
+		if latest[r.ID] == r {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // gather reads every directory, checks that they hold one tournament,
@@ -394,17 +415,32 @@ func (m *mergeSet) write(out string) (*Standings, error) {
 		return nil, err
 	}
 	sortRecords(m.recs)
+	hash := m.run.hashes()
 	var kept []*MatchRecord
 	for _, r := range m.recs {
 		if !m.ids[r.ID] {
 			continue
 		}
 		kept = append(kept, r)
-		if store.Match(r.ID) != nil {
+		if store.Current(r.ID, hash) != nil {
+			continue
+		}
+		src := m.srcOf[r.ID]
+		if store.Match(r.ID) != nil && r.Replay != "" {
+			// out holds the match played by a bot's earlier program:
+			// its replay stays, and this one goes beside it.
+			c := *r
+			c.Replay = filepath.Join("replays", r.ID+"."+seatsHash(r.SHA256)+".json")
+			if err := linkOrCopy(filepath.Join(src, r.Replay), filepath.Join(out, c.Replay)); err != nil {
+				return nil, err
+			}
+			if err := store.Append(&Record{Kind: KindMatch, Match: &c}); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		if r.Replay != "" {
-			if err := linkOrCopy(filepath.Join(m.srcOf[r.ID], r.Replay), filepath.Join(out, r.Replay)); err != nil {
+			if err := linkOrCopy(filepath.Join(src, r.Replay), filepath.Join(out, r.Replay)); err != nil {
 				return nil, err
 			}
 		}

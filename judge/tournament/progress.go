@@ -3,20 +3,32 @@ package tournament
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
 	"judge/judge"
 )
 
-// Progress reports how far a tournament is: on a terminal one line
-// rewritten in place, elsewhere a plain line every Interval.
+// Progress reports how far a tournament is, and before it how far the
+// bots are built: on a terminal one line rewritten in place, elsewhere a
+// plain line every Interval (whether or not matches finish in it).
 type Progress struct {
 	W        io.Writer
 	Terminal bool
 	Interval time.Duration // between plain lines; 10s when zero
 
+	// now is the clock (time.Now when nil); with a clock of its own, no
+	// ticker prints lines between matches.
+	now func() time.Time
+
 	mu      sync.Mutex
+	stop    chan struct{} // ends the ticker of plain lines
+	built   int           // building: bots ready
+	bots    int           // building: bots to build; 0 when not building
+	lastBot string        // building: the last bot ready
+	lines   int           // lines reported in this phase
 	total   int
 	done    int // matches finished in this run
 	already int // matches found recorded
@@ -42,8 +54,96 @@ func (p *Progress) holding(why string) {
 	}
 	p.held = why
 	if p.Terminal && !p.start.IsZero() {
-		p.report(time.Now())
+		p.report(p.clock())
 	}
+}
+
+// clock is the time now.
+func (p *Progress) clock() time.Time {
+	if p.now != nil {
+		return p.now()
+	}
+	return time.Now()
+}
+
+// every is the time between two lines.
+func (p *Progress) every() time.Duration {
+	switch {
+	case p.Terminal:
+		return 200 * time.Millisecond
+	case p.Interval > 0:
+		return p.Interval
+	}
+	return 10 * time.Second
+}
+
+// ticking starts, when the lines are plain, the ticker that prints one
+// every Interval; end stops it.
+func (p *Progress) ticking() {
+	if p.Terminal || p.stop != nil || p.now != nil {
+		return
+	}
+	p.stop = make(chan struct{})
+	stop, every := p.stop, p.every()
+	go func() {
+		tk := time.NewTicker(every)
+		defer tk.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tk.C:
+				p.tick()
+			}
+		}
+	}()
+}
+
+// tick prints a plain line when none was printed for an Interval.
+func (p *Progress) tick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.clock()
+	if p.stop == nil || now.Sub(p.last) < p.every() {
+		return
+	}
+	p.last = now
+	p.report(now)
+}
+
+// building says that n bots are being made ready; built counts each.
+func (p *Progress) building(n int) {
+	if p == nil || p.W == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.bots, p.built, p.lastBot, p.lines = n, 0, "", 0
+	p.start = p.clock()
+	p.last = p.start
+	p.ticking()
+}
+
+// built counts one bot ready (arg as given) and maybe reports.
+func (p *Progress) builtOne(arg string) {
+	if p == nil || p.W == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.built++
+	p.lastBot = arg
+	if !strings.ContainsAny(arg, " \t") {
+		p.lastBot = filepath.Base(arg) // a path: its file's name says enough
+	}
+	now := p.clock()
+	// The last one is said only after others were: quick builds (from
+	// the cache) print nothing.
+	if now.Sub(p.last) < p.every() && p.built < p.bots || p.built >= p.bots && p.lines == 0 {
+		return
+	}
+	p.last = now
+	p.report(now)
 }
 
 func (p *Progress) begin(total, already int, average bool) {
@@ -52,11 +152,13 @@ func (p *Progress) begin(total, already int, average bool) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.total, p.already, p.average = total, already, average
-	p.start = time.Now()
+	p.bots, p.lines = 0, 0
+	p.total, p.already, p.done, p.average = total, already, 0, average
+	p.start = p.clock()
 	p.last = p.start
 	p.points = map[string]float64{}
 	p.played = map[string]int{}
+	p.ticking()
 }
 
 // count adds a match to the leader board (also for recorded ones).
@@ -87,22 +189,23 @@ func (p *Progress) finished(r *MatchRecord) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
-	now := time.Now()
-	every := p.Interval
-	if every <= 0 {
-		every = 10 * time.Second
-	}
-	if p.Terminal {
-		every = 200 * time.Millisecond
-	}
-	if now.Sub(p.last) < every && p.already+p.done < p.total {
+	now := p.clock()
+	if now.Sub(p.last) < p.every() && p.already+p.done < p.total {
 		return
 	}
 	p.last = now
 	p.report(now)
 }
 
-func (p *Progress) report(now time.Time) {
+// line is the progress line at now.
+func (p *Progress) line(now time.Time) string {
+	if p.bots > 0 {
+		line := fmt.Sprintf("building %d bots: %d/%d", p.bots, p.built, p.bots)
+		if p.lastBot != "" {
+			line += ", " + judge.PrintableLine(p.lastBot) + " ready"
+		}
+		return line
+	}
 	all := p.already + p.done
 	el := now.Sub(p.start)
 	rate := 0.0
@@ -110,14 +213,22 @@ func (p *Progress) report(now time.Time) {
 		rate = float64(p.done) / el.Seconds()
 	}
 	eta := "?"
-	if rate > 0 {
+	switch {
+	case all >= p.total:
+		eta = "0:00"
+	case rate > 0:
 		eta = fmtDuration(time.Duration(float64(p.total-all) / rate * float64(time.Second)))
 	}
 	pct := 100.0
 	if p.total > 0 {
 		pct = 100 * float64(all) / float64(p.total)
 	}
-	line := fmt.Sprintf("%d/%d matches (%.0f%%)  %.1f/s  ETA %s  leader: %s", all, p.total, pct, rate, eta, p.leader())
+	return fmt.Sprintf("%d/%d matches (%.0f%%)  %.1f/s  ETA %s  leader: %s", all, p.total, pct, rate, eta, p.leader())
+}
+
+func (p *Progress) report(now time.Time) {
+	p.lines++
+	line := p.line(now)
 	if p.held != "" {
 		line += "  (" + p.held + ")"
 	}
@@ -129,25 +240,27 @@ func (p *Progress) report(now time.Time) {
 	}
 }
 
+// leader is the bot with the best rate so far: points per game (the
+// average score in multiplayer games), ties to the more points.
 func (p *Progress) leader() string {
-	best, bestV := "", 0.0
+	best, bestV, bestPts := "", 0.0, 0.0
 	for name, pts := range p.points {
-		v := pts
-		if p.average && p.played[name] > 0 {
-			v /= float64(p.played[name])
+		if p.played[name] == 0 {
+			continue
 		}
-		if best == "" || v > bestV || v == bestV && name < best {
-			best, bestV = name, v
+		v := pts / float64(p.played[name])
+		if best == "" || v > bestV || v == bestV && (pts > bestPts || pts == bestPts && name < best) {
+			best, bestV, bestPts = name, v, pts
 		}
 	}
 	if best == "" {
 		return "-"
 	}
-	best = judge.PrintableLine(best)
+	shown := judge.PrintableLine(best)
 	if p.average {
-		return fmt.Sprintf("%s (%.4g avg)", best, bestV)
+		return fmt.Sprintf("%s (%.4g avg)", shown, bestV)
 	}
-	return fmt.Sprintf("%s (%g pts)", best, bestV)
+	return fmt.Sprintf("%s (%g pts in %d)", shown, bestPts, p.played[best])
 }
 
 // end finishes the progress line.
@@ -157,8 +270,12 @@ func (p *Progress) end() {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.stop != nil {
+		close(p.stop)
+		p.stop = nil
+	}
 	if p.Terminal && p.shown {
-		p.report(time.Now())
+		p.report(p.clock())
 		fmt.Fprintln(p.W)
 		p.shown = false
 	}

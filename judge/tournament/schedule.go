@@ -193,19 +193,16 @@ func (p Plan) Schedule() ([]Fixture, error) {
 		if p.Format == Gauntlet && p.TestBot < 0 {
 			return nil, fmt.Errorf("gauntlet needs a test bot")
 		}
+		pairs := pairOrder(n, p.TestBot)
 		for r := 1; r <= p.Rounds; r++ {
-			for i := 0; i < n; i++ {
-				for j := i + 1; j < n; j++ {
-					if p.TestBot >= 0 && i != p.TestBot && j != p.TestBot {
-						continue
-					}
-					// Alternate which seat order comes first, round by round.
-					if r%2 == 1 {
-						add(r, 0, i, j)
-						add(r, 0, j, i)
+			// Every pair once in one seat order, then once in the other;
+			// which comes first alternates round by round.
+			for pass := 0; pass < 2; pass++ {
+				for _, pr := range pairs {
+					if (r+pass)%2 == 1 {
+						add(r, 0, pr[0], pr[1])
 					} else {
-						add(r, 0, j, i)
-						add(r, 0, i, j)
+						add(r, 0, pr[1], pr[0])
 					}
 				}
 			}
@@ -226,6 +223,66 @@ func (p Plan) Schedule() ([]Fixture, error) {
 		return nil, fmt.Errorf("unknown format %q", p.Format)
 	}
 	return out, nil
+}
+
+// pairOrder lists the pairs a round plays (every pair, or those of the
+// test bot when testBot >= 0) in an order that keeps the bots' played
+// counts level: the circle method draws n-1 slots (n when n is odd) in
+// which every bot plays at most once, and the slots come one after the
+// other, the pairs of bots that rested before first in their slot. Each
+// pair is given in the seat order of its first match in odd
+// rounds; that order alternates from slot to slot.
+func pairOrder(n, testBot int) [][2]int {
+	var out [][2]int
+	if testBot >= 0 {
+		for j := 0; j < n; j++ {
+			if j == testBot {
+				continue
+			}
+			if len(out)%2 == 0 {
+				out = append(out, [2]int{testBot, j})
+			} else {
+				out = append(out, [2]int{j, testBot})
+			}
+		}
+		return out
+	}
+	m := n + n%2 // with an odd field, bot m-1 is no one: its partner rests
+	ring := make([]int, m)
+	for i := range ring {
+		ring[i] = i
+	}
+	played := make([]int, n)
+	for slot := 0; slot < m-1; slot++ {
+		var pairs [][2]int
+		for k := 0; k < m/2; k++ {
+			a, b := ring[k], ring[m-1-k]
+			if a >= n || b >= n {
+				continue
+			}
+			if a > b {
+				a, b = b, a
+			}
+			if slot%2 == 1 {
+				a, b = b, a
+			}
+			pairs = append(pairs, [2]int{a, b})
+		}
+		// The bots behind (those that rested) first.
+		sort.SliceStable(pairs, func(i, j int) bool {
+			return played[pairs[i][0]]+played[pairs[i][1]] < played[pairs[j][0]]+played[pairs[j][1]]
+		})
+		for _, pr := range pairs {
+			played[pr[0]]++
+			played[pr[1]]++
+		}
+		out = append(out, pairs...)
+		// Keep ring[0] in place, turn the others one step.
+		last := ring[m-1]
+		copy(ring[2:], ring[1:m-1])
+		ring[1] = last
+	}
+	return out
 }
 
 // GroupsPerRound is how many games one round of the groups format has,

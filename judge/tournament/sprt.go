@@ -156,7 +156,7 @@ func RunSPRT(ctx context.Context, o SPRTOptions) (*SPRTState, error) {
 	if jobs <= 0 {
 		jobs = DefaultJobs(2)
 	}
-	ents, err := prepare(ctx, o.Prepare, []string{o.A, o.B}, o.Cache, jobs)
+	ents, err := prepare(ctx, nil, o.Prepare, []string{o.A, o.B}, o.Cache, jobs)
 	if err != nil {
 		return nil, err
 	}

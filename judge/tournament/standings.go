@@ -29,6 +29,16 @@ type Standings struct {
 	Prior     bool       `json:"rating_prior"` // the ratings needed the prior (see docs/tournaments.md)
 	Standings []Standing `json:"standings"`
 	Excluded  []Excluded `json:"excluded,omitempty"`
+	// Replayed are the bots that had changed since their matches were
+	// recorded, and how many of their matches this run played again.
+	Replayed []Replayed `json:"replayed,omitempty"`
+}
+
+// Replayed is a changed bot and how many of its matches were played
+// again.
+type Replayed struct {
+	Bot     string `json:"bot"`
+	Matches int    `json:"matches"`
 }
 
 // Standing is one bot's line.
@@ -311,6 +321,12 @@ func (s *Standings) Markdown() string {
 			fmt.Fprintf(&b, "- **%s**:\n\n%s\n%s\n%s\n", mdEscape(e.Name), fence, judge.Printable(e.Error), fence)
 		}
 	}
+	if len(s.Replayed) > 0 {
+		b.WriteString("\n## Played again\n\n")
+		for _, r := range s.Replayed {
+			fmt.Fprintf(&b, "- replayed %d matches of **%s** (changed)\n", r.Matches, mdEscape(r.Bot))
+		}
+	}
 	return b.String()
 }
 
@@ -395,6 +411,9 @@ func (s *Standings) Print(w io.Writer) {
 	}
 	for _, e := range s.Excluded {
 		fmt.Fprintf(w, "  %s left out: %s\n", judge.PrintableLine(e.Name), firstLines(judge.Printable(e.Error), 6))
+	}
+	for _, r := range s.Replayed {
+		fmt.Fprintf(w, "replayed %d matches of %s (changed)\n", r.Matches, judge.PrintableLine(r.Bot))
 	}
 	fmt.Fprintf(w, "%d of %d matches played; score: %s; rating: %s, Elo scale", s.Matches, s.Scheduled, scoreDoc(s.ScoreKind), s.RatingFit)
 	if s.Prior {

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -182,6 +183,55 @@ type MatchRecord struct {
 	Players []judge.PlayerResult `json:"players"`
 	Replay  string               `json:"replay"` // relative to the output directory
 	WallMS  int64                `json:"wall_ms"`
+	// SHA256 is the hash of each player's program, in the order of
+	// Players: a match counts only while its players are those programs
+	// (a changed bot's matches are played again). Absent in logs written
+	// before it was recorded: the hashes of the run record before it.
+	SHA256 []string `json:"sha256,omitempty"`
+}
+
+// playedBy reports whether the match was played by the programs of hash
+// (a bot's name to its sha256): a record of a changed bot is not.
+func (m *MatchRecord) playedBy(hash map[string]string) bool {
+	if len(m.SHA256) != len(m.Players) {
+		return false
+	}
+	for i, p := range m.Players {
+		if h, ok := hash[p.Name]; !ok || h != m.SHA256[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// sameMatch reports whether two records are of one match played by the
+// same programs: the second is a duplicate.
+func sameMatch(a, b *MatchRecord) bool {
+	return a.ID == b.ID && slices.Equal(a.SHA256, b.SHA256)
+}
+
+// hashes maps the bots of a run to their sha256.
+func (r *RunInfo) hashes() map[string]string {
+	h := make(map[string]string, len(r.Entrants))
+	for _, e := range r.Entrants {
+		h[e.Name] = e.SHA256
+	}
+	return h
+}
+
+// filler gives the match records of a log without hashes those of the
+// run record before them, as they are read in order.
+type filler struct{ last map[string]string }
+
+func (f *filler) fill(r *Record) {
+	switch {
+	case r.Kind == KindRun:
+		f.last = r.Run.hashes()
+	case r.Kind == KindMatch && len(r.Match.SHA256) == 0 && f.last != nil:
+		for _, p := range r.Match.Players {
+			r.Match.SHA256 = append(r.Match.SHA256, f.last[p.Name])
+		}
+	}
 }
 
 // line is how a record is framed in the log: the CRC-32 (Castagnoli) of
@@ -291,7 +341,8 @@ type Store struct {
 	header  *Header
 	runs    []*RunInfo
 	matches []*MatchRecord
-	byID    map[string]*MatchRecord
+	byID    map[string][]*MatchRecord // every record of a match, oldest first
+	fill    filler
 }
 
 // Repair says what opening a log had to drop.
@@ -306,7 +357,7 @@ type Repair struct {
 // and drops what does not check: a torn or corrupt tail is cut off, a
 // corrupt line inside is removed by rewriting the file. Dropped bytes are
 // kept beside the log (results.log.bad) and reported. Duplicate match
-// records (same ID) are ignored after the first. The first line must be a
+// records (same ID, same programs) are ignored after the first. The first line must be a
 // sound header: when it is not, the log is left untouched and a
 // *HeaderError says how to start afresh.
 func OpenStore(dir string) (*Store, Repair, error) {
@@ -333,7 +384,7 @@ func OpenStore(dir string) (*Store, Repair, error) {
 			return nil, rep, err
 		}
 	}
-	s := &Store{f: f, path: path, byID: map[string]*MatchRecord{}}
+	s := &Store{f: f, path: path, byID: map[string][]*MatchRecord{}}
 	data, err := io.ReadAll(f)
 	if err != nil {
 		f.Close()
@@ -410,6 +461,7 @@ func OpenStore(dir string) (*Store, Repair, error) {
 }
 
 func (s *Store) add(r *Record, rep *Repair) {
+	s.fill.fill(r)
 	switch r.Kind {
 	case KindHeader:
 		if s.header == nil {
@@ -418,22 +470,37 @@ func (s *Store) add(r *Record, rep *Repair) {
 	case KindRun:
 		s.runs = append(s.runs, r.Run)
 	case KindMatch:
-		if s.byID[r.Match.ID] != nil {
+		if s.recorded(r.Match) {
 			rep.Dups++
 			return
 		}
-		s.byID[r.Match.ID] = r.Match
+		s.byID[r.Match.ID] = append(s.byID[r.Match.ID], r.Match)
 		s.matches = append(s.matches, r.Match)
 	}
 }
 
+// recorded reports whether the log holds m already: the same match
+// played by the same programs.
+func (s *Store) recorded(m *MatchRecord) bool {
+	for _, o := range s.byID[m.ID] {
+		if sameMatch(o, m) {
+			return true
+		}
+	}
+	return false
+}
+
 // Append writes a record durably: it returns once the record is on disk.
-// A match already recorded is not written again.
+// A match already recorded (played by the same programs) is not
+// written again.
 func (s *Store) Append(r *Record) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if r.Kind == KindMatch && s.byID[r.Match.ID] != nil {
-		return nil
+	if r.Kind == KindMatch {
+		s.fill.fill(r) // without hashes: those of the last run record
+		if s.recorded(r.Match) {
+			return nil
+		}
 	}
 	b, err := encodeLine(r)
 	if err != nil {
@@ -464,14 +531,33 @@ func (s *Store) Runs() []*RunInfo {
 	return append([]*RunInfo(nil), s.runs...)
 }
 
-// Match returns the record of a match, or nil.
+// Match returns the latest record of a match, or nil.
 func (s *Store) Match(id string) *MatchRecord {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.byID[id]
+	recs := s.byID[id]
+	if len(recs) == 0 {
+		return nil
+	}
+	return recs[len(recs)-1]
 }
 
-// Matches returns every match record in the order they were written.
+// Current returns the latest record of a match played by the programs
+// of hash (a bot's name to its sha256), or nil.
+func (s *Store) Current(id string, hash map[string]string) *MatchRecord {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	recs := s.byID[id]
+	for i := len(recs) - 1; i >= 0; i-- {
+		if recs[i].playedBy(hash) {
+			return recs[i]
+		}
+	}
+	return nil
+}
+
+// Matches returns every match record in the order they were written,
+// those of changed bots too (see MatchRecord.playedBy).
 func (s *Store) Matches() []*MatchRecord {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -482,7 +568,8 @@ func (s *Store) Matches() []*MatchRecord {
 func (s *Store) Close() error { return s.f.Close() }
 
 // ReadLog reads a results log without changing it, checking every line.
-// It returns the records that check and how many lines did not; a log
+// It returns the records that check (match records without hashes given
+// those of the run before them) and how many lines did not; a log
 // whose first line is not a sound header is a *HeaderError.
 func ReadLog(path string) (recs []*Record, bad int, err error) {
 	f, err := os.Open(path)
@@ -491,6 +578,7 @@ func ReadLog(path string) (recs []*Record, bad int, err error) {
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
+	var fill filler
 	for first := true; ; first = false {
 		ln, err := br.ReadBytes('\n')
 		if first && len(ln) > 0 && ln[len(ln)-1] == '\n' {
@@ -504,6 +592,7 @@ func ReadLog(path string) (recs []*Record, bad int, err error) {
 			} else if r, derr := decodeLine(ln[:len(ln)-1]); derr != nil {
 				bad++
 			} else {
+				fill.fill(r)
 				recs = append(recs, r)
 			}
 		}

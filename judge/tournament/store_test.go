@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -242,3 +243,51 @@ func TestHeaderCarriesItsChecksum(t *testing.T) {
 }
 
 func crc32c(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+// A match record of an older judge, without its players' hashes, takes
+// those of the run record before it: the same match appended again
+// without them, or with them, is a duplicate; by another program of a
+// bot, it is recorded beside the first, and both are kept in order.
+func TestStoreMatchPrograms(t *testing.T) {
+	dir := t.TempDir()
+	s, _, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(hashB string) *Record {
+		return &Record{Kind: KindRun, Run: &RunInfo{Entrants: []EntrantInfo{{Name: "a", SHA256: "aaaa"}, {Name: "b", SHA256: hashB}}}}
+	}
+	match := func(sums ...string) *Record {
+		return &Record{Kind: KindMatch, Match: &MatchRecord{ID: "r001-a-vs-b", Winner: -1, SHA256: sums,
+			Players: []judge.PlayerResult{{Name: "a", Score: 0.5}, {Name: "b", Score: 0.5}}}}
+	}
+	for _, r := range []*Record{{Kind: KindHeader, Header: &Header{Version: LogVersion, Game: "tictactoe"}}, run("bbbb"), match()} {
+		if err := s.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	s, _, err = OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, r := range []*Record{match(), match("aaaa", "bbbb"), run("b2b2"), match("aaaa", "b2b2"), match()} {
+		if err := s.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ms := s.Matches()
+	if len(ms) != 2 || !slices.Equal(ms[0].SHA256, []string{"aaaa", "bbbb"}) || !slices.Equal(ms[1].SHA256, []string{"aaaa", "b2b2"}) {
+		t.Fatalf("records %+v %+v", ms[0], ms[len(ms)-1])
+	}
+	if r := s.Current("r001-a-vs-b", map[string]string{"a": "aaaa", "b": "bbbb"}); r != ms[0] {
+		t.Errorf("current record of b's first program: %+v", r)
+	}
+	if r := s.Current("r001-a-vs-b", map[string]string{"a": "aaaa", "b": "b3b3"}); r != nil {
+		t.Errorf("a record of a program never played: %+v", r)
+	}
+	if r := s.Match("r001-a-vs-b"); r != ms[1] {
+		t.Errorf("latest record %+v", r)
+	}
+}

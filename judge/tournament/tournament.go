@@ -9,6 +9,8 @@ package tournament
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +23,7 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sys/unix"
 
 	"judge/games"
 	"judge/judge"
@@ -45,8 +48,11 @@ type Options struct {
 	TestBot   string // a bot's name or argument: only its matches
 	GroupSize int    // groups: players per match; default min(5, bots, the game's maximum)
 	Shard     Shard
-	Bots      []string  // bot arguments
-	Skipped   []Skipped // files of a bots directory that are not bots: reported
+	// Fresh starts over: the results already in Out are moved aside
+	// (see StartFresh) and every match is played.
+	Fresh   bool
+	Bots    []string  // bot arguments
+	Skipped []Skipped // files of a bots directory that are not bots: reported
 	// Prepare makes the bot arguments contestants (in cache, at most jobs
 	// at once): the caller's, who knows the kinds of bots.
 	Prepare Preparer
@@ -131,10 +137,13 @@ type tourney struct {
 	ents     []*Contestant // those that play
 	excluded []Excluded    // those that cannot
 	names    []string
+	hash     map[string]string // a bot's name to its sha256
 	seatPar  string
 	params   games.Params
 	replays  string
 	progress *Progress
+
+	stale map[string][]string // matches of changed bots to play again: their changed bots
 
 	admitOnce sync.Once
 	admit     *admission
@@ -172,6 +181,15 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 	if o.Format != Groups && (g.lo > 2 || g.hi < 2) {
 		return nil, fmt.Errorf("%s is for two-player games; %s takes %d..%d players: use --format groups", o.Format, g.name, g.lo, g.hi)
 	}
+	if o.Fresh {
+		old, err := StartFresh(o.Out, o.Cache)
+		if err != nil {
+			return nil, err
+		}
+		if old != "" {
+			o.Progress.say(o.Log, "the results in %s were moved to %s; starting over\n", o.Out, old)
+		}
+	}
 	store, replays, err := openOut(o.Out, o.Log, o.Progress, "matches", true)
 	if err != nil {
 		return nil, err
@@ -182,6 +200,52 @@ func Run(ctx context.Context, o Options) (*Standings, error) {
 		return nil, err
 	}
 	return t.runAll(ctx, plan)
+}
+
+// StartFresh moves the results in out aside, to out.old-TIME (UTC), so
+// that a tournament starts over there; the build cache, when it is in out
+// (cache), comes back, as what it holds depends on nothing else. It
+// returns where the results went, or "" when out held none. A directory
+// whose log another judge holds is refused, and so is one whose new name
+// is taken: nothing is moved then.
+func StartFresh(out, cache string) (string, error) {
+	log := filepath.Join(out, LogName)
+	f, err := os.OpenFile(log, os.O_RDONLY, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return "", fmt.Errorf("%s is in use by another judge: it cannot start over", log)
+		}
+		return "", fmt.Errorf("lock %s: %w", log, err)
+	}
+	clean := filepath.Clean(out)
+	old := clean + ".old-" + time.Now().UTC().Format("20060102-150405")
+	if _, err := os.Lstat(old); err == nil {
+		return "", fmt.Errorf("cannot start %s over: %s exists (wait a second, or move it)", out, old)
+	}
+	if err := os.Rename(clean, old); err != nil {
+		return "", fmt.Errorf("start %s over: %w", out, err)
+	}
+	if err := syncDir(filepath.Dir(clean)); err != nil {
+		return old, err
+	}
+	if cache == "" || filepath.Clean(cache) == filepath.Join(clean, "cache") {
+		if _, err := os.Stat(filepath.Join(old, "cache")); err == nil {
+			if err := os.MkdirAll(clean, 0o755); err != nil {
+				return old, err
+			}
+			if err := os.Rename(filepath.Join(old, "cache"), filepath.Join(clean, "cache")); err != nil {
+				return old, fmt.Errorf("keep the build cache: %w", err)
+			}
+		}
+	}
+	return old, nil
 }
 
 // game is a match's game, its parameters resolved, and how many seats
@@ -234,9 +298,25 @@ func openOut(out string, log io.Writer, p *Progress, what string, dups bool) (*S
 	return store, replays, nil
 }
 
-// prepare makes bot arguments contestants with prepare; an interruption
-// is ErrInterrupted.
-func prepare(ctx context.Context, prepare Preparer, args []string, cache string, jobs int) ([]*Contestant, error) {
+// readyKey carries a tournament's count of bots made ready.
+type readyKey struct{}
+
+// OnReady is what a Preparer calls, with its argument, each time a bot
+// is ready (or found unable to play), so that the progress shows how far
+// the builds are; nil when no one counts.
+func OnReady(ctx context.Context) func(arg string) {
+	f, _ := ctx.Value(readyKey{}).(func(string))
+	return f
+}
+
+// prepare makes bot arguments contestants with prepare, the progress
+// counting them as they are ready; an interruption is ErrInterrupted.
+func prepare(ctx context.Context, p *Progress, prepare Preparer, args []string, cache string, jobs int) ([]*Contestant, error) {
+	if p != nil && p.W != nil {
+		p.building(len(args))
+		defer p.end()
+		ctx = context.WithValue(ctx, readyKey{}, p.builtOne)
+	}
 	all, err := prepare(ctx, args, cache, jobs)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -276,7 +356,7 @@ func enter(ctx context.Context, o *Options, g *game, store *Store, replays strin
 	for _, s := range o.Skipped {
 		o.Progress.say(o.Log, "%s is skipped: %s\n", s.Path, s.Why)
 	}
-	all, err := prepare(ctx, o.Prepare, o.Bots, o.Cache, jobs)
+	all, err := prepare(ctx, o.Progress, o.Prepare, o.Bots, o.Cache, jobs)
 	if err != nil {
 		return nil, Plan{}, err
 	}
@@ -289,6 +369,10 @@ func enter(ctx context.Context, o *Options, g *game, store *Store, replays strin
 		}
 		t.ents = append(t.ents, e)
 		t.names = append(t.names, e.Name)
+	}
+	t.hash = make(map[string]string, len(t.ents))
+	for _, e := range t.ents {
+		t.hash[e.Name] = e.Hash
 	}
 	if o.Shard.Count > 0 && len(t.excluded) > 0 {
 		return nil, Plan{}, &UnplayableError{Shard: o.Shard, Bots: t.excluded}
@@ -362,7 +446,8 @@ func (t *tourney) plan(g *game) (Plan, error) {
 }
 
 // recordRun records this run, once it is sure to play what the runs
-// before it played: the same sandbox level, bots, runtimes and settings.
+// before it played: the same sandbox level, runtimes and settings. A bot
+// whose program changed is not refused: its matches are played again.
 func (t *tourney) recordRun() error {
 	o, store := &t.o, t.store
 	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: t.excluded, Sandbox: o.Process.Level,
@@ -375,14 +460,11 @@ func (t *tourney) recordRun() error {
 			return fmt.Errorf("%s was started with bots at sandbox level %s, and they would run at %s now: give --sandbox %s, or another --out", o.Out, old.Sandbox, run.Sandbox, old.Sandbox)
 		}
 	}
-	if name := changedBot(store.Runs(), run); name != "" {
-		return fmt.Errorf("bot %s has changed since %s was started (its recorded matches were played by another program): give another --out, or another name", name, o.Out)
-	}
 	if name, then, now := changedRuntime(store.Runs(), run); name != "" {
-		return fmt.Errorf("the runtime of bot %s has changed since %s was started (%s then, %s now): its recorded matches were played on the other; give another --out", name, o.Out, then, now)
+		return fmt.Errorf("the runtime of bot %s has changed since %s was started (%s then, %s now): its recorded matches were played on the other; give another --out, or --fresh to start over", name, o.Out, then, now)
 	}
 	if what := changedSetting(store.Runs(), run); what != "" {
-		return fmt.Errorf("%s was started with other settings (%s): play it with the same settings, or give another --out", o.Out, what)
+		return fmt.Errorf("%s was started with other settings (%s): play it with the same settings, give another --out, or --fresh to start over", o.Out, what)
 	}
 	return store.Append(&Record{Kind: KindRun, Run: run})
 }
@@ -413,7 +495,7 @@ func (t *tourney) runAll(ctx context.Context, plan Plan) (*Standings, error) {
 				continue
 			}
 			ids[f.ID] = true
-			if r := t.store.Match(f.ID); r != nil {
+			if r := t.store.Current(f.ID, t.hash); r != nil {
 				o.Progress.count(r)
 			} else {
 				todo = append(todo, f)
@@ -421,17 +503,19 @@ func (t *tourney) runAll(ctx context.Context, plan Plan) (*Standings, error) {
 		}
 		total = len(ids)
 		t.progress.setTotal(total, total-len(todo))
+		t.sayChanged(todo)
 		played, runErr = t.runFixtures(ctx, todo, o.Jobs)
 	}
 	o.Progress.end()
 
 	var recs []*MatchRecord
 	for _, r := range t.store.Matches() {
-		if ids[r.ID] {
+		if ids[r.ID] && r.playedBy(t.hash) {
 			recs = append(recs, r)
 		}
 	}
 	st := ComputeStandings(t.header, t.names, t.excluded, recs, total)
+	st.Replayed = t.replayed()
 	writeErr := st.Write(o.Out)
 	el := time.Since(t0).Round(time.Millisecond)
 	switch {
@@ -447,7 +531,9 @@ func (t *tourney) runAll(ctx context.Context, plan Plan) (*Standings, error) {
 	return st, nil
 }
 
-// setTotal sets the progress's total once the recorded matches are known.
+// setTotal sets the progress's total and the matches found recorded
+// (all of them so far: a Swiss tournament finds more each round), once
+// they are known; the matches played in this run are counted apart.
 func (p *Progress) setTotal(total, already int) {
 	if p == nil || p.W == nil {
 		return
@@ -455,8 +541,6 @@ func (p *Progress) setTotal(total, already int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.total, p.already = total, already
-	p.start = time.Now()
-	p.last = p.start
 }
 
 // runFixtures plays fixtures, at most jobs at once, and returns how many
@@ -553,7 +637,16 @@ func (t *tourney) play(ctx context.Context, f Fixture) error {
 		}
 		return fmt.Errorf("match %s: %w", f.ID, err)
 	}
+	hashes := make([]string, len(f.Seats))
+	for i, s := range f.Seats {
+		hashes[i] = t.ents[s].Hash
+	}
 	rel := filepath.Join("replays", f.ID+".json")
+	if t.store.Match(f.ID) != nil {
+		// Played again by a changed bot: the replay of the record before
+		// stays as it was.
+		rel = filepath.Join("replays", f.ID+"."+seatsHash(hashes)+".json")
+	}
 	if err := writeReplay(filepath.Join(t.o.Out, rel), res.Replay); err != nil {
 		return fmt.Errorf("match %s: %w", f.ID, err)
 	}
@@ -562,6 +655,7 @@ func (t *tourney) play(ctx context.Context, f Fixture) error {
 		Seed: m.Seed, Winner: res.Winner, Turns: res.Turns, Reason: res.Reason,
 		Players: res.Players, Replay: rel,
 		WallMS: time.Since(start).Milliseconds(),
+		SHA256: hashes,
 	}
 	if err := t.store.Append(&Record{Kind: KindMatch, Match: rec}); err != nil {
 		return err
@@ -594,14 +688,15 @@ func (t *tourney) runSwiss(ctx context.Context, plan Plan, jobs int) (ids map[st
 			fix[i].Index = index
 			index++
 			ids[fix[i].ID] = true
-			if rec := t.store.Match(fix[i].ID); rec != nil {
+			if rec := t.store.Current(fix[i].ID, t.hash); rec != nil {
 				already++
 				t.progress.count(rec)
 			} else {
 				todo = append(todo, fix[i])
 			}
 		}
-		t.progress.setTotal(total, already+played)
+		t.progress.setTotal(total, already)
+		t.sayChanged(todo)
 		k, err := t.runFixtures(ctx, todo, jobs)
 		played += k
 		if err != nil {
@@ -612,7 +707,7 @@ func (t *tourney) runSwiss(ctx context.Context, plan Plan, jobs int) (ids map[st
 			points[bye]++
 		}
 		for _, f := range fix {
-			rec := t.store.Match(f.ID)
+			rec := t.store.Current(f.ID, t.hash)
 			if rec == nil {
 				return ids, total, played, fmt.Errorf("match %s has no record", f.ID)
 			}
@@ -623,6 +718,74 @@ func (t *tourney) runSwiss(ctx context.Context, plan Plan, jobs int) (ids map[st
 		}
 	}
 	return ids, total, played, nil
+}
+
+// seatsHash is a short name for the programs of a match's seats.
+func seatsHash(hashes []string) string {
+	h := sha256.New()
+	for _, x := range hashes {
+		h.Write([]byte(x))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// changedOf names the bots of a match's record that have changed since it
+// was played.
+func (t *tourney) changedOf(r *MatchRecord) []string {
+	var out []string
+	for i, p := range r.Players {
+		if h, ok := t.hash[p.Name]; ok && (i >= len(r.SHA256) || r.SHA256[i] != h) {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// sayChanged says which bots have changed since their recorded matches
+// of todo were played, and how many of those are played again; it keeps
+// them to count what was replayed.
+func (t *tourney) sayChanged(todo []Fixture) {
+	count := map[string]int{}
+	for _, f := range todo {
+		r := t.store.Match(f.ID)
+		if r == nil {
+			continue
+		}
+		if t.stale == nil {
+			t.stale = map[string][]string{}
+		}
+		t.stale[f.ID] = t.changedOf(r)
+		for _, name := range t.stale[f.ID] {
+			count[name]++
+		}
+	}
+	for _, name := range t.names {
+		if count[name] > 0 {
+			t.progress.say(t.o.Log, "%s has changed since its matches were recorded in %s: %d of them are played again\n", name, t.o.Out, count[name])
+		}
+	}
+}
+
+// replayed counts, for each changed bot, its matches played again in
+// this run.
+func (t *tourney) replayed() []Replayed {
+	count := map[string]int{}
+	for id, names := range t.stale {
+		if t.store.Current(id, t.hash) == nil {
+			continue
+		}
+		for _, name := range names {
+			count[name]++
+		}
+	}
+	var out []Replayed
+	for _, name := range t.names {
+		if count[name] > 0 {
+			out = append(out, Replayed{Bot: name, Matches: count[name]})
+		}
+	}
+	return out
 }
 
 // changedBot names a bot of run that earlier runs recorded with other
@@ -640,14 +803,16 @@ func changedBot(runs []*RunInfo, run *RunInfo) string {
 	return ""
 }
 
-// changedRuntime names a bot of run that an earlier run recorded on
-// another runtime, and both runtimes, or is "". An earlier run that did
-// not record it (an older judge's log) is not compared.
+// changedRuntime names a bot of run that an earlier run recorded with
+// the same program on another runtime, and both runtimes, or is "". An
+// earlier run that did not record it (an older judge's log) is not
+// compared, nor one with another program of the bot (its matches are
+// played again: a bot rewritten in another language is a changed bot).
 func changedRuntime(runs []*RunInfo, run *RunInfo) (name, then, now string) {
 	for _, old := range runs {
 		for _, a := range old.Entrants {
 			for _, b := range run.Entrants {
-				if a.Name == b.Name && a.Runtime != "" && a.Runtime != b.Runtime {
+				if a.Name == b.Name && a.SHA256 == b.SHA256 && a.Runtime != "" && a.Runtime != b.Runtime {
 					return a.Name, a.Runtime, show(b.Runtime, true)
 				}
 			}
