@@ -23,10 +23,11 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 			"replays and progress, updated as matches finish, a page per bot with its\n"+
 			"matches, and a viewer for every finished match. A DIR that holds tournaments in\n"+
 			"its folders (results/demo with tictactoe/, connect4/) lists them, each linked to\n"+
-			"its page. It serves results only: the replays, the standings\n"+
-			"and the pages made of them, never the bots' sources in DIR/cache. It listens\n"+
-			"on the loopback address unless --addr and --public say otherwise, and answers\n"+
-			"only requests addressed to where it listens. It runs until interrupted.")
+			"its page. An empty DIR waits for a tournament's results log; another that holds\n"+
+			"none is refused. It serves results only: the replays, the standings and the\n"+
+			"pages made of them, never the bots' sources in DIR/cache.\n"+
+			"It listens on the loopback address unless --addr and --public say otherwise, and\n"+
+			"answers only requests addressed to where it listens. It runs until interrupted.")
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on (port 0: any free port)")
 	public := fs.Bool("public", false, "allow an --addr beyond the loopback address (0.0.0.0:8080): whoever can reach it sees the results")
 	open := fs.Bool("open", false, "open the page in a web browser (xdg-open)")
