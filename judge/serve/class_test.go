@@ -195,7 +195,7 @@ func TestFolderOfTournaments(t *testing.T) {
 		}
 	}
 	getJSON(t, base+"/t/week2/api/status", &f)
-	if f.Kind != "folder" || len(f.Tournaments) != 1 || f.Tournaments[0].Href != "tictactoe/" {
+	if f.Kind != "folder" || len(f.Tournaments) != 1 || f.Tournaments[0].Href != "./tictactoe/" {
 		t.Errorf("week2's status: %+v", f)
 	}
 	var n struct{ Kind string }

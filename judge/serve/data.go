@@ -210,9 +210,10 @@ func (p *place) hrefTo(rel string) string {
 	for i := range parts {
 		parts[i] = url.PathEscape(parts[i])
 	}
-	h := strings.Join(parts, "/") + "/"
+	// Never a scheme: a folder named javascript:… stays a path.
+	h := "./" + strings.Join(parts, "/") + "/"
 	if p.top {
-		h = "t/" + h
+		h = "t/" + h[2:]
 	}
 	return h
 }
