@@ -13,16 +13,21 @@ import (
 	"judge/games"
 	"judge/games/catalog"
 	"judge/judge/serve"
+	"judge/judge/tournament"
 )
 
 func (m *Main) serve(ctx context.Context, args []string) error {
 	fs := m.newFlags("serve", "[flags] DIR",
 		"Shows the tournament in DIR (the --out of 'judge tournament') in a web browser:\n"+
-			"its standings, failures and progress, updated as matches finish, and a viewer\n"+
-			"for every finished match. It serves results only: the replays, the standings\n"+
-			"and the pages made of them, never the bots' sources in DIR/cache. It listens\n"+
-			"on the loopback address unless --addr and --public say otherwise, and answers\n"+
-			"only requests addressed to where it listens. It runs until interrupted.")
+			"its standings (click a column to sort), head-to-head table, failures with their\n"+
+			"replays and progress, updated as matches finish, a page per bot with its\n"+
+			"matches, and a viewer for every finished match. A DIR that holds tournaments in\n"+
+			"its folders (results/demo with tictactoe/, connect4/) lists them, each linked to\n"+
+			"its page. An empty DIR waits for a tournament's results log; another that holds\n"+
+			"none is refused. It serves results only: the replays, the standings and the\n"+
+			"pages made of them, never the bots' sources in DIR/cache.\n"+
+			"It listens on the loopback address unless --addr and --public say otherwise, and\n"+
+			"answers only requests addressed to where it listens. It runs until interrupted.")
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on (port 0: any free port)")
 	public := fs.Bool("public", false, "allow an --addr beyond the loopback address (0.0.0.0:8080): whoever can reach it sees the results")
 	open := fs.Bool("open", false, "open the page in a web browser (xdg-open)")
@@ -31,7 +36,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: want one tournament directory, got %d arguments", errUsage, len(pos))
+		return fmt.Errorf("%w: want one tournament directory (or folder of them), got %d arguments", errUsage, len(pos))
 	}
 	beyond, err := beyondLoopback(ctx, *addr)
 	if err != nil {
@@ -55,6 +60,17 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	defer s.Close()
+	what := ""
+	switch s.Kind() {
+	case serve.KindNeither:
+		return fmt.Errorf("%s is neither a tournament (no %s in it) nor a folder of tournaments (none in its folders, "+
+			"%d deep at most): give the --out directory of 'judge tournament', or a folder that holds some", pos[0], tournament.LogName, serve.Depth)
+	case serve.KindFolder:
+		n := len(s.Tournaments())
+		what = fmt.Sprintf(", a folder of %d tournament%s,", n, map[bool]string{true: "", false: "s"}[n == 1])
+	case serve.KindWaiting:
+		what = " (no tournament yet: the page waits for its results log)"
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -71,7 +87,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 			"on that port sees the tournament's replays and standings (the bots' names, reasons and stderr tails)\n", ln.Addr())
 	}
 	url := "http://" + ln.Addr().String() + "/"
-	fmt.Fprintf(m.Stdout, "serving %s at %s (interrupt to stop)\n", pos[0], url)
+	fmt.Fprintf(m.Stdout, "serving %s%s at %s (interrupt to stop)\n", pos[0], what, url)
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -72,5 +74,48 @@ func TestServeHost(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("judge serve did not stop when interrupted")
+	}
+}
+
+// judge serve refuses a directory that is neither a tournament nor holds
+// any, rather than wait for one, and says how many a folder holds.
+func TestServeFolder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("notes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := run(t, "serve", dir)
+	if code != 1 || !strings.Contains(errs, "neither a tournament") || !strings.Contains(errs, "nor a folder of tournaments") {
+		t.Errorf("serve of a directory with notes.txt: exit %d, %q", code, errs)
+	}
+	for _, d := range []string{"tictactoe", "week2/connect4"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, d, "results.log"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	var errb strings.Builder
+	done := make(chan int, 1)
+	go func() {
+		code := (&Main{Stdout: pw, Stderr: &errb}).Run(ctx, []string{"serve", dir})
+		pw.Close()
+		done <- code
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	go io.Copy(io.Discard, pr)
+	if !strings.Contains(line, "a folder of 2 tournaments") || !strings.Contains(line, "http://127.0.0.1:") {
+		t.Errorf("judge serve says %q", line)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d, %q", code, errb.String())
 	}
 }

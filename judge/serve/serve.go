@@ -1,25 +1,29 @@
 // Package serve shows a tournament's directory in a web browser: the
-// standings, the failures and the progress, updated while the tournament
-// runs (server-sent events), and a viewer for every finished match's
-// replay. It serves results, never submissions: the replays (under
-// replays/), the standings files and the pages made of them, and nothing
-// else of the directory (not its cache/ of built bots and their sources,
-// not the results log). It answers only requests whose Host is the
-// address it listens on, so that a web page elsewhere cannot read it
-// through a name that resolves to this machine (DNS rebinding).
+// standings (sortable), the head-to-head table, every failure with its
+// replay, the progress, updated while the tournament runs (server-sent
+// events), a page per bot with its matches, and a viewer for every
+// finished match's replay. A directory that holds tournaments in its
+// folders (results/demo/tictactoe, results/demo/connect4) is shown as a
+// list of them, each served under t/ and its path. It serves results,
+// never submissions: the replays (under replays/), the standings files
+// and the pages made of them, and nothing else of the directory (not its
+// cache/ of built bots and their sources, not the results log). It
+// answers only requests whose Host is the address it listens on, so that
+// a web page elsewhere cannot read it through a name that resolves to
+// this machine (DNS rebinding).
 package serve
 
 import (
 	"bytes"
+	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"os"
 	"path"
 	"strconv"
@@ -29,40 +33,109 @@ import (
 	"judge/games"
 	"judge/judge"
 	"judge/judge/replayview"
-	"judge/judge/tournament"
 )
 
-//go:embed web/index.html
-var index []byte
+var (
+	//go:embed web/index.html
+	index []byte
+	//go:embed web/bot.html
+	botHTML []byte
+)
 
 // Lookup finds the rules of a game by the name a replay gives.
 type Lookup func(name string) (games.Game, error)
 
-// Server serves one tournament directory.
+// Server serves one directory: a tournament, or a folder of them.
 type Server struct {
 	root   *os.Root
-	fsys   fs.FS
 	lookup Lookup
 	// Poll is how often the events stream looks for new results.
-	Poll time.Duration
-	mux  *http.ServeMux
-	host func(string) bool // accepts a request's Host; nil until Listening
+	Poll  time.Duration
+	mux   *http.ServeMux    // the requests to the directory given
+	inner *http.ServeMux    // the requests to one place, a tournament or a folder
+	host  func(string) bool // accepts a request's Host; nil until Listening
 }
 
-// New serves the tournament directory dir. Files are opened through an
-// os.Root: no path, ".." or symbolic link leads out of dir.
+// New serves the directory dir. Files are opened through an os.Root: no
+// path, ".." or symbolic link leads out of dir.
 func New(dir string, lookup Lookup) (*Server, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{root: root, fsys: root.FS(), lookup: lookup, Poll: 500 * time.Millisecond, mux: http.NewServeMux()}
-	s.mux.HandleFunc("GET /{$}", s.page)
-	s.mux.HandleFunc("GET /api/status", s.status)
-	s.mux.HandleFunc("GET /api/events", s.events)
-	s.mux.HandleFunc("GET /view/{file...}", s.view)
-	s.mux.HandleFunc("GET /files/{file...}", s.files)
+	s := &Server{root: root, lookup: lookup, Poll: 500 * time.Millisecond, mux: http.NewServeMux(), inner: http.NewServeMux()}
+	s.inner.HandleFunc("GET /{$}", s.page(index))
+	s.inner.HandleFunc("GET /bot", s.page(botHTML))
+	s.inner.HandleFunc("GET /api/status", s.status)
+	s.inner.HandleFunc("GET /api/events", s.events)
+	s.inner.HandleFunc("GET /api/bot", s.bot)
+	s.inner.HandleFunc("GET /view/{file...}", s.view)
+	s.inner.HandleFunc("GET /files/{file...}", s.files)
+	s.mux.HandleFunc("GET /t/{rest...}", s.sub)
+	s.mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), placeKey{}, &place{root: s.root, top: true})))
+	}))
 	return s, nil
+}
+
+// place is the directory a request is about: the one given to the server
+// (top), or one under it reached through t/.
+type place struct {
+	root *os.Root
+	top  bool
+}
+
+type placeKey struct{}
+
+func placeOf(r *http.Request) *place { return r.Context().Value(placeKey{}).(*place) }
+
+// sub serves t/PATH/...: PATH is a tournament under the directory (the
+// first directory on the way that holds a results log), or a folder of
+// them when no directory on the way holds one. Every step is a directory
+// itself, not a link.
+func (s *Server) sub(w http.ResponseWriter, r *http.Request) {
+	parts := strings.Split(r.PathValue("rest"), "/")
+	n := 0 // the parts that name the place
+	for n < len(parts) {
+		p := parts[n]
+		if p == "" || p == "." || p == ".." || strings.ContainsRune(p, '\\') {
+			break
+		}
+		fi, err := s.root.Lstat(path.Join(parts[:n+1]...))
+		if err != nil || !fi.IsDir() {
+			break
+		}
+		n++
+		if isTournament(s.root, path.Join(parts[:n]...)) {
+			break
+		}
+	}
+	rest := parts[n:]
+	switch {
+	case n == 0 || isTournament(s.root, "."):
+		http.Error(w, "no tournament or folder of tournaments here", http.StatusNotFound)
+		return
+	case len(rest) == 0:
+		// Relative links need the trailing slash.
+		http.Redirect(w, r, url.PathEscape(path.Base(r.URL.Path))+"/", http.StatusMovedPermanently)
+		return
+	}
+	sub, err := s.root.OpenRoot(path.Join(parts[:n]...))
+	if err != nil {
+		http.Error(w, "forbidden", http.StatusForbidden)
+		return
+	}
+	defer sub.Close()
+	r2 := r.Clone(context.WithValue(r.Context(), placeKey{}, &place{root: sub}))
+	r2.URL.Path, r2.URL.RawPath = "/"+strings.Join(rest, "/"), ""
+	s.inner.ServeHTTP(w, r2)
+}
+
+// isTournament reports whether the directory dir of root holds a
+// tournament: a results log, a regular file.
+func isTournament(root *os.Root, dir string) bool {
+	fi, err := root.Lstat(path.Join(dir, tournamentLog))
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // Standings are the standings files, the only files served besides the
@@ -82,16 +155,19 @@ func isResult(name string) bool {
 	return fs.ValidPath(name) && strings.HasPrefix(name, "replays/") && path.Ext(name) == ".json"
 }
 
-// open opens a result file: a regular file reached through directories,
-// no link on the way (a link could make a result of any file under the
-// directory). The error is for the person asking.
-func (s *Server) open(name string) (*os.File, int, error) {
+// open opens a result file of a tournament: a regular file reached
+// through directories, no link on the way (a link could make a result of
+// any file under the directory). The error is for the person asking.
+func (p *place) open(name string) (*os.File, int, error) {
 	if !isResult(name) {
 		return nil, http.StatusNotFound, errors.New("not a replay or a standings file: judge serve shows results, nothing else of the tournament's directory")
 	}
+	if !isTournament(p.root, ".") {
+		return nil, http.StatusNotFound, errors.New("no tournament here: no results log")
+	}
 	parts := strings.Split(name, "/")
 	for i := range parts {
-		fi, err := s.root.Lstat(path.Join(parts[:i+1]...))
+		fi, err := p.root.Lstat(path.Join(parts[:i+1]...))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, http.StatusNotFound, errors.New("no such file")
@@ -101,7 +177,7 @@ func (s *Server) open(name string) (*os.File, int, error) {
 			return nil, http.StatusForbidden, errors.New("forbidden: not a regular file in a directory of the tournament")
 		}
 	}
-	f, err := s.root.Open(name)
+	f, err := p.root.Open(name)
 	if err != nil {
 		return nil, http.StatusForbidden, errors.New("forbidden")
 	}
@@ -111,7 +187,7 @@ func (s *Server) open(name string) (*os.File, int, error) {
 // files serves a standings file or a replay as it is written.
 func (s *Server) files(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("file")
-	f, code, err := s.open(name)
+	f, code, err := placeOf(r).open(name)
 	if err != nil {
 		http.Error(w, err.Error(), code)
 		return
@@ -198,106 +274,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-func (s *Server) page(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Write(index)
-}
-
-// Shown is how many of the most recent matches the status lists.
-const Shown = 300
-
-// status is what the page shows.
-type status struct {
-	*tournament.Live
-	Recorded int `json:"recorded"` // matches recorded; Matches holds the last Shown of them
-}
-
-// snapshot is the status as JSON.
-func (s *Server) snapshot() ([]byte, error) {
-	l, err := tournament.ReadLive(s.fsys)
-	if err != nil {
-		return nil, err
-	}
-	st := status{Live: l, Recorded: len(l.Matches)}
-	if len(l.Matches) > Shown {
-		l.Matches = l.Matches[len(l.Matches)-Shown:]
-	}
-	return json.Marshal(st)
-}
-
-// logStamp identifies a version of the results log: its size and time.
-func (s *Server) logStamp() string {
-	fi, err := fs.Stat(s.fsys, tournament.LogName)
-	if err != nil {
-		return err.Error()
-	}
-	return fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
-}
-
-func (s *Server) status(w http.ResponseWriter, r *http.Request) {
-	b, err := s.snapshot()
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Write(b)
-}
-
-// events streams the status as server-sent events: at once, then each
-// time the results log changes.
-func (s *Server) events(w http.ResponseWriter, r *http.Request) {
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	var (
-		last  []byte
-		stamp string
-		quiet int
-	)
-	tick := time.NewTicker(s.Poll)
-	defer tick.Stop()
-	for {
-		var (
-			b   []byte
-			err error
-		)
-		// The log is read again only when it has changed.
-		if now := s.logStamp(); now != stamp || last == nil {
-			stamp = now
-			b, err = s.snapshot()
-		} else {
-			b = last
-		}
-		switch {
-		case err != nil:
-			stamp = "" // try again at the next tick
-			fmt.Fprintf(w, "event: failure\ndata: %s\n\n", strings.ReplaceAll(err.Error(), "\n", " "))
-		case !bytes.Equal(b, last):
-			last = b
-			quiet = 0
-			fmt.Fprintf(w, "event: status\ndata: %s\n\n", b)
-		default:
-			if quiet++; quiet*int(s.Poll/time.Millisecond) >= 15000 {
-				quiet = 0
-				io.WriteString(w, ": still here\n\n")
-			}
-		}
-		fl.Flush()
-		select {
-		case <-r.Context().Done():
-			return
-		case <-tick.C:
-		}
-	}
-}
-
 // view writes the viewer of a replay file under the directory.
 func (s *Server) view(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("file")
@@ -305,7 +281,7 @@ func (s *Server) view(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not a replay of the tournament (replays/….json)", http.StatusNotFound)
 		return
 	}
-	f, code, err := s.open(name)
+	f, code, err := placeOf(r).open(name)
 	if err != nil {
 		http.Error(w, err.Error(), code)
 		return
