@@ -55,6 +55,9 @@ func ParseBot(arg string) (Spec, error) {
 			return Spec{}, err
 		}
 	}
+	if err := checkScripts(arg, argv); err != nil {
+		return Spec{}, err
+	}
 	main := mainFile(argv)
 	if main == "" {
 		return Spec{}, fmt.Errorf("bot %q: no such program", argv[0])
@@ -167,6 +170,32 @@ var interpreters = map[string]string{".py": "python3", ".rb": "ruby", ".php": "p
 // sources are compiled languages, for the hints.
 var sources = map[string]string{".c": "gcc -O2 -o %s %s", ".cpp": "g++ -O2 -o %s %s", ".cc": "g++ -O2 -o %s %s",
 	".go": "go build -o %s %s", ".rs": "rustc -O -o %s %s", ".java": "javac %[2]s (then give \"java -cp DIR Main\")"}
+
+// checkScripts refuses a command whose script does not exist: an
+// argument named like a script or a source file (bot.py, Bot.java) that
+// is no file. The interpreter would say so with a path of its own
+// directory, where the bot runs; this names where it was looked for.
+func checkScripts(arg string, argv []string) error {
+	for _, a := range argv[1:] {
+		ext := filepath.Ext(a)
+		if strings.HasPrefix(a, "-") || interpreters[ext] == "" && sources[ext] == "" && ext != ".jar" {
+			continue
+		}
+		if _, err := os.Stat(a); err == nil || !errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		where := a
+		if !filepath.IsAbs(a) {
+			wd, err := os.Getwd()
+			if err != nil {
+				wd = "."
+			}
+			where = fmt.Sprintf("%s, relative to %s, the directory the judge runs in", filepath.Join(wd, a), wd)
+		}
+		return fmt.Errorf("bot %q: the file %s does not exist (looked for as %s)", arg, a, where)
+	}
+	return nil
+}
 
 // checkProgram says what to do when a BOT argument names a file that
 // cannot be run as it is: a source file, a script without execute

@@ -119,6 +119,15 @@ func TestParseBotHints(t *testing.T) {
 		{script, `is not executable: give it as "python3 ` + script + `"`},
 		{noShebang, "neither a program nor a script with a #! line (such as #!/usr/bin/env python3)"},
 	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests = append(tests,
+		struct{ arg, words string }{"python3 nosuch.py", `bot "python3 nosuch.py": the file nosuch.py does not exist (looked for as ` +
+			filepath.Join(wd, "nosuch.py") + ", relative to " + wd + ", the directory the judge runs in)"},
+		struct{ arg, words string }{"python3 -u " + dir + "/gone.py", "the file " + dir + "/gone.py does not exist (looked for as " + dir + "/gone.py)"},
+		struct{ arg, words string }{"java -jar bot.jar", "the file bot.jar does not exist"})
 	if os.Geteuid() == 0 {
 		tests = append(tests, struct{ arg, words string }{"python3 " + secret, "runs bots as the user nobody; chmod o+r"})
 	}
