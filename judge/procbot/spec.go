@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -169,7 +170,7 @@ var interpreters = map[string]string{".py": "python3", ".rb": "ruby", ".php": "p
 
 // sources are compiled languages, for the hints.
 var sources = map[string]string{".c": "gcc -O2 -o %s %s", ".cpp": "g++ -O2 -o %s %s", ".cc": "g++ -O2 -o %s %s",
-	".go": "go build -o %s %s", ".rs": "rustc -O -o %s %s", ".java": "javac %[2]s (then give \"java -cp DIR Main\")"}
+	".go": "go build -o %s %s", ".rs": "rustc -O -o %s %s"}
 
 // checkScripts refuses a command whose script does not exist: an
 // argument named like a script or a source file (bot.py, Bot.java) that
@@ -197,6 +198,42 @@ func checkScripts(arg string, argv []string) error {
 	return nil
 }
 
+var (
+	javaPackage = regexp.MustCompile(`(?m)^\s*package\s+([\w.]+)\s*;`)
+	javaClassRe = regexp.MustCompile(`\b(?:class|record|enum|interface)\s+(\w+)`)
+	javaMain    = regexp.MustCompile(`\bstatic\s+(?:final\s+)?void\s+main\s*\(`)
+)
+
+// javaClass is the class java runs for the source file path: the class
+// declared last before its main method, else the file's name, with the
+// file's package.
+func javaClass(path string) string {
+	name := strings.TrimSuffix(filepath.Base(path), ".java")
+	src, err := readHead(path)
+	if err != nil {
+		return name
+	}
+	if m := javaMain.FindIndex(src); m != nil {
+		if cs := javaClassRe.FindAllSubmatch(src[:m[0]], -1); len(cs) > 0 {
+			name = string(cs[len(cs)-1][1])
+		}
+	}
+	if p := javaPackage.FindSubmatch(src); p != nil {
+		name = string(p[1]) + "." + name
+	}
+	return name
+}
+
+// readHead reads the first 1 MiB of the file path.
+func readHead(path string) ([]byte, error) {
+	f, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 1<<20))
+}
+
 // checkProgram says what to do when a BOT argument names a file that
 // cannot be run as it is: a source file, a script without execute
 // permission or without a #! line.
@@ -207,8 +244,12 @@ func checkProgram(path string) error {
 	}
 	ext := filepath.Ext(path)
 	base := strings.TrimSuffix(path, ext)
+	if ext == ".java" {
+		dir := filepath.Dir(path)
+		return fmt.Errorf("bot %s is a source file, not a program: build it first (javac -d %s %s) and give \"java -cp %s %s\", or make it not executable (chmod -x %s): the judge builds a source file that is not executable", path, dir, path, dir, javaClass(path), path)
+	}
 	if build, ok := sources[ext]; ok {
-		return fmt.Errorf("bot %s is a source file, not a program: build it first (%s) and give the program, or give the source to judge tournament, which builds it", path, fmt.Sprintf(build, base, path))
+		return fmt.Errorf("bot %s is a source file, not a program: build it first (%s) and give the program, or make it not executable (chmod -x %s): the judge builds a source file that is not executable", path, fmt.Sprintf(build, base, path), path)
 	}
 	head := make([]byte, 4)
 	if f, err := OpenFile(path); err == nil {
