@@ -465,8 +465,11 @@ func (p *Player) closed(what string) error {
 			return e.Err
 		}
 		f.Reason = e.String()
-		if e.OOM {
+		switch {
+		case e.OOM:
 			f.Status = judge.Memory
+		case !e.Signaled() && !e.Wall && e.Code == 0:
+			f.Reason = p.endedEarly()
 		}
 	case <-t.C:
 		p.kill()
@@ -487,6 +490,13 @@ func (p *Player) closed(what string) error {
 		f.Reason += "; stderr: " + judge.LastLines(bytes.TrimPrefix(text, p.jvmMsg), 5, 600)
 	}
 	return f
+}
+
+// endedEarly is the reason of a bot that exited with status 0 while the
+// game went on.
+func (p *Player) endedEarly() string {
+	return fmt.Sprintf("it ended before the game did: it exited with status 0 at turn %d "+
+		"(a bot plays every turn: after #END, read the next turn's input, until the judge closes it)", p.turn.Number)
 }
 
 // ended is how the bot ended, once it has.
