@@ -21,7 +21,7 @@ judge play --game connect4 --seat 1 "python3 examples/connect4/random_bot.py"
 judge play --game gomoku --web bin/examples/gomoku/random`,
 	"replay": `judge replay results/tournament-tictactoe/replays/r001-alpha-vs-beta.json
 judge replay --delay 300ms --trace replay.json`,
-	"view": `judge view replay.json                  writes replay.html beside it
+	"view": `judge view replay.json    # writes replay.html beside it
 judge view -o /tmp/game.html --open replay.json`,
 	"serve": `judge serve results/demo/splix
 judge serve --addr 127.0.0.1:8080 --open results/tournament-tictactoe`,
@@ -29,7 +29,7 @@ judge serve --addr 127.0.0.1:8080 --open results/tournament-tictactoe`,
 	"tournament": `judge tournament --game tictactoe --rounds 2 bin/examples/gomoku/random "python3 examples/gomoku/random_bot.py"
 judge tournament --config configs/tournament-tictactoe.toml
 judge tournament --game gomoku --format gauntlet --test-bot mine.c --bots bots/gomoku mine.c
-judge tournament --config configs/tournament-splix.toml -d DIR     (the Splix runner's options: judge help splix-runner)
+judge tournament --config configs/tournament-splix.toml -d DIR    # the Splix runner's options: judge help splix-runner
 judge tournament --config configs/tournament-gomoku-gauntlet.toml --shard 0/4 --out results/shard0`,
 	"sprt": `judge sprt --game connect4 bin/examples/connect4/random bin/examples/connect4/alphabeta
 judge sprt --game gomoku --elo0 0 --elo1 10 --max-games 2000 old.c new.c`,

@@ -8,6 +8,7 @@ import (
 
 	"judge/judge"
 	"judge/judge/judgetest"
+	"judge/judge/procbot"
 )
 
 // TestHelpCommand: judge help CMD prints CMD's own help, as CMD --help
@@ -21,6 +22,27 @@ func TestHelpCommand(t *testing.T) {
 		}
 		if !strings.Contains(out, "Usage: judge "+c.name) || !strings.Contains(out, "\nExamples:\n  judge "+c.name) {
 			t.Errorf("help %s has no usage or no examples of its own:\n%s", c.name, out)
+		}
+	}
+	// Every flag an example gives is one of its command's.
+	_, runner, _ := run(t, "help", "splix-runner")
+	for name, ex := range examples {
+		_, help, _ := run(t, name, "--help")
+		for _, line := range strings.Split(ex, "\n") {
+			line, _, _ = strings.Cut(line, "#")
+			argv, err := procbot.SplitCommand(line)
+			if err != nil || len(argv) < 2 || argv[0] != "judge" || argv[1] != name {
+				t.Errorf("example of %s: %q is not a judge %s command line", name, line, name)
+				continue
+			}
+			for _, a := range argv[2:] {
+				if !strings.HasPrefix(a, "-") {
+					continue
+				}
+				if !strings.Contains(help, "\n  "+a+" ") && !strings.Contains(help, "\n  "+a+"\n") && !strings.Contains(runner, "\n  "+a+" ") {
+					t.Errorf("example of %s gives %s, which is not one of its flags", name, a)
+				}
+			}
 		}
 	}
 	if code, out, errs := run(t, "help", "nosuch"); code != 2 || out != "" || !strings.Contains(errs, `no help on "nosuch"`) {
