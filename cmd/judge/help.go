@@ -14,7 +14,7 @@ import (
 // examples are the Examples section of each command's help.
 var examples = map[string]string{
 	"match": `judge match --game tictactoe bin/examples/gomoku/random "python3 examples/gomoku/random_bot.py"
-judge match --config configs/gomoku.toml --seed 7 examples/gomoku/random.c examples/gomoku/strong.go
+judge match --config configs/gomoku.toml --seed 7 examples/gomoku/random.c examples/gomoku/strong
 judge match --game connect4 --turn 200ms --json bot1 bot2 > result.json`,
 	"play": `judge play --game tictactoe bin/examples/gomoku/strong
 judge play --game connect4 --seat 1 "python3 examples/connect4/random_bot.py"
