@@ -6,6 +6,7 @@
 package procbot
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -199,23 +200,28 @@ func checkScripts(arg string, argv []string) error {
 }
 
 var (
+	javaComment = regexp.MustCompile(`(?s)/\*.*?\*/|//[^\n]*`)
 	javaPackage = regexp.MustCompile(`(?m)^\s*package\s+([\w.]+)\s*;`)
 	javaClassRe = regexp.MustCompile(`\b(?:class|record|enum|interface)\s+(\w+)`)
 	javaMain    = regexp.MustCompile(`\bstatic\s+(?:final\s+)?void\s+main\s*\(`)
 )
 
-// javaClass is the class java runs for the source file path: the class
-// declared last before its main method, else the file's name, with the
-// file's package.
-func javaClass(path string) string {
+// JavaClass is the class java runs for the source file path: the
+// top-level class whose body holds the main method, else the file's
+// name, with the file's package ("demo.Bot").
+func JavaClass(path string) string {
 	name := strings.TrimSuffix(filepath.Base(path), ".java")
 	src, err := readHead(path)
 	if err != nil {
 		return name
 	}
+	src = javaComment.ReplaceAll(src, nil)
 	if m := javaMain.FindIndex(src); m != nil {
-		if cs := javaClassRe.FindAllSubmatch(src[:m[0]], -1); len(cs) > 0 {
-			name = string(cs[len(cs)-1][1])
+		for _, c := range javaClassRe.FindAllSubmatchIndex(src[:m[0]], -1) {
+			// Top-level: no brace open before it.
+			if bytes.Count(src[:c[0]], []byte("{")) == bytes.Count(src[:c[0]], []byte("}")) {
+				name = string(src[c[2]:c[3]])
+			}
 		}
 	}
 	if p := javaPackage.FindSubmatch(src); p != nil {
@@ -246,7 +252,7 @@ func checkProgram(path string) error {
 	base := strings.TrimSuffix(path, ext)
 	if ext == ".java" {
 		dir := filepath.Dir(path)
-		return fmt.Errorf("bot %s is a source file, not a program: build it first (javac -d %s %s) and give \"java -cp %s %s\", or make it not executable (chmod -x %s): the judge builds a source file that is not executable", path, dir, path, dir, javaClass(path), path)
+		return fmt.Errorf("bot %s is a source file, not a program: build it first (javac -d %s %s) and give \"java -cp %s %s\", or make it not executable (chmod -x %s): the judge builds a source file that is not executable", path, dir, path, dir, JavaClass(path), path)
 	}
 	if build, ok := sources[ext]; ok {
 		return fmt.Errorf("bot %s is a source file, not a program: build it first (%s) and give the program, or make it not executable (chmod -x %s): the judge builds a source file that is not executable", path, fmt.Sprintf(build, base, path), path)
