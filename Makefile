@@ -12,6 +12,7 @@
 #                tournament in it, a container per shard; the merge must equal
 #                one run
 #   make vet     go vet, staticcheck and gofmt
+#   make install put judge in ~/.local/bin (PREFIX=/usr/local: /usr/local/bin)
 #
 # Every tool the targets need is installed here, idempotently, from Debian's
 # packages: C/C++/Java/Rust/Python toolchains for the example and test bots,
@@ -43,7 +44,7 @@ include $(wildcard examples/*/build.mk)
 
 GO_SOURCES := $(shell find . -name '*.go' -not -path './bin/*' 2>/dev/null) go.mod go.sum
 
-.PHONY: all build examples demo test bench tools vet fuzz clean scale-check container-check
+.PHONY: all build examples demo test bench tools vet fuzz clean scale-check container-check install
 
 all: build
 
@@ -55,6 +56,16 @@ build: tools $(BIN)/judge
 $(BIN)/judge: $(GO_SOURCES)
 	@mkdir -p $(@D)
 	$(GO) build -o $@ ./cmd/judge
+
+# install: the judge alone, into $(PREFIX)/bin (default ~/.local/bin), built
+# with its revision stamped for judge --version. It says when that
+# directory is not on PATH.
+PREFIX ?= $(HOME)/.local
+install:
+	@mkdir -p $(DESTDIR)$(PREFIX)/bin
+	$(GO) build -buildvcs=auto -o $(DESTDIR)$(PREFIX)/bin/judge ./cmd/judge
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "make: $(PREFIX)/bin is not on PATH: add it, e.g. export PATH=\"$(PREFIX)/bin:\$$PATH\" in ~/.profile";; esac
+	@$(DESTDIR)$(PREFIX)/bin/judge --version
 
 examples: $(EXAMPLES)
 	@for x in $(LEFT_OUT); do p=$${x##*:}; x=$${x%:*}; \

@@ -188,6 +188,7 @@ if ! read_run "$RUN"; then
     if [ -z "${LANGUAGES:-}" ]; then
         # The tournament file's own, as the judge would find it from the checkout.
         LANGUAGES=$(sed -n 's/^[[:space:]]*languages[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' "$CONFIG" | head -n 1)
+        case $LANGUAGES in "" | /*) ;; *) LANGUAGES=$(dirname "$CONFIG")/$LANGUAGES ;; esac # the file's paths are from its folder
         LANGUAGES=${LANGUAGES:-configs/languages.toml}
     fi
     LANGUAGES=$(abs "$LANGUAGES")

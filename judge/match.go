@@ -408,14 +408,32 @@ func noEndHint(lines int, last string) string {
 	return fmt.Sprintf("; no #END in its %d lines (the last: %q): end every turn with the line #END", lines, last)
 }
 
-// unknownReason explains a line that is neither a query nor a command;
-// known lists the game's.
-func unknownReason(text []byte, known string) string {
+// unknownReason explains a line that is neither a query nor a command of
+// the game st: a word that is one but for its letters' case says so, as
+// a line that looks like prose is taken for debug output.
+func unknownReason(text []byte, st games.State) string {
 	r := fmt.Sprintf("unknown query or command %q", Clip(string(text), ClipLine))
-	if f := strings.Fields(string(text)); len(f) > 2 || len(f) > 0 && strings.ToLower(f[0]) == f[0] && len(f[0]) > 1 {
+	f := strings.Fields(string(text))
+	var verbs []string
+	if v, ok := st.(games.Verbs); ok {
+		verbs = append(append(append(verbs, v.Queries()...), v.Commands()...), "TimeLeft", "Opponent")
+	}
+	right := ""
+	if len(f) > 0 {
+		for _, v := range verbs {
+			if strings.EqualFold(v, f[0]) {
+				right = v
+				break
+			}
+		}
+	}
+	switch {
+	case right != "":
+		r += fmt.Sprintf(" (queries and commands are case-sensitive: write %s, not %s)", right, f[0])
+	case len(f) > 2 || len(f) > 0 && strings.ToLower(f[0]) == f[0] && len(f[0]) > 1:
 		r += " (debug output belongs on stderr, not stdout: fprintf(stderr, ...), print(..., file=sys.stderr), System.err.println)"
 	}
-	if known != "" {
+	if known := games.Known(st); known != "" {
 		r += "; the game's " + known
 	}
 	return r

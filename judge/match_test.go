@@ -166,6 +166,14 @@ func TestStatuses(t *testing.T) {
 			_ = c.Send("thinking about the centre")
 			return idle(ctx)
 		}, judge.Protocol, []string{"debug output belongs on stderr"}},
+		{"a command in the wrong case", func(ctx context.Context, c *goplayer.Conn) error {
+			_ = c.Send("placesymbol 1 1")
+			return idle(ctx)
+		}, judge.Protocol, []string{"case-sensitive: write PlaceSymbol, not placesymbol"}},
+		{"the judge's query in the wrong case", func(ctx context.Context, c *goplayer.Conn) error {
+			_ = c.Send("TIMELEFT")
+			return idle(ctx)
+		}, judge.Protocol, []string{"case-sensitive: write TimeLeft, not TIMELEFT"}},
 		{"not UTF-8", func(ctx context.Context, c *goplayer.Conn) error {
 			_ = c.Send("Board\xff")
 			return idle(ctx)
@@ -197,6 +205,9 @@ func TestStatuses(t *testing.T) {
 				if !strings.Contains(p.Reason, w) {
 					t.Errorf("reason %q does not say %q", p.Reason, w)
 				}
+			}
+			if strings.Contains(p.Reason, "case-sensitive") && strings.Contains(p.Reason, "debug output") {
+				t.Errorf("reason %q gives two hints", p.Reason)
 			}
 			if res.Winner != 1 || res.Players[1].Status != judge.OK || res.Players[1].Score != 1 {
 				t.Errorf("the other seat: winner %d, %+v", res.Winner, res.Players[1])

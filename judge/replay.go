@@ -95,6 +95,23 @@ func EncodeReplay(r *Replay) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
+// ErrStandings is ReadReplay's error for a tournament's standings file.
+var ErrStandings = errors.New("not a replay: a tournament's standings file; 'judge serve DIR' shows a tournament's standings and its replays, which are in DIR/replays/")
+
+// notReplay says what a JSON file without a replay's version is.
+func notReplay(data []byte) error {
+	var keys map[string]json.RawMessage
+	_ = json.Unmarshal(data, &keys)
+	has := func(k string) bool { _, ok := keys[k]; return ok }
+	switch {
+	case has("standings") && has("format"):
+		return ErrStandings
+	case has("players") && has("winner"):
+		return errors.New("not a replay: a match's result (judge match --json); 'judge match --replay FILE' writes the replay")
+	}
+	return fmt.Errorf("not a replay: it has no replay version (a replay has \"version\": %d, \"game\", \"turns\"…; 'judge match --replay FILE' writes one)", ReplayVersion)
+}
+
 // WriteReplay writes r to path atomically: a reader never sees half a file.
 func WriteReplay(path string, r *Replay) error {
 	b, err := EncodeReplay(r)
@@ -107,15 +124,31 @@ func WriteReplay(path string, r *Replay) error {
 	return nil
 }
 
-// ReadReplay reads a replay and checks its version.
+// ReadReplay reads a replay and checks its version. A file that is no
+// replay says what it looks like instead.
 func ReadReplay(r io.Reader) (*Replay, error) {
-	var rp Replay
-	dec := json.NewDecoder(r)
-	if err := dec.Decode(&rp); err != nil {
+	data, err := io.ReadAll(r)
+	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	if rp.Version != ReplayVersion {
-		return nil, fmt.Errorf("replay: version %d, this judge reads version %d", rp.Version, ReplayVersion)
+	// The version first: a file that has none is not a replay, whatever
+	// else it holds.
+	var v struct {
+		Version int `json:"version"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	switch v.Version {
+	case 0:
+		return nil, notReplay(data)
+	case ReplayVersion:
+	default:
+		return nil, fmt.Errorf("replay: version %d, this judge reads version %d", v.Version, ReplayVersion)
+	}
+	var rp Replay
+	if err := json.Unmarshal(data, &rp); err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
 	}
 	if rp.Game == "" {
 		return nil, errors.New("replay: no game")

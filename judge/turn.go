@@ -232,7 +232,7 @@ func (tn *turn) command(ctx context.Context, text []byte, l games.Line) {
 			s.fail(Crash, why+s.moreLines(ctx))
 			return
 		}
-		s.fail(Protocol, unknownReason(text, games.Known(tn.st)))
+		s.fail(Protocol, unknownReason(text, tn.st))
 		return
 	}
 	tn.rec.Invalid = append(tn.rec.Invalid, fmt.Sprintf("%s: %v", l, err))

@@ -11,8 +11,9 @@
 //	judge new-bot --game NAME --lang LANG [DIR] write a starter bot in C, C++, Go, Rust, Java or Python
 //	judge merge --out DIR DIR...                combine the results of tournament shards
 //	judge doctor                                the protections the sandbox gives on this machine
+//	judge version                               the judge's build (also judge --version)
 //
-// Run `judge help` or `judge COMMAND --help` for the details.
+// Run `judge help`, `judge help COMMAND` or `judge COMMAND --help` for the details.
 package main
 
 import (
@@ -157,12 +158,15 @@ func init() {
 // command did its job, 1 when it failed, 2 when it was called wrongly;
 // a command may say more with its own statuses (judge merge: 3, 4).
 func (m *Main) Run(ctx context.Context, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+	if len(args) == 0 {
 		m.usage(m.Stdout)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
+		return 2
+	}
+	switch args[0] {
+	case "help", "-h", "--help", "-help":
+		return m.help(ctx, args[1:])
+	case "version", "--version", "-version":
+		return m.version()
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
@@ -205,8 +209,9 @@ func (m *Main) usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  judge %-10s %-34s %s\n", c.name, c.args, c.summary)
 	}
+	fmt.Fprintf(w, "  judge %-10s %-34s %s\n", "version", "", "print the judge's build (also judge --version)")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'judge COMMAND --help' for a command's flags.")
+	fmt.Fprintln(w, "Run 'judge help COMMAND' (or 'judge COMMAND --help') for a command's flags and examples.")
 }
 
 // newFlags makes a flag set for a command whose help goes to m.Stdout.
@@ -216,21 +221,21 @@ func (m *Main) newFlags(name, args, about string) *flag.FlagSet {
 	// The flag package calls Usage on every error too; the help is
 	// printed by parse, for --help only.
 	fs.Usage = func() {}
-	helps.Store(fs, func() {
-		fmt.Fprintf(m.Stdout, "Usage: judge %s %s\n\n%s\n\nFlags:\n", name, args, about)
-		printFlags(m.Stdout, fs)
-	})
+	helps.Store(fs, func() { printHelp(m.Stdout, fs, name, args, about) })
 	return fs
 }
 
 // helps holds each flag set's help printer.
 var helps sync.Map // *flag.FlagSet → func()
 
-// printFlags lists a command's flags as the documentation writes them,
-// --name (and -x for one letter), with their meaning and default. Either
-// form works on the command line.
-func printFlags(w io.Writer, fs *flag.FlagSet) {
+// printFlags lists the flags of fs that show says to as the
+// documentation writes them, --name (and -x for one letter), with their
+// meaning and default. Either form works on the command line.
+func printFlags(w io.Writer, fs *flag.FlagSet, show func(name string) bool) {
 	fs.VisitAll(func(f *flag.Flag) {
+		if !show(f.Name) {
+			return
+		}
 		dash := "--"
 		if len(f.Name) == 1 {
 			dash = "-"

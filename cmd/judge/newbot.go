@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -117,8 +118,16 @@ func (m *Main) newBot(ctx context.Context, args []string) error {
 	}
 	fmt.Fprintf(m.Stdout, "wrote %s: a %s starter bot for %s\n\n", filepath.Join(dir, l.file), name, v.Name)
 	fmt.Fprint(m.Stdout, howTo(v.Name, v.Game.Name(), l, dir))
+	if _, err := exec.LookPath("judge"); err != nil {
+		fmt.Fprintln(m.Stdout, notOnPath)
+	}
 	return nil
 }
+
+// notOnPath is what judge new-bot adds when the commands it prints,
+// "judge …", would not be found.
+const notOnPath = "(judge is not on your PATH: 'make install' in the judge's checkout puts it in ~/.local/bin;\n" +
+	"or write the program's path for judge, such as bin/judge)"
 
 // howTo says how to build, play and test a starter bot in dir.
 func howTo(variant, game string, l starterLang, dir string) string {

@@ -239,3 +239,21 @@ func TestNewBotPlayLine(t *testing.T) {
 		}
 	}
 }
+
+// TestNewBotSaysWhenJudgeIsNotOnPath: the commands new-bot prints are
+// "judge …"; where no judge is on PATH it says how to put it there.
+func TestNewBotSaysWhenJudgeIsNotOnPath(t *testing.T) {
+	bin := t.TempDir()
+	t.Setenv("PATH", bin)
+	_, out, _ := run(t, "new-bot", "--game", "tictactoe", "--lang", "python", filepath.Join(t.TempDir(), "a"))
+	if !strings.Contains(out, "Play it:   judge match") || !strings.Contains(out, "judge is not on your PATH: 'make install'") {
+		t.Errorf("no judge on PATH:\n%s", out)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "judge"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ = run(t, "new-bot", "--game", "tictactoe", "--lang", "python", filepath.Join(t.TempDir(), "b"))
+	if strings.Contains(out, "not on your PATH") {
+		t.Errorf("a judge on PATH, and still:\n%s", out)
+	}
+}

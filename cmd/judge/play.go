@@ -73,6 +73,9 @@ func (m *Main) play(ctx context.Context, args []string) error {
 	}
 	person := human.Person{Name: *name, Console: con, Game: su.match.Game.Name(), Timed: *timed}
 	bs, err := entrants(ctx, pos, su.proc)
+	if sig, ok := interrupted(ctx); ok && err != nil {
+		return fmt.Errorf("%v while the bots were made ready (built, their runtimes checked): the game did not start", sig)
+	}
 	if err != nil {
 		return err
 	}
@@ -88,12 +91,12 @@ func (m *Main) play(ctx context.Context, args []string) error {
 	mt.Trace = *of.trace
 
 	if page != nil {
-		return m.playWeb(ctx, mt, page, *addr, *seat, of)
+		return gameInterrupted(ctx, m.playWeb(ctx, mt, page, *addr, *seat, of))
 	}
 	fmt.Fprintf(m.Stdout, "%s (%s), seed %d: you are seat %d of %d. Ctrl-D leaves the game.\n", mt.Name, formatParams(mt.Params), mt.Seed, *seat, len(mt.Entrants))
 	res, err := judge.Run(ctx, mt)
 	if err != nil {
-		return err
+		return gameInterrupted(ctx, err)
 	}
 	if err := of.writeReplay(res.Replay); err != nil {
 		return err
@@ -101,6 +104,15 @@ func (m *Main) play(ctx context.Context, args []string) error {
 	fmt.Fprintln(m.Stdout)
 	printEnd(m, mt.Game, res)
 	return nil
+}
+
+// gameInterrupted is err, or what a signal interrupted when one ended
+// ctx: the game, which is left unfinished.
+func gameInterrupted(ctx context.Context, err error) error {
+	if sig, ok := interrupted(ctx); ok && err != nil {
+		return fmt.Errorf("%v: the game was not finished, and its bots were stopped", sig)
+	}
+	return err
 }
 
 // printEnd writes the end of a game played: its whole board, when it

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -257,5 +259,35 @@ func TestPlayTerminalKeys(t *testing.T) {
 	}
 	if typed != len(keys) {
 		t.Errorf("%d keys typed, want %d", typed, len(keys))
+	}
+}
+
+// TestPlayInterrupted: a signal during judge play says what it
+// interrupted, the game, not "context canceled".
+func TestPlayInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a bot program")
+	}
+	bot := quote(judgetest.Bot(t, "examples/gomoku/random.c"))
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	in, w := io.Pipe() // the person never moves
+	defer w.Close()
+	var out, errb syncBuffer
+	m := &Main{Stdin: in, Stdout: &out, Stderr: &errb}
+	done := make(chan int, 1)
+	go func() { done <- m.Run(ctx, []string{"play", "--game", "tictactoe", "--no-sandbox", bot}) }()
+	for !strings.Contains(out.String(), "your move") {
+		select {
+		case code := <-done:
+			t.Fatalf("ended before the game asked a move: status %d\n%s\n%s", code, out.String(), errb.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	cancel(signalled(syscall.SIGINT))
+	code := <-done
+	errs := errb.String()
+	if code != 130 || !strings.Contains(errs, "judge play: interrupted by SIGINT: the game was not finished") || strings.Contains(errs, "context canceled") {
+		t.Errorf("status %d, stderr %q; want 130 saying the game was interrupted", code, errs)
 	}
 }

@@ -40,6 +40,15 @@ func addRunnerFlags(fs *flag.FlagSet, games, jobs *int, seed *uint64, botsDir *s
 	fs.BoolVar(&r.gui, "gui", false, "same as -g")
 	fs.StringVar(&r.question, "q", "", "the Splix runner's -q (--question-id), which downloads the contest's answers: not available, the message says what to do instead")
 	fs.StringVar(&r.question, "question-id", "", "same as -q")
+	addSection(fs, flagSection{
+		name:  "splix-runner",
+		title: "The Splix runner's options",
+		about: "judge tournament takes the options of the Splix king-of-the-hill contest's runner,\n" +
+			"with its letters and names, so that its command lines work unchanged:\n" +
+			"  judge tournament --config configs/tournament-splix.toml -d DIR -i 100 -c 4\n" +
+			"Each stands for one of judge tournament's flags (judge help tournament).",
+		flags: []string{"i", "iterations", "t", "d", "directory", "r", "random-seed", "c", "thread-count", "m", "multi-thread", "g", "gui", "q", "question-id"},
+	})
 	return r
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -105,6 +106,10 @@ func readReplay(path string) (*judge.Replay, error) {
 	}
 	defer f.Close()
 	rp, err := judge.ReadReplay(f)
+	if errors.Is(err, judge.ErrStandings) {
+		dir := filepath.Dir(path)
+		return nil, fmt.Errorf("%s is not a replay but a tournament's standings: 'judge serve %s' shows them with the tournament's replays, which are in %s", path, dir, filepath.Join(dir, "replays"))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

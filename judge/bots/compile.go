@@ -166,7 +166,7 @@ type Submission struct {
 	Files []string  // its files, relative to the submission root, sorted
 	Root  string    // the directory the files are relative to
 	Main  string    // the main source file, relative to Root
-	Class string    // Java main class
+	Class string    // Java main class (procbot.JavaClass)
 	Mark  bool      // a marker file (go.mod) is present
 }
 
@@ -248,6 +248,10 @@ func (l *Languages) Detect(path string) (*Submission, error) {
 		}
 	}
 	s.Class = strings.TrimSuffix(filepath.Base(s.Main), filepath.Ext(s.Main))
+	if filepath.Ext(s.Main) == ".java" {
+		// The class that holds main, with its package, as java names it.
+		s.Class = procbot.JavaClass(filepath.Join(s.Root, s.Main))
+	}
 	return s, nil
 }
 

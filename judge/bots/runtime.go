@@ -59,6 +59,11 @@ func (l *Languages) Runtime(ctx context.Context, lang *Language, path, cache str
 	}
 	l.versionMu.Unlock()
 	v.once.Do(func() { v.out, v.why = runVersion(ctx, lang, cache) })
+	if err := ctx.Err(); err != nil {
+		// Stopped (Ctrl-C): what the command said, if anything, is not
+		// the runtime's fault.
+		return "", fmt.Errorf("%s: checking the %s runtime (%s): %w", path, lang.Name, strings.Join(lang.Version, " "), err)
+	}
 	if v.why != "" {
 		return "", &RuntimeError{Path: path, Lang: lang.Name, Command: lang.Version, Why: v.why}
 	}

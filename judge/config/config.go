@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -294,4 +295,64 @@ func Line(path string, key ...string) int {
 		return 0
 	}
 	return lineOfKey(string(b), toml.Key(key))
+}
+
+// Path is p, a path the configuration file at file gives, resolved from
+// the file's folder, not from the working directory: in configs/t.toml,
+// "../results/t" is results/t. An absolute path and "" are unchanged.
+func Path(file, p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	r := filepath.Join(filepath.Dir(file), p)
+	if !strings.Contains(r, "/") {
+		r = "./" + r // a program in the folder, not one on PATH
+	}
+	return r
+}
+
+// BotPath is a bot the configuration file at file gives, with its paths
+// resolved from the file's folder (Path): a path (a source file, a
+// directory, a program: a word with a slash, or one that names a file
+// there), the path after a prefix such as splix-java: or ruby-contest:,
+// and in a command line such as "python3 ../bots/x.py" each word that is
+// such a path (a word that starts with "-" is an option). A URL, a
+// program looked up on PATH (python3) and a command line with quotes or
+// backslashes are unchanged.
+func BotPath(file, bot string) string {
+	switch {
+	case bot == "" || strings.Contains(bot, "://") || strings.ContainsAny(bot, `'"\`):
+		return bot
+	}
+	if kind, rest, ok := strings.Cut(bot, ":"); ok && kind != "" && !strings.ContainsAny(kind, "/ \t") {
+		return kind + ":" + BotPath(file, rest)
+	}
+	words := strings.Fields(bot)
+	if len(words) > 1 || bot != strings.TrimSpace(bot) {
+		changed := false
+		for i, w := range words {
+			if r := botWord(file, w); r != w {
+				words[i], changed = r, true
+			}
+		}
+		if !changed {
+			return bot
+		}
+		return strings.Join(words, " ")
+	}
+	return botWord(file, bot)
+}
+
+// botWord is one word of a bot resolved from file's folder when it is a
+// path: it has a slash, or it names a file or directory there.
+func botWord(file, w string) string {
+	if strings.HasPrefix(w, "-") || filepath.IsAbs(w) {
+		return w
+	}
+	if !strings.Contains(w, "/") {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(file), w)); err != nil {
+			return w
+		}
+	}
+	return Path(file, w)
 }

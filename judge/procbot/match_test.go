@@ -178,8 +178,10 @@ func TestMisbehavingBots(t *testing.T) {
 	}{
 		{"judge/procbot/testdata/never_end.py", judge.Timeout, []string{"no #END within"}},
 		{"judge/procbot/testdata/noeol.c", judge.Timeout, []string{`"#END" has no newline`}},
-		{"judge/procbot/testdata/noflush.c", judge.Timeout, []string{"waiting for an answer", "flush"}},
+		{"judge/procbot/testdata/noflush.c", judge.Timeout, []string{`its line "PlaceSymbol 1 1" arrived`, "no #END", "flush"}},
+		{"judge/procbot/testdata/noend.py", judge.Timeout, []string{`its line "PlaceSymbol 1 1" arrived, and then it waited for input with no #END`, "write it"}},
 		{"judge/procbot/testdata/crash.c", judge.Crash, []string{"SIGSEGV", "about to dereference NULL"}},
+		{"judge/procbot/testdata/once.py", judge.Crash, []string{"it ended before the game did: it exited with status 0 at turn 3"}},
 		{"judge/procbot/testdata/exit3.py", judge.Crash, []string{"exit code 3", "giving up"}},
 		{"judge/procbot/testdata/garbage.py", judge.Protocol, []string{"unknown query or command", "Hello judge"}},
 		{"judge/procbot/testdata/binary.py", judge.Protocol, []string{"not valid UTF-8"}},

@@ -116,6 +116,8 @@ type Player struct {
 	ponders bool
 
 	turn     judge.Turn
+	lines    int    // complete lines read this turn
+	last     []byte // the last of them, its first judge.ClipLine bytes
 	cpu0     time.Duration
 	stopWake func() bool
 	clock    clock
@@ -318,6 +320,7 @@ func (p *Player) Protection() string { return p.proc.Protection() }
 // writes get the turn's deadline.
 func (p *Player) BeginTurn(ctx context.Context, t judge.Turn) error {
 	p.turn = t
+	p.lines, p.last = 0, p.last[:0]
 	p.clock.begin(p.proc)
 	p.cpu0 = p.clock.cpu0
 	p.outR.extend = p.extend
@@ -348,7 +351,10 @@ func (p *Player) ReadLine(ctx context.Context) ([]byte, error) {
 	switch {
 	case err == nil:
 		p.clock.judgeBusy()
-		return line[:len(line)-1], nil
+		line = line[:len(line)-1]
+		p.lines++
+		p.last = append(p.last[:0], line[:min(len(line), judge.ClipLine)]...)
+		return line, nil
 	case errors.Is(err, bufio.ErrBufferFull):
 		return nil, judge.Faultf(judge.Protocol, "a line longer than %d bytes (starting %q)", judge.MaxLine, judge.Clip(string(line), judge.ClipLine))
 	case errors.Is(err, errCanceled):
@@ -361,7 +367,7 @@ func (p *Player) ReadLine(ctx context.Context) ([]byte, error) {
 		if len(line) > 0 {
 			reason += fmt.Sprintf("; its last output %q has no newline", judge.Clip(string(line), judge.ClipLine))
 		} else if p.proc.Blocked() == "read stdin" {
-			reason += "; it was waiting for an answer, so its last line probably never reached the judge: end every line with a newline and flush stdout (fflush(stdout), print(..., flush=True), System.out.flush())"
+			reason += p.waitingHint()
 		}
 		return nil, &judge.Fault{Status: judge.Timeout, Reason: reason}
 	case errors.Is(err, io.EOF):
@@ -370,6 +376,20 @@ func (p *Player) ReadLine(ctx context.Context) ([]byte, error) {
 		return nil, p.closed("closed its standard input")
 	}
 	return nil, judge.Faultf(judge.Crash, "reading its output: %v", err)
+}
+
+// waitingHint is what a timeout's reason adds for a bot that was
+// waiting for input, with no partial line pending. Its lines that
+// arrived tell the two cases apart: a bot whose lines all arrived (every
+// answer written) ended its turn without #END, or wrote #END and did not
+// flush it; a bot with nothing read this turn did not flush at all.
+func (p *Player) waitingHint() string {
+	const flush = "flush stdout after it (fflush(stdout), print(..., flush=True), System.out.flush())"
+	if p.lines > 0 {
+		return fmt.Sprintf("; its line %q arrived, and then it waited for input with no #END: a turn ends with the line #END; write it, and %s",
+			judge.Clip(string(p.last), judge.ClipLine), flush)
+	}
+	return "; nothing arrived this turn and it was waiting for input, so its lines probably never reached the judge: end every line with a newline and " + flush
 }
 
 // WriteAnswer implements judge.Player.
@@ -445,8 +465,11 @@ func (p *Player) closed(what string) error {
 			return e.Err
 		}
 		f.Reason = e.String()
-		if e.OOM {
+		switch {
+		case e.OOM:
 			f.Status = judge.Memory
+		case !e.Signaled() && !e.Wall && e.Code == 0:
+			f.Reason = p.endedEarly()
 		}
 	case <-t.C:
 		p.kill()
@@ -467,6 +490,13 @@ func (p *Player) closed(what string) error {
 		f.Reason += "; stderr: " + judge.LastLines(bytes.TrimPrefix(text, p.jvmMsg), 5, 600)
 	}
 	return f
+}
+
+// endedEarly is the reason of a bot that exited with status 0 while the
+// game went on.
+func (p *Player) endedEarly() string {
+	return fmt.Sprintf("it ended before the game did: it exited with status 0 at turn %d "+
+		"(a bot plays every turn: after #END, read the next turn's input, until the judge closes it)", p.turn.Number)
 }
 
 // ended is how the bot ended, once it has.

@@ -6,6 +6,7 @@
 package procbot
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -14,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -54,6 +56,9 @@ func ParseBot(arg string) (Spec, error) {
 		if err := checkProgram(argv[0]); err != nil {
 			return Spec{}, err
 		}
+	}
+	if err := checkScripts(arg, argv); err != nil {
+		return Spec{}, err
 	}
 	main := mainFile(argv)
 	if main == "" {
@@ -166,7 +171,74 @@ var interpreters = map[string]string{".py": "python3", ".rb": "ruby", ".php": "p
 
 // sources are compiled languages, for the hints.
 var sources = map[string]string{".c": "gcc -O2 -o %s %s", ".cpp": "g++ -O2 -o %s %s", ".cc": "g++ -O2 -o %s %s",
-	".go": "go build -o %s %s", ".rs": "rustc -O -o %s %s", ".java": "javac %[2]s (then give \"java -cp DIR Main\")"}
+	".go": "go build -o %s %s", ".rs": "rustc -O -o %s %s"}
+
+// checkScripts refuses a command whose script does not exist: an
+// argument named like a script or a source file (bot.py, Bot.java) that
+// is no file. The interpreter would say so with a path of its own
+// directory, where the bot runs; this names where it was looked for.
+func checkScripts(arg string, argv []string) error {
+	for _, a := range argv[1:] {
+		ext := filepath.Ext(a)
+		if strings.HasPrefix(a, "-") || interpreters[ext] == "" && sources[ext] == "" && ext != ".jar" {
+			continue
+		}
+		if _, err := os.Stat(a); err == nil || !errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		where := a
+		if !filepath.IsAbs(a) {
+			wd, err := os.Getwd()
+			if err != nil {
+				wd = "."
+			}
+			where = fmt.Sprintf("%s, relative to %s, the directory the judge runs in", filepath.Join(wd, a), wd)
+		}
+		return fmt.Errorf("bot %q: the file %s does not exist (looked for as %s)", arg, a, where)
+	}
+	return nil
+}
+
+var (
+	javaComment = regexp.MustCompile(`(?s)/\*.*?\*/|//[^\n]*`)
+	javaPackage = regexp.MustCompile(`(?m)^\s*package\s+([\w.]+)\s*;`)
+	javaClassRe = regexp.MustCompile(`\b(?:class|record|enum|interface)\s+(\w+)`)
+	javaMain    = regexp.MustCompile(`\bstatic\s+(?:final\s+)?void\s+main\s*\(`)
+)
+
+// JavaClass is the class java runs for the source file path: the
+// top-level class whose body holds the main method, else the file's
+// name, with the file's package ("demo.Bot").
+func JavaClass(path string) string {
+	name := strings.TrimSuffix(filepath.Base(path), ".java")
+	src, err := readHead(path)
+	if err != nil {
+		return name
+	}
+	src = javaComment.ReplaceAll(src, nil)
+	if m := javaMain.FindIndex(src); m != nil {
+		for _, c := range javaClassRe.FindAllSubmatchIndex(src[:m[0]], -1) {
+			// Top-level: no brace open before it.
+			if bytes.Count(src[:c[0]], []byte("{")) == bytes.Count(src[:c[0]], []byte("}")) {
+				name = string(src[c[2]:c[3]])
+			}
+		}
+	}
+	if p := javaPackage.FindSubmatch(src); p != nil {
+		name = string(p[1]) + "." + name
+	}
+	return name
+}
+
+// readHead reads the first 1 MiB of the file path.
+func readHead(path string) ([]byte, error) {
+	f, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 1<<20))
+}
 
 // checkProgram says what to do when a BOT argument names a file that
 // cannot be run as it is: a source file, a script without execute
@@ -178,8 +250,12 @@ func checkProgram(path string) error {
 	}
 	ext := filepath.Ext(path)
 	base := strings.TrimSuffix(path, ext)
+	if ext == ".java" {
+		dir := filepath.Dir(path)
+		return fmt.Errorf("bot %s is a source file, not a program: build it first (javac -d %s %s) and give \"java -cp %s %s\", or make it not executable (chmod -x %s): the judge builds a source file that is not executable", path, dir, path, dir, JavaClass(path), path)
+	}
 	if build, ok := sources[ext]; ok {
-		return fmt.Errorf("bot %s is a source file, not a program: build it first (%s) and give the program, or give the source to judge tournament, which builds it", path, fmt.Sprintf(build, base, path))
+		return fmt.Errorf("bot %s is a source file, not a program: build it first (%s) and give the program, or make it not executable (chmod -x %s): the judge builds a source file that is not executable", path, fmt.Sprintf(build, base, path), path)
 	}
 	head := make([]byte, 4)
 	if f, err := OpenFile(path); err == nil {

@@ -113,12 +113,25 @@ func TestParseBotHints(t *testing.T) {
 	src := write("bot.c", "int main(){}", 0o644)
 	script := write("bot.py", "print()\n", 0o644)
 	noShebang := write("exe.py", "print()\n", 0o755)
+	java := write("Bot.java", "package demo;\n\nimport java.util.*;\n\nclass Helper {}\n\npublic class Bot {\n    public static void main(String[] args) {}\n}\n", 0o755)
+	plain := write("Plain.java", "class Other {\n    static void main() {}\n}\n", 0o755)
 	secret := write("secret.py", "print()\n", 0o600)
 	tests := []struct{ arg, words string }{
 		{src, "is a source file, not a program: build it first (gcc -O2 -o " + filepath.Join(dir, "bot") + " " + src + ")"},
 		{script, `is not executable: give it as "python3 ` + script + `"`},
 		{noShebang, "neither a program nor a script with a #! line (such as #!/usr/bin/env python3)"},
+		{java, "build it first (javac -d " + dir + " " + java + `) and give "java -cp ` + dir + ` demo.Bot", or make it not executable (chmod -x`},
+		{plain, `"java -cp ` + dir + ` Other"`},
 	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests = append(tests,
+		struct{ arg, words string }{"python3 nosuch.py", `bot "python3 nosuch.py": the file nosuch.py does not exist (looked for as ` +
+			filepath.Join(wd, "nosuch.py") + ", relative to " + wd + ", the directory the judge runs in)"},
+		struct{ arg, words string }{"python3 -u " + dir + "/gone.py", "the file " + dir + "/gone.py does not exist (looked for as " + dir + "/gone.py)"},
+		struct{ arg, words string }{"java -jar bot.jar", "the file bot.jar does not exist"})
 	if os.Geteuid() == 0 {
 		tests = append(tests, struct{ arg, words string }{"python3 " + secret, "runs bots as the user nobody; chmod o+r"})
 	}

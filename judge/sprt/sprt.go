@@ -228,6 +228,27 @@ func (p Penta) moments() (mean, variance float64) {
 	return mean, variance
 }
 
+// priorPairs is the pseudo-count of pairs added to each of the five
+// outcomes when the interval's variance is estimated (intervalVariance).
+const priorPairs = 0.5
+
+// intervalVariance is the variance of a pair's mean score about mean, as
+// the interval uses it: estimated with priorPairs more pairs of each
+// outcome, a Jeffreys-style prior. The plain estimate is 0 when every
+// pair had one outcome (408 games of two identical bots, all drawn) and
+// the interval would have no width, as if 204 pairs proved the bots
+// exactly equal; with the prior, 204 drawn pairs give ±3.7 Elo, and the
+// prior's weight fades as pairs are added.
+func (p Penta) intervalVariance(mean float64) float64 {
+	n := float64(p.Pairs()) + priorPairs*float64(len(p))
+	v := 0.0
+	for i, c := range p {
+		d := pentaScores[i] - mean
+		v += (float64(c) + priorPairs) / n * d * d
+	}
+	return v
+}
+
 // Estimate is B's Elo over A with a 95% confidence interval, from the
 // pairs' scores: Elo ± Error, Error half the interval's width (infinite
 // when the score is 0 or 1, where the interval is open).
@@ -248,8 +269,8 @@ func (p Penta) Elo() Estimate {
 	if n == 0 {
 		return Estimate{Score: 0.5, Error: math.Inf(1), Lo: math.Inf(-1), Hi: math.Inf(1)}
 	}
-	mean, variance := p.moments()
-	half := z95 * math.Sqrt(variance/n)
+	mean, _ := p.moments()
+	half := z95 * math.Sqrt(p.intervalVariance(mean)/n)
 	e := Estimate{Score: mean, Elo: EloOf(mean), Lo: EloOf(mean - half), Hi: EloOf(mean + half)}
 	e.Error = (e.Hi - e.Lo) / 2
 	if math.IsInf(e.Elo, 0) {

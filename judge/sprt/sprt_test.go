@@ -72,13 +72,30 @@ func TestElo(t *testing.T) {
 }
 
 func TestEstimate(t *testing.T) {
-	// Mean 0.5, pair variance 0.075: 0.5 ± 1.96·sqrt(0.075/100).
+	// Mean 0.5, pair variance with half a pseudo-pair of each outcome
+	// (7.8125/102.5): 0.5 ± 1.96·sqrt(0.07622/100).
 	e := Penta{10, 20, 40, 20, 10}.Elo()
-	if e.Score != 0.5 || e.Elo != 0 || !near(e.Error, 37.44205973535754, 1e-9) {
-		t.Errorf("Elo() = %+v, want 0 ± 37.442", e)
+	if e.Score != 0.5 || e.Elo != 0 || !near(e.Error, 37.74762099975097, 1e-9) {
+		t.Errorf("Elo() = %+v, want 0 ± 37.748", e)
 	}
-	if got := e.String(); got != "+0.0 ± 37.4" {
+	if got := e.String(); got != "+0.0 ± 37.7" {
 		t.Errorf("String() = %q", got)
+	}
+	// 408 games of identical bots, every one drawn: not ± 0.
+	e = Penta{0, 0, 204, 0, 0}.Elo()
+	if e.Elo != 0 || !near(e.Error, 3.709529133585872, 1e-9) || e.String() != "+0.0 ± 3.7" {
+		t.Errorf("all drawn: %+v %q, want 0 ± 3.7", e, e.String())
+	}
+	// Every pair a loss and a draw: one outcome again, an interval still.
+	if e = (Penta{0, 50, 0, 0, 0}).Elo(); !(e.Error > 0) || e.Lo >= e.Elo || e.Hi <= e.Elo {
+		t.Errorf("all one outcome: %+v", e)
+	}
+	// The prior's weight fades: with 10000 pairs the interval is the
+	// plain one, pair variance 0.075, within 0.1%.
+	half := z95 * math.Sqrt(0.075/10000)
+	plain := (EloOf(0.5+half) - EloOf(0.5-half)) / 2
+	if e = (Penta{1000, 2000, 4000, 2000, 1000}).Elo(); !near(e.Error, plain, plain/1000) {
+		t.Errorf("10000 pairs: ± %v, want %v", e.Error, plain)
 	}
 	e = Penta{0, 0, 0, 0, 3}.Elo()
 	if !math.IsInf(e.Elo, 1) || e.String() != "+Inf" {

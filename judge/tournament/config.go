@@ -22,13 +22,13 @@ import (
 //	games = 500             # groups: at least this many games in all (the Splix runner's "iterations")
 //	seed = 1
 //	jobs = 2                # matches at once; 0 = one per CPU
-//	out = "results/tictactoe"
+//	out = "../results/tictactoe" # paths: from the file's folder
 //	cache = ""              # build cache; default OUT/cache
 //	test_bot = ""           # only matches with this bot (gauntlet: the bot against the field)
 //	group_size = 5          # groups: players per match
-//	bots = ["examples/gomoku/random.c", "python3 examples/gomoku/random_bot.py"]
+//	bots = ["../examples/gomoku/random.c", "python3 ../examples/gomoku/random_bot.py"]
 //	bots_dir = ""           # every bot in this directory too
-//	languages = "configs/languages.toml"
+//	languages = "languages.toml"
 type Config struct {
 	config.File
 	Tournament Settings `toml:"tournament"`
@@ -51,7 +51,8 @@ type Settings struct {
 }
 
 // LoadConfig reads a tournament file strictly: unknown keys and values of
-// the wrong type are errors naming the file and line.
+// the wrong type are errors naming the file and line. Its paths are
+// resolved from the file's folder (resolvePaths).
 func LoadConfig(path string) (*Config, error) {
 	c := &Config{}
 	if err := config.Decode(path, c); err != nil {
@@ -60,6 +61,7 @@ func LoadConfig(path string) (*Config, error) {
 	if err := c.File.Check(path); err != nil {
 		return nil, err
 	}
+	c.Tournament.resolvePaths(path)
 	t := c.Tournament
 	if t.Format != "" {
 		if _, err := ParseFormat(t.Format); err != nil {
@@ -73,6 +75,19 @@ func LoadConfig(path string) (*Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// resolvePaths resolves the table's paths from the folder of the file
+// at path (config.Path, config.BotPath): out, cache, bots_dir, languages,
+// the bots and test_bot (a name is left as it is).
+func (t *Settings) resolvePaths(path string) {
+	for _, p := range []*string{&t.Out, &t.Cache, &t.BotsDir, &t.Languages} {
+		*p = config.Path(path, *p)
+	}
+	t.TestBot = config.BotPath(path, t.TestBot)
+	for i, b := range t.Bots {
+		t.Bots[i] = config.BotPath(path, b)
+	}
 }
 
 // The most a tournament may ask for. Its whole schedule is drawn before

@@ -2,17 +2,14 @@ package tournament
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"maps"
-	"os"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"judge/judge"
 )
 
 // The settings a run records besides the game, its parameters, the
@@ -111,44 +108,11 @@ func size(n int64) string {
 	return fmt.Sprintf("%dB", n)
 }
 
-var judgeVersion = sync.OnceValue(func() string {
-	bi, ok := debug.ReadBuildInfo()
-	rev, modified := "", false
-	if ok {
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				modified = s.Value == "true"
-			}
-		}
-	}
-	if rev != "" && !modified {
-		return fmt.Sprintf("revision %s (%s)", rev, bi.GoVersion)
-	}
-	// Built without version control, or from changed sources: the
-	// program itself is its version.
-	sum := "unknown"
-	if exe, err := os.Executable(); err == nil {
-		if f, err := os.Open(exe); err == nil {
-			h := sha256.New()
-			if _, err := io.Copy(h, f); err == nil {
-				sum = hex.EncodeToString(h.Sum(nil))
-			}
-			f.Close()
-		}
-	}
-	if rev != "" {
-		return fmt.Sprintf("revision %s, modified, program sha256 %s", rev, sum)
-	}
-	return "program sha256 " + sum
-})
-
-// JudgeVersion is the judge's build: the revision it was built from and
-// the Go release that built it, or the sha256 of its program when it was built without version control
-// (go build -buildvcs=false) or from changed sources.
-func JudgeVersion() string { return judgeVersion() }
+// JudgeVersion is the judge's build as a run records it: the revision it
+// was built from and the Go release that built it, or the sha256 of its
+// program when it was built without version control (go build
+// -buildvcs=false) or from changed sources (judge.BuildInfo.Identity).
+func JudgeVersion() string { return judge.Build().Identity() }
 
 // show is a recorded value for people.
 func show(v string, ok bool) string {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -297,10 +298,14 @@ func (s *Standings) Markdown() string {
 		s.Matches, s.Scheduled, scoreDoc(s.ScoreKind), s.RatingFit)
 	b.WriteString("| # | bot | played | W | D | L | score | rating | 95% interval | failures |\n")
 	b.WriteString("|--:|:--|--:|--:|--:|--:|--:|--:|:--|:--|\n")
-	for _, r := range s.Standings {
-		fmt.Fprintf(&b, "| %d | %s | %d | %d | %d | %d | %s | %.0f | %.0f – %.0f | %s |\n",
+	above := s.RatedAbove()
+	for i, r := range s.Standings {
+		fmt.Fprintf(&b, "| %d | %s | %d | %d | %d | %d | %s | %s | %.0f – %.0f | %s |\n",
 			r.Rank, mdEscape(r.Name), r.Played, r.Wins, r.Draws, r.Losses, fmtScore(r.Score),
-			r.Rating, r.RatingLow, r.RatingHigh, failureCounts(r.Failures))
+			strings.ReplaceAll(fmtRating(r.Rating, above[i]), "*", `\*`), r.RatingLow, r.RatingHigh, failureCounts(r.Failures))
+	}
+	if note := s.rankNote(above); note != "" {
+		b.WriteString("\n" + strings.ReplaceAll(note, "*", `\*`) + "\n")
 	}
 	var failed []Standing
 	for _, r := range s.Standings {
@@ -368,6 +373,43 @@ func csvText(s string) string {
 	return s
 }
 
+// RatedAbove reports, for each row, whether its rating is higher than
+// that of a bot ranked above it. The rank is by score (points, or the
+// average score in multiplayer games, as the Splix runner ranks); the
+// rating is fitted from who finished ahead of whom in each game, so the
+// two can disagree: a bot with a high average from a few big games may
+// finish behind another more often.
+func (s *Standings) RatedAbove() []bool {
+	above := make([]bool, len(s.Standings))
+	low := math.Inf(1)
+	for i, r := range s.Standings {
+		above[i] = r.Rating > low
+		low = math.Min(low, r.Rating)
+	}
+	return above
+}
+
+// fmtRating is a rating for people, marked * when it is higher than
+// that of a bot ranked above it (RatedAbove).
+func fmtRating(r float64, above bool) string {
+	if above {
+		return fmt.Sprintf("%.0f*", r)
+	}
+	return fmt.Sprintf("%.0f", r)
+}
+
+// rankNote explains the ratings marked *, or is "".
+func (s *Standings) rankNote(above []bool) string {
+	if !slices.Contains(above, true) {
+		return ""
+	}
+	by := "points"
+	if s.ScoreKind == "average" {
+		by = "average score (as the Splix runner ranks)"
+	}
+	return fmt.Sprintf("* rated above a bot ranked higher: the rank is by %s, the rating by who finished ahead of whom in each game (%s); they weigh games differently and can disagree, above all within overlapping intervals", by, s.RatingFit)
+}
+
 // fmtScore writes a score for people: at most two decimals (standings.json
 // keeps every digit).
 func fmtScore(x float64) string { return strconv.FormatFloat(math.Round(x*100)/100, 'f', -1, 64) }
@@ -399,10 +441,14 @@ func (s *Standings) Print(w io.Writer) {
 	if s.ScoreKind == "average" {
 		scoreHead = "avg"
 	}
-	fmt.Fprintf(w, "%3s  %-*s %6s %5s %5s %5s %8s %7s  %-13s  %s\n", "#", width, "bot", "played", "W", "D", "L", scoreHead, "rating", "95% interval", "failures")
-	for _, r := range s.Standings {
-		fmt.Fprintf(w, "%3d  %-*s %6d %5d %5d %5d %8s %7.0f  %-13s  %s\n", r.Rank, width, judge.PrintableLine(r.Name), r.Played, r.Wins, r.Draws, r.Losses,
-			fmtScore(r.Score), r.Rating, fmt.Sprintf("%.0f–%.0f", r.RatingLow, r.RatingHigh), failureCounts(r.Failures))
+	fmt.Fprintf(w, "%3s  %-*s %6s %5s %5s %5s %8s %8s  %-13s  %s\n", "#", width, "bot", "played", "W", "D", "L", scoreHead, "rating", "95% interval", "failures")
+	above := s.RatedAbove()
+	for i, r := range s.Standings {
+		fmt.Fprintf(w, "%3d  %-*s %6d %5d %5d %5d %8s %8s  %-13s  %s\n", r.Rank, width, judge.PrintableLine(r.Name), r.Played, r.Wins, r.Draws, r.Losses,
+			fmtScore(r.Score), fmtRating(r.Rating, above[i]), fmt.Sprintf("%.0f–%.0f", r.RatingLow, r.RatingHigh), failureCounts(r.Failures))
+	}
+	if note := s.rankNote(above); note != "" {
+		fmt.Fprintln(w, "  "+note)
 	}
 	for _, r := range s.Standings {
 		if r.Failures.Last != "" {
