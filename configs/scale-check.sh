@@ -60,7 +60,8 @@ mkdir -p "$W/munge" "$W/run" "$W/ctld" "$W/spool" "$W/log" "$W/shared" "$W/share
 chmod 700 "$W/munge"
 chmod 755 "$W/run"
 chown "$USERNAME" "$W/shared" "$W/shared2" "$W/submit" "$W/home"
-tmp_before=$(find /tmp -mindepth 1 -maxdepth 1 -user "$USERNAME" 2>/dev/null | sort)
+# (find fails when another program removes a file of /tmp as it reads: what it listed is enough.)
+tmp_before=$({ find /tmp -mindepth 1 -maxdepth 1 -user "$USERNAME" 2>/dev/null || true; } | sort)
 export SLURM_CONF=$W/slurm.conf
 JOBS=()
 
@@ -95,7 +96,7 @@ teardown() {
     done
     [ -z "$left" ] || echo "scale-check: ended processes left under $W:$left" >&2
     local tmp_after
-    tmp_after=$(find /tmp -mindepth 1 -maxdepth 1 -user "$USERNAME" 2>/dev/null | sort)
+    tmp_after=$({ find /tmp -mindepth 1 -maxdepth 1 -user "$USERNAME" 2>/dev/null || true; } | sort)
     [ "$tmp_after" = "$tmp_before" ] ||
         echo "scale-check: new in /tmp, owned by $USERNAME (perhaps not by this check): $(comm -13 <(echo "$tmp_before") <(echo "$tmp_after") | tr '\n' ' ')" >&2
     if [ "${KEEP:-0}" = 1 ]; then
