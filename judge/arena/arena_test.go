@@ -1,6 +1,9 @@
 package arena_test
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"os"
@@ -151,6 +154,9 @@ func TestSubmitLimits(t *testing.T) {
 	if _, err := a.Submit(ctx, e[0], arena.Upload{URL: "file:///etc/passwd"}); !errors.Is(err, arena.ErrBadArchive) {
 		t.Errorf("file URL: %v, want ErrBadArchive", err)
 	}
+	if _, err := a.Submit(ctx, e[0], arena.Upload{FileName: "bot.tar", Data: []byte("not a tar")}); !errors.Is(err, arena.ErrBadArchive) {
+		t.Errorf("a bad archive: %v, want ErrBadArchive", err)
+	}
 	for i := range 2 {
 		if _, err := a.Submit(ctx, e[0], small); err != nil {
 			t.Fatalf("submission %d: %v", i, err)
@@ -195,6 +201,9 @@ func entrant(t *testing.T, a *arena.Arena, name string, src []byte) (arena.Entra
 	if err != nil {
 		t.Fatal(err)
 	}
+	if src == nil {
+		return e, 0
+	}
 	id, err := a.Submit(ctx, e, arena.Upload{FileName: "bot.c", Data: src})
 	if err != nil {
 		t.Fatal(err)
@@ -215,7 +224,11 @@ func TestRun(t *testing.T) {
 	_, a := newArena(t, 2)
 	good := source(t)
 	alice, aid := entrant(t, a, "alice", good)
-	bob, bid := entrant(t, a, "bob", good)
+	bob, bid := entrant(t, a, "bob", nil)
+	bid, err := a.Submit(context.Background(), bob, arena.Upload{FileName: "bot.tar.gz", Data: targz(t, "src/bot.c", good)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	carol, cid := entrant(t, a, "carol", []byte(brokenC))
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -303,6 +316,25 @@ func TestRun(t *testing.T) {
 	if s := status(t, a, alice, aid); s.Status != arena.StatusRetired {
 		t.Errorf("alice's first submission: %s, want retired", s.Status)
 	}
+}
+
+// targz is a .tar.gz archive of one file.
+func targz(t *testing.T, name string, data []byte) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	z := gzip.NewWriter(&b)
+	w := tar.NewWriter(z)
+	if err := w.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+		t.Fatal(err)
+	}
+	w.Write(data)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 // count is a count the database gives.
