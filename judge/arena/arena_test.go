@@ -224,7 +224,7 @@ func TestRun(t *testing.T) {
 	_, a := newArena(t, 2)
 	good := source(t)
 	alice, aid := entrant(t, a, "alice", good)
-	bob, bid := entrant(t, a, "bob", nil)
+	bob, _ := entrant(t, a, "bob", nil)
 	bid, err := a.Submit(context.Background(), bob, arena.Upload{FileName: "bot.tar.gz", Data: targz(t, "src/bot.c", good)})
 	if err != nil {
 		t.Fatal(err)
