@@ -49,13 +49,7 @@ type Options struct {
 	// answers to, such as the name a TLS proxy in front of it is
 	// reached by. A name without a port matches any port.
 	AllowedHosts []string
-	// MaxUploadBytes bounds an upload; 0 is the arena's default, 1 MiB.
-	// The arena refuses what is over its own limit too.
-	MaxUploadBytes int64
 }
-
-// DefaultMaxUploadBytes is the bound of an upload when Options gives none.
-const DefaultMaxUploadBytes = 1 << 20
 
 // formOverhead is what a multipart body may hold beyond the file: its
 // boundaries, headers and a URL field.
@@ -65,18 +59,16 @@ const formOverhead = 64 << 10
 const Shown = 200
 
 type server struct {
-	a     *arena.Arena
-	o     Options
-	hosts map[string]bool // allowed host names, lower case, with or without a port
-	mux   *http.ServeMux
+	a         *arena.Arena
+	o         Options
+	maxUpload int64           // the arena's bound of an upload
+	hosts     map[string]bool // allowed host names, lower case, with or without a port
+	mux       *http.ServeMux
 }
 
 // Handler serves the arena a.
 func Handler(a *arena.Arena, o Options) http.Handler {
-	if o.MaxUploadBytes <= 0 {
-		o.MaxUploadBytes = DefaultMaxUploadBytes
-	}
-	s := &server{a: a, o: o, hosts: map[string]bool{}, mux: http.NewServeMux()}
+	s := &server{a: a, o: o, maxUpload: a.Config().MaxUploadBytes, hosts: map[string]bool{}, mux: http.NewServeMux()}
 	for _, h := range o.AllowedHosts {
 		s.hosts[strings.ToLower(strings.TrimSpace(h))] = true
 	}
@@ -232,7 +224,7 @@ func (s *server) me(w http.ResponseWriter, r *http.Request) {
 // form with a URL. The body is bounded: past the bound, the read fails
 // with an *http.MaxBytesError.
 func (s *server) upload(w http.ResponseWriter, r *http.Request) (arena.Upload, error) {
-	r.Body = http.MaxBytesReader(w, r.Body, s.o.MaxUploadBytes+formOverhead)
+	r.Body = http.MaxBytesReader(w, r.Body, s.maxUpload+formOverhead)
 	ct, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch ct {
 	case "application/x-www-form-urlencoded":
@@ -273,12 +265,12 @@ func (s *server) upload(w http.ResponseWriter, r *http.Request) (arena.Upload, e
 				continue
 			}
 			u.FileName = p.FileName()
-			u.Data, err = io.ReadAll(io.LimitReader(p, s.o.MaxUploadBytes+1))
+			u.Data, err = io.ReadAll(io.LimitReader(p, s.maxUpload+1))
 			if err != nil {
 				return u, err
 			}
-			if int64(len(u.Data)) > s.o.MaxUploadBytes {
-				return u, fmt.Errorf("%w: the upload is over %d bytes", arena.ErrTooLarge, s.o.MaxUploadBytes)
+			if int64(len(u.Data)) > s.maxUpload {
+				return u, fmt.Errorf("%w: the upload is over %d bytes", arena.ErrTooLarge, s.maxUpload)
 			}
 		case "url":
 			b, err := io.ReadAll(io.LimitReader(p, 4096))
