@@ -1,0 +1,99 @@
+package unpack
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fuzzNames are the names an upload takes in FuzzUnpack, by its first
+// argument.
+var fuzzNames = []string{"bot.tar", "bot.tgz", "bot.zip", "main.py"}
+
+var fuzzLimits = Limits{Files: 10, Bytes: 1 << 20, FileBytes: 256 << 10}
+
+// FuzzUnpack checks, for any upload, that nothing is written but dst, that
+// an error wraps ErrBad and leaves nothing, and that a success leaves only
+// regular files and folders with the modes and within the limits.
+func FuzzUnpack(f *testing.F) {
+	for _, c := range cases(f) {
+		k := -1
+		for i, n := range fuzzNames {
+			if strings.HasSuffix(strings.ToLower(c.upload), n[strings.Index(n, "."):]) {
+				k = i
+			}
+		}
+		// Seeds over 1 MiB (the bombs) would make every run slow; they are
+		// TestUnpack's.
+		if k >= 0 && len(c.data) < 1<<20 {
+			f.Add(uint8(k), c.data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, k uint8, data []byte) {
+		name := fuzzNames[int(k)%len(fuzzNames)]
+		root := t.TempDir()
+		dst := filepath.Join(root, "dst")
+		err := Unpack(name, data, dst, fuzzLimits)
+		left, lerr := os.ReadDir(root)
+		if lerr != nil {
+			t.Fatal(lerr)
+		}
+		if err != nil {
+			if !errors.Is(err, ErrBad) {
+				t.Fatalf("error %q does not wrap ErrBad", err)
+			}
+			if len(left) > 0 {
+				t.Fatalf("after the error %q, %s holds %s", err, root, left[0].Name())
+			}
+			return
+		}
+		if len(left) != 1 || left[0].Name() != "dst" {
+			t.Fatalf("beside dst: %v", left)
+		}
+		var entries, files int
+		var total int64
+		werr := filepath.WalkDir(dst, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			fi, err := os.Lstat(path)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(dst, path)
+			switch {
+			case fi.IsDir():
+				if fi.Mode() != fs.ModeDir|0o755 {
+					t.Errorf("folder %s has mode %v", rel, fi.Mode())
+				}
+			case fi.Mode().IsRegular():
+				files++
+				total += fi.Size()
+				if fi.Mode() != 0o644 && fi.Mode() != 0o755 {
+					t.Errorf("file %s has mode %v", rel, fi.Mode())
+				}
+				if fi.Size() > fuzzLimits.FileBytes {
+					t.Errorf("file %s has %d bytes", rel, fi.Size())
+				}
+			default:
+				t.Errorf("%s is a %v", rel, fi.Mode().Type())
+			}
+			if path != dst {
+				entries++
+				if len(rel) > MaxPathBytes || strings.Count(rel, "/") >= MaxDepth {
+					t.Errorf("name %q is too long or too deep", rel)
+				}
+			}
+			return nil
+		})
+		if werr != nil {
+			t.Fatal(werr)
+		}
+		if files == 0 || entries > fuzzLimits.Files || total > fuzzLimits.Bytes {
+			t.Errorf("%d files, %d entries, %d bytes", files, entries, total)
+		}
+	})
+}
