@@ -121,12 +121,12 @@ type Standing struct {
 
 // Match is a finished match.
 type Match struct {
-	ID      int64
-	Seats   []string // entrant names, or reference bots' names
-	Result  string
-	Reason  string
-	Replay  string
-	Test    bool
+	ID       int64
+	Seats    []string // entrant names, or reference bots' names
+	Result   string
+	Reason   string
+	Replay   string
+	Test     bool
 	Finished time.Time
 }
 
@@ -137,9 +137,9 @@ type Arena struct {
 	db  *sql.DB
 
 	mu sync.Mutex // guards what follows
-	// built are the prepared submissions and references, by key
-	// ("s<ID>", "r<i>"): built once per process.
-	built map[string]*tournament.Contestant
+	// built are the prepared submissions, by id: built once per
+	// process.
+	built map[int64]*tournament.Contestant
 	// busy counts the matches being played, by submission.
 	busy map[int64]int
 	wake chan struct{}
@@ -218,7 +218,7 @@ func copyRefs(dir string, refs []string) ([]string, error) {
 
 // Open opens the arena in dir.
 func Open(ctx context.Context, dir string) (*Arena, error) {
-	a := &Arena{dir: dir, built: map[string]*tournament.Contestant{}, busy: map[int64]int{}, wake: make(chan struct{}, 1)}
+	a := &Arena{dir: dir, built: map[int64]*tournament.Contestant{}, busy: map[int64]int{}, wake: make(chan struct{}, 1)}
 	if _, err := toml.DecodeFile(filepath.Join(dir, "arena.toml"), &a.cfg); err != nil {
 		return nil, fmt.Errorf("arena: %w", err)
 	}

@@ -7,7 +7,6 @@ import (
 	"crypto/subtle"
 	"database/sql"
 	"encoding/base32"
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -125,17 +124,4 @@ func (a *Arena) Authenticate(ctx context.Context, token string) (Entrant, error)
 		return Entrant{}, ErrUnauthorized
 	}
 	return found, nil
-}
-
-// entrantByName finds a live entrant.
-func (a *Arena) entrantByName(ctx context.Context, name string) (Entrant, error) {
-	var e Entrant
-	err := a.db.QueryRowContext(ctx, `SELECT id, name, retired FROM entrants WHERE name = ?`, name).Scan(&e.ID, &e.Name, &e.Retired)
-	if errors.Is(err, sql.ErrNoRows) {
-		return e, fmt.Errorf("arena: entrant %q: %w", name, ErrNotFound)
-	}
-	if err != nil {
-		return e, fmt.Errorf("arena: %w", err)
-	}
-	return e, nil
 }
