@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -32,6 +33,13 @@ func (m *Main) arena(ctx context.Context, args []string) error {
 		}
 		if len(args) == 0 {
 			return fmt.Errorf("%w: want a subcommand", errUsage)
+		}
+		// Then each subcommand's help, with its flags.
+		for _, c := range arenaCommands {
+			fmt.Fprintln(m.Stdout)
+			if err := m.arena(ctx, []string{c.name, "--help"}); err != nil && !errors.Is(err, flag.ErrHelp) {
+				return err
+			}
 		}
 		return nil
 	}
