@@ -416,3 +416,37 @@ func TestKill(t *testing.T) {
 		}
 	}
 }
+
+// A web bot for a game web bots do not play is refused with the reason,
+// shown to its author; the arena goes on.
+func TestWebBotWrongGame(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(judgetest.TempDir(t), "arena")
+	if err := arena.Init(dir, arena.Config{Game: "splix-small"}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := arena.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	e, _ := entrant(t, a, "alice", nil)
+	id, err := a.Submit(ctx, e, arena.Upload{URL: "http://127.0.0.1:1/bot.php"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- a.Run(rctx, 1) }()
+	waitFor(t, "the web bot's verdict", func() bool {
+		s := status(t, a, e, id).Status
+		return s != arena.StatusQueued && s != arena.StatusBuilding
+	})
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if s := status(t, a, e, id); s.Status != arena.StatusCompileError || !strings.Contains(s.Log, "splix") {
+		t.Errorf("status %s, log %q", s.Status, s.Log)
+	}
+}

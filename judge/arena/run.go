@@ -13,7 +13,9 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"judge/judge"
 	"judge/judge/bots/contest"
+	"judge/judge/httpbot"
 	"judge/judge/tournament"
 )
 
@@ -140,10 +142,16 @@ func (r *runner) builder(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		why := ""
+		if c.Err != nil {
+			why = c.Err.Error()
+		} else if err := r.startable(ctx, c); err != nil {
+			why = "cannot play: " + err.Error()
+		}
 		// Its entrant may have been removed meanwhile: then it stays
 		// retired.
-		if c.Err != nil {
-			if _, err := r.setStatus(ctx, id, StatusBuilding, StatusCompileError, c.Err.Error()); err != nil {
+		if why != "" {
+			if _, err := r.setStatus(ctx, id, StatusBuilding, StatusCompileError, why); err != nil {
 				return err
 			}
 			continue
@@ -158,6 +166,20 @@ func (r *runner) builder(ctx context.Context) error {
 		}
 		r.a.notify()
 	}
+}
+
+// startable checks that c can take a seat in the arena's game: a web bot
+// plays only some games. Its player is stopped at once.
+func (r *runner) startable(ctx context.Context, c *tournament.Contestant) error {
+	if _, ok, _ := httpbot.Parse(c.Arg); !ok {
+		return nil
+	}
+	p, err := c.Entrant.Start(ctx, judge.Seat{Seats: r.s.seats, Game: r.s.match.Name, Params: r.s.match.Params})
+	if err != nil {
+		return err
+	}
+	p.Stop(0)
+	return nil
 }
 
 // setStatus moves submission id from status from to status to, with its
