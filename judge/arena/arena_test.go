@@ -442,6 +442,15 @@ func TestWebBotWrongGame(t *testing.T) {
 		s := status(t, a, e, id).Status
 		return s != arena.StatusQueued && s != arena.StatusBuilding
 	})
+	// One Run at a time, in this process or another.
+	b, err := arena.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Run(ctx, 1); err == nil || !strings.Contains(err.Error(), "already running") {
+		t.Errorf("a second Run: %v", err)
+	}
+	b.Close()
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("Run: %v", err)

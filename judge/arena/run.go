@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -52,6 +54,15 @@ type work struct {
 // recorded, and will be played again. It returns an error when the judge
 // itself fails (its database, its build cache, its sandbox).
 func (a *Arena) Run(ctx context.Context, jobs int) error {
+	// One Run at a time: the lock goes with the process, however it ends.
+	lock, err := os.OpenFile(filepath.Join(a.dir, "run.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return fmt.Errorf("arena: %s is already running (another judge arena serve?): %w", a.dir, err)
+	}
 	s, err := a.setup()
 	if err != nil {
 		return err
