@@ -447,7 +447,9 @@ func TestWebBotWrongGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Run(ctx, 1); err == nil || !strings.Contains(err.Error(), "already running") {
+	bctx, bcancel := context.WithTimeout(ctx, time.Minute) // should it run after all
+	defer bcancel()
+	if err := b.Run(bctx, 1); err == nil || !strings.Contains(err.Error(), "already running") {
 		t.Errorf("a second Run: %v", err)
 	}
 	b.Close()
