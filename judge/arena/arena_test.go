@@ -461,3 +461,50 @@ func TestWebBotWrongGame(t *testing.T) {
 		t.Errorf("status %s, log %q", s.Status, s.Log)
 	}
 }
+
+// A game of more seats than there are active submissions: the ladder
+// plays with fewer, as the game's players parameter allows.
+func TestFewerSeats(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays real matches")
+	}
+	judgetest.NeedTools(t, "python3")
+	ctx := context.Background()
+	dir := filepath.Join(judgetest.TempDir(t), "arena")
+	if err := arena.Init(dir, arena.Config{Game: "splix-small", Params: map[string]int{"players": 3}, LadderGames: 1}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := arena.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	src, err := os.ReadFile(filepath.Join(judgetest.Root(t), "examples/splix/random_bot.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"alice", "bob"} {
+		e, _ := entrant(t, a, n, nil)
+		if _, err := a.Submit(ctx, e, arena.Upload{FileName: "bot.py", Data: src}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- a.Run(rctx, 1) }()
+	waitFor(t, "a ladder match", func() bool {
+		n, _, err := a.Standings(ctx)
+		return err == nil && n >= 1
+	})
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	ms, err := a.Matches(ctx, "", 0)
+	if err != nil || len(ms) == 0 {
+		t.Fatalf("matches %+v, %v", ms, err)
+	}
+	if len(ms[0].Seats) != 2 {
+		t.Errorf("a match of seats %v, want alice and bob", ms[0].Seats)
+	}
+}

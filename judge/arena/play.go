@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"time"
 
@@ -30,6 +31,10 @@ func (n named) Info() (judge.BotInfo, error) {
 // A match the context cuts short is not recorded.
 func (r *runner) play(ctx context.Context, w *work) error {
 	m := r.s.match
+	if len(w.subs) != r.s.seats {
+		m.Params = maps.Clone(m.Params)
+		m.Params[r.s.seatParam] = len(w.subs)
+	}
 	var seed [8]byte
 	if _, err := rand.Read(seed[:]); err != nil {
 		return fmt.Errorf("arena: %w", err)

@@ -260,10 +260,10 @@ func (r *runner) pick(ctx context.Context) (*work, error) {
 		}
 	}
 	l, err := r.a.loadLadder(ctx)
-	if err != nil || len(l.subs) < r.s.seats {
+	if err != nil || len(l.subs) < r.s.minSeats {
 		return nil, err
 	}
-	w := pickLadder(l, r.a.busy, r.s.seats, r.a.cfg.LadderGames)
+	w := pickLadder(l, r.a.busy, min(r.s.seats, len(l.subs)), r.a.cfg.LadderGames)
 	if w == nil {
 		return nil, nil
 	}
