@@ -150,6 +150,8 @@ type Arena struct {
 	built map[int64]*tournament.Contestant
 	// busy counts the matches being played, by submission.
 	busy map[int64]int
+	// wake is closed, and replaced, when there is new work: every
+	// waiting worker wakes.
 	wake chan struct{}
 
 	ladderMu sync.Mutex // guards ladder
@@ -233,7 +235,7 @@ func Open(ctx context.Context, dir string) (*Arena, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arena: %w", err)
 	}
-	a := &Arena{dir: dir, built: map[int64]*tournament.Contestant{}, busy: map[int64]int{}, wake: make(chan struct{}, 1)}
+	a := &Arena{dir: dir, built: map[int64]*tournament.Contestant{}, busy: map[int64]int{}, wake: make(chan struct{})}
 	if _, err := toml.DecodeFile(filepath.Join(dir, "arena.toml"), &a.cfg); err != nil {
 		return nil, fmt.Errorf("arena: %w", err)
 	}
@@ -257,8 +259,15 @@ func (a *Arena) Config() Config { return a.cfg }
 
 // notify wakes Run: there is new work.
 func (a *Arena) notify() {
-	select {
-	case a.wake <- struct{}{}:
-	default:
-	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	close(a.wake)
+	a.wake = make(chan struct{})
+}
+
+// woken is what notify closes next.
+func (a *Arena) woken() <-chan struct{} {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.wake
 }

@@ -113,16 +113,13 @@ func (a *Arena) path(arg string) string {
 }
 
 // wait waits for work, at most idle: false when ctx ended.
-func (r *runner) wait(ctx context.Context) bool {
+func (r *runner) wait(ctx context.Context, woken <-chan struct{}) bool {
 	t := time.NewTimer(idle)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
 		return false
-	case <-r.a.wake:
-		// Pass the news on to the other waiting workers.
-		r.a.notify()
-		time.Sleep(10 * time.Millisecond)
+	case <-woken:
 	case <-t.C:
 	}
 	return true
@@ -131,12 +128,13 @@ func (r *runner) wait(ctx context.Context) bool {
 // builder builds the queued submissions one at a time, oldest first.
 func (r *runner) builder(ctx context.Context) error {
 	for {
+		woken := r.a.woken()
 		var id int64
 		var arg string
 		err := r.a.db.QueryRowContext(ctx, `SELECT id, arg FROM submissions WHERE status = ? ORDER BY id LIMIT 1`, StatusQueued).Scan(&id, &arg)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			if !r.wait(ctx) {
+			if !r.wait(ctx, woken) {
 				return nil
 			}
 			continue
@@ -229,18 +227,20 @@ func (r *runner) contestant(ctx context.Context, id int64, arg string) (*tournam
 // worker plays matches until ctx ends.
 func (r *runner) worker(ctx context.Context) error {
 	for {
+		woken := r.a.woken()
 		w, err := r.pick(ctx)
 		if err != nil {
 			return err
 		}
 		if w == nil {
-			if !r.wait(ctx) {
+			if !r.wait(ctx, woken) {
 				return nil
 			}
 			continue
 		}
 		err = r.play(ctx, w)
 		r.done(w)
+		r.a.notify() // what was busy is free
 		if err != nil {
 			return err
 		}
