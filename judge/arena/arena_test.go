@@ -228,7 +228,7 @@ func status(t *testing.T, a *arena.Arena, e arena.Entrant, id int64) arena.Submi
 }
 
 func TestRun(t *testing.T) {
-	_, a := newArenaOf(t, arena.Config{TestMatches: 2, LadderGames: 8})
+	dir, a := newArenaOf(t, arena.Config{TestMatches: 2, LadderGames: 8})
 	good := source(t)
 	alice, aid := entrant(t, a, "alice", good)
 	bob, _ := entrant(t, a, "bob", nil)
@@ -251,7 +251,7 @@ func TestRun(t *testing.T) {
 	}
 
 	c := status(t, a, carol, cid)
-	if c.Status != arena.StatusCompileError || !strings.Contains(c.Log, "undeclared_thing") {
+	if c.Status != arena.StatusCompileError || !strings.Contains(c.Log, "bot.c:2:25: error:") || strings.Contains(c.Log, dir) {
 		t.Errorf("carol's broken bot: status %s, log %q", c.Status, c.Log)
 	}
 	if _, err := a.Submission(context.Background(), alice, cid); !errors.Is(err, arena.ErrNotFound) {

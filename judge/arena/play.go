@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"judge/judge"
@@ -77,7 +78,7 @@ func (r *runner) play(ctx context.Context, w *work) error {
 		// have played: one that cannot be played is the submission's.
 		for _, id := range w.subs {
 			if id != 0 {
-				_, err = r.setStatus(ctx, id, StatusTesting, StatusCompileError, "cannot play: "+err.Error())
+				_, err = r.setStatus(ctx, id, StatusTesting, StatusCompileError, "cannot play: "+strings.ReplaceAll(err.Error(), r.a.dir, "."))
 			}
 		}
 		return stopped(ctx, err)

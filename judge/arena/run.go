@@ -157,6 +157,11 @@ func (r *runner) builder(ctx context.Context) error {
 		} else if err := r.startable(ctx, c); err != nil {
 			why = "cannot play: " + err.Error()
 		}
+		// Its author sees the files by their names in the upload, not
+		// where the arena keeps them.
+		root := r.a.path(arg)
+		why = strings.ReplaceAll(strings.ReplaceAll(why, root+"/", ""), root, filepath.Base(root))
+		why = strings.ReplaceAll(why, r.a.dir, ".")
 		// Its entrant may have been removed meanwhile: then it stays
 		// retired.
 		if why != "" {
