@@ -159,14 +159,29 @@ type Arena struct {
 }
 
 // Init makes an arena in dir, which must not exist or be empty.
-func Init(dir string, c Config) error {
+// On error it leaves dir as it found it.
+func Init(dir string, c Config) (err error) {
 	c.fill()
 	if c.Game == "" {
 		return errors.New("arena: no game")
 	}
-	if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
+	ents, rerr := os.ReadDir(dir)
+	if rerr == nil && len(ents) > 0 {
 		return fmt.Errorf("arena: %s is not empty", dir)
 	}
+	defer func() {
+		if err == nil {
+			return
+		}
+		if rerr != nil {
+			os.RemoveAll(dir)
+			return
+		}
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}()
 	for _, d := range []string{"", "submissions", "builds", "replays", "refs"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			return fmt.Errorf("arena: %w", err)

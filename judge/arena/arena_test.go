@@ -139,6 +139,26 @@ func TestEntrants(t *testing.T) {
 	}
 }
 
+// A failed init leaves nothing behind: it can be run again.
+func TestInitFails(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "arena")
+	for _, c := range []arena.Config{{Game: "chess"}, {Game: "tictactoe", Params: map[string]int{"nosuch": 1}},
+		{Game: "tictactoe", ConfigFile: filepath.Join(dir, "missing.toml")}} {
+		if err := arena.Init(dir, c); err == nil {
+			t.Errorf("Init(%+v) made an arena", c)
+		}
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("Init(%+v) left %s: %v", c, dir, err)
+		}
+	}
+	if err := arena.Init(dir, arena.Config{Game: "tictactoe"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := arena.Init(dir, arena.Config{Game: "tictactoe"}); err == nil {
+		t.Error("Init over an arena")
+	}
+}
+
 func TestSubmitLimits(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(judgetest.TempDir(t), "arena")
