@@ -13,7 +13,9 @@ import (
 // argument.
 var fuzzNames = []string{"bot.tar", "bot.tgz", "bot.zip", "main.py"}
 
-var fuzzLimits = Limits{Files: 10, Bytes: 1 << 20, FileBytes: 256 << 10}
+// fuzzLimits are small, so that the seeds that test them are small: the
+// fuzzer's work grows with the size of its inputs.
+var fuzzLimits = Limits{Files: 10, Bytes: 64 << 10, FileBytes: 16 << 10}
 
 // FuzzUnpack checks, for any upload, that nothing is written but dst, that
 // an error wraps ErrBad and leaves nothing, and that a success leaves only
@@ -26,12 +28,17 @@ func FuzzUnpack(f *testing.F) {
 				k = i
 			}
 		}
-		// Seeds over 1 MiB (the bombs) would make every run slow; they are
-		// TestUnpack's.
-		if k >= 0 && len(c.data) < 1<<20 {
+		if k >= 0 && len(c.data) <= 16<<10 {
 			f.Add(uint8(k), c.data)
 		}
 	}
+	// Small seeds over fuzzLimits, as TestUnpack's are over testLimits.
+	f.Add(uint8(1), gz(f, mkTar(f, zeros("bomb", 1<<20))))
+	f.Add(uint8(2), mkZip(f, zeros("bomb", 1<<20)))
+	f.Add(uint8(2), lyingZip(f, 1<<20, 100))
+	f.Add(uint8(1), gz(f, mkTar(f, zeros("a", 15<<10), zeros("b", 15<<10), zeros("c", 15<<10), zeros("d", 15<<10), zeros("e", 15<<10))))
+	f.Add(uint8(2), mkZip(f, zeros("a", 15<<10), zeros("b", 15<<10), zeros("c", 15<<10), zeros("d", 15<<10), zeros("e", 15<<10)))
+	f.Add(uint8(1), gz(f, longNames(f, 2)))
 	f.Fuzz(func(t *testing.T, k uint8, data []byte) {
 		name := fuzzNames[int(k)%len(fuzzNames)]
 		root := t.TempDir()

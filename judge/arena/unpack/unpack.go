@@ -155,7 +155,7 @@ func Unpack(name string, data []byte, dst string, l Limits) (err error) {
 			return err
 		}
 		if int64(len(data)) > l.FileBytes || int64(len(data)) > l.Bytes {
-			return bad("%s is %s: a file may be at most %s", name, size(int64(len(data))), size(min(l.FileBytes, l.Bytes)))
+			return tooLarge(name, min(l.FileBytes, l.Bytes))
 		}
 	}
 	if _, err := os.Lstat(dst); err == nil {
@@ -187,9 +187,6 @@ func Unpack(name string, data []byte, dst string, l Limits) (err error) {
 	switch k {
 	case single:
 		err = w.file(name, bytes.NewReader(data), false)
-		if err == nil {
-			w.files++
-		}
 	case tarKind:
 		err = w.tar(bytes.NewReader(data))
 	case tgzKind:
@@ -284,6 +281,10 @@ func cleanName(name string) (string, error) {
 		return "", bad("the archive holds %q, nested %d folders deep: at most %d are allowed", name, len(parts), MaxDepth)
 	}
 	return strings.Join(parts, "/"), nil
+}
+
+func tooLarge(name string, limit int64) error {
+	return bad("%s is larger than %s, the most a file may hold", name, size(limit))
 }
 
 // size writes a number of bytes for people.

@@ -156,7 +156,7 @@ func (w *writer) file(name string, r io.Reader, exec bool) error {
 	case err != nil:
 		return fmt.Errorf("unpack: %w", err)
 	case n > room && room == w.l.FileBytes:
-		return bad("%s is larger than %s: a file may be at most %s", name, size(w.l.FileBytes), size(w.l.FileBytes))
+		return tooLarge(name, w.l.FileBytes)
 	case n > room:
 		return w.tooBig()
 	}
@@ -337,7 +337,7 @@ func (w *writer) zipEntry(f *zip.File) error {
 		return bad("%s is compressed with a method (%d) that is not accepted: use deflate, the usual one", f.Name, f.Method)
 	}
 	if f.UncompressedSize64 > uint64(w.l.FileBytes) {
-		return bad("%s is larger than %s: a file may be at most %s", name, size(w.l.FileBytes), size(w.l.FileBytes))
+		return tooLarge(name, w.l.FileBytes)
 	}
 	rc, err := f.Open()
 	if err != nil {
