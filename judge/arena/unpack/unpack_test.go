@@ -420,3 +420,44 @@ func TestUnpackDefaults(t *testing.T) {
 		t.Errorf("a file of 4 MiB with the default limits: %v", err)
 	}
 }
+
+func TestUnpackNoParent(t *testing.T) {
+	root := t.TempDir()
+	err := Unpack("main.py", []byte("x"), filepath.Join(root, "no", "sub"), Limits{})
+	if err == nil || errors.Is(err, ErrBad) {
+		t.Fatalf("Unpack into a missing folder: %v; want an error not ErrBad", err)
+	}
+	if left := listTree(t, root); len(left) > 0 {
+		t.Errorf("after the error: %v", left)
+	}
+}
+
+// TestRenameNoReplace checks the last step does not replace a folder made
+// meanwhile, as rename(2) would an empty one.
+func TestRenameNoReplace(t *testing.T) {
+	root := t.TempDir()
+	from, to := filepath.Join(root, "from"), filepath.Join(root, "to")
+	for _, d := range []string{from, to} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(from, "a"), []byte("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := renameNoReplace(from, to); err == nil {
+		t.Fatal("renameNoReplace replaced an empty folder")
+	}
+	if left := listTree(t, root); fmt.Sprint(left) != "[from from/a to]" {
+		t.Errorf("after the error: %v", left)
+	}
+	if err := os.Remove(to); err != nil {
+		t.Fatal(err)
+	}
+	if err := renameNoReplace(from, to); err != nil {
+		t.Fatal(err)
+	}
+	if left := listTree(t, root); fmt.Sprint(left) != "[to to/a]" {
+		t.Errorf("after renaming: %v", left)
+	}
+}
