@@ -197,7 +197,17 @@ type unpackCase struct {
 	errHas string // a part of the error's text, for failure
 }
 
+// builtCases are the cases, built once for TestUnpack and FuzzUnpack.
+var builtCases []unpackCase
+
 func cases(t testing.TB) []unpackCase {
+	if builtCases == nil {
+		builtCases = buildCases(t)
+	}
+	return builtCases
+}
+
+func buildCases(t testing.TB) []unpackCase {
 	bot := []ent{dir("bot/"), file("bot/main.py", "print(1)\n"), dir("bot/lib/"), file("bot/lib/util.py", "x = 1\n")}
 	botWant := map[string]string{"main.py": "print(1)\n", "lib": "dir", "lib/util.py": "x = 1\n"}
 	exe := ent{name: "run.sh", typ: tar.TypeReg, body: "#!/bin/sh\n", mode: 0o700}
@@ -277,10 +287,10 @@ func cases(t testing.TB) []unpackCase {
 		{name: "single file too large", upload: "main.py", data: make([]byte, 256<<10+1), errHas: "main.py is larger than 256 KiB, the most a file may hold"},
 		{name: "too many bytes", upload: "bot.tar", data: mkTar(t, manyBig...), errHas: "unpacks to more than 1 MiB"},
 		{name: "too many bytes zip", upload: "bot.zip", data: mkZip(t, manyBig...), errHas: "unpacks to more than 1 MiB"},
-		{name: "gzip bomb", upload: "bot.tgz", data: gz(t, mkTar(t, zeros("bomb", 64<<20))), errHas: "bomb is larger than 256 KiB"},
-		{name: "gzip bomb in long names", upload: "bot.tgz", data: gz(t, longNames(t, 20)), errHas: "unpacks to more than 1 MiB"},
-		{name: "zip bomb", upload: "bot.zip", data: mkZip(t, zeros("bomb", 64<<20)), errHas: "bomb is larger than 256 KiB"},
-		{name: "zip bomb lying size", upload: "bot.zip", data: lyingZip(t, 64<<20, 100), errHas: "bomb.txt"},
+		{name: "gzip bomb", upload: "bot.tgz", data: gz(t, mkTar(t, zeros("bomb", 2<<20))), errHas: "bomb is larger than 256 KiB"},
+		{name: "gzip bomb in long names", upload: "bot.tgz", data: gz(t, longNames(t, 12)), errHas: "unpacks to more than 1 MiB"},
+		{name: "zip bomb", upload: "bot.zip", data: mkZip(t, zeros("bomb", 2<<20)), errHas: "bomb is larger than 256 KiB"},
+		{name: "zip bomb lying size", upload: "bot.zip", data: lyingZip(t, 2<<20, 100), errHas: "bomb.txt"},
 		{name: "zip lying size under the limit", upload: "bot.zip", data: lyingZip(t, 200<<10, 100), errHas: "damaged"},
 		{name: "tar duplicate", upload: "bot.tar", data: mkTar(t, file("a", "1"), file("a", "2")), errHas: `"a" twice`},
 		{name: "tar duplicate after cleaning", upload: "bot.tar", data: mkTar(t, file("a/b", "1"), file("./a//b", "2")), errHas: `"a/b" twice`},
