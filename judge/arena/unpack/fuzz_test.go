@@ -10,7 +10,7 @@ import (
 )
 
 // fuzzNames are the names an upload takes in FuzzUnpack, by its first
-// argument.
+// argument; past them, the upload takes the name FuzzUnpack is given.
 var fuzzNames = []string{"bot.tar", "bot.tgz", "bot.zip", "main.py"}
 
 // fuzzLimits are small, so that the seeds that test them are small: the
@@ -28,22 +28,32 @@ func FuzzUnpack(f *testing.F) {
 				k = i
 			}
 		}
-		if k >= 0 && len(c.data) <= 16<<10 {
-			f.Add(uint8(k), c.data)
+		if len(c.data) > 16<<10 {
+			continue
 		}
+		if k >= 0 {
+			f.Add(uint8(k), "", c.data)
+		}
+		f.Add(uint8(len(fuzzNames)), c.upload, c.data)
 	}
 	// Small seeds over fuzzLimits, as TestUnpack's are over testLimits.
-	f.Add(uint8(1), gz(f, mkTar(f, zeros("bomb", 1<<20))))
-	f.Add(uint8(2), mkZip(f, zeros("bomb", 1<<20)))
-	f.Add(uint8(2), lyingZip(f, 1<<20, 100))
-	f.Add(uint8(1), gz(f, mkTar(f, zeros("a", 15<<10), zeros("b", 15<<10), zeros("c", 15<<10), zeros("d", 15<<10), zeros("e", 15<<10))))
-	f.Add(uint8(2), mkZip(f, zeros("a", 15<<10), zeros("b", 15<<10), zeros("c", 15<<10), zeros("d", 15<<10), zeros("e", 15<<10)))
-	f.Add(uint8(1), gz(f, longNames(f, 2)))
-	f.Fuzz(func(t *testing.T, k uint8, data []byte) {
-		name := fuzzNames[int(k)%len(fuzzNames)]
+	f.Add(uint8(1), "", gz(f, mkTar(f, zeros("bomb", 1<<20))))
+	f.Add(uint8(2), "", mkZip(f, zeros("bomb", 1<<20)))
+	f.Add(uint8(2), "", lyingZip(f, 1<<20, 100))
+	f.Add(uint8(1), "", gz(f, mkTar(f, zeros("a", 15<<10), zeros("b", 15<<10), zeros("c", 15<<10), zeros("d", 15<<10), zeros("e", 15<<10))))
+	f.Add(uint8(2), "", mkZip(f, zeros("a", 15<<10), zeros("b", 15<<10), zeros("c", 15<<10), zeros("d", 15<<10), zeros("e", 15<<10)))
+	f.Add(uint8(1), "", gz(f, longNames(f, 2)))
+	f.Fuzz(func(t *testing.T, k uint8, name string, data []byte) {
+		if i := int(k) % (len(fuzzNames) + 1); i < len(fuzzNames) {
+			name = fuzzNames[i]
+		}
 		root := t.TempDir()
 		dst := filepath.Join(root, "dst")
 		err := Unpack(name, data, dst, fuzzLimits)
+		// t.TempDir makes root in a folder of its own.
+		if above, err := os.ReadDir(filepath.Dir(root)); err != nil || len(above) != 1 {
+			t.Fatalf("beside %s: %v, %v", root, above, err)
+		}
 		left, lerr := os.ReadDir(root)
 		if lerr != nil {
 			t.Fatal(lerr)
