@@ -27,12 +27,14 @@
 //     file's path count too), every file at most Limits.FileBytes bytes and
 //     all of them at most Limits.Bytes bytes. Bytes are counted as they are
 //     decompressed, not taken from the sizes the archive declares, so a zip
-//     or gzip bomb stops at the limit;
+//     or gzip bomb stops at the limit. At most 2*Files+16 entries are read,
+//     skipped ones too, and a tar's decompressed stream, headers and
+//     skipped data too, may be at most Limits.Bytes + 8 MiB;
 //   - no encrypted zip entries, and only the stored and deflated zip methods;
 //   - at least one file.
 //
-// A zip's "__MACOSX/" folder (the resource forks macOS's Finder adds) and a
-// tar's global header (which git archive adds) are skipped. Times, owners
+// A "__MACOSX" folder at the top (the resource forks macOS's Finder adds to
+// a zip) and a tar's global header (which git archive adds) are skipped. Times, owners
 // and permissions are not kept: files are written 0644, or 0755 when the
 // archive marks them executable; folders are 0755.
 //
