@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // fuzzNames are the names an upload takes in FuzzUnpack, by its first
@@ -61,6 +63,9 @@ func FuzzUnpack(f *testing.F) {
 		if err != nil {
 			if !errors.Is(err, ErrBad) {
 				t.Fatalf("error %q does not wrap ErrBad", err)
+			}
+			if msg := err.Error(); !utf8.ValidString(msg) || strings.ContainsFunc(msg, unicode.IsControl) || len(msg) > 2<<10 {
+				t.Fatalf("error %q is not fit to show", msg)
 			}
 			if len(left) > 0 {
 				t.Fatalf("after the error %q, %s holds %s", err, root, left[0].Name())

@@ -271,6 +271,8 @@ func buildCases(t testing.TB) []unpackCase {
 			errHas: "the archive holds a link (bot/x -> /etc/passwd): links are not accepted"},
 		{name: "tar symlink inside", upload: "bot.tar", data: mkTar(t, file("a", "a"), ent{name: "b", typ: tar.TypeSymlink, link: "a"}),
 			errHas: "links are not accepted"},
+		{name: "tar symlink to a strange target", upload: "bot.tar", data: mkTar(t, ent{name: "x", typ: tar.TypeSymlink, link: "a\x1b[31m\n" + strings.Repeat("b", 200)}),
+			errHas: `link (x -> "a\x1b[31m\n` + strings.Repeat("b", 93) + `...")`},
 		{name: "tar hardlink", upload: "bot.tar", data: mkTar(t, ent{name: "x", typ: tar.TypeLink, link: "/etc/shadow"}),
 			errHas: "hard link (x -> /etc/shadow)"},
 		{name: "zip symlink", upload: "bot.zip", data: mkZip(t, ent{name: "x", typ: tar.TypeSymlink, link: "/etc/passwd"}),
