@@ -27,12 +27,14 @@
 //     file's path count too), every file at most Limits.FileBytes bytes and
 //     all of them at most Limits.Bytes bytes. Bytes are counted as they are
 //     decompressed, not taken from the sizes the archive declares, so a zip
-//     or gzip bomb stops at the limit;
+//     or gzip bomb stops at the limit. At most 2*Files+16 entries are read,
+//     skipped ones too, and a tar's decompressed stream, headers and
+//     skipped data too, may be at most Limits.Bytes + 8 MiB;
 //   - no encrypted zip entries, and only the stored and deflated zip methods;
 //   - at least one file.
 //
-// A zip's "__MACOSX/" folder (the resource forks macOS's Finder adds) and a
-// tar's global header (which git archive adds) are skipped. Times, owners
+// A "__MACOSX" folder at the top (the resource forks macOS's Finder adds to
+// a zip) and a tar's global header (which git archive adds) are skipped. Times, owners
 // and permissions are not kept: files are written 0644, or 0755 when the
 // archive marks them executable; folders are 0755.
 //
@@ -89,7 +91,14 @@ type badError struct{ msg string }
 func (e *badError) Error() string        { return e.msg }
 func (e *badError) Is(target error) bool { return target == ErrBad }
 
+// bad makes a badError. Its string arguments, which may come from the
+// archive, are shown as show does.
 func bad(format string, args ...any) error {
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = show(s)
+		}
+	}
 	return &badError{msg: fmt.Sprintf(format, args...)}
 }
 
@@ -132,7 +141,7 @@ func kindOf(name string) (kind, error) {
 	}
 	for _, s := range otherArchives {
 		if strings.HasSuffix(lower, s) {
-			return single, bad("%q looks like a %s archive: only .tar, .tar.gz, .tgz and .zip archives are accepted", name, s)
+			return single, bad("%s looks like a %s archive: only .tar, .tar.gz, .tgz and .zip archives are accepted", name, s)
 		}
 	}
 	return single, nil
@@ -155,7 +164,7 @@ func Unpack(name string, data []byte, dst string, l Limits) (err error) {
 			return err
 		}
 		if int64(len(data)) > l.FileBytes || int64(len(data)) > l.Bytes {
-			return bad("%s is %s: a file may be at most %s", name, size(int64(len(data))), size(min(l.FileBytes, l.Bytes)))
+			return tooLarge(name, min(l.FileBytes, l.Bytes))
 		}
 	}
 	if _, err := os.Lstat(dst); err == nil {
@@ -187,9 +196,6 @@ func Unpack(name string, data []byte, dst string, l Limits) (err error) {
 	switch k {
 	case single:
 		err = w.file(name, bytes.NewReader(data), false)
-		if err == nil {
-			w.files++
-		}
 	case tarKind:
 		err = w.tar(bytes.NewReader(data))
 	case tgzKind:
@@ -228,9 +234,9 @@ func checkFileName(name string) error {
 	case name == "":
 		return bad("the file has no name")
 	case name == "." || name == "..":
-		return bad("%q is not a file name", name)
+		return bad("%s is not a file name", name)
 	case strings.ContainsAny(name, `/\`):
-		return bad("the file name %q holds a slash: send the file's name alone", name)
+		return bad("the file name %s holds a slash: send the file's name alone", name)
 	case len(name) > maxNameBytes:
 		return bad("the file name is longer than %d bytes", maxNameBytes)
 	}
@@ -241,11 +247,11 @@ func checkFileName(name string) error {
 // characters.
 func checkChars(name string) error {
 	if !utf8.ValidString(name) {
-		return bad("the name %q is not valid UTF-8", name)
+		return bad("the name %s is not valid UTF-8", name)
 	}
 	for _, r := range name {
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return bad("the name %q holds a control character", name)
+			return bad("the name %s holds a control character", name)
 		}
 	}
 	return nil
@@ -259,10 +265,10 @@ func cleanName(name string) (string, error) {
 	}
 	n := strings.ReplaceAll(name, `\`, "/")
 	if strings.HasPrefix(n, "/") {
-		return "", bad("the archive holds %q, an absolute path: names must be relative to the bot's folder", name)
+		return "", bad("the archive holds %s, an absolute path: names must be relative to the bot's folder", name)
 	}
 	if len(n) > MaxPathBytes {
-		return "", bad("the archive holds a name longer than %d bytes (it starts %q)", MaxPathBytes, name[:40])
+		return "", bad("the archive holds a name longer than %d bytes (%s)", MaxPathBytes, name)
 	}
 	var parts []string
 	for p := range strings.SplitSeq(n, "/") {
@@ -270,10 +276,10 @@ func cleanName(name string) (string, error) {
 		case "", ".":
 			continue
 		case "..":
-			return "", bad("the archive holds %q, which climbs out of its folder with \"..\": names must stay inside the bot's folder", name)
+			return "", bad("the archive holds %s, which climbs out of its folder with \"..\": names must stay inside the bot's folder", name)
 		}
 		if len(p) > maxNameBytes {
-			return "", bad("the archive holds %q, with a part longer than %d bytes", name, maxNameBytes)
+			return "", bad("the archive holds %s, with a part longer than %d bytes", name, maxNameBytes)
 		}
 		parts = append(parts, p)
 	}
@@ -281,9 +287,13 @@ func cleanName(name string) (string, error) {
 		return "", nil
 	}
 	if len(parts) > MaxDepth {
-		return "", bad("the archive holds %q, nested %d folders deep: at most %d are allowed", name, len(parts), MaxDepth)
+		return "", bad("the archive holds %s, nested %d folders deep: at most %d are allowed", name, len(parts), MaxDepth)
 	}
 	return strings.Join(parts, "/"), nil
+}
+
+func tooLarge(name string, limit int64) error {
+	return bad("%s is larger than %s, the most a file may hold", name, size(limit))
 }
 
 // size writes a number of bytes for people.
