@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -206,4 +207,55 @@ func tournament(b *testing.B, judgeBin string, names []string, src []byte, jobs 
 	n := rounds * perRound
 	b.Logf("judge tournament: %d matches in %v", n, el.Round(time.Millisecond))
 	return float64(n) / el.Seconds()
+}
+
+// BenchmarkUploads50: 50 entrants upload the same C bot at once through
+// the API, and the arena builds and tests every upload with 2 jobs.
+// Metrics: the uploads a second the server took, and the seconds until
+// the 50 submissions were all active.
+func BenchmarkUploads50(b *testing.B) {
+	judgetest.NeedTools(b, "gcc")
+	const n = 50
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("team%02d", i)
+	}
+	src := source(b, "examples/gomoku/random.c")
+	var rate, active float64
+	for range b.N {
+		ta := newArena(b, arena.Config{}, web.Options{}, names...)
+		ids := make([]int64, n)
+		var wg sync.WaitGroup
+		start := time.Now()
+		for i, who := range names {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := ta.upload(b, ta.tokens[who], "bot.c", src)
+				var v struct{ ID int64 }
+				if r.code != http.StatusCreated || json.Unmarshal(r.body, &v) != nil {
+					b.Errorf("%s: %v", who, r)
+				}
+				ids[i] = v.ID
+			}()
+		}
+		wg.Wait()
+		if b.Failed() {
+			return
+		}
+		rate = n / time.Since(start).Seconds()
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- ta.a.Run(ctx, 2) }()
+		for i, who := range names {
+			ta.waitFor(b, who, ids[i], func(s submission) bool { return s.Status == "active" })
+		}
+		active = time.Since(start).Seconds()
+		cancel()
+		if err := <-done; err != nil && ctx.Err() == nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(rate, "uploads/s")
+	b.ReportMetric(active, "s-until-all-active")
 }
