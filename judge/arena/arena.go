@@ -218,6 +218,10 @@ func copyRefs(dir string, refs []string) ([]string, error) {
 
 // Open opens the arena in dir.
 func Open(ctx context.Context, dir string) (*Arena, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
 	a := &Arena{dir: dir, built: map[int64]*tournament.Contestant{}, busy: map[int64]int{}, wake: make(chan struct{}, 1)}
 	if _, err := toml.DecodeFile(filepath.Join(dir, "arena.toml"), &a.cfg); err != nil {
 		return nil, fmt.Errorf("arena: %w", err)

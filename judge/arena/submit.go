@@ -83,10 +83,12 @@ func (a *Arena) store(id int64, name string, u Upload) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("arena: %w", err)
 	}
-	dst := filepath.Join(dir, name)
-	if err := unpackUpload(u.FileName, u.Data, dst); err != nil {
+	if err := unpackUpload(u.FileName, u.Data, filepath.Join(dir, name)); err != nil {
 		os.RemoveAll(dir)
-		return "", fmt.Errorf("%w: %w", ErrBadArchive, err)
+		if errors.Is(err, ErrBadArchive) {
+			return "", err
+		}
+		return "", fmt.Errorf("arena: %w", err)
 	}
 	if err := syncTree(dir); err != nil {
 		return "", fmt.Errorf("arena: %w", err)

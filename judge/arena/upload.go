@@ -2,25 +2,18 @@ package arena
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
-	"strings"
+	"fmt"
+
+	"judge/judge/arena/unpack"
 )
 
-// unpackUpload writes an upload into dst: a single source file as
-// dst/NAME (its base name).
+// unpackUpload writes an upload into dst, which must not exist: an
+// archive unpacked, or a single source file as dst/NAME. A bad, hostile
+// or too large upload is ErrBadArchive.
 func unpackUpload(name string, data []byte, dst string) error {
-	base := filepath.Base(filepath.Clean("/" + name))
-	if base == "/" || base == "." || strings.HasPrefix(base, ".") {
-		return errors.New("no file name")
+	err := unpack.Unpack(name, data, dst, unpack.Limits{})
+	if errors.Is(err, unpack.ErrBad) {
+		return fmt.Errorf("%w: %w", ErrBadArchive, err)
 	}
-	for _, ext := range []string{".tar", ".tar.gz", ".tgz", ".zip"} {
-		if strings.HasSuffix(strings.ToLower(base), ext) {
-			return errors.New("archives are not accepted here")
-		}
-	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dst, base), data, 0o644)
+	return err
 }
