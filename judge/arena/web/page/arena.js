@@ -56,7 +56,8 @@ function when(t) {
 async function loadStandings() {
   const s = await api("/api/standings");
   arena.standings = s;
-  $("summary").textContent = s.matches + " matches played, " + s.standings.length + " bots";
+  const plural = (n, w) => n + " " + w + (n === 1 ? "" : "es".slice(w.endsWith("ch") ? 0 : 1));
+  $("summary").textContent = plural(s.matches, "ladder match") + " played, " + plural(s.standings.length, "bot");
   const tb = $("standings").tBodies[0];
   tb.replaceChildren();
   for (const x of s.standings) {
