@@ -5,6 +5,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -211,8 +212,9 @@ func source(t testing.TB, path string) []byte {
 const broken = "#include <stdio.h>\nint main(void) { printf(\"x\") return 0; }\n"
 
 // TestAPIFlow submits a bot that builds and one that does not, through
-// the API, with the arena running: the first is tested and joins the
-// ladder, the second's compile error is for its author only.
+// the API, with the arena running: the first (a source file, and a
+// .tar.gz of a folder) are tested and join the ladder, the second's
+// compile error is for its author only.
 func TestAPIFlow(t *testing.T) {
 	judgetest.NeedTools(t, "gcc")
 	ta := newArena(t, arena.Config{TestMatches: 2}, web.Options{}, "alice", "bob", "carol")
@@ -220,7 +222,16 @@ func TestAPIFlow(t *testing.T) {
 	good := source(t, "examples/gomoku/random.c")
 	alice := ta.submitted(t, "alice", "random.c", good)
 	bob := ta.submitted(t, "bob", "broken.c", []byte(broken))
-	carol := ta.submitted(t, "carol", "bot.c", good)
+	// carol's is a .tar.gz of her bot's folder.
+	var tgz bytes.Buffer
+	zw := gzip.NewWriter(&tgz)
+	tw := tar.NewWriter(zw)
+	tw.WriteHeader(&tar.Header{Name: "carolbot/", Typeflag: tar.TypeDir, Mode: 0o755})
+	tw.WriteHeader(&tar.Header{Name: "carolbot/main.c", Typeflag: tar.TypeReg, Mode: 0o644, Size: int64(len(good))})
+	tw.Write(good)
+	tw.Close()
+	zw.Close()
+	carol := ta.submitted(t, "carol", "carolbot.tar.gz", tgz.Bytes())
 
 	s := ta.waitFor(t, "bob", bob, func(s submission) bool { return s.Status == "compile-error" })
 	if !strings.Contains(s.Log, "error") || !strings.Contains(s.Log, "broken.c") {
