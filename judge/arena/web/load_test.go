@@ -85,8 +85,9 @@ const ladderMatches = 2000
 // then the same bots in `judge tournament` with the same jobs for about
 // as many matches. Metrics: each one's matches a second, their ratio
 // (arena over tournament), the database's size at the end (MB, with its
-// write-ahead log) and the peak of the process's Go heap while the
-// ladder played (MB).
+// write-ahead log), the peak of the process's Go heap while the ladder
+// played and the process's peak resident set (MB: the arena, its server
+// and the test's client together).
 func BenchmarkLadder(b *testing.B) {
 	judgetest.NeedTools(b, "gcc")
 	const jobs = 2
@@ -102,6 +103,9 @@ func BenchmarkLadder(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		rate, db, heap := ladder(b, names, src, jobs)
 		arenaRate, dbMB, heapMB = append(arenaRate, rate), append(dbMB, db), append(heapMB, heap)
+		if hwm, ok := peakRSS(); ok {
+			b.ReportMetric(hwm, "peak-RSS-MB")
+		}
 		tourRate = append(tourRate, tournament(b, judgeBin, names, src, jobs))
 	}
 	last := len(arenaRate) - 1
@@ -110,6 +114,22 @@ func BenchmarkLadder(b *testing.B) {
 	b.ReportMetric(arenaRate[last]/tourRate[last], "ladder/tournament")
 	b.ReportMetric(dbMB[last], "db-MB")
 	b.ReportMetric(heapMB[last], "peak-heap-MB")
+}
+
+// peakRSS is the process's peak resident set (VmHWM), in MB, where
+// /proc tells it.
+func peakRSS() (float64, bool) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		var kb float64
+		if _, err := fmt.Sscanf(l, "VmHWM: %f kB", &kb); err == nil {
+			return kb / 1e3, true
+		}
+	}
+	return 0, false
 }
 
 // ladder plays ladderMatches ladder matches and returns their rate, the

@@ -211,9 +211,9 @@ func source(t testing.TB, path string) []byte {
 
 const broken = "#include <stdio.h>\nint main(void) { printf(\"x\") return 0; }\n"
 
-// TestAPIFlow submits a bot that builds and one that does not, through
-// the API, with the arena running: the first (a source file, and a
-// .tar.gz of a folder) are tested and join the ladder, the second's
+// TestAPIFlow submits bots that build and one that does not, through
+// the API, with the arena running: the first two (a source file, and a
+// .tar.gz of a folder) are tested and join the ladder; the third's
 // compile error is for its author only.
 func TestAPIFlow(t *testing.T) {
 	judgetest.NeedTools(t, "gcc")
