@@ -184,12 +184,14 @@ func ladder(b *testing.B, names []string, src []byte, jobs int) (rate, dbMB, hea
 		b.Fatal(err)
 	}
 	var size int64
+	var sizes []string
 	for _, f := range []string{"arena.db", "arena.db-wal"} {
 		if fi, err := os.Stat(filepath.Join(ta.dir, f)); err == nil {
 			size += fi.Size()
+			sizes = append(sizes, fmt.Sprintf("%s %d bytes", f, fi.Size()))
 		}
 	}
-	b.Logf("ladder: %d matches in %v; database %d bytes; peak heap %d bytes", n, el.Round(time.Millisecond), size, peak)
+	b.Logf("ladder: %d matches in %v; %s; peak heap %d bytes", n, el.Round(time.Millisecond), strings.Join(sizes, ", "), peak)
 	return float64(n) / el.Seconds(), float64(size) / 1e6, float64(peak) / 1e6
 }
 
