@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -32,6 +33,13 @@ func (m *Main) arena(ctx context.Context, args []string) error {
 		}
 		if len(args) == 0 {
 			return fmt.Errorf("%w: want a subcommand", errUsage)
+		}
+		// Then each subcommand's help, with its flags.
+		for _, c := range arenaCommands {
+			fmt.Fprintln(m.Stdout)
+			if err := m.arena(ctx, []string{c.name, "--help"}); err != nil && !errors.Is(err, flag.ErrHelp) {
+				return err
+			}
 		}
 		return nil
 	}
@@ -70,6 +78,7 @@ func (m *Main) arenaInit(args []string) error {
 	fs.IntVar(&c.TestMatches, "test-matches", arena.DefaultTestMatches, "test matches of each new submission against the reference bots")
 	fs.Int64Var(&c.MaxUploadBytes, "max-upload", arena.DefaultMaxUploadBytes, "largest upload, in bytes")
 	fs.IntVar(&c.SubmissionsPerHour, "per-hour", arena.DefaultSubmissionsPerHour, "submissions an entrant may make in an hour")
+	fs.IntVar(&c.LadderGames, "ladder-games", arena.DefaultLadderGames, "ladder matches each submission plays: then the ladder waits for a new one")
 	fs.StringVar(&c.Languages, "languages", "", "how to build each language (default configs/languages.toml if present, else built in)")
 	pos, err := parse(fs, args)
 	if err != nil {

@@ -1,11 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
+	"mime/multipart"
+	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -135,4 +141,107 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// judge arena serve takes uploads over HTTP and plays the ladder; killed
+// with SIGKILL (its bots with it) and started again, it has lost no
+// submission and no finished match, and the ladder goes on.
+func TestArenaServeKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the judge and plays real matches")
+	}
+	judgetest.NeedTools(t, "gcc")
+	root := judgetest.Root(t)
+	tmp := judgetest.TempDir(t)
+	bin := judgeProgram(t)
+	dir := filepath.Join(tmp, "arena")
+	random := filepath.Join(root, "examples/gomoku/random.c")
+	if code, _, errs := run(t, "arena", "init", "--game", "tictactoe", "--ref", random, "--test-matches", "2", dir); code != 0 {
+		t.Fatalf("arena init: %d\n%s", code, errs)
+	}
+	var tokens []string
+	for _, n := range []string{"alice", "bob"} {
+		_, out, _ := run(t, "arena", "add", dir, n)
+		f := strings.Fields(out)
+		tokens = append(tokens, f[len(f)-1])
+	}
+	serve := func() (*exec.Cmd, string) {
+		t.Helper()
+		cmd := exec.Command(bin, "arena", "serve", dir, "--jobs", "2")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
+		line, err := bufio.NewReader(out).ReadString('\n')
+		if err != nil {
+			t.Fatalf("judge arena serve: %v", err)
+		}
+		f := strings.Fields(line)
+		if len(f) < 4 || !strings.HasPrefix(f[3], "http://127.0.0.1:") {
+			t.Fatalf("judge arena serve says %q", line)
+		}
+		return cmd, f[3]
+	}
+	cmd, url := serve()
+	for _, tok := range tokens {
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		fw, _ := mw.CreateFormFile("file", "bot.c")
+		fw.Write(mustRead(t, random))
+		mw.Close()
+		req, _ := http.NewRequest("POST", url+"api/submissions", &body)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode/100 != 2 {
+			t.Fatalf("upload: %s", resp.Status)
+		}
+	}
+	matches := func() int {
+		resp, err := http.Get(url + "api/standings")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var st struct{ Matches int }
+		if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+			t.Fatal(err)
+		}
+		return st.Matches
+	}
+	waitUntil := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(2 * time.Minute)
+		for !cond() {
+			if time.Now().After(deadline) {
+				t.Fatalf("waited in vain for %s", what)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	seen := 0
+	waitUntil("ladder matches", func() bool { seen = matches(); return seen >= 5 })
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	cmd.Wait()
+
+	a, err := arena.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, st, err := a.Standings(context.Background())
+	a.Close()
+	if err != nil || n < seen || len(st) != 2 {
+		t.Fatalf("after kill -9: %d ladder matches (%d seen before), standings %+v, %v", n, seen, st, err)
+	}
+	_, url = serve()
+	waitUntil("the ladder to go on", func() bool { return matches() >= n+5 })
 }

@@ -42,6 +42,7 @@ const (
 	DefaultTestMatches        = 4
 	DefaultMaxUploadBytes     = 1 << 20
 	DefaultSubmissionsPerHour = 20
+	DefaultLadderGames        = 1000
 )
 
 // Config is how an arena is made (Init); it is kept in DIR/arena.toml.
@@ -57,6 +58,10 @@ type Config struct {
 	TestMatches        int      `toml:"test_matches"`
 	MaxUploadBytes     int64    `toml:"max_upload_bytes"`
 	SubmissionsPerHour int      `toml:"submissions_per_hour"`
+	// LadderGames is how many ladder matches a submission seeks: once
+	// every active submission has played as many, the ladder waits for
+	// a new one (default 1000).
+	LadderGames int `toml:"ladder_games"`
 	// Languages is the languages file that builds submissions; "" is
 	// configs/languages.toml where the arena runs, else the built-in one.
 	Languages string `toml:"languages"`
@@ -71,6 +76,9 @@ func (c *Config) fill() {
 	}
 	if c.SubmissionsPerHour <= 0 {
 		c.SubmissionsPerHour = DefaultSubmissionsPerHour
+	}
+	if c.LadderGames <= 0 {
+		c.LadderGames = DefaultLadderGames
 	}
 }
 

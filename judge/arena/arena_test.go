@@ -53,11 +53,17 @@ const brokenC = "#include <stdio.h>\nint main(void) { return undeclared_thing; }
 // newArena makes an arena of tic-tac-toe whose reference bot is the
 // example random bot.
 func newArena(t *testing.T, tests int) (string, *arena.Arena) {
+	return newArenaOf(t, arena.Config{TestMatches: tests})
+}
+
+// newArenaOf is newArena with settings c.
+func newArenaOf(t *testing.T, c arena.Config) (string, *arena.Arena) {
 	t.Helper()
 	judgetest.NeedTools(t, "gcc")
 	dir := filepath.Join(judgetest.TempDir(t), "arena")
 	ref := filepath.Join(judgetest.Root(t), "examples/gomoku/random.c")
-	if err := arena.Init(dir, arena.Config{Game: "tictactoe", References: []string{ref}, TestMatches: tests}); err != nil {
+	c.Game, c.References = "tictactoe", []string{ref}
+	if err := arena.Init(dir, c); err != nil {
 		t.Fatal(err)
 	}
 	a, err := arena.Open(context.Background(), dir)
@@ -221,7 +227,7 @@ func status(t *testing.T, a *arena.Arena, e arena.Entrant, id int64) arena.Submi
 }
 
 func TestRun(t *testing.T) {
-	_, a := newArena(t, 2)
+	_, a := newArenaOf(t, arena.Config{TestMatches: 2, LadderGames: 8})
 	good := source(t)
 	alice, aid := entrant(t, a, "alice", good)
 	bob, _ := entrant(t, a, "bob", nil)
@@ -236,7 +242,7 @@ func TestRun(t *testing.T) {
 	go func() { done <- a.Run(ctx, 2) }()
 	waitFor(t, "the ladder", func() bool {
 		n, st, err := a.Standings(context.Background())
-		return err == nil && n >= 6 && len(st) == 2
+		return err == nil && n >= 8 && len(st) == 2
 	})
 	cancel()
 	if err := <-done; err != nil {
@@ -269,6 +275,9 @@ func TestRun(t *testing.T) {
 	n, st, err := a.Standings(context.Background())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if n != 8 {
+		t.Errorf("%d ladder matches, want 8 (--ladder-games)", n)
 	}
 	for _, s := range st {
 		if s.Played != n || s.Wins+s.Draws+s.Losses != s.Played || !(s.Low <= s.Rating && s.Rating <= s.High) {

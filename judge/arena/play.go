@@ -57,7 +57,8 @@ func (r *runner) play(ctx context.Context, w *work) error {
 		}
 		if c.Err != nil {
 			// It built once, not now (a compiler changed under it).
-			return r.setStatus(ctx, id, StatusCompileError, c.Err.Error())
+			_, err := r.a.db.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ?`, StatusCompileError, c.Err.Error(), id)
+			return stopped(ctx, err)
 		}
 		m.Entrants[i], names[i] = named{c.Entrant, name}, name
 	}

@@ -130,20 +130,25 @@ func (r *runner) builder(ctx context.Context) error {
 		case err != nil:
 			return fmt.Errorf("arena: %w", err)
 		}
-		if err := r.setStatus(ctx, id, StatusBuilding, ""); err != nil {
-			return err
+		if ok, err := r.setStatus(ctx, id, StatusQueued, StatusBuilding, ""); err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			continue
 		}
 		c, err := r.contestant(ctx, id, arg)
 		if err != nil {
 			return err
 		}
+		// Its entrant may have been removed meanwhile: then it stays
+		// retired.
 		if c.Err != nil {
-			if err := r.setStatus(ctx, id, StatusCompileError, c.Err.Error()); err != nil {
+			if _, err := r.setStatus(ctx, id, StatusBuilding, StatusCompileError, c.Err.Error()); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := r.setStatus(ctx, id, StatusTesting, ""); err != nil {
+		if _, err := r.setStatus(ctx, id, StatusBuilding, StatusTesting, ""); err != nil {
 			return err
 		}
 		if len(r.refs) == 0 {
@@ -155,11 +160,18 @@ func (r *runner) builder(ctx context.Context) error {
 	}
 }
 
-func (r *runner) setStatus(ctx context.Context, id int64, status, log string) error {
-	if _, err := r.a.db.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ?`, status, log, id); err != nil {
-		return fmt.Errorf("arena: %w", err)
+// setStatus moves submission id from status from to status to, with its
+// build log; false when it was not in status from.
+func (r *runner) setStatus(ctx context.Context, id int64, from, to, log string) (bool, error) {
+	x, err := r.a.db.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ? AND status = ?`, to, log, id, from)
+	if err != nil {
+		return false, fmt.Errorf("arena: %w", err)
 	}
-	return nil
+	n, err := x.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("arena: %w", err)
+	}
+	return n == 1, nil
 }
 
 // contestant is submission id (argument arg) made ready to play: built
@@ -218,7 +230,10 @@ func (r *runner) pick(ctx context.Context) (*work, error) {
 	if err != nil || len(l.subs) < r.s.seats {
 		return nil, err
 	}
-	w := pickLadder(l, r.a.busy, r.s.seats)
+	w := pickLadder(l, r.a.busy, r.s.seats, r.a.cfg.LadderGames)
+	if w == nil {
+		return nil, nil
+	}
 	for _, id := range w.subs {
 		r.a.busy[id]++
 	}
@@ -263,8 +278,9 @@ func (r *runner) pickTest(ctx context.Context) (*work, error) {
 // pickLadder chooses the ladder match whose result tells the most: the
 // submission with the fewest games (counting those being played), the
 // widest rating interval among them, the newest among those; against the
-// submissions closest to it in rating. Seats are in random order.
-func pickLadder(l *ladder, busy map[int64]int, seats int) *work {
+// submissions closest to it in rating. Seats are in random order. None
+// once every submission has played enough games.
+func pickLadder(l *ladder, busy map[int64]int, seats, enough int) *work {
 	n := len(l.subs)
 	games := func(i int) int { return l.played[i] + busy[l.subs[i]] }
 	width := func(i int) float64 { return l.ratings[i].High - l.ratings[i].Low }
@@ -274,6 +290,9 @@ func pickLadder(l *ladder, busy map[int64]int, seats int) *work {
 		if gi < gf || gi == gf && (width(i) > width(focus) || width(i) == width(focus) && l.subs[i] > l.subs[focus]) {
 			focus = i
 		}
+	}
+	if games(focus) >= enough {
+		return nil
 	}
 	others := make([]int, 0, n-1)
 	for i := range n {
