@@ -7,13 +7,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // fuzzNames are the names an upload takes in FuzzUnpack, by its first
-// argument.
+// argument; past them, the upload takes the name FuzzUnpack is given.
 var fuzzNames = []string{"bot.tar", "bot.tgz", "bot.zip", "main.py"}
 
-var fuzzLimits = Limits{Files: 10, Bytes: 1 << 20, FileBytes: 256 << 10}
+// fuzzLimits are small, so that the seeds that test them are small: the
+// fuzzer's work grows with the size of its inputs.
+var fuzzLimits = Limits{Files: 10, Bytes: 64 << 10, FileBytes: 16 << 10}
 
 // FuzzUnpack checks, for any upload, that nothing is written but dst, that
 // an error wraps ErrBad and leaves nothing, and that a success leaves only
@@ -26,17 +30,32 @@ func FuzzUnpack(f *testing.F) {
 				k = i
 			}
 		}
-		// Seeds over 1 MiB (the bombs) would make every run slow; they are
-		// TestUnpack's.
-		if k >= 0 && len(c.data) < 1<<20 {
-			f.Add(uint8(k), c.data)
+		if len(c.data) > 16<<10 {
+			continue
 		}
+		if k >= 0 {
+			f.Add(uint8(k), "", c.data)
+		}
+		f.Add(uint8(len(fuzzNames)), c.upload, c.data)
 	}
-	f.Fuzz(func(t *testing.T, k uint8, data []byte) {
-		name := fuzzNames[int(k)%len(fuzzNames)]
+	// Small seeds over fuzzLimits, as TestUnpack's are over testLimits.
+	f.Add(uint8(1), "", gz(f, mkTar(f, zeros("bomb", 1<<20))))
+	f.Add(uint8(2), "", mkZip(f, zeros("bomb", 1<<20)))
+	f.Add(uint8(2), "", lyingZip(f, 1<<20, 100))
+	f.Add(uint8(1), "", gz(f, mkTar(f, zeros("a", 15<<10), zeros("b", 15<<10), zeros("c", 15<<10), zeros("d", 15<<10), zeros("e", 15<<10))))
+	f.Add(uint8(2), "", mkZip(f, zeros("a", 15<<10), zeros("b", 15<<10), zeros("c", 15<<10), zeros("d", 15<<10), zeros("e", 15<<10)))
+	f.Add(uint8(1), "", gz(f, longNames(f, 2)))
+	f.Fuzz(func(t *testing.T, k uint8, name string, data []byte) {
+		if i := int(k) % (len(fuzzNames) + 1); i < len(fuzzNames) {
+			name = fuzzNames[i]
+		}
 		root := t.TempDir()
 		dst := filepath.Join(root, "dst")
 		err := Unpack(name, data, dst, fuzzLimits)
+		// t.TempDir makes root in a folder of its own.
+		if above, err := os.ReadDir(filepath.Dir(root)); err != nil || len(above) != 1 {
+			t.Fatalf("beside %s: %v, %v", root, above, err)
+		}
 		left, lerr := os.ReadDir(root)
 		if lerr != nil {
 			t.Fatal(lerr)
@@ -44,6 +63,9 @@ func FuzzUnpack(f *testing.F) {
 		if err != nil {
 			if !errors.Is(err, ErrBad) {
 				t.Fatalf("error %q does not wrap ErrBad", err)
+			}
+			if msg := err.Error(); !utf8.ValidString(msg) || strings.ContainsFunc(msg, unicode.IsControl) || len(msg) > 2<<10 {
+				t.Fatalf("error %q is not fit to show", msg)
 			}
 			if len(left) > 0 {
 				t.Fatalf("after the error %q, %s holds %s", err, root, left[0].Name())

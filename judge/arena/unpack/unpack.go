@@ -27,12 +27,14 @@
 //     file's path count too), every file at most Limits.FileBytes bytes and
 //     all of them at most Limits.Bytes bytes. Bytes are counted as they are
 //     decompressed, not taken from the sizes the archive declares, so a zip
-//     or gzip bomb stops at the limit;
+//     or gzip bomb stops at the limit. At most 2*Files+16 entries are read,
+//     skipped ones too, and a tar's decompressed stream, headers and
+//     skipped data too, may be at most Limits.Bytes + 8 MiB;
 //   - no encrypted zip entries, and only the stored and deflated zip methods;
 //   - at least one file.
 //
-// A zip's "__MACOSX/" folder (the resource forks macOS's Finder adds) and a
-// tar's global header (which git archive adds) are skipped. Times, owners
+// A "__MACOSX" folder at the top (the resource forks macOS's Finder adds to
+// a zip) and a tar's global header (which git archive adds) are skipped. Times, owners
 // and permissions are not kept: files are written 0644, or 0755 when the
 // archive marks them executable; folders are 0755.
 //
@@ -155,7 +157,7 @@ func Unpack(name string, data []byte, dst string, l Limits) (err error) {
 			return err
 		}
 		if int64(len(data)) > l.FileBytes || int64(len(data)) > l.Bytes {
-			return bad("%s is %s: a file may be at most %s", name, size(int64(len(data))), size(min(l.FileBytes, l.Bytes)))
+			return tooLarge(name, min(l.FileBytes, l.Bytes))
 		}
 	}
 	if _, err := os.Lstat(dst); err == nil {
@@ -187,9 +189,6 @@ func Unpack(name string, data []byte, dst string, l Limits) (err error) {
 	switch k {
 	case single:
 		err = w.file(name, bytes.NewReader(data), false)
-		if err == nil {
-			w.files++
-		}
 	case tarKind:
 		err = w.tar(bytes.NewReader(data))
 	case tgzKind:
@@ -284,6 +283,10 @@ func cleanName(name string) (string, error) {
 		return "", bad("the archive holds %q, nested %d folders deep: at most %d are allowed", name, len(parts), MaxDepth)
 	}
 	return strings.Join(parts, "/"), nil
+}
+
+func tooLarge(name string, limit int64) error {
+	return bad("%s is larger than %s, the most a file may hold", name, size(limit))
 }
 
 // size writes a number of bytes for people.

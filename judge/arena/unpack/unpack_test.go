@@ -197,7 +197,17 @@ type unpackCase struct {
 	errHas string // a part of the error's text, for failure
 }
 
+// builtCases are the cases, built once for TestUnpack and FuzzUnpack.
+var builtCases []unpackCase
+
 func cases(t testing.TB) []unpackCase {
+	if builtCases == nil {
+		builtCases = buildCases(t)
+	}
+	return builtCases
+}
+
+func buildCases(t testing.TB) []unpackCase {
 	bot := []ent{dir("bot/"), file("bot/main.py", "print(1)\n"), dir("bot/lib/"), file("bot/lib/util.py", "x = 1\n")}
 	botWant := map[string]string{"main.py": "print(1)\n", "lib": "dir", "lib/util.py": "x = 1\n"}
 	exe := ent{name: "run.sh", typ: tar.TypeReg, body: "#!/bin/sh\n", mode: 0o700}
@@ -261,6 +271,8 @@ func cases(t testing.TB) []unpackCase {
 			errHas: "the archive holds a link (bot/x -> /etc/passwd): links are not accepted"},
 		{name: "tar symlink inside", upload: "bot.tar", data: mkTar(t, file("a", "a"), ent{name: "b", typ: tar.TypeSymlink, link: "a"}),
 			errHas: "links are not accepted"},
+		{name: "tar symlink to a strange target", upload: "bot.tar", data: mkTar(t, ent{name: "x", typ: tar.TypeSymlink, link: "a\x1b[31m\n" + strings.Repeat("b", 200)}),
+			errHas: `link (x -> "a\x1b[31m\n` + strings.Repeat("b", 93) + `...")`},
 		{name: "tar hardlink", upload: "bot.tar", data: mkTar(t, ent{name: "x", typ: tar.TypeLink, link: "/etc/shadow"}),
 			errHas: "hard link (x -> /etc/shadow)"},
 		{name: "zip symlink", upload: "bot.zip", data: mkZip(t, ent{name: "x", typ: tar.TypeSymlink, link: "/etc/passwd"}),
@@ -274,13 +286,13 @@ func cases(t testing.TB) []unpackCase {
 		{name: "too many files zip", upload: "bot.zip", data: mkZip(t, many...), errHas: "more than 10 files and folders"},
 		{name: "too many folders", upload: "bot.tar", data: mkTar(t, file("a/b/c/d/e/f/g/h/i/j/k", "x")), errHas: "more than 10 files and folders"},
 		{name: "file too large", upload: "bot.tar", data: mkTar(t, zeros("big.bin", 256<<10+1)), errHas: "big.bin is larger than 256 KiB"},
-		{name: "single file too large", upload: "main.py", data: make([]byte, 256<<10+1), errHas: "main.py is 256.0 KiB"},
+		{name: "single file too large", upload: "main.py", data: make([]byte, 256<<10+1), errHas: "main.py is larger than 256 KiB, the most a file may hold"},
 		{name: "too many bytes", upload: "bot.tar", data: mkTar(t, manyBig...), errHas: "unpacks to more than 1 MiB"},
 		{name: "too many bytes zip", upload: "bot.zip", data: mkZip(t, manyBig...), errHas: "unpacks to more than 1 MiB"},
-		{name: "gzip bomb", upload: "bot.tgz", data: gz(t, mkTar(t, zeros("bomb", 64<<20))), errHas: "bomb is larger than 256 KiB"},
-		{name: "gzip bomb in long names", upload: "bot.tgz", data: gz(t, longNames(t, 20)), errHas: "unpacks to more than 1 MiB"},
-		{name: "zip bomb", upload: "bot.zip", data: mkZip(t, zeros("bomb", 64<<20)), errHas: "bomb is larger than 256 KiB"},
-		{name: "zip bomb lying size", upload: "bot.zip", data: lyingZip(t, 64<<20, 100), errHas: "bomb.txt"},
+		{name: "gzip bomb", upload: "bot.tgz", data: gz(t, mkTar(t, zeros("bomb", 2<<20))), errHas: "bomb is larger than 256 KiB"},
+		{name: "gzip bomb in long names", upload: "bot.tgz", data: gz(t, longNames(t, 12)), errHas: "unpacks to more than 1 MiB"},
+		{name: "zip bomb", upload: "bot.zip", data: mkZip(t, zeros("bomb", 2<<20)), errHas: "bomb is larger than 256 KiB"},
+		{name: "zip bomb lying size", upload: "bot.zip", data: lyingZip(t, 2<<20, 100), errHas: "bomb.txt"},
 		{name: "zip lying size under the limit", upload: "bot.zip", data: lyingZip(t, 200<<10, 100), errHas: "damaged"},
 		{name: "tar duplicate", upload: "bot.tar", data: mkTar(t, file("a", "1"), file("a", "2")), errHas: `"a" twice`},
 		{name: "tar duplicate after cleaning", upload: "bot.tar", data: mkTar(t, file("a/b", "1"), file("./a//b", "2")), errHas: `"a/b" twice`},
@@ -418,5 +430,46 @@ func TestUnpackDefaults(t *testing.T) {
 	}
 	if err := Unpack("bot.zip", mkZip(t, zeros("big", 4<<20)), filepath.Join(root, "b"), Limits{}); err != nil {
 		t.Errorf("a file of 4 MiB with the default limits: %v", err)
+	}
+}
+
+func TestUnpackNoParent(t *testing.T) {
+	root := t.TempDir()
+	err := Unpack("main.py", []byte("x"), filepath.Join(root, "no", "sub"), Limits{})
+	if err == nil || errors.Is(err, ErrBad) {
+		t.Fatalf("Unpack into a missing folder: %v; want an error not ErrBad", err)
+	}
+	if left := listTree(t, root); len(left) > 0 {
+		t.Errorf("after the error: %v", left)
+	}
+}
+
+// TestRenameNoReplace checks the last step does not replace a folder made
+// meanwhile, as rename(2) would an empty one.
+func TestRenameNoReplace(t *testing.T) {
+	root := t.TempDir()
+	from, to := filepath.Join(root, "from"), filepath.Join(root, "to")
+	for _, d := range []string{from, to} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(from, "a"), []byte("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := renameNoReplace(from, to); err == nil {
+		t.Fatal("renameNoReplace replaced an empty folder")
+	}
+	if left := listTree(t, root); fmt.Sprint(left) != "[from from/a to]" {
+		t.Errorf("after the error: %v", left)
+	}
+	if err := os.Remove(to); err != nil {
+		t.Fatal(err)
+	}
+	if err := renameNoReplace(from, to); err != nil {
+		t.Fatal(err)
+	}
+	if left := listTree(t, root); fmt.Sprint(left) != "[to to/a]" {
+		t.Errorf("after renaming: %v", left)
 	}
 }

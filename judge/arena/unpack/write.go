@@ -10,7 +10,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // entry is a name written so far.
@@ -156,7 +159,7 @@ func (w *writer) file(name string, r io.Reader, exec bool) error {
 	case err != nil:
 		return fmt.Errorf("unpack: %w", err)
 	case n > room && room == w.l.FileBytes:
-		return bad("%s is larger than %s: a file may be at most %s", name, size(w.l.FileBytes), size(w.l.FileBytes))
+		return tooLarge(name, w.l.FileBytes)
 	case n > room:
 		return w.tooBig()
 	}
@@ -194,6 +197,18 @@ func (w *writer) top() string {
 		top = name
 	}
 	return top
+}
+
+// show makes text from an archive that was not checked fit for a message:
+// short, and quoted when it holds what does not print.
+func show(s string) string {
+	if len(s) > 100 {
+		s = strings.ToValidUTF8(s[:100], "") + "..."
+	}
+	if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 // errStream is the error of a decompressed stream longer than it may be.
@@ -267,9 +282,9 @@ func (w *writer) tar(r io.Reader) error {
 				}
 			}
 		case tar.TypeSymlink:
-			return bad("the archive holds a link (%s -> %s): links are not accepted, put the file itself in the archive", h.Name, h.Linkname)
+			return bad("the archive holds a link (%s -> %s): links are not accepted, put the file itself in the archive", h.Name, show(h.Linkname))
 		case tar.TypeLink:
-			return bad("the archive holds a hard link (%s -> %s): links are not accepted, put the file itself in the archive", h.Name, h.Linkname)
+			return bad("the archive holds a hard link (%s -> %s): links are not accepted, put the file itself in the archive", h.Name, show(h.Linkname))
 		case tar.TypeChar, tar.TypeBlock:
 			return bad("the archive holds a device (%s): only files and folders are accepted", h.Name)
 		case tar.TypeFifo:
@@ -337,7 +352,7 @@ func (w *writer) zipEntry(f *zip.File) error {
 		return bad("%s is compressed with a method (%d) that is not accepted: use deflate, the usual one", f.Name, f.Method)
 	}
 	if f.UncompressedSize64 > uint64(w.l.FileBytes) {
-		return bad("%s is larger than %s: a file may be at most %s", name, size(w.l.FileBytes), size(w.l.FileBytes))
+		return tooLarge(name, w.l.FileBytes)
 	}
 	rc, err := f.Open()
 	if err != nil {
