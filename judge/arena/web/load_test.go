@@ -135,7 +135,7 @@ func peakRSS() (float64, bool) {
 // ladder plays ladderMatches ladder matches and returns their rate, the
 // database's size and the peak heap.
 func ladder(b *testing.B, names []string, src []byte, jobs int) (rate, dbMB, heapMB float64) {
-	ta := newArena(b, arena.Config{TestMatches: 1}, web.Options{}, names...)
+	ta := newArena(b, arena.Config{TestMatches: 1, LadderGames: 10 * ladderMatches}, web.Options{}, names...)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
