@@ -414,6 +414,38 @@ func TestAPIRefuses(t *testing.T) {
 	req.Header.Set("Origin", ta.url)
 	code("a post from the page", do(t, req), http.StatusCreated)
 
+	// A web bot's URL, in a multipart form or a urlencoded one.
+	code("a web bot", ta.upload(t, tok, "", nil, "url", "http+json://127.0.0.1:9/bot.php"), http.StatusCreated)
+	code("not a web bot's URL", ta.upload(t, tok, "", nil, "url", "file:///etc/passwd"), http.StatusBadRequest)
+	code("a file and a URL", ta.upload(t, tok, "bot.c", good, "url", "http://127.0.0.1:9/"), http.StatusBadRequest)
+	req, _ = http.NewRequest("POST", ta.url+"/api/submissions", strings.NewReader("url=http%3A%2F%2F127.0.0.1%3A9%2F"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Authorization", "Bearer "+tok)
+	code("a urlencoded web bot", do(t, req), http.StatusCreated)
+
+	// Her own submissions, and nobody else's.
+	var mine struct {
+		Name        string
+		Submissions []submission
+	}
+	ta.get(t, tok, "/api/submissions").json(t, &mine)
+	if mine.Name != "alice" || len(mine.Submissions) != 3 {
+		t.Errorf("alice's submissions: %+v", mine)
+	}
+	ta.get(t, ta.tokens["bob"], "/api/submissions").json(t, &mine)
+	if mine.Name != "bob" || len(mine.Submissions) != 0 {
+		t.Errorf("bob's submissions: %+v", mine)
+	}
+	for _, s := range []submission{{ID: 1}, {ID: 2}} {
+		code("bob asks for alice's", ta.get(t, ta.tokens["bob"], fmt.Sprint("/api/submissions/", s.ID)), http.StatusNotFound)
+	}
+
+	// Frozen, the arena takes no upload.
+	if err := ta.a.Freeze(context.Background(), true); err != nil {
+		t.Fatal(err)
+	}
+	code("frozen", ta.upload(t, tok, "bot.c", good), http.StatusConflict)
+
 	// No route serves the arena's files.
 	for _, p := range []string{"/arena.db", "/builds/", "/refs/", "/replays/..%2farena.db", "/view/..%2farena.toml", "/replays/%2e%2e%2farena.db"} {
 		if r := ta.get(t, tok, p); r.code != http.StatusNotFound {
