@@ -200,6 +200,9 @@ func fail(w http.ResponseWriter, err error) {
 
 var errBadRequest = errors.New("bad request")
 
+// maxURL bounds a web bot's URL.
+const maxURL = 4096
+
 // entrant authenticates a request by its bearer token.
 func (s *server) entrant(r *http.Request) (arena.Entrant, error) {
 	auth := r.Header.Get("Authorization")
@@ -273,9 +276,12 @@ func (s *server) upload(w http.ResponseWriter, r *http.Request) (arena.Upload, e
 				return u, fmt.Errorf("%w: the upload is over %d bytes", arena.ErrTooLarge, s.maxUpload)
 			}
 		case "url":
-			b, err := io.ReadAll(io.LimitReader(p, 4096))
+			b, err := io.ReadAll(io.LimitReader(p, maxURL+1))
 			if err != nil {
 				return u, err
+			}
+			if len(b) > maxURL {
+				return u, fmt.Errorf("%w: a URL of more than %d bytes", errBadRequest, maxURL)
 			}
 			u.URL = strings.TrimSpace(string(b))
 		}
