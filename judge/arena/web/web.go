@@ -26,6 +26,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -62,6 +63,7 @@ type server struct {
 	a         *arena.Arena
 	o         Options
 	maxUpload int64           // the arena's bound of an upload
+	dirs      []string        // the arena's directory, absolute and as given
 	hosts     map[string]bool // allowed host names, lower case, with or without a port
 	mux       *http.ServeMux
 }
@@ -69,6 +71,12 @@ type server struct {
 // Handler serves the arena a.
 func Handler(a *arena.Arena, o Options) http.Handler {
 	s := &server{a: a, o: o, maxUpload: a.Config().MaxUploadBytes, hosts: map[string]bool{}, mux: http.NewServeMux()}
+	if d := filepath.Clean(a.Dir()); d != "." {
+		s.dirs = append(s.dirs, d)
+		if abs, err := filepath.Abs(d); err == nil && abs != d {
+			s.dirs = append([]string{abs}, s.dirs...)
+		}
+	}
 	for _, h := range o.AllowedHosts {
 		s.hosts[strings.ToLower(strings.TrimSpace(h))] = true
 	}
@@ -328,12 +336,21 @@ type submissionJSON struct {
 	Replays []string  `json:"replays"`
 }
 
-func toJSON(s arena.Submission) submissionJSON {
+func (sv *server) toJSON(s arena.Submission) submissionJSON {
 	r := s.Replays
 	if r == nil {
 		r = []string{}
 	}
-	return submissionJSON{ID: s.ID, Entrant: s.Entrant, Status: s.Status, Log: s.Log, Created: s.Created, Replays: r}
+	return submissionJSON{ID: s.ID, Entrant: s.Entrant, Status: s.Status, Log: sv.relative(s.Log), Created: s.Created, Replays: r}
+}
+
+// relative writes the paths in a build log relative to the arena's
+// directory: where it is on the server is not the entrant's business.
+func (sv *server) relative(log string) string {
+	for _, d := range sv.dirs {
+		log = strings.ReplaceAll(log, d+string(filepath.Separator), "")
+	}
+	return log
 }
 
 func (s *server) submission(w http.ResponseWriter, r *http.Request) {
@@ -352,7 +369,7 @@ func (s *server) submission(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, toJSON(sub))
+	writeJSON(w, http.StatusOK, s.toJSON(sub))
 }
 
 func (s *server) submissions(w http.ResponseWriter, r *http.Request) {
@@ -368,7 +385,7 @@ func (s *server) submissions(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]submissionJSON, 0, len(subs))
 	for _, sub := range subs {
-		out = append(out, toJSON(sub))
+		out = append(out, s.toJSON(sub))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"name": e.Name, "submissions": out})
 }

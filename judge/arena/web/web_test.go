@@ -237,6 +237,9 @@ func TestAPIFlow(t *testing.T) {
 	if !strings.Contains(s.Log, "error") || !strings.Contains(s.Log, "broken.c") {
 		t.Errorf("bob's compile error says %q, not gcc's message", s.Log)
 	}
+	if strings.Contains(s.Log, ta.dir) {
+		t.Errorf("bob's compile error shows where the arena is on the server: %q", s.Log)
+	}
 	// Nobody else learns of it, not even that it exists.
 	for _, who := range []string{"alice", "carol"} {
 		if r := ta.get(t, ta.tokens[who], fmt.Sprint("/api/submissions/", bob)); r.code != http.StatusNotFound || strings.Contains(string(r.body), "printf") {

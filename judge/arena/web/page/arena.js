@@ -109,11 +109,11 @@ function showCurrent(sub) {
   $("sub-log").textContent = sub.log || "";
   const ul = $("sub-replays");
   ul.replaceChildren();
-  for (const r of sub.replays || []) {
+  (sub.replays || []).forEach((r, i) => {
     const li = el("li");
-    li.append(replayLink(r, "test match " + r));
+    li.append(replayLink(r, "test match " + (i + 1)));
     ul.append(li);
-  }
+  });
 }
 
 async function loadMine() {
