@@ -18,7 +18,7 @@ var arenaCommands = []struct{ name, args, summary string }{
 	{"init", "--game GAME [--config FILE] [--ref BOT]... DIR", "make an arena in DIR"},
 	{"add", "DIR NAME", "add an entrant and print its token"},
 	{"remove", "DIR NAME", "retire an entrant: its token stops working, its matches stay"},
-	{"list", "DIR", "list the entrants and the ladder's standings"},
+	{"list", "DIR", "list the entrants, their latest submissions and the standings"},
 	{"serve", "DIR [--addr 127.0.0.1:PORT] [--jobs N] [--public]", "take submissions and play the ladder"},
 	{"final", "DIR --out OUT [--seed N]", "close submissions and play the final round robin"},
 }
@@ -102,7 +102,7 @@ func (m *Main) arenaEntrants(ctx context.Context, sub string, args []string) err
 		map[string]string{
 			"add":    "Adds an entrant and prints its token, the last word of the last line: give it to\nthe entrant, it is shown only once (the arena keeps only its hash).",
 			"remove": "Retires an entrant: its token stops working and its submissions leave the ladder;\nits matches are kept.",
-			"list":   "Lists the entrants and the ladder's standings.",
+			"list":   "Lists the entrants, the status of each one's latest submission, and the ladder's\nstandings.",
 		}[sub])
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -149,18 +149,26 @@ func listArena(ctx context.Context, a *arena.Arena, w io.Writer) error {
 		rank[s.Name] = s
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "entrant\tstate\trank\trating\t95% interval\tplayed\tW-D-L")
+	fmt.Fprintln(tw, "entrant\tstate\tlatest submission\trank\trating\t95% interval\tplayed\tW-D-L")
 	for _, e := range es {
 		state := "entered"
 		if e.Retired {
 			state = "removed"
 		}
+		latest := "-"
+		subs, err := a.Submissions(ctx, e)
+		if err != nil {
+			return err
+		}
+		if len(subs) > 0 {
+			latest = fmt.Sprintf("%d %s", subs[0].ID, subs[0].Status)
+		}
 		s, ok := rank[e.Name]
 		if !ok {
-			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\n", e.Name, state)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t-\n", e.Name, state, latest)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%.0f to %.0f\t%d\t%d-%d-%d\n", e.Name, "on the ladder", s.Rank, s.Rating, s.Low, s.High,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.0f\t%.0f to %.0f\t%d\t%d-%d-%d\n", e.Name, "on the ladder", latest, s.Rank, s.Rating, s.Low, s.High,
 			s.Played, s.Wins, s.Draws, s.Losses)
 	}
 	if err := tw.Flush(); err != nil {

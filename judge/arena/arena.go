@@ -151,6 +151,9 @@ type Arena struct {
 	// busy counts the matches being played, by submission.
 	busy map[int64]int
 	wake chan struct{}
+
+	ladderMu sync.Mutex // guards ladder
+	ladder   *ladder    // the ladder as last read
 }
 
 // Init makes an arena in dir, which must not exist or be empty.

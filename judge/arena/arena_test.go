@@ -416,3 +416,95 @@ func TestKill(t *testing.T) {
 		}
 	}
 }
+
+// A web bot for a game web bots do not play is refused with the reason,
+// shown to its author; the arena goes on.
+func TestWebBotWrongGame(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(judgetest.TempDir(t), "arena")
+	if err := arena.Init(dir, arena.Config{Game: "splix-small"}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := arena.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	e, _ := entrant(t, a, "alice", nil)
+	id, err := a.Submit(ctx, e, arena.Upload{URL: "http://127.0.0.1:1/bot.php"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- a.Run(rctx, 1) }()
+	waitFor(t, "the web bot's verdict", func() bool {
+		s := status(t, a, e, id).Status
+		return s != arena.StatusQueued && s != arena.StatusBuilding
+	})
+	// One Run at a time, in this process or another.
+	b, err := arena.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bctx, bcancel := context.WithTimeout(ctx, time.Minute) // should it run after all
+	defer bcancel()
+	if err := b.Run(bctx, 1); err == nil || !strings.Contains(err.Error(), "already running") {
+		t.Errorf("a second Run: %v", err)
+	}
+	b.Close()
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if s := status(t, a, e, id); s.Status != arena.StatusCompileError || !strings.Contains(s.Log, "splix") {
+		t.Errorf("status %s, log %q", s.Status, s.Log)
+	}
+}
+
+// A game of more seats than there are active submissions: the ladder
+// plays with fewer, as the game's players parameter allows.
+func TestFewerSeats(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays real matches")
+	}
+	judgetest.NeedTools(t, "python3")
+	ctx := context.Background()
+	dir := filepath.Join(judgetest.TempDir(t), "arena")
+	if err := arena.Init(dir, arena.Config{Game: "splix-small", Params: map[string]int{"players": 3}, LadderGames: 1}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := arena.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	src, err := os.ReadFile(filepath.Join(judgetest.Root(t), "examples/splix/random_bot.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"alice", "bob"} {
+		e, _ := entrant(t, a, n, nil)
+		if _, err := a.Submit(ctx, e, arena.Upload{FileName: "bot.py", Data: src}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- a.Run(rctx, 1) }()
+	waitFor(t, "a ladder match", func() bool {
+		n, _, err := a.Standings(ctx)
+		return err == nil && n >= 1
+	})
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	ms, err := a.Matches(ctx, "", 0)
+	if err != nil || len(ms) == 0 {
+		t.Fatalf("matches %+v, %v", ms, err)
+	}
+	if len(ms[0].Seats) != 2 {
+		t.Errorf("a match of seats %v, want alice and bob", ms[0].Seats)
+	}
+}

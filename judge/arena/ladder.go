@@ -2,10 +2,12 @@ package arena
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -26,36 +28,82 @@ type ladder struct {
 	draws   []int
 	losses  []int
 	ratings []tournament.Rating
+	// last is the last match read: only later ones are read again while
+	// the active submissions stay the same.
+	last int64
+	fit  bool // ratings fit games
 }
 
-// loadLadder reads the ladder from the database.
+// copy is a copy of l its caller may keep.
+func (l *ladder) copy() *ladder {
+	c := *l
+	c.subs, c.names = slices.Clone(l.subs), slices.Clone(l.names)
+	c.games = slices.Clip(l.games)
+	c.played, c.wins, c.draws, c.losses = slices.Clone(l.played), slices.Clone(l.wins), slices.Clone(l.draws), slices.Clone(l.losses)
+	c.ratings = slices.Clone(l.ratings)
+	return &c
+}
+
+// loadLadder reads the ladder from the database: the matches finished
+// since the last call only, unless the active submissions changed.
 func (a *Arena) loadLadder(ctx context.Context) (*ladder, error) {
-	l := &ladder{idx: map[int64]int{}}
+	subs, names, err := a.activeSubmissions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a.ladderMu.Lock()
+	defer a.ladderMu.Unlock()
+	l := a.ladder
+	if l == nil || !slices.Equal(l.subs, subs) || !slices.Equal(l.names, names) {
+		n := len(subs)
+		l = &ladder{subs: subs, names: names, idx: map[int64]int{},
+			played: make([]int, n), wins: make([]int, n), draws: make([]int, n), losses: make([]int, n)}
+		for i, id := range subs {
+			l.idx[id] = i
+		}
+	}
+	if err := l.read(ctx, a.db); err != nil {
+		return nil, err
+	}
+	if !l.fit {
+		l.ratings = tournament.FitRatings(len(l.subs), l.games).Ratings
+		l.fit = true
+	}
+	a.ladder = l
+	return l.copy(), nil
+}
+
+// activeSubmissions are the active submissions of the entrants not
+// removed, by id, and their entrants' names.
+func (a *Arena) activeSubmissions(ctx context.Context) (subs []int64, names []string, err error) {
 	rows, err := a.db.QueryContext(ctx, `SELECT s.id, e.name FROM submissions s JOIN entrants e ON e.id = s.entrant_id
 		WHERE s.status = ? AND e.retired = 0 ORDER BY s.id`, StatusActive)
 	if err != nil {
-		return nil, fmt.Errorf("arena: %w", err)
+		return nil, nil, fmt.Errorf("arena: %w", err)
 	}
+	defer rows.Close()
 	for rows.Next() {
 		var id int64
 		var name string
 		if err := rows.Scan(&id, &name); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("arena: %w", err)
+			return nil, nil, fmt.Errorf("arena: %w", err)
 		}
-		l.idx[id] = len(l.subs)
-		l.subs, l.names = append(l.subs, id), append(l.names, name)
+		subs, names = append(subs, id), append(names, name)
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("arena: %w", err)
+		return nil, nil, fmt.Errorf("arena: %w", err)
 	}
-	n := len(l.subs)
-	l.played, l.wins, l.draws, l.losses = make([]int, n), make([]int, n), make([]int, n), make([]int, n)
-	rows, err = a.db.QueryContext(ctx, `SELECT m.id, m.winner, ms.seat, coalesce(ms.submission_id, 0), ms.score
-		FROM matches m JOIN match_seats ms ON ms.match_id = m.id WHERE m.test = 0 ORDER BY m.id, ms.seat`)
+	return subs, names, nil
+}
+
+// read adds the ladder matches finished since l.last between l's
+// submissions. Match ids only grow: one committed after a read has a
+// larger id than every match that read saw.
+func (l *ladder) read(ctx context.Context, db *sql.DB) error {
+	rows, err := db.QueryContext(ctx, `SELECT m.id, m.winner, ms.seat, coalesce(ms.submission_id, 0), ms.score
+		FROM matches m JOIN match_seats ms ON ms.match_id = m.id WHERE m.test = 0 AND m.id > ? ORDER BY m.id, ms.seat`, l.last)
 	if err != nil {
-		return nil, fmt.Errorf("arena: %w", err)
+		return fmt.Errorf("arena: %w", err)
 	}
 	defer rows.Close()
 	type seat struct {
@@ -77,7 +125,7 @@ func (a *Arena) loadLadder(ctx context.Context) (*ladder, error) {
 		if len(seats) < 2 {
 			return
 		}
-		l.games = append(l.games, g)
+		l.games, l.fit = append(l.games, g), false
 		for k, i := range g.Players {
 			l.played[i]++
 			switch w := seats[k].winner; {
@@ -95,7 +143,7 @@ func (a *Arena) loadLadder(ctx context.Context) (*ladder, error) {
 		var winner, seatNo int
 		var score float64
 		if err := rows.Scan(&id, &winner, &seatNo, &sub, &score); err != nil {
-			return nil, fmt.Errorf("arena: %w", err)
+			return fmt.Errorf("arena: %w", err)
 		}
 		if id != cur {
 			flush()
@@ -104,11 +152,13 @@ func (a *Arena) loadLadder(ctx context.Context) (*ladder, error) {
 		seats = append(seats, seat{sub, score, winner})
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("arena: %w", err)
+		return fmt.Errorf("arena: %w", err)
 	}
 	flush()
-	l.ratings = tournament.FitRatings(n, l.games).Ratings
-	return l, nil
+	if cur > l.last {
+		l.last = cur
+	}
+	return nil
 }
 
 // Standings are the ladder's standings, best rating first, and how many

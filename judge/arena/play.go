@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"time"
 
@@ -30,6 +31,10 @@ func (n named) Info() (judge.BotInfo, error) {
 // A match the context cuts short is not recorded.
 func (r *runner) play(ctx context.Context, w *work) error {
 	m := r.s.match
+	if len(w.subs) != r.s.seats {
+		m.Params = maps.Clone(m.Params)
+		m.Params[r.s.seatParam] = len(w.subs)
+	}
 	var seed [8]byte
 	if _, err := rand.Read(seed[:]); err != nil {
 		return fmt.Errorf("arena: %w", err)
@@ -66,7 +71,17 @@ func (r *runner) play(ctx context.Context, w *work) error {
 	for try := 1; err != nil && contest.IsSandboxFailure(err) && ctx.Err() == nil && try <= sandboxRetries; try++ {
 		res, err = judge.Run(ctx, m)
 	}
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() == nil && w.test:
+		// A test match pits one submission against reference bots that
+		// have played: one that cannot be played is the submission's.
+		for _, id := range w.subs {
+			if id != 0 {
+				_, err = r.setStatus(ctx, id, StatusTesting, StatusCompileError, "cannot play: "+err.Error())
+			}
+		}
+		return stopped(ctx, err)
+	case err != nil:
 		return stopped(ctx, fmt.Errorf("arena: match %v: %w", names, err))
 	}
 	var rnd [6]byte

@@ -6,14 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
+	"judge/judge"
 	"judge/judge/bots/contest"
+	"judge/judge/httpbot"
 	"judge/judge/tournament"
 )
 
@@ -50,6 +54,15 @@ type work struct {
 // recorded, and will be played again. It returns an error when the judge
 // itself fails (its database, its build cache, its sandbox).
 func (a *Arena) Run(ctx context.Context, jobs int) error {
+	// One Run at a time: the lock goes with the process, however it ends.
+	lock, err := os.OpenFile(filepath.Join(a.dir, "run.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return fmt.Errorf("arena: %s is already running (another judge arena serve?): %w", a.dir, err)
+	}
 	s, err := a.setup()
 	if err != nil {
 		return err
@@ -140,10 +153,16 @@ func (r *runner) builder(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		why := ""
+		if c.Err != nil {
+			why = c.Err.Error()
+		} else if err := r.startable(ctx, c); err != nil {
+			why = "cannot play: " + err.Error()
+		}
 		// Its entrant may have been removed meanwhile: then it stays
 		// retired.
-		if c.Err != nil {
-			if _, err := r.setStatus(ctx, id, StatusBuilding, StatusCompileError, c.Err.Error()); err != nil {
+		if why != "" {
+			if _, err := r.setStatus(ctx, id, StatusBuilding, StatusCompileError, why); err != nil {
 				return err
 			}
 			continue
@@ -158,6 +177,20 @@ func (r *runner) builder(ctx context.Context) error {
 		}
 		r.a.notify()
 	}
+}
+
+// startable checks that c can take a seat in the arena's game: a web bot
+// plays only some games. Its player is stopped at once.
+func (r *runner) startable(ctx context.Context, c *tournament.Contestant) error {
+	if _, ok, _ := httpbot.Parse(c.Arg); !ok {
+		return nil
+	}
+	p, err := c.Entrant.Start(ctx, judge.Seat{Seats: r.s.seats, Game: r.s.match.Name, Params: r.s.match.Params})
+	if err != nil {
+		return err
+	}
+	p.Stop(0)
+	return nil
 }
 
 // setStatus moves submission id from status from to status to, with its
@@ -227,10 +260,10 @@ func (r *runner) pick(ctx context.Context) (*work, error) {
 		}
 	}
 	l, err := r.a.loadLadder(ctx)
-	if err != nil || len(l.subs) < r.s.seats {
+	if err != nil || len(l.subs) < r.s.minSeats {
 		return nil, err
 	}
-	w := pickLadder(l, r.a.busy, r.s.seats, r.a.cfg.LadderGames)
+	w := pickLadder(l, r.a.busy, min(r.s.seats, len(l.subs)), r.a.cfg.LadderGames)
 	if w == nil {
 		return nil, nil
 	}

@@ -22,7 +22,12 @@ type matchSetup struct {
 	match judge.Match // Game, Name, Params, Limits
 	proc  procbot.Options
 	seats int
-	langs *bots.Languages
+	// seatParam is the game's parameter that says how many seats it
+	// has ("" for none), and minSeats the fewest it allows: the ladder
+	// plays with fewer seats while fewer submissions are active.
+	seatParam string
+	minSeats  int
+	langs     *bots.Languages
 }
 
 // setup resolves the arena's game, its parameters (the variant's, then
@@ -65,7 +70,12 @@ func (a *Arena) setup() (*matchSetup, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arena: %s: %w", v.Name, err)
 	}
-	s.seats = st.Seats()
+	s.seats, s.minSeats = st.Seats(), st.Seats()
+	for _, ps := range v.Game.Params() {
+		if ps.Name == "players" || ps.Name == "seats" {
+			s.seatParam, s.minSeats = ps.Name, max(ps.Min, 2)
+		}
+	}
 	s.match.Game, s.match.Name, s.match.Params = v.Game, v.Name, p
 	if err := s.applyFile(file); err != nil {
 		return nil, err
