@@ -42,9 +42,11 @@ var page embed.FS
 
 // Options says whom the server answers.
 type Options struct {
-	// Public accepts requests addressed to an IP address of the machine
-	// as well as to a loopback name: for a server that listens beyond
-	// the loopback interface.
+	// Public accepts requests whose Host is any IP address, as well as
+	// a loopback name: for a server that listens beyond the loopback
+	// interface and is reached by its address. (A name is never
+	// accepted unless it is in AllowedHosts: a name can be made to
+	// resolve to this machine by someone else's DNS.)
 	Public bool
 	// AllowedHosts are the names (or name:port) the server also
 	// answers to, such as the name a TLS proxy in front of it is
