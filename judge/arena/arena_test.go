@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -392,13 +393,35 @@ func TestKill(t *testing.T) {
 			seen = count(t, dir, `SELECT count(*) FROM matches WHERE test = 0`)
 			return seen >= before+3
 		})
+		// A submission taken by this process while the other plays.
+		b, err := arena.Open(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es, err := b.Entrants(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.Submit(context.Background(), es[round], arena.Upload{FileName: "bot.c", Data: source(t)}); err != nil {
+			t.Fatal(err)
+		}
+		b.Close()
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		cmd.Wait()
 		if after := count(t, dir, `SELECT count(*) FROM matches WHERE test = 0`); after < seen {
 			t.Fatalf("round %d: %d ladder matches seen, %d after kill -9\n%s", round, seen, after, out.String())
 		}
-		if n := count(t, dir, `SELECT count(*) FROM submissions WHERE status = 'active'`); n != 3 {
-			t.Fatalf("round %d: %d active submissions after kill -9, want 3", round, n)
+		if n := count(t, dir, `SELECT count(*) FROM submissions`); n != 4+round {
+			t.Fatalf("round %d: %d submissions after kill -9, want %d", round, n, 4+round)
+		}
+		// Each with its files.
+		for id := 1; id <= 4+round; id++ {
+			if fs, err := os.ReadDir(filepath.Join(dir, "submissions", fmt.Sprint(id))); err != nil || len(fs) != 1 {
+				t.Errorf("submission %d: %v, %v", id, fs, err)
+			}
+		}
+		if n := count(t, dir, `SELECT count(DISTINCT entrant_id) FROM submissions WHERE status = 'active'`); n != 3 {
+			t.Fatalf("round %d: %d entrants with an active submission after kill -9, want 3", round, n)
 		}
 	}
 	a, err = arena.Open(context.Background(), dir)
