@@ -64,7 +64,7 @@ func FuzzUnpack(f *testing.F) {
 			if !errors.Is(err, ErrBad) {
 				t.Fatalf("error %q does not wrap ErrBad", err)
 			}
-			if msg := err.Error(); !utf8.ValidString(msg) || strings.ContainsFunc(msg, unicode.IsControl) || len(msg) > 2<<10 {
+			if msg := err.Error(); !utf8.ValidString(msg) || strings.ContainsFunc(msg, func(r rune) bool { return !unicode.IsPrint(r) }) || len(msg) > 2<<10 {
 				t.Fatalf("error %q is not fit to show", msg)
 			}
 			if len(left) > 0 {

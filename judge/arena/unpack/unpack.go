@@ -91,7 +91,14 @@ type badError struct{ msg string }
 func (e *badError) Error() string        { return e.msg }
 func (e *badError) Is(target error) bool { return target == ErrBad }
 
+// bad makes a badError. Its string arguments, which may come from the
+// archive, are shown as show does.
 func bad(format string, args ...any) error {
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = show(s)
+		}
+	}
 	return &badError{msg: fmt.Sprintf(format, args...)}
 }
 
@@ -134,7 +141,7 @@ func kindOf(name string) (kind, error) {
 	}
 	for _, s := range otherArchives {
 		if strings.HasSuffix(lower, s) {
-			return single, bad("%q looks like a %s archive: only .tar, .tar.gz, .tgz and .zip archives are accepted", name, s)
+			return single, bad("%s looks like a %s archive: only .tar, .tar.gz, .tgz and .zip archives are accepted", name, s)
 		}
 	}
 	return single, nil
@@ -227,9 +234,9 @@ func checkFileName(name string) error {
 	case name == "":
 		return bad("the file has no name")
 	case name == "." || name == "..":
-		return bad("%q is not a file name", name)
+		return bad("%s is not a file name", name)
 	case strings.ContainsAny(name, `/\`):
-		return bad("the file name %q holds a slash: send the file's name alone", name)
+		return bad("the file name %s holds a slash: send the file's name alone", name)
 	case len(name) > maxNameBytes:
 		return bad("the file name is longer than %d bytes", maxNameBytes)
 	}
@@ -240,11 +247,11 @@ func checkFileName(name string) error {
 // characters.
 func checkChars(name string) error {
 	if !utf8.ValidString(name) {
-		return bad("the name %q is not valid UTF-8", name)
+		return bad("the name %s is not valid UTF-8", name)
 	}
 	for _, r := range name {
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return bad("the name %q holds a control character", name)
+			return bad("the name %s holds a control character", name)
 		}
 	}
 	return nil
@@ -258,10 +265,10 @@ func cleanName(name string) (string, error) {
 	}
 	n := strings.ReplaceAll(name, `\`, "/")
 	if strings.HasPrefix(n, "/") {
-		return "", bad("the archive holds %q, an absolute path: names must be relative to the bot's folder", name)
+		return "", bad("the archive holds %s, an absolute path: names must be relative to the bot's folder", name)
 	}
 	if len(n) > MaxPathBytes {
-		return "", bad("the archive holds a name longer than %d bytes (it starts %q)", MaxPathBytes, name[:40])
+		return "", bad("the archive holds a name longer than %d bytes (%s)", MaxPathBytes, name)
 	}
 	var parts []string
 	for p := range strings.SplitSeq(n, "/") {
@@ -269,10 +276,10 @@ func cleanName(name string) (string, error) {
 		case "", ".":
 			continue
 		case "..":
-			return "", bad("the archive holds %q, which climbs out of its folder with \"..\": names must stay inside the bot's folder", name)
+			return "", bad("the archive holds %s, which climbs out of its folder with \"..\": names must stay inside the bot's folder", name)
 		}
 		if len(p) > maxNameBytes {
-			return "", bad("the archive holds %q, with a part longer than %d bytes", name, maxNameBytes)
+			return "", bad("the archive holds %s, with a part longer than %d bytes", name, maxNameBytes)
 		}
 		parts = append(parts, p)
 	}
@@ -280,7 +287,7 @@ func cleanName(name string) (string, error) {
 		return "", nil
 	}
 	if len(parts) > MaxDepth {
-		return "", bad("the archive holds %q, nested %d folders deep: at most %d are allowed", name, len(parts), MaxDepth)
+		return "", bad("the archive holds %s, nested %d folders deep: at most %d are allowed", name, len(parts), MaxDepth)
 	}
 	return strings.Join(parts, "/"), nil
 }

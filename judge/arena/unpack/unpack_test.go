@@ -261,7 +261,7 @@ func buildCases(t testing.TB) []unpackCase {
 			return m
 		}()},
 
-		{name: "tar slip", upload: "bot.tar", data: mkTar(t, file("../x", "evil")), errHas: `"../x", which climbs out`},
+		{name: "tar slip", upload: "bot.tar", data: mkTar(t, file("../x", "evil")), errHas: "../x, which climbs out"},
 		{name: "tar slip inside", upload: "bot.tar", data: mkTar(t, file("bot/main.py", "a"), file("bot/../../x", "evil")), errHas: "climbs out"},
 		{name: "tar absolute", upload: "bot.tar", data: mkTar(t, file("/tmp/abs", "evil")), errHas: "absolute path"},
 		{name: "zip slip", upload: "bot.zip", data: mkZip(t, file("../x", "evil")), errHas: "climbs out"},
@@ -294,9 +294,9 @@ func buildCases(t testing.TB) []unpackCase {
 		{name: "zip bomb", upload: "bot.zip", data: mkZip(t, zeros("bomb", 2<<20)), errHas: "bomb is larger than 256 KiB"},
 		{name: "zip bomb lying size", upload: "bot.zip", data: lyingZip(t, 2<<20, 100), errHas: "bomb.txt"},
 		{name: "zip lying size under the limit", upload: "bot.zip", data: lyingZip(t, 200<<10, 100), errHas: "damaged"},
-		{name: "tar duplicate", upload: "bot.tar", data: mkTar(t, file("a", "1"), file("a", "2")), errHas: `"a" twice`},
-		{name: "tar duplicate after cleaning", upload: "bot.tar", data: mkTar(t, file("a/b", "1"), file("./a//b", "2")), errHas: `"a/b" twice`},
-		{name: "zip duplicate", upload: "bot.zip", data: mkZip(t, file("a", "1"), file("a", "2")), errHas: `"a" twice`},
+		{name: "tar duplicate", upload: "bot.tar", data: mkTar(t, file("a", "1"), file("a", "2")), errHas: "a twice"},
+		{name: "tar duplicate after cleaning", upload: "bot.tar", data: mkTar(t, file("a/b", "1"), file("./a//b", "2")), errHas: "a/b twice"},
+		{name: "zip duplicate", upload: "bot.zip", data: mkZip(t, file("a", "1"), file("a", "2")), errHas: "a twice"},
 		{name: "file then folder", upload: "bot.tar", data: mkTar(t, file("a", "1"), file("a/b", "2")), errHas: "both as a file and as a folder"},
 		{name: "folder then file", upload: "bot.zip", data: mkZip(t, file("a/b", "1"), file("a", "2")), errHas: "both as a file and as a folder"},
 		{name: "too deep", upload: "bot.tar", data: mkTar(t, file(deep, "x")), errHas: "folders deep"},

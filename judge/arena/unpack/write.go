@@ -56,9 +56,9 @@ func skipped(name string) bool {
 func (w *writer) make(name string, dir bool) error {
 	if e, ok := w.seen[name]; ok {
 		if e.dir != dir {
-			return bad("the archive holds %q both as a file and as a folder", name)
+			return bad("the archive holds %s both as a file and as a folder", name)
 		}
-		return bad("the archive holds %q twice", name)
+		return bad("the archive holds %s twice", name)
 	}
 	if w.created >= w.l.Files {
 		return w.tooMany()
@@ -77,7 +77,7 @@ func (w *writer) parents(name string) error {
 		p := name[:i]
 		if e, ok := w.seen[p]; ok {
 			if !e.dir {
-				return bad("the archive holds %q both as a file and as a folder", p)
+				return bad("the archive holds %s both as a file and as a folder", p)
 			}
 			continue
 		}
@@ -282,9 +282,9 @@ func (w *writer) tar(r io.Reader) error {
 				}
 			}
 		case tar.TypeSymlink:
-			return bad("the archive holds a link (%s -> %s): links are not accepted, put the file itself in the archive", h.Name, show(h.Linkname))
+			return bad("the archive holds a link (%s -> %s): links are not accepted, put the file itself in the archive", h.Name, h.Linkname)
 		case tar.TypeLink:
-			return bad("the archive holds a hard link (%s -> %s): links are not accepted, put the file itself in the archive", h.Name, show(h.Linkname))
+			return bad("the archive holds a hard link (%s -> %s): links are not accepted, put the file itself in the archive", h.Name, h.Linkname)
 		case tar.TypeChar, tar.TypeBlock:
 			return bad("the archive holds a device (%s): only files and folders are accepted", h.Name)
 		case tar.TypeFifo:
