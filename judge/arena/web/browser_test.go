@@ -18,7 +18,8 @@ import (
 // TestPageInBrowser: an entrant signs in on the page with their token,
 // uploads a file that does not build and sees the compiler's message
 // (as text: the markup in it stays text), then one that builds, sees it
-// tested and in the ladder, and opens its first replay in the viewer.
+// tested and in the ladder, lists her matches from the standings, and
+// opens her first test match's replay in the viewer.
 func TestPageInBrowser(t *testing.T) {
 	judgetest.NeedTools(t, "gcc")
 	ctx := browsertest.New(t, 4*time.Minute)
@@ -86,6 +87,16 @@ func TestPageInBrowser(t *testing.T) {
 	}
 	if !strings.HasPrefix(href.Value, "/view/") {
 		t.Fatalf("the first replay's link is %q", href.Value)
+	}
+	// Her row in the standings shows her matches: the test matches.
+	run(chromedp.WaitVisible(chromedp.CSS(`#standings tr[data-name="alice"]`)),
+		chromedp.Click(chromedp.CSS(`#standings tr[data-name="alice"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#all-matches`)))
+	if title := text("matches-title"); title != "Matches of alice" {
+		t.Fatalf("after a click on alice the matches are %q", title)
+	}
+	if n := eval(`document.querySelectorAll("#matches tbody tr").length`); n != 2 {
+		t.Fatalf("alice's matches: %d rows, want her 2 test matches", n)
 	}
 	run(chromedp.Navigate(ta.url+href.Value),
 		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`)))

@@ -26,6 +26,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -41,9 +42,11 @@ var page embed.FS
 
 // Options says whom the server answers.
 type Options struct {
-	// Public accepts requests addressed to an IP address of the machine
-	// as well as to a loopback name: for a server that listens beyond
-	// the loopback interface.
+	// Public accepts requests whose Host is any IP address, as well as
+	// a loopback name: for a server that listens beyond the loopback
+	// interface and is reached by its address. (A name is never
+	// accepted unless it is in AllowedHosts: a name can be made to
+	// resolve to this machine by someone else's DNS.)
 	Public bool
 	// AllowedHosts are the names (or name:port) the server also
 	// answers to, such as the name a TLS proxy in front of it is
@@ -62,6 +65,7 @@ type server struct {
 	a         *arena.Arena
 	o         Options
 	maxUpload int64           // the arena's bound of an upload
+	dirs      []string        // the arena's directory, absolute and as given
 	hosts     map[string]bool // allowed host names, lower case, with or without a port
 	mux       *http.ServeMux
 }
@@ -69,6 +73,12 @@ type server struct {
 // Handler serves the arena a.
 func Handler(a *arena.Arena, o Options) http.Handler {
 	s := &server{a: a, o: o, maxUpload: a.Config().MaxUploadBytes, hosts: map[string]bool{}, mux: http.NewServeMux()}
+	if d := filepath.Clean(a.Dir()); d != "." {
+		s.dirs = append(s.dirs, d)
+		if abs, err := filepath.Abs(d); err == nil && abs != d {
+			s.dirs = append([]string{abs}, s.dirs...)
+		}
+	}
 	for _, h := range o.AllowedHosts {
 		s.hosts[strings.ToLower(strings.TrimSpace(h))] = true
 	}
@@ -200,6 +210,9 @@ func fail(w http.ResponseWriter, err error) {
 
 var errBadRequest = errors.New("bad request")
 
+// maxURL bounds a web bot's URL.
+const maxURL = 4096
+
 // entrant authenticates a request by its bearer token.
 func (s *server) entrant(r *http.Request) (arena.Entrant, error) {
 	auth := r.Header.Get("Authorization")
@@ -273,9 +286,12 @@ func (s *server) upload(w http.ResponseWriter, r *http.Request) (arena.Upload, e
 				return u, fmt.Errorf("%w: the upload is over %d bytes", arena.ErrTooLarge, s.maxUpload)
 			}
 		case "url":
-			b, err := io.ReadAll(io.LimitReader(p, 4096))
+			b, err := io.ReadAll(io.LimitReader(p, maxURL+1))
 			if err != nil {
 				return u, err
+			}
+			if len(b) > maxURL {
+				return u, fmt.Errorf("%w: a URL of more than %d bytes", errBadRequest, maxURL)
 			}
 			u.URL = strings.TrimSpace(string(b))
 		}
@@ -322,12 +338,21 @@ type submissionJSON struct {
 	Replays []string  `json:"replays"`
 }
 
-func toJSON(s arena.Submission) submissionJSON {
+func (sv *server) toJSON(s arena.Submission) submissionJSON {
 	r := s.Replays
 	if r == nil {
 		r = []string{}
 	}
-	return submissionJSON{ID: s.ID, Entrant: s.Entrant, Status: s.Status, Log: s.Log, Created: s.Created, Replays: r}
+	return submissionJSON{ID: s.ID, Entrant: s.Entrant, Status: s.Status, Log: sv.relative(s.Log), Created: s.Created, Replays: r}
+}
+
+// relative writes the paths in a build log relative to the arena's
+// directory: where it is on the server is not the entrant's business.
+func (sv *server) relative(log string) string {
+	for _, d := range sv.dirs {
+		log = strings.ReplaceAll(log, d+string(filepath.Separator), "")
+	}
+	return log
 }
 
 func (s *server) submission(w http.ResponseWriter, r *http.Request) {
@@ -346,7 +371,7 @@ func (s *server) submission(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, toJSON(sub))
+	writeJSON(w, http.StatusOK, s.toJSON(sub))
 }
 
 func (s *server) submissions(w http.ResponseWriter, r *http.Request) {
@@ -362,7 +387,7 @@ func (s *server) submissions(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]submissionJSON, 0, len(subs))
 	for _, sub := range subs {
-		out = append(out, toJSON(sub))
+		out = append(out, s.toJSON(sub))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"name": e.Name, "submissions": out})
 }

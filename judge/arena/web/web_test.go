@@ -5,6 +5,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -210,9 +211,10 @@ func source(t testing.TB, path string) []byte {
 
 const broken = "#include <stdio.h>\nint main(void) { printf(\"x\") return 0; }\n"
 
-// TestAPIFlow submits a bot that builds and one that does not, through
-// the API, with the arena running: the first is tested and joins the
-// ladder, the second's compile error is for its author only.
+// TestAPIFlow submits bots that build and one that does not, through
+// the API, with the arena running: the first two (a source file, and a
+// .tar.gz of a folder) are tested and join the ladder; the third's
+// compile error is for its author only.
 func TestAPIFlow(t *testing.T) {
 	judgetest.NeedTools(t, "gcc")
 	ta := newArena(t, arena.Config{TestMatches: 2}, web.Options{}, "alice", "bob", "carol")
@@ -220,11 +222,23 @@ func TestAPIFlow(t *testing.T) {
 	good := source(t, "examples/gomoku/random.c")
 	alice := ta.submitted(t, "alice", "random.c", good)
 	bob := ta.submitted(t, "bob", "broken.c", []byte(broken))
-	carol := ta.submitted(t, "carol", "bot.c", good)
+	// carol's is a .tar.gz of her bot's folder.
+	var tgz bytes.Buffer
+	zw := gzip.NewWriter(&tgz)
+	tw := tar.NewWriter(zw)
+	tw.WriteHeader(&tar.Header{Name: "carolbot/", Typeflag: tar.TypeDir, Mode: 0o755})
+	tw.WriteHeader(&tar.Header{Name: "carolbot/main.c", Typeflag: tar.TypeReg, Mode: 0o644, Size: int64(len(good))})
+	tw.Write(good)
+	tw.Close()
+	zw.Close()
+	carol := ta.submitted(t, "carol", "carolbot.tar.gz", tgz.Bytes())
 
 	s := ta.waitFor(t, "bob", bob, func(s submission) bool { return s.Status == "compile-error" })
 	if !strings.Contains(s.Log, "error") || !strings.Contains(s.Log, "broken.c") {
 		t.Errorf("bob's compile error says %q, not gcc's message", s.Log)
+	}
+	if strings.Contains(s.Log, ta.dir) {
+		t.Errorf("bob's compile error shows where the arena is on the server: %q", s.Log)
 	}
 	// Nobody else learns of it, not even that it exists.
 	for _, who := range []string{"alice", "carol"} {
@@ -402,6 +416,38 @@ func TestAPIRefuses(t *testing.T) {
 	req.Header.Set("Authorization", "Bearer "+tok)
 	req.Header.Set("Origin", ta.url)
 	code("a post from the page", do(t, req), http.StatusCreated)
+
+	// A web bot's URL, in a multipart form or a urlencoded one.
+	code("a web bot", ta.upload(t, tok, "", nil, "url", "http+json://127.0.0.1:9/bot.php"), http.StatusCreated)
+	code("not a web bot's URL", ta.upload(t, tok, "", nil, "url", "file:///etc/passwd"), http.StatusBadRequest)
+	code("a file and a URL", ta.upload(t, tok, "bot.c", good, "url", "http://127.0.0.1:9/"), http.StatusBadRequest)
+	req, _ = http.NewRequest("POST", ta.url+"/api/submissions", strings.NewReader("url=http%3A%2F%2F127.0.0.1%3A9%2F"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Authorization", "Bearer "+tok)
+	code("a urlencoded web bot", do(t, req), http.StatusCreated)
+
+	// Her own submissions, and nobody else's.
+	var mine struct {
+		Name        string
+		Submissions []submission
+	}
+	ta.get(t, tok, "/api/submissions").json(t, &mine)
+	if mine.Name != "alice" || len(mine.Submissions) != 3 {
+		t.Errorf("alice's submissions: %+v", mine)
+	}
+	ta.get(t, ta.tokens["bob"], "/api/submissions").json(t, &mine)
+	if mine.Name != "bob" || len(mine.Submissions) != 0 {
+		t.Errorf("bob's submissions: %+v", mine)
+	}
+	for _, s := range []submission{{ID: 1}, {ID: 2}} {
+		code("bob asks for alice's", ta.get(t, ta.tokens["bob"], fmt.Sprint("/api/submissions/", s.ID)), http.StatusNotFound)
+	}
+
+	// Frozen, the arena takes no upload.
+	if err := ta.a.Freeze(context.Background(), true); err != nil {
+		t.Fatal(err)
+	}
+	code("frozen", ta.upload(t, tok, "bot.c", good), http.StatusConflict)
 
 	// No route serves the arena's files.
 	for _, p := range []string{"/arena.db", "/builds/", "/refs/", "/replays/..%2farena.db", "/view/..%2farena.toml", "/replays/%2e%2e%2farena.db"} {

@@ -56,7 +56,8 @@ function when(t) {
 async function loadStandings() {
   const s = await api("/api/standings");
   arena.standings = s;
-  $("summary").textContent = s.matches + " matches played, " + s.standings.length + " bots";
+  const plural = (n, w) => n + " " + w + (n === 1 ? "" : "es".slice(w.endsWith("ch") ? 0 : 1));
+  $("summary").textContent = plural(s.matches, "ladder match") + " played, " + plural(s.standings.length, "bot");
   const tb = $("standings").tBodies[0];
   tb.replaceChildren();
   for (const x of s.standings) {
@@ -78,12 +79,24 @@ async function loadMatches() {
   $("all-matches").hidden = !arena.entrant;
   const tb = $("matches").tBodies[0];
   tb.replaceChildren();
+  const ranked = new Set(((arena.standings && arena.standings.standings) || []).map((x) => x.name));
   for (const x of m.matches) {
     const tr = el("tr");
     const rp = el("td");
     if (x.replay) rp.append(replayLink(x.replay));
+    // Each entrant's name shows their matches; append() of a string
+    // makes a text node.
+    const seats = el("td");
+    (x.seats || []).forEach((n, i) => {
+      if (i > 0) seats.append(" vs ");
+      if (!ranked.has(n) || n === arena.entrant) { seats.append(n); return; }
+      const a = el("a", n);
+      a.href = "#";
+      a.addEventListener("click", (ev) => { ev.preventDefault(); arena.entrant = n; loadMatches(); });
+      seats.append(a);
+    });
     tr.append(el("td", when(x.finished)), el("td", x.test ? "test" : "ladder"),
-      el("td", (x.seats || []).join(" vs ")), el("td", x.result), el("td", x.reason), rp);
+      seats, el("td", x.result), el("td", x.reason), rp);
     tb.append(tr);
   }
 }
@@ -108,11 +121,11 @@ function showCurrent(sub) {
   $("sub-log").textContent = sub.log || "";
   const ul = $("sub-replays");
   ul.replaceChildren();
-  for (const r of sub.replays || []) {
+  (sub.replays || []).forEach((r, i) => {
     const li = el("li");
-    li.append(replayLink(r, "test match " + r));
+    li.append(replayLink(r, "test match " + (i + 1)));
     ul.append(li);
-  }
+  });
 }
 
 async function loadMine() {
