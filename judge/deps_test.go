@@ -79,6 +79,12 @@ func TestImportRules(t *testing.T) {
 		"judge/judge/bots/contest": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
 			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/",
 			"judge/judge/bots", "judge/judge/tournament", "judge/judge/sprt"},
+		// The arena plays through bots and the tournament's code; its
+		// uploads are unpacked by a package that knows nothing else.
+		"judge/judge/arena/unpack": {},
+		"judge/judge/arena": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
+			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/",
+			"judge/judge/bots", "judge/judge/bots/contest", "judge/judge/tournament", "judge/judge/sprt", "judge/judge/arena/unpack"},
 		"judge/judge/serve": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/sprt",
 			"judge/judge/tournament", "judge/judge/replayview"},
 		"judge/judge/httpbot":    {"judge/games", "judge/judge", "judge/judge/goplayer"},

@@ -10,6 +10,7 @@
 //	judge sprt --game NAME [flags] A B          is B stronger than A? a sequential test
 //	judge new-bot --game NAME --lang LANG [DIR] write a starter bot in C, C++, Go, Rust, Java or Python
 //	judge merge --out DIR DIR...                combine the results of tournament shards
+//	judge arena init|add|remove|list|serve|final a contest people submit bots to
 //	judge doctor                                the protections the sandbox gives on this machine
 //	judge version                               the judge's build (also judge --version)
 //
@@ -150,6 +151,7 @@ func init() {
 		{"sprt", "--game NAME [flags] A B", "is B stronger than A? paired games until a sequential test decides", (*Main).sprt},
 		{"new-bot", "--game NAME --lang LANG [DIR]", "write a starter bot that plays legal moves", (*Main).newBot},
 		{"merge", "--out DIR DIR...", "combine the results of tournament shards", (*Main).merge},
+		{"arena", "init|add|remove|list|serve|final", "run a contest people submit bots to: a ladder, then a final", (*Main).arena},
 		{"doctor", "", "say which protections the sandbox gives bots on this machine", (*Main).doctor},
 	}
 }

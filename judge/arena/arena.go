@@ -1,0 +1,288 @@
+// Package arena is a contest that runs by itself: entrants submit bots
+// at any time, each built submission plays a few test matches against
+// the reference bots, then a ladder that keeps playing the pairs whose
+// result tells the most about the ratings. The organiser freezes
+// submissions and plays a final round robin of the active submissions,
+// the same as judge tournament plays.
+//
+// An arena is one directory: arena.toml (its settings), arena.db (a
+// SQLite database: entrants, submissions, matches), submissions/ (the
+// uploaded files), builds/ (the build cache), replays/ and refs/ (the
+// reference bots).
+package arena
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"judge/judge/tournament"
+)
+
+// Errors of the arena's callers; the web API maps each to a status.
+var (
+	ErrUnauthorized = errors.New("unauthorized")
+	ErrNotFound     = errors.New("not found")
+	ErrTooLarge     = errors.New("upload too large")
+	ErrRateLimited  = errors.New("too many submissions: try again later")
+	ErrBadArchive   = errors.New("bad upload")
+	ErrFrozen       = errors.New("submissions are closed")
+	ErrExists       = errors.New("entrant exists")
+)
+
+// Defaults of Config.
+const (
+	DefaultTestMatches        = 4
+	DefaultMaxUploadBytes     = 1 << 20
+	DefaultSubmissionsPerHour = 20
+	DefaultLadderGames        = 1000
+)
+
+// Config is how an arena is made (Init); it is kept in DIR/arena.toml.
+type Config struct {
+	Game   string         `toml:"game"`
+	Params map[string]int `toml:"params"`
+	// ConfigFile is a match configuration file (TOML: limits, sandbox),
+	// copied into DIR as match.toml.
+	ConfigFile string `toml:"config"`
+	// References are the reference bots (BOT arguments): files and
+	// directories are copied into DIR/refs, command lines kept as given.
+	References         []string `toml:"references"`
+	TestMatches        int      `toml:"test_matches"`
+	MaxUploadBytes     int64    `toml:"max_upload_bytes"`
+	SubmissionsPerHour int      `toml:"submissions_per_hour"`
+	// LadderGames is how many ladder matches a submission seeks: once
+	// every active submission has played as many, the ladder waits for
+	// a new one (default 1000).
+	LadderGames int `toml:"ladder_games"`
+	// Languages is the languages file that builds submissions; "" is
+	// configs/languages.toml where the arena runs, else the built-in one.
+	Languages string `toml:"languages"`
+}
+
+func (c *Config) fill() {
+	if c.TestMatches <= 0 {
+		c.TestMatches = DefaultTestMatches
+	}
+	if c.MaxUploadBytes <= 0 {
+		c.MaxUploadBytes = DefaultMaxUploadBytes
+	}
+	if c.SubmissionsPerHour <= 0 {
+		c.SubmissionsPerHour = DefaultSubmissionsPerHour
+	}
+	if c.LadderGames <= 0 {
+		c.LadderGames = DefaultLadderGames
+	}
+}
+
+// Entrant is a person or team in the arena.
+type Entrant struct {
+	ID      int64
+	Name    string
+	Retired bool
+}
+
+// Upload is a submission as it arrives: exactly one of Data (a source
+// file, or a .tar, .tar.gz or .zip archive, by FileName) and URL (a web
+// bot: http:// or http+json://).
+type Upload struct {
+	FileName string
+	Data     []byte
+	URL      string
+}
+
+// Statuses of a submission.
+const (
+	StatusQueued       = "queued"
+	StatusBuilding     = "building"
+	StatusCompileError = "compile-error"
+	StatusTesting      = "testing"
+	StatusActive       = "active"
+	StatusRetired      = "retired"
+)
+
+// Submission is one upload of an entrant and what became of it.
+type Submission struct {
+	ID      int64
+	Entrant string
+	Status  string
+	Log     string // the build log: shown to its author only
+	Created time.Time
+	Replays []string // the replays of its test matches
+}
+
+// Standing is an entrant's place on the ladder, by its active
+// submission's ladder matches.
+type Standing struct {
+	Rank                        int
+	Name                        string
+	Played, Wins, Draws, Losses int
+	Rating, Low, High           float64
+}
+
+// Match is a finished match.
+type Match struct {
+	ID       int64
+	Seats    []string // entrant names, or reference bots' names
+	Result   string
+	Reason   string
+	Replay   string
+	Test     bool
+	Finished time.Time
+}
+
+// Arena is an open arena.
+type Arena struct {
+	dir string
+	cfg Config
+	db  *sql.DB
+
+	mu sync.Mutex // guards what follows
+	// built are the prepared submissions, by id: built once per
+	// process.
+	built map[int64]*tournament.Contestant
+	// busy counts the matches being played, by submission.
+	busy map[int64]int
+	// wake is closed, and replaced, when there is new work: every
+	// waiting worker wakes.
+	wake chan struct{}
+
+	ladderMu sync.Mutex // guards ladder
+	ladder   *ladder    // the ladder as last read
+}
+
+// Init makes an arena in dir, which must not exist or be empty.
+// On error it leaves dir as it found it.
+func Init(dir string, c Config) (err error) {
+	c.fill()
+	if c.Game == "" {
+		return errors.New("arena: no game")
+	}
+	ents, rerr := os.ReadDir(dir)
+	if rerr == nil && len(ents) > 0 {
+		return fmt.Errorf("arena: %s is not empty", dir)
+	}
+	defer func() {
+		if err == nil {
+			return
+		}
+		if rerr != nil {
+			os.RemoveAll(dir)
+			return
+		}
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}()
+	for _, d := range []string{"", "submissions", "builds", "replays", "refs"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+	}
+	if c.ConfigFile != "" {
+		if err := copyPath(c.ConfigFile, filepath.Join(dir, "match.toml")); err != nil {
+			return fmt.Errorf("arena: match configuration: %w", err)
+		}
+		c.ConfigFile = "match.toml"
+	}
+	refs, err := copyRefs(dir, c.References)
+	if err != nil {
+		return err
+	}
+	c.References = refs
+	if c.Languages != "" {
+		if c.Languages, err = filepath.Abs(c.Languages); err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+	}
+	a := &Arena{dir: dir, cfg: c}
+	if _, err := a.setup(); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, "arena.toml"))
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	if err := toml.NewEncoder(f).Encode(c); err != nil {
+		f.Close()
+		return fmt.Errorf("arena: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	db, err := openDB(context.Background(), filepath.Join(dir, "arena.db"))
+	if err != nil {
+		return err
+	}
+	return db.Close()
+}
+
+// copyRefs copies the reference bots that are files or directories into
+// dir/refs, and gives the arguments that name them there (relative to
+// dir); command lines stay as they are.
+func copyRefs(dir string, refs []string) ([]string, error) {
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		if _, err := os.Stat(r); err != nil {
+			out[i] = r
+			continue
+		}
+		rel := filepath.Join("refs", filepath.Base(filepath.Clean(r)))
+		if err := copyPath(r, filepath.Join(dir, rel)); err != nil {
+			return nil, fmt.Errorf("arena: reference %s: %w", r, err)
+		}
+		out[i] = rel
+	}
+	return out, nil
+}
+
+// Open opens the arena in dir.
+func Open(ctx context.Context, dir string) (*Arena, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	a := &Arena{dir: dir, built: map[int64]*tournament.Contestant{}, busy: map[int64]int{}, wake: make(chan struct{})}
+	if _, err := toml.DecodeFile(filepath.Join(dir, "arena.toml"), &a.cfg); err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	a.cfg.fill()
+	db, err := openDB(ctx, filepath.Join(dir, "arena.db"))
+	if err != nil {
+		return nil, err
+	}
+	a.db = db
+	return a, nil
+}
+
+// Close closes the arena's database.
+func (a *Arena) Close() error { return a.db.Close() }
+
+// Dir is the arena's directory.
+func (a *Arena) Dir() string { return a.dir }
+
+// Config is the arena's configuration, defaults filled in.
+func (a *Arena) Config() Config { return a.cfg }
+
+// notify wakes Run: there is new work.
+func (a *Arena) notify() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	close(a.wake)
+	a.wake = make(chan struct{})
+}
+
+// woken is what notify closes next.
+func (a *Arena) woken() <-chan struct{} {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.wake
+}

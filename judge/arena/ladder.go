@@ -1,0 +1,269 @@
+package arena
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"judge/judge/tournament"
+)
+
+// ladder is the state of the ladder: the active submissions, their
+// finished ladder matches with each other, and the ratings the
+// tournament's rating fit gives them.
+type ladder struct {
+	subs    []int64  // active submissions, by id
+	names   []string // their entrants
+	idx     map[int64]int
+	games   []tournament.Game
+	played  []int
+	wins    []int
+	draws   []int
+	losses  []int
+	ratings []tournament.Rating
+	// last is the last match read: only later ones are read again while
+	// the active submissions stay the same.
+	last int64
+	fit  bool // ratings fit games
+}
+
+// copy is a copy of l its caller may keep.
+func (l *ladder) copy() *ladder {
+	c := *l
+	c.subs, c.names = slices.Clone(l.subs), slices.Clone(l.names)
+	c.games = slices.Clip(l.games)
+	c.played, c.wins, c.draws, c.losses = slices.Clone(l.played), slices.Clone(l.wins), slices.Clone(l.draws), slices.Clone(l.losses)
+	c.ratings = slices.Clone(l.ratings)
+	return &c
+}
+
+// loadLadder reads the ladder from the database: the matches finished
+// since the last call only, unless the active submissions changed.
+func (a *Arena) loadLadder(ctx context.Context) (*ladder, error) {
+	subs, names, err := a.activeSubmissions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a.ladderMu.Lock()
+	defer a.ladderMu.Unlock()
+	l := a.ladder
+	if l == nil || !slices.Equal(l.subs, subs) || !slices.Equal(l.names, names) {
+		n := len(subs)
+		l = &ladder{subs: subs, names: names, idx: map[int64]int{},
+			played: make([]int, n), wins: make([]int, n), draws: make([]int, n), losses: make([]int, n)}
+		for i, id := range subs {
+			l.idx[id] = i
+		}
+	}
+	if err := l.read(ctx, a.db); err != nil {
+		return nil, err
+	}
+	if !l.fit {
+		l.ratings = tournament.FitRatings(len(l.subs), l.games).Ratings
+		l.fit = true
+	}
+	a.ladder = l
+	return l.copy(), nil
+}
+
+// activeSubmissions are the active submissions of the entrants not
+// removed, by id, and their entrants' names.
+func (a *Arena) activeSubmissions(ctx context.Context) (subs []int64, names []string, err error) {
+	rows, err := a.db.QueryContext(ctx, `SELECT s.id, e.name FROM submissions s JOIN entrants e ON e.id = s.entrant_id
+		WHERE s.status = ? AND e.retired = 0 ORDER BY s.id`, StatusActive)
+	if err != nil {
+		return nil, nil, fmt.Errorf("arena: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return nil, nil, fmt.Errorf("arena: %w", err)
+		}
+		subs, names = append(subs, id), append(names, name)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("arena: %w", err)
+	}
+	return subs, names, nil
+}
+
+// read adds the ladder matches finished since l.last between l's
+// submissions. Match ids only grow: one committed after a read has a
+// larger id than every match that read saw.
+func (l *ladder) read(ctx context.Context, db *sql.DB) error {
+	rows, err := db.QueryContext(ctx, `SELECT m.id, m.winner, ms.seat, coalesce(ms.submission_id, 0), ms.score
+		FROM matches m JOIN match_seats ms ON ms.match_id = m.id WHERE m.test = 0 AND m.id > ? ORDER BY m.id, ms.seat`, l.last)
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	defer rows.Close()
+	type seat struct {
+		sub    int64
+		score  float64
+		winner int
+	}
+	var cur int64 = -1
+	var seats []seat
+	flush := func() {
+		g := tournament.Game{}
+		for _, s := range seats {
+			i, ok := l.idx[s.sub]
+			if !ok {
+				return
+			}
+			g.Players, g.Scores = append(g.Players, i), append(g.Scores, s.score)
+		}
+		if len(seats) < 2 {
+			return
+		}
+		l.games, l.fit = append(l.games, g), false
+		for k, i := range g.Players {
+			l.played[i]++
+			switch w := seats[k].winner; {
+			case w < 0:
+				l.draws[i]++
+			case w == k:
+				l.wins[i]++
+			default:
+				l.losses[i]++
+			}
+		}
+	}
+	for rows.Next() {
+		var id, sub int64
+		var winner, seatNo int
+		var score float64
+		if err := rows.Scan(&id, &winner, &seatNo, &sub, &score); err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+		if id != cur {
+			flush()
+			cur, seats = id, seats[:0]
+		}
+		seats = append(seats, seat{sub, score, winner})
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	flush()
+	if cur > l.last {
+		l.last = cur
+	}
+	return nil
+}
+
+// Standings are the ladder's standings, best rating first, and how many
+// ladder matches between active submissions they come from.
+func (a *Arena) Standings(ctx context.Context) (int, []Standing, error) {
+	l, err := a.loadLadder(ctx)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := make([]Standing, len(l.subs))
+	for i := range l.subs {
+		r := l.ratings[i]
+		out[i] = Standing{Name: l.names[i], Played: l.played[i], Wins: l.wins[i], Draws: l.draws[i], Losses: l.losses[i],
+			Rating: r.Elo, Low: r.Low, High: r.High}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Rating != out[j].Rating {
+			return out[i].Rating > out[j].Rating
+		}
+		return out[i].Name < out[j].Name
+	})
+	for i := range out {
+		out[i].Rank = i + 1
+	}
+	return len(l.games), out, nil
+}
+
+// Matches are the finished matches, newest first, at most limit (0: all);
+// entrant "" for every entrant's, else that entrant's only.
+func (a *Arena) Matches(ctx context.Context, entrant string, limit int) ([]Match, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	q := `SELECT id, test, winner, reason, replay, finished FROM matches ORDER BY id DESC LIMIT ?`
+	args := []any{limit}
+	if entrant != "" {
+		q = `SELECT id, test, winner, reason, replay, finished FROM matches WHERE id IN
+			(SELECT ms.match_id FROM match_seats ms JOIN submissions s ON s.id = ms.submission_id
+			JOIN entrants e ON e.id = s.entrant_id WHERE e.name = ?) ORDER BY id DESC LIMIT ?`
+		args = []any{entrant, limit}
+	}
+	rows, err := a.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	var out []Match
+	var winners []int
+	for rows.Next() {
+		var m Match
+		var w int
+		var fin int64
+		if err := rows.Scan(&m.ID, &m.Test, &w, &m.Reason, &m.Replay, &fin); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("arena: %w", err)
+		}
+		m.Finished = time.Unix(0, fin)
+		out, winners = append(out, m), append(winners, w)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	for i := range out {
+		if err := a.seatNames(ctx, &out[i]); err != nil {
+			return nil, err
+		}
+		switch w := winners[i]; {
+		case w < 0 || w >= len(out[i].Seats):
+			out[i].Result = "draw"
+		default:
+			out[i].Result = out[i].Seats[w] + " won"
+		}
+	}
+	return out, nil
+}
+
+func (a *Arena) seatNames(ctx context.Context, m *Match) error {
+	rows, err := a.db.QueryContext(ctx, `SELECT name FROM match_seats WHERE match_id = ? ORDER BY seat`, m.ID)
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+		m.Seats = append(m.Seats, n)
+	}
+	return rows.Err()
+}
+
+// replayName is the name of a replay file: letters, digits, - and _,
+// ending in .json.
+var replayName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}\.json$`)
+
+// ReplayPath is the file of the replay named name (as Match.Replay and
+// Submission.Replays give it): ErrNotFound for a bad name or none.
+func (a *Arena) ReplayPath(name string) (string, error) {
+	if !replayName.MatchString(name) || strings.Contains(name, "..") {
+		return "", ErrNotFound
+	}
+	p := filepath.Join(a.dir, "replays", name)
+	if _, err := os.Stat(p); err != nil {
+		return "", ErrNotFound
+	}
+	return p, nil
+}

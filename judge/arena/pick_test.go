@@ -1,0 +1,39 @@
+package arena
+
+import (
+	"slices"
+	"testing"
+
+	"judge/judge/tournament"
+)
+
+// The ladder's next match: the submission with the fewest games (those
+// being played count), the widest interval, then the newest; against the
+// nearest in rating.
+func TestPickLadder(t *testing.T) {
+	l := &ladder{
+		subs:   []int64{1, 2, 3, 4},
+		played: []int{10, 10, 3, 10},
+		ratings: []tournament.Rating{
+			{Elo: 1400, Low: 1350, High: 1450},
+			{Elo: 1520, Low: 1470, High: 1570},
+			{Elo: 1550, Low: 1400, High: 1700},
+			{Elo: 1600, Low: 1550, High: 1650},
+		},
+	}
+	seats := func(w *work) []int64 { s := slices.Clone(w.subs); slices.Sort(s); return s }
+	if w := pickLadder(l, nil, 2, 100); !slices.Equal(seats(w), []int64{2, 3}) {
+		t.Errorf("fewest games: %v, want 3 against its nearest, 2", w.subs)
+	}
+	// Submission 3 busy in 8 matches: 1, 2 and 4 have played 10 each;
+	// the widest interval among them ties, so the newest, 4, against 3.
+	if w := pickLadder(l, map[int64]int{3: 8}, 2, 100); !slices.Equal(seats(w), []int64{3, 4}) {
+		t.Errorf("with 3 busy: %v, want 4 against 3", w.subs)
+	}
+	if w := pickLadder(l, nil, 3, 100); !slices.Equal(seats(w), []int64{2, 3, 4}) {
+		t.Errorf("three seats: %v, want 3 with 2 and 4", w.subs)
+	}
+	if w := pickLadder(l, nil, 2, 3); w != nil {
+		t.Errorf("every submission has played enough, yet %v", w.subs)
+	}
+}

@@ -1,0 +1,177 @@
+package arena
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"judge/judge"
+	"judge/judge/bots/contest"
+)
+
+// named is an entrant under the arena's name for it.
+type named struct {
+	judge.Entrant
+	name string
+}
+
+func (n named) Info() (judge.BotInfo, error) {
+	i, err := n.Entrant.Info()
+	i.Name = n.name
+	return i, err
+}
+
+// play plays w and records it: the replay first, then the match, in one
+// transaction with what it decides (a submission's test matches done).
+// A match the context cuts short is not recorded.
+func (r *runner) play(ctx context.Context, w *work) error {
+	m := r.s.match
+	if len(w.subs) != r.s.seats {
+		m.Params = maps.Clone(m.Params)
+		m.Params[r.s.seatParam] = len(w.subs)
+	}
+	var seed [8]byte
+	if _, err := rand.Read(seed[:]); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	for _, b := range seed {
+		m.Seed = m.Seed<<8 | uint64(b)
+	}
+	m.Entrants = make([]judge.Entrant, len(w.subs))
+	names := make([]string, len(w.subs))
+	for i, id := range w.subs {
+		if id == 0 {
+			c := r.refs[w.refs[i]]
+			m.Entrants[i], names[i] = named{c.Entrant, "ref-" + c.Name}, "ref-"+c.Name
+			continue
+		}
+		var arg, name string
+		err := r.a.db.QueryRowContext(ctx, `SELECT s.arg, e.name FROM submissions s JOIN entrants e ON e.id = s.entrant_id
+			WHERE s.id = ?`, id).Scan(&arg, &name)
+		if err != nil {
+			return stopped(ctx, fmt.Errorf("arena: %w", err))
+		}
+		c, err := r.contestant(ctx, id, arg)
+		if err != nil {
+			return stopped(ctx, err)
+		}
+		if c.Err != nil {
+			// It built once, not now (a compiler changed under it).
+			_, err := r.a.db.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ?`, StatusCompileError, c.Err.Error(), id)
+			return stopped(ctx, err)
+		}
+		m.Entrants[i], names[i] = named{c.Entrant, name}, name
+	}
+	res, err := judge.Run(ctx, m)
+	for try := 1; err != nil && contest.IsSandboxFailure(err) && ctx.Err() == nil && try <= sandboxRetries; try++ {
+		res, err = judge.Run(ctx, m)
+	}
+	switch {
+	case err != nil && ctx.Err() == nil && w.test:
+		// A test match pits one submission against reference bots that
+		// have played: one that cannot be played is the submission's.
+		for _, id := range w.subs {
+			if id != 0 {
+				_, err = r.setStatus(ctx, id, StatusTesting, StatusCompileError, "cannot play: "+strings.ReplaceAll(err.Error(), r.a.dir, "."))
+			}
+		}
+		return stopped(ctx, err)
+	case err != nil:
+		return stopped(ctx, fmt.Errorf("arena: match %v: %w", names, err))
+	}
+	var rnd [6]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	prefix := "m"
+	if w.test {
+		prefix = "t"
+	}
+	replay := fmt.Sprintf("%s%d-%s.json", prefix, time.Now().UnixNano(), hex.EncodeToString(rnd[:]))
+	b, err := judge.EncodeReplay(res.Replay)
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	if err := judge.WriteFileSync(filepath.Join(r.a.dir, "replays", replay), b, true); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	return r.a.inTx(context.WithoutCancel(ctx), func(tx *sql.Tx) error {
+		return r.record(ctx, tx, w, m.Seed, res, names, replay)
+	})
+}
+
+// record records a finished match in tx, and promotes a submission that
+// has played all its test matches.
+func (r *runner) record(ctx context.Context, tx *sql.Tx, w *work, seed uint64, res *judge.Result, names []string, replay string) error {
+	ctx = context.WithoutCancel(ctx)
+	x, err := tx.ExecContext(ctx, `INSERT INTO matches (test, seed, winner, turns, reason, replay, finished) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		w.test, int64(seed), res.Winner, res.Turns, res.Reason, replay, time.Now().UnixNano())
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	id, err := x.LastInsertId()
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	for i, p := range res.Players {
+		var sub any
+		if w.subs[i] != 0 {
+			sub = w.subs[i]
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO match_seats (match_id, seat, submission_id, name, status, reason, score) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			id, i, sub, names[i], string(p.Status), p.Reason, p.Score)
+		if err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+	}
+	if !w.test {
+		return nil
+	}
+	for _, sub := range w.subs {
+		if sub != 0 {
+			if err := promote(ctx, tx, sub, r.a.cfg.TestMatches); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// promote makes submission id, still testing, its entrant's active one
+// once it has played tests test matches, retiring the one before; a
+// newer active submission retires it instead.
+func promote(ctx context.Context, tx *sql.Tx, id int64, tests int) error {
+	var status string
+	var entrant int64
+	var done int
+	err := tx.QueryRowContext(ctx, `SELECT status, entrant_id, (SELECT count(*) FROM match_seats ms JOIN matches m ON m.id = ms.match_id
+		WHERE m.test = 1 AND ms.submission_id = s.id) FROM submissions s WHERE id = ?`, id).Scan(&status, &entrant, &done)
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	if status != StatusTesting || done < tests {
+		return nil
+	}
+	var newer int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM submissions WHERE entrant_id = ? AND status = ? AND id > ?`,
+		entrant, StatusActive, id).Scan(&newer); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	next := StatusActive
+	if newer > 0 {
+		next = StatusRetired
+	} else if _, err := tx.ExecContext(ctx, `UPDATE submissions SET status = ? WHERE entrant_id = ? AND status = ?`,
+		StatusRetired, entrant, StatusActive); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE submissions SET status = ? WHERE id = ?`, next, id); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	return nil
+}

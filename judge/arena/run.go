@@ -1,0 +1,380 @@
+package arena
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"judge/judge"
+	"judge/judge/bots/contest"
+	"judge/judge/httpbot"
+	"judge/judge/tournament"
+)
+
+// sandboxRetries is how many times a match is played again when a bot's
+// sandbox failed under it.
+const sandboxRetries = 3
+
+// idle is how long Run waits for work when there is none, at most.
+const idle = 500 * time.Millisecond
+
+// runner is one Run of the arena.
+type runner struct {
+	a       *Arena
+	s       *matchSetup
+	prepare tournament.Preparer
+	cache   string
+	refs    []*tournament.Contestant
+	// testBusy counts the test matches being played, by submission;
+	// busy the ladder matches (under a.mu, as a.built).
+	testBusy map[int64]int
+}
+
+// work is a match to play: its seats' submissions (0 for a reference
+// bot, then ref says which) and whether it is a test match.
+type work struct {
+	subs []int64
+	refs []int
+	test bool
+}
+
+// Run builds the queued submissions, plays the test matches of the built
+// ones against the reference bots, then the ladder, jobs matches at a
+// time, until ctx ends: then it returns nil. A match cut short is not
+// recorded, and will be played again. It returns an error when the judge
+// itself fails (its database, its build cache, its sandbox).
+func (a *Arena) Run(ctx context.Context, jobs int) error {
+	// One Run at a time: the lock goes with the process, however it ends.
+	lock, err := os.OpenFile(filepath.Join(a.dir, "run.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return fmt.Errorf("arena: %s is already running (another judge arena serve?): %w", a.dir, err)
+	}
+	s, err := a.setup()
+	if err != nil {
+		return err
+	}
+	r := &runner{a: a, s: s, prepare: contest.Preparer(s.langs, s.proc), cache: filepath.Join(a.dir, "builds"),
+		testBusy: map[int64]int{}}
+	// A build cut short is built again.
+	if _, err := a.db.ExecContext(ctx, `UPDATE submissions SET status = ? WHERE status = ?`, StatusQueued, StatusBuilding); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	if len(a.cfg.References) > 0 {
+		args := make([]string, len(a.cfg.References))
+		for i, ref := range a.cfg.References {
+			args[i] = a.path(ref)
+		}
+		if r.refs, err = r.prepare(ctx, args, r.cache, max(jobs, 1)); err != nil {
+			return stopped(ctx, err)
+		}
+		for _, c := range r.refs {
+			if c.Err != nil {
+				return fmt.Errorf("arena: reference bot %s cannot play: %w", c.Name, c.Err)
+			}
+		}
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return r.builder(gctx) })
+	for range max(jobs, 1) {
+		g.Go(func() error { return r.worker(gctx) })
+	}
+	return stopped(ctx, g.Wait())
+}
+
+// stopped is err, or nil when ctx ended: the end of Run.
+func stopped(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// path is an argument as the arena records it (a file relative to its
+// directory, or a command line or URL) as it runs.
+func (a *Arena) path(arg string) string {
+	if strings.HasPrefix(arg, "submissions/") || strings.HasPrefix(arg, "refs/") {
+		return filepath.Join(a.dir, arg)
+	}
+	return arg
+}
+
+// wait waits for work, at most idle: false when ctx ended.
+func (r *runner) wait(ctx context.Context, woken <-chan struct{}) bool {
+	t := time.NewTimer(idle)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-woken:
+	case <-t.C:
+	}
+	return true
+}
+
+// builder builds the queued submissions one at a time, oldest first.
+func (r *runner) builder(ctx context.Context) error {
+	for {
+		woken := r.a.woken()
+		var id int64
+		var arg string
+		err := r.a.db.QueryRowContext(ctx, `SELECT id, arg FROM submissions WHERE status = ? ORDER BY id LIMIT 1`, StatusQueued).Scan(&id, &arg)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			if !r.wait(ctx, woken) {
+				return nil
+			}
+			continue
+		case err != nil:
+			return fmt.Errorf("arena: %w", err)
+		}
+		if ok, err := r.setStatus(ctx, id, StatusQueued, StatusBuilding, ""); err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		c, err := r.contestant(ctx, id, arg)
+		if err != nil {
+			return err
+		}
+		why := ""
+		if c.Err != nil {
+			why = c.Err.Error()
+		} else if err := r.startable(ctx, c); err != nil {
+			why = "cannot play: " + err.Error()
+		}
+		// Its author sees the files by their names in the upload, not
+		// where the arena keeps them.
+		root := r.a.path(arg)
+		why = strings.ReplaceAll(strings.ReplaceAll(why, root+"/", ""), root, filepath.Base(root))
+		why = strings.ReplaceAll(why, r.a.dir, ".")
+		// Its entrant may have been removed meanwhile: then it stays
+		// retired.
+		if why != "" {
+			if _, err := r.setStatus(ctx, id, StatusBuilding, StatusCompileError, why); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := r.setStatus(ctx, id, StatusBuilding, StatusTesting, ""); err != nil {
+			return err
+		}
+		if len(r.refs) == 0 {
+			if err := r.a.inTx(ctx, func(tx *sql.Tx) error { return promote(ctx, tx, id, 0) }); err != nil {
+				return err
+			}
+		}
+		r.a.notify()
+	}
+}
+
+// startable checks that c can take a seat in the arena's game: a web bot
+// plays only some games. Its player is stopped at once.
+func (r *runner) startable(ctx context.Context, c *tournament.Contestant) error {
+	if _, ok, _ := httpbot.Parse(c.Arg); !ok {
+		return nil
+	}
+	p, err := c.Entrant.Start(ctx, judge.Seat{Seats: r.s.seats, Game: r.s.match.Name, Params: r.s.match.Params})
+	if err != nil {
+		return err
+	}
+	p.Stop(0)
+	return nil
+}
+
+// setStatus moves submission id from status from to status to, with its
+// build log; false when it was not in status from.
+func (r *runner) setStatus(ctx context.Context, id int64, from, to, log string) (bool, error) {
+	x, err := r.a.db.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ? AND status = ?`, to, log, id, from)
+	if err != nil {
+		return false, fmt.Errorf("arena: %w", err)
+	}
+	n, err := x.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("arena: %w", err)
+	}
+	return n == 1, nil
+}
+
+// contestant is submission id (argument arg) made ready to play: built
+// once per Run, as judge tournament builds, in the arena's build cache.
+func (r *runner) contestant(ctx context.Context, id int64, arg string) (*tournament.Contestant, error) {
+	r.a.mu.Lock()
+	c := r.a.built[id]
+	r.a.mu.Unlock()
+	if c != nil {
+		return c, nil
+	}
+	cs, err := r.prepare(ctx, []string{r.a.path(arg)}, r.cache, 1)
+	if err != nil {
+		return nil, fmt.Errorf("arena: submission %d: %w", id, err)
+	}
+	r.a.mu.Lock()
+	r.a.built[id] = cs[0]
+	r.a.mu.Unlock()
+	return cs[0], nil
+}
+
+// worker plays matches until ctx ends.
+func (r *runner) worker(ctx context.Context) error {
+	for {
+		woken := r.a.woken()
+		w, err := r.pick(ctx)
+		if err != nil {
+			return err
+		}
+		if w == nil {
+			if !r.wait(ctx, woken) {
+				return nil
+			}
+			continue
+		}
+		err = r.play(ctx, w)
+		r.done(w)
+		r.a.notify() // what was busy is free
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// pick chooses the next match and marks its submissions busy: a test
+// match of the oldest submission still testing, else the ladder match
+// that tells the most; nil when there is none to play.
+func (r *runner) pick(ctx context.Context) (*work, error) {
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
+	if len(r.refs) > 0 {
+		w, err := r.pickTest(ctx)
+		if w != nil || err != nil {
+			return w, err
+		}
+	}
+	l, err := r.a.loadLadder(ctx)
+	if err != nil || len(l.subs) < r.s.minSeats {
+		return nil, err
+	}
+	w := pickLadder(l, r.a.busy, min(r.s.seats, len(l.subs)), r.a.cfg.LadderGames)
+	if w == nil {
+		return nil, nil
+	}
+	for _, id := range w.subs {
+		r.a.busy[id]++
+	}
+	return w, nil
+}
+
+// pickTest is the next test match: a testing submission's next one
+// against the reference bots in turn, in both seat orders.
+func (r *runner) pickTest(ctx context.Context) (*work, error) {
+	rows, err := r.a.db.QueryContext(ctx, `SELECT s.id, (SELECT count(*) FROM match_seats ms JOIN matches m ON m.id = ms.match_id
+		WHERE m.test = 1 AND ms.submission_id = s.id) FROM submissions s WHERE s.status = ? ORDER BY s.id`, StatusTesting)
+	if err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var done int
+		if err := rows.Scan(&id, &done); err != nil {
+			return nil, fmt.Errorf("arena: %w", err)
+		}
+		k := done + r.testBusy[id]
+		if k >= r.a.cfg.TestMatches {
+			continue
+		}
+		r.testBusy[id]++
+		w := &work{test: true, subs: make([]int64, r.s.seats), refs: make([]int, r.s.seats)}
+		at := k % r.s.seats
+		for i := range w.subs {
+			w.refs[i] = -1
+			if i == at {
+				w.subs[i] = id
+			} else {
+				w.refs[i] = (k + i) % len(r.refs)
+			}
+		}
+		return w, nil
+	}
+	return nil, rows.Err()
+}
+
+// pickLadder chooses the ladder match whose result tells the most: the
+// submission with the fewest games (counting those being played), the
+// widest rating interval among them, the newest among those; against the
+// submissions closest to it in rating. Seats are in random order. None
+// once every submission has played enough games.
+func pickLadder(l *ladder, busy map[int64]int, seats, enough int) *work {
+	n := len(l.subs)
+	games := func(i int) int { return l.played[i] + busy[l.subs[i]] }
+	width := func(i int) float64 { return l.ratings[i].High - l.ratings[i].Low }
+	focus := 0
+	for i := 1; i < n; i++ {
+		gi, gf := games(i), games(focus)
+		if gi < gf || gi == gf && (width(i) > width(focus) || width(i) == width(focus) && l.subs[i] > l.subs[focus]) {
+			focus = i
+		}
+	}
+	if games(focus) >= enough {
+		return nil
+	}
+	others := make([]int, 0, n-1)
+	for i := range n {
+		if i != focus {
+			others = append(others, i)
+		}
+	}
+	dist := func(i int) float64 {
+		d := l.ratings[i].Elo - l.ratings[focus].Elo
+		if d < 0 {
+			d = -d
+		}
+		return d
+	}
+	sort.SliceStable(others, func(x, y int) bool {
+		i, j := others[x], others[y]
+		if dist(i) != dist(j) {
+			return dist(i) < dist(j)
+		}
+		return games(i) < games(j)
+	})
+	w := &work{subs: []int64{l.subs[focus]}, refs: []int{-1}}
+	for _, i := range others[:seats-1] {
+		w.subs, w.refs = append(w.subs, l.subs[i]), append(w.refs, -1)
+	}
+	rand.Shuffle(len(w.subs), func(i, j int) { w.subs[i], w.subs[j] = w.subs[j], w.subs[i] })
+	return w
+}
+
+// done marks w's submissions no longer busy.
+func (r *runner) done(w *work) {
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
+	for _, id := range w.subs {
+		switch {
+		case id == 0:
+		case w.test:
+			if r.testBusy[id]--; r.testBusy[id] <= 0 {
+				delete(r.testBusy, id)
+			}
+		default:
+			if r.a.busy[id]--; r.a.busy[id] <= 0 {
+				delete(r.a.busy, id)
+			}
+		}
+	}
+}

@@ -1,0 +1,283 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"judge/judge/arena"
+	"judge/judge/arena/web"
+	"judge/judge/judgetest"
+)
+
+// TestLoadUploads: 50 entrants upload at once; every upload is taken,
+// each under its own ID, each entrant sees their own submission and not
+// their neighbour's.
+func TestLoadUploads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("50 uploads at once: skipped with -short")
+	}
+	const n = 50
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("team%02d", i)
+	}
+	ta := newArena(t, arena.Config{}, web.Options{}, names...)
+	src := source(t, "examples/gomoku/random.c")
+	ids := make([]int64, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i, who := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			r := ta.upload(t, ta.tokens[who], "bot.c", src)
+			if r.code != http.StatusCreated {
+				t.Errorf("%s: %v", who, r)
+				return
+			}
+			var v struct{ ID int64 }
+			r.json(t, &v)
+			ids[i] = v.ID
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	seen := map[int64]string{}
+	for i, who := range names {
+		if other, ok := seen[ids[i]]; ok || ids[i] <= 0 {
+			t.Fatalf("%s and %s got the same submission %d", who, other, ids[i])
+		}
+		seen[ids[i]] = who
+	}
+	for i, who := range names {
+		var s submission
+		r := ta.get(t, ta.tokens[who], fmt.Sprint("/api/submissions/", ids[i]))
+		r.json(t, &s)
+		if r.code != http.StatusOK || s.Status != "queued" {
+			t.Errorf("%s's own submission: %v", who, r)
+		}
+		if r := ta.get(t, ta.tokens[who], fmt.Sprint("/api/submissions/", ids[(i+1)%n])); r.code != http.StatusNotFound {
+			t.Errorf("%s reads their neighbour's submission: %v", who, r)
+		}
+	}
+}
+
+// ladderMatches is the length of the ladder BenchmarkLadder plays.
+const ladderMatches = 2000
+
+// BenchmarkLadder plays a ladder of 2,000 matches between four random C
+// tic-tac-toe bots submitted through the API, with the page's requests
+// (the standings and the latest matches, every 2 s) served meanwhile,
+// then the same bots in `judge tournament` with the same jobs for about
+// as many matches. Metrics: each one's matches a second, their ratio
+// (arena over tournament), the database's size at the end (MB, with its
+// write-ahead log), the peak of the process's Go heap while the ladder
+// played and the process's peak resident set (MB: the arena, its server
+// and the test's client together).
+func BenchmarkLadder(b *testing.B) {
+	judgetest.NeedTools(b, "gcc")
+	const jobs = 2
+	judgeBin := filepath.Join(b.TempDir(), "judge")
+	build := exec.Command("go", "build", "-o", judgeBin, "./cmd/judge")
+	build.Dir = judgetest.Root(b)
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	src := source(b, "examples/gomoku/random.c")
+	names := []string{"alpha", "beta", "gamma", "delta"}
+	var arenaRate, tourRate, dbMB, heapMB []float64
+	for i := 0; i < b.N; i++ {
+		rate, db, heap := ladder(b, names, src, jobs)
+		arenaRate, dbMB, heapMB = append(arenaRate, rate), append(dbMB, db), append(heapMB, heap)
+		if hwm, ok := peakRSS(); ok {
+			b.ReportMetric(hwm, "peak-RSS-MB")
+		}
+		tourRate = append(tourRate, tournament(b, judgeBin, names, src, jobs))
+	}
+	last := len(arenaRate) - 1
+	b.ReportMetric(arenaRate[last], "ladder-matches/s")
+	b.ReportMetric(tourRate[last], "tournament-matches/s")
+	b.ReportMetric(arenaRate[last]/tourRate[last], "ladder/tournament")
+	b.ReportMetric(dbMB[last], "db-MB")
+	b.ReportMetric(heapMB[last], "peak-heap-MB")
+}
+
+// peakRSS is the process's peak resident set (VmHWM), in MB, where
+// /proc tells it.
+func peakRSS() (float64, bool) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		var kb float64
+		if _, err := fmt.Sscanf(l, "VmHWM: %f kB", &kb); err == nil {
+			return kb / 1e3, true
+		}
+	}
+	return 0, false
+}
+
+// ladder plays ladderMatches ladder matches and returns their rate, the
+// database's size and the peak heap.
+func ladder(b *testing.B, names []string, src []byte, jobs int) (rate, dbMB, heapMB float64) {
+	ta := newArena(b, arena.Config{TestMatches: 1, LadderGames: 10 * ladderMatches}, web.Options{}, names...)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- ta.a.Run(ctx, jobs) }()
+	ids := map[string]int64{}
+	for _, n := range names {
+		ids[n] = ta.submitted(b, n, "bot.c", src)
+	}
+	for _, n := range names {
+		ta.waitFor(b, n, ids[n], func(s submission) bool { return s.Status == "active" })
+	}
+	// The newest match's ID counts the ladder's matches: the test
+	// matches are all played by now.
+	newest := func() int {
+		ms, err := ta.a.Matches(context.Background(), "", 1)
+		if err != nil || len(ms) == 0 {
+			return 0
+		}
+		return int(ms[0].ID)
+	}
+	from := newest()
+	var peak uint64
+	var ms runtime.MemStats
+	start := time.Now()
+	page := start
+	for newest() < from+ladderMatches {
+		runtime.ReadMemStats(&ms)
+		peak = max(peak, ms.HeapInuse)
+		if time.Since(page) >= 2*time.Second {
+			// What an open page asks for.
+			page = time.Now()
+			ta.get(b, "", "/api/standings")
+			ta.get(b, "", "/api/matches")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	el := time.Since(start)
+	n := newest() - from
+	var st struct{ Matches int }
+	ta.get(b, "", "/api/standings").json(b, &st)
+	if st.Matches < ladderMatches {
+		b.Fatalf("the standings count %d ladder matches, %d were played", st.Matches, n)
+	}
+	cancel()
+	if err := <-done; err != nil && ctx.Err() == nil {
+		b.Fatal(err)
+	}
+	var size int64
+	var sizes []string
+	for _, f := range []string{"arena.db", "arena.db-wal"} {
+		if fi, err := os.Stat(filepath.Join(ta.dir, f)); err == nil {
+			size += fi.Size()
+			sizes = append(sizes, fmt.Sprintf("%s %d bytes", f, fi.Size()))
+		}
+	}
+	b.Logf("ladder: %d matches in %v; %s; peak heap %d bytes", n, el.Round(time.Millisecond), strings.Join(sizes, ", "), peak)
+	return float64(n) / el.Seconds(), float64(size) / 1e6, float64(peak) / 1e6
+}
+
+// tournament plays the bots in judge tournament, round robin, for about
+// ladderMatches matches, and returns its rate. The bots are built first,
+// by a tournament of one round sharing its build cache.
+func tournament(b *testing.B, judgeBin string, names []string, src []byte, jobs int) float64 {
+	dir := judgetest.TempDir(b)
+	var bots []string
+	for _, n := range names {
+		if err := os.MkdirAll(filepath.Join(dir, n), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		p := filepath.Join(dir, n, "bot.c")
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		bots = append(bots, p)
+	}
+	perRound := len(names) * (len(names) - 1)
+	rounds := (ladderMatches + perRound - 1) / perRound
+	cache := filepath.Join(dir, "cache")
+	play := func(out string, rounds int) time.Duration {
+		args := append([]string{"tournament", "--game", "tictactoe", "--jobs", fmt.Sprint(jobs),
+			"--rounds", fmt.Sprint(rounds), "--seed", "1", "--cache", cache, "--out", filepath.Join(dir, out)}, bots...)
+		cmd := exec.Command(judgeBin, args...)
+		start := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("judge %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return time.Since(start)
+	}
+	play("warm", 1)
+	el := play("out", rounds)
+	n := rounds * perRound
+	b.Logf("judge tournament: %d matches in %v", n, el.Round(time.Millisecond))
+	return float64(n) / el.Seconds()
+}
+
+// BenchmarkUploads50: 50 entrants upload the same C bot at once through
+// the API, and the arena builds and tests every upload with 2 jobs.
+// Metrics: the uploads a second the server took, and the seconds until
+// the 50 submissions were all active.
+func BenchmarkUploads50(b *testing.B) {
+	judgetest.NeedTools(b, "gcc")
+	const n = 50
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("team%02d", i)
+	}
+	src := source(b, "examples/gomoku/random.c")
+	var rate, active float64
+	for range b.N {
+		ta := newArena(b, arena.Config{}, web.Options{}, names...)
+		ids := make([]int64, n)
+		var wg sync.WaitGroup
+		start := time.Now()
+		for i, who := range names {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := ta.upload(b, ta.tokens[who], "bot.c", src)
+				var v struct{ ID int64 }
+				if r.code != http.StatusCreated || json.Unmarshal(r.body, &v) != nil {
+					b.Errorf("%s: %v", who, r)
+				}
+				ids[i] = v.ID
+			}()
+		}
+		wg.Wait()
+		if b.Failed() {
+			return
+		}
+		rate = n / time.Since(start).Seconds()
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- ta.a.Run(ctx, 2) }()
+		for i, who := range names {
+			ta.waitFor(b, who, ids[i], func(s submission) bool { return s.Status == "active" })
+		}
+		active = time.Since(start).Seconds()
+		cancel()
+		if err := <-done; err != nil && ctx.Err() == nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(rate, "uploads/s")
+	b.ReportMetric(active, "s-until-all-active")
+}
