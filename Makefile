@@ -186,7 +186,7 @@ demo: build
 		echo; echo "== the last tic-tac-toe match, replayed"; echo "$(J) replay $$r"; $(J) replay $$r; }
 	@r=$$(ls $(DEMO_OUT)/splix/replays/*.json 2>/dev/null | tail -1); [ -z "$$r" ] || { \
 		echo; echo "== the last splix match, as a web page to open in a browser"; echo "$(J) view $$r"; $(J) view $$r; }
-	@echo; echo "standings and replays are in $(DEMO_OUT)/; 'bin/judge serve $(DEMO_OUT)/splix' shows a tournament in a browser"
+	@echo; echo "standings and replays are in $(DEMO_OUT)/; 'bin/judge serve $(DEMO_OUT)' shows them all in a browser"
 
 clean:
 	rm -rf $(BIN) results
