@@ -47,8 +47,8 @@ func (r *runner) play(ctx context.Context, w *work) error {
 	names := make([]string, len(w.subs))
 	for i, id := range w.subs {
 		if id == 0 {
-			c := r.refs[w.refs[i]]
-			m.Entrants[i], names[i] = named{c.Entrant, "ref-" + c.Name}, "ref-"+c.Name
+			c, name := r.refs[w.refs[i]], r.refNames[w.refs[i]]
+			m.Entrants[i], names[i] = named{c.Entrant, name}, name
 			continue
 		}
 		var arg, name string

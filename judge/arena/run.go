@@ -35,6 +35,9 @@ type runner struct {
 	prepare tournament.Preparer
 	cache   string
 	refs    []*tournament.Contestant
+	// refNames are the reference bots' names in matches: ref- and their
+	// files' base names, unique.
+	refNames []string
 	// testBusy counts the test matches being played, by submission;
 	// busy the ladder matches (under a.mu, as a.built).
 	testBusy map[int64]int
@@ -86,6 +89,7 @@ func (a *Arena) Run(ctx context.Context, jobs int) error {
 				return fmt.Errorf("arena: reference bot %s cannot play: %w", c.Name, c.Err)
 			}
 		}
+		r.refNames = refNames(a.cfg.References, r.refs)
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return r.builder(gctx) })
@@ -93,6 +97,30 @@ func (a *Arena) Run(ctx context.Context, jobs int) error {
 		g.Go(func() error { return r.worker(gctx) })
 	}
 	return stopped(ctx, g.Wait())
+}
+
+// refNames names the reference bots in matches: ref- and the base name
+// of the file or directory (refs/random.c is ref-random), or the name
+// the tournament gives a command line or URL; a name taken already gets
+// -2, -3 and so on.
+func refNames(args []string, cs []*tournament.Contestant) []string {
+	names := make([]string, len(cs))
+	taken := map[string]bool{}
+	for i, c := range cs {
+		base := c.Name
+		if i < len(args) && strings.HasPrefix(args[i], "refs/") {
+			base = filepath.Base(args[i])
+			if ext := filepath.Ext(base); ext != base {
+				base = strings.TrimSuffix(base, ext)
+			}
+		}
+		name := "ref-" + base
+		for k := 2; taken[name]; k++ {
+			name = fmt.Sprintf("ref-%s-%d", base, k)
+		}
+		taken[name], names[i] = true, name
+	}
+	return names
 }
 
 // stopped is err, or nil when ctx ended: the end of Run.
