@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -98,12 +99,37 @@ func (r *runner) play(ctx context.Context, w *work) error {
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
-	if err := judge.WriteFileSync(filepath.Join(r.a.dir, "replays", replay), b, true); err != nil {
+	if err := writeReplay(filepath.Join(r.a.dir, "replays", replay), b); err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
 	return r.a.inTx(context.WithoutCancel(ctx), func(tx *sql.Tx) error {
 		return r.record(ctx, tx, w, m.Seed, res, names, replay)
 	})
+}
+
+// writeReplay writes a replay under its new, unique name, and syncs it:
+// it is on disk, its name too, before the match's row is committed. The
+// file is made under its own name, not renamed into place, so that one
+// sync stores both (the file system journals the file and its name
+// together, as ext4 and XFS do): with the commit's sync of the
+// database's log, two syncs a match, as judge tournament's replay and
+// results log. A file a crash cut short has no row: no match names it.
+func writeReplay(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
 }
 
 // record records a finished match in tx, and promotes a submission that
