@@ -32,6 +32,8 @@ type ladder struct {
 	// the active submissions stay the same.
 	last int64
 	fit  bool // ratings fit games
+	// fitted is how many games the ratings were fit to.
+	fitted int
 }
 
 // copy is a copy of l its caller may keep.
@@ -45,8 +47,25 @@ func (l *ladder) copy() *ladder {
 }
 
 // loadLadder reads the ladder from the database: the matches finished
-// since the last call only, unless the active submissions changed.
+// since the last call only, unless the active submissions changed. Its
+// ratings fit all its games; those of loadLadderRough may leave out the
+// last few, up to one in staleRatings (the fit takes time in proportion
+// to the games, and pairing needs no more).
 func (a *Arena) loadLadder(ctx context.Context) (*ladder, error) {
+	return a.readLadder(ctx, 0)
+}
+
+// staleRatings: the ratings pairing uses leave out at most one game in
+// staleRatings.
+const staleRatings = 50
+
+func (a *Arena) loadLadderRough(ctx context.Context) (*ladder, error) {
+	return a.readLadder(ctx, staleRatings)
+}
+
+// readLadder is loadLadder, its ratings fit again once more than one
+// game in stale (0: any game) is new to them.
+func (a *Arena) readLadder(ctx context.Context, stale int) (*ladder, error) {
 	subs, names, err := a.activeSubmissions(ctx)
 	if err != nil {
 		return nil, err
@@ -65,9 +84,9 @@ func (a *Arena) loadLadder(ctx context.Context) (*ladder, error) {
 	if err := l.read(ctx, a.db); err != nil {
 		return nil, err
 	}
-	if !l.fit {
+	if !l.fit && (stale == 0 || l.ratings == nil || len(l.games)-l.fitted > l.fitted/stale) {
 		l.ratings = tournament.FitRatings(len(l.subs), l.games).Ratings
-		l.fit = true
+		l.fit, l.fitted = true, len(l.games)
 	}
 	a.ladder = l
 	return l.copy(), nil

@@ -284,18 +284,22 @@ func (r *runner) worker(ctx context.Context) error {
 // match of the oldest submission still testing, else the ladder match
 // that tells the most; nil when there is none to play.
 func (r *runner) pick(ctx context.Context) (*work, error) {
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	if len(r.refs) > 0 {
+		r.a.mu.Lock()
 		w, err := r.pickTest(ctx)
+		r.a.mu.Unlock()
 		if w != nil || err != nil {
 			return w, err
 		}
 	}
-	l, err := r.a.loadLadder(ctx)
+	// The ladder is read without holding a.mu: the other workers pick
+	// meanwhile, and the matches they start count in busy.
+	l, err := r.a.loadLadderRough(ctx)
 	if err != nil || len(l.subs) < r.s.minSeats {
 		return nil, err
 	}
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
 	w := pickLadder(l, r.a.busy, min(r.s.seats, len(l.subs)), r.a.cfg.LadderGames)
 	if w == nil {
 		return nil, nil
