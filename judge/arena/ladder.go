@@ -2,7 +2,6 @@ package arena
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -81,7 +80,7 @@ func (a *Arena) readLadder(ctx context.Context, stale int) (*ladder, error) {
 			l.idx[id] = i
 		}
 	}
-	if err := l.read(ctx, a.db); err != nil {
+	if err := l.read(ctx, a); err != nil {
 		return nil, err
 	}
 	if !l.fit && (stale == 0 || l.ratings == nil || len(l.games)-l.fitted > l.fitted/stale) {
@@ -95,7 +94,7 @@ func (a *Arena) readLadder(ctx context.Context, stale int) (*ladder, error) {
 // activeSubmissions are the active submissions of the entrants not
 // removed, by id, and their entrants' names.
 func (a *Arena) activeSubmissions(ctx context.Context) (subs []int64, names []string, err error) {
-	rows, err := a.db.QueryContext(ctx, `SELECT s.id, e.name FROM submissions s JOIN entrants e ON e.id = s.entrant_id
+	rows, err := a.query(ctx, `SELECT s.id, e.name FROM submissions s JOIN entrants e ON e.id = s.entrant_id
 		WHERE s.status = ? AND e.retired = 0 ORDER BY s.id`, StatusActive)
 	if err != nil {
 		return nil, nil, fmt.Errorf("arena: %w", err)
@@ -118,8 +117,8 @@ func (a *Arena) activeSubmissions(ctx context.Context) (subs []int64, names []st
 // read adds the ladder matches finished since l.last between l's
 // submissions. Match ids only grow: one committed after a read has a
 // larger id than every match that read saw.
-func (l *ladder) read(ctx context.Context, db *sql.DB) error {
-	rows, err := db.QueryContext(ctx, `SELECT m.id, m.winner, ms.seat, coalesce(ms.submission_id, 0), ms.score
+func (l *ladder) read(ctx context.Context, a *Arena) error {
+	rows, err := a.query(ctx, `SELECT m.id, m.winner, ms.seat, coalesce(ms.submission_id, 0), ms.score
 		FROM matches m JOIN match_seats ms ON ms.match_id = m.id WHERE m.test = 0 AND m.id > ? ORDER BY m.id, ms.seat`, l.last)
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)

@@ -53,8 +53,10 @@ func (r *runner) play(ctx context.Context, w *work) error {
 			continue
 		}
 		var arg, name string
-		err := r.a.db.QueryRowContext(ctx, `SELECT s.arg, e.name FROM submissions s JOIN entrants e ON e.id = s.entrant_id
-			WHERE s.id = ?`, id).Scan(&arg, &name)
+		st, err := r.a.stmt(ctx, `SELECT s.arg, e.name FROM submissions s JOIN entrants e ON e.id = s.entrant_id WHERE s.id = ?`)
+		if err == nil {
+			err = st.QueryRowContext(ctx, id).Scan(&arg, &name)
+		}
 		if err != nil {
 			return stopped(ctx, fmt.Errorf("arena: %w", err))
 		}
@@ -136,7 +138,16 @@ func writeReplay(path string, b []byte) error {
 // has played all its test matches.
 func (r *runner) record(ctx context.Context, tx *sql.Tx, w *work, seed uint64, res *judge.Result, names []string, replay string) error {
 	ctx = context.WithoutCancel(ctx)
-	x, err := tx.ExecContext(ctx, `INSERT INTO matches (test, seed, winner, turns, reason, replay, finished) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	insMatch, err := r.a.stmt(ctx, `INSERT INTO matches (test, seed, winner, turns, reason, replay, finished) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	insSeat, err := r.a.stmt(ctx, `INSERT INTO match_seats (match_id, seat, submission_id, name, status, reason, score) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	insSeat = tx.StmtContext(ctx, insSeat)
+	x, err := tx.StmtContext(ctx, insMatch).ExecContext(ctx,
 		w.test, int64(seed), res.Winner, res.Turns, res.Reason, replay, time.Now().UnixNano())
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)
@@ -150,7 +161,7 @@ func (r *runner) record(ctx context.Context, tx *sql.Tx, w *work, seed uint64, r
 		if w.subs[i] != 0 {
 			sub = w.subs[i]
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO match_seats (match_id, seat, submission_id, name, status, reason, score) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		_, err := insSeat.ExecContext(ctx,
 			id, i, sub, names[i], string(p.Status), p.Reason, p.Score)
 		if err != nil {
 			return fmt.Errorf("arena: %w", err)

@@ -313,7 +313,7 @@ func (r *runner) pick(ctx context.Context) (*work, error) {
 // pickTest is the next test match: a testing submission's next one
 // against the reference bots in turn, in both seat orders.
 func (r *runner) pickTest(ctx context.Context) (*work, error) {
-	rows, err := r.a.db.QueryContext(ctx, `SELECT s.id, (SELECT count(*) FROM match_seats ms JOIN matches m ON m.id = ms.match_id
+	rows, err := r.a.query(ctx, `SELECT s.id, (SELECT count(*) FROM match_seats ms JOIN matches m ON m.id = ms.match_id
 		WHERE m.test = 1 AND ms.submission_id = s.id) FROM submissions s WHERE s.status = ? ORDER BY s.id`, StatusTesting)
 	if err != nil {
 		return nil, fmt.Errorf("arena: %w", err)
