@@ -128,6 +128,25 @@ func benchLadder(b *testing.B, judgeBin, game, bot string, jobs int) {
 	b.ReportMetric(heapMB[last], "peak-heap-MB")
 }
 
+// threads is how many threads the process has, where /proc tells it.
+func threads() int {
+	ents, _ := os.ReadDir("/proc/self/task")
+	return len(ents)
+}
+
+// children is how many processes have this one as their parent.
+func children() int {
+	ents, _ := os.ReadDir("/proc")
+	n, me := 0, fmt.Sprint(os.Getpid())
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if f := strings.Fields(string(b[min(len(b), strings.LastIndexByte(string(b), ')')+1):])); err == nil && len(f) > 1 && f[1] == me {
+			n++
+		}
+	}
+	return n
+}
+
 // peakRSS is the process's peak resident set (VmHWM), in MB, where
 // /proc tells it.
 func peakRSS() (float64, bool) {
@@ -204,7 +223,8 @@ func ladder(b *testing.B, c arena.Config, names []string, src []byte, jobs int) 
 			sizes = append(sizes, fmt.Sprintf("%s %d bytes", f, fi.Size()))
 		}
 	}
-	b.Logf("ladder: %d matches in %v; %s; peak heap %d bytes", n, el.Round(time.Millisecond), strings.Join(sizes, ", "), peak)
+	b.Logf("ladder: %d matches in %v; %s; peak heap %d bytes; %d goroutines, %d threads and %d child processes after", n, el.Round(time.Millisecond),
+		strings.Join(sizes, ", "), peak, runtime.NumGoroutine(), threads(), children())
 	return float64(n) / el.Seconds(), float64(size) / 1e6, float64(peak) / 1e6
 }
 
