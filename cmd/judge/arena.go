@@ -23,6 +23,13 @@ var arenaCommands = []struct{ name, args, summary string }{
 	{"final", "DIR --out OUT [--seed N]", "close submissions and play the final round robin"},
 }
 
+// arenaExamples end judge arena's help.
+const arenaExamples = `  judge arena init --game tictactoe --ref examples/gomoku/random.c contest/
+  judge arena add contest/ alice
+  judge arena serve contest/ --addr 127.0.0.1:8080 --jobs 2
+  judge arena final contest/ --out results/final --seed 1
+`
+
 func (m *Main) arena(ctx context.Context, args []string) error {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		fmt.Fprintln(m.Stdout, "judge arena runs a contest people submit bots to: an arena is one directory.")
@@ -41,6 +48,7 @@ func (m *Main) arena(ctx context.Context, args []string) error {
 				return err
 			}
 		}
+		fmt.Fprint(m.Stdout, "\nExamples:\n"+arenaExamples)
 		return nil
 	}
 	switch args[0] {

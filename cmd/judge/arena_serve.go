@@ -15,6 +15,16 @@ import (
 	"judge/judge/arena/web"
 )
 
+// The arena server's timeouts: a client that is slow to send its
+// request's headers, or its whole request (an upload of at most 1 MiB by
+// default: 2 minutes is 9 KB a second), or that keeps an idle connection
+// open, is cut off, so that slow clients cannot hold connections open.
+const (
+	arenaHeaderTimeout = 10 * time.Second
+	arenaReadTimeout   = 2 * time.Minute
+	arenaIdleTimeout   = 2 * time.Minute
+)
+
 func (m *Main) arenaServe(ctx context.Context, args []string) error {
 	fs := m.newFlags("arena serve", "DIR [flags]",
 		"Runs the arena in DIR: its web page and API (uploads with an entrant's token, the\n"+
@@ -60,7 +70,9 @@ func (m *Main) arenaServe(ctx context.Context, args []string) error {
 	}
 	srv := &http.Server{
 		Handler:           web.Handler(a, web.Options{Public: *public, AllowedHosts: hosts}),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: arenaHeaderTimeout,
+		ReadTimeout:       arenaReadTimeout,
+		IdleTimeout:       arenaIdleTimeout,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	fmt.Fprintf(m.Stdout, "arena %s at http://%s/ (interrupt to stop)\n", pos[0], ln.Addr())

@@ -156,6 +156,9 @@ type Arena struct {
 
 	ladderMu sync.Mutex // guards ladder
 	ladder   *ladder    // the ladder as last read
+
+	stmtMu sync.Mutex           // guards stmts
+	stmts  map[string]*sql.Stmt // the statements every match runs, prepared once
 }
 
 // Init makes an arena in dir, which must not exist or be empty.
@@ -264,7 +267,15 @@ func Open(ctx context.Context, dir string) (*Arena, error) {
 }
 
 // Close closes the arena's database.
-func (a *Arena) Close() error { return a.db.Close() }
+func (a *Arena) Close() error {
+	a.stmtMu.Lock()
+	for _, s := range a.stmts {
+		s.Close()
+	}
+	a.stmts = nil
+	a.stmtMu.Unlock()
+	return a.db.Close()
+}
 
 // Dir is the arena's directory.
 func (a *Arena) Dir() string { return a.dir }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -261,9 +262,15 @@ func TestRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- a.Run(ctx, 2) }()
+	// The ladder of alice and bob may be over before carol's build is:
+	// wait for both.
 	waitFor(t, "the ladder", func() bool {
 		n, st, err := a.Standings(context.Background())
 		return err == nil && n >= 8 && len(st) == 2
+	})
+	waitFor(t, "carol's build", func() bool {
+		s := status(t, a, carol, cid).Status
+		return s != arena.StatusQueued && s != arena.StatusBuilding
 	})
 	cancel()
 	if err := <-done; err != nil {
@@ -313,7 +320,7 @@ func TestRun(t *testing.T) {
 	for _, m := range ms {
 		if m.Test {
 			tests++
-			if !strings.Contains(strings.Join(m.Seats, " "), "ref-random") {
+			if !slices.Contains(m.Seats, "ref-random") {
 				t.Errorf("test match %+v without the reference bot", m)
 			}
 		}

@@ -118,6 +118,34 @@ func migrateOne(ctx context.Context, db *sql.DB) (done bool, err error) {
 	return false, tx.Commit()
 }
 
+// stmt is query prepared: SQLite parses the statements every match runs
+// once, not every time.
+func (a *Arena) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	a.stmtMu.Lock()
+	defer a.stmtMu.Unlock()
+	if s := a.stmts[query]; s != nil {
+		return s, nil
+	}
+	s, err := a.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	if a.stmts == nil {
+		a.stmts = map[string]*sql.Stmt{}
+	}
+	a.stmts[query] = s
+	return s, nil
+}
+
+// query runs query, prepared once.
+func (a *Arena) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	s, err := a.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return s.QueryContext(ctx, args...)
+}
+
 // inTx runs f in a transaction, committed when f returns nil.
 func (a *Arena) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
 	tx, err := a.db.BeginTx(ctx, nil)

@@ -2,7 +2,6 @@ package arena
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,6 +31,8 @@ type ladder struct {
 	// the active submissions stay the same.
 	last int64
 	fit  bool // ratings fit games
+	// fitted is how many games the ratings were fit to.
+	fitted int
 }
 
 // copy is a copy of l its caller may keep.
@@ -45,8 +46,25 @@ func (l *ladder) copy() *ladder {
 }
 
 // loadLadder reads the ladder from the database: the matches finished
-// since the last call only, unless the active submissions changed.
+// since the last call only, unless the active submissions changed. Its
+// ratings fit all its games; those of loadLadderRough may leave out the
+// last few, up to one in staleRatings (the fit takes time in proportion
+// to the games, and pairing needs no more).
 func (a *Arena) loadLadder(ctx context.Context) (*ladder, error) {
+	return a.readLadder(ctx, 0)
+}
+
+// staleRatings: the ratings pairing uses leave out at most one game in
+// staleRatings.
+const staleRatings = 50
+
+func (a *Arena) loadLadderRough(ctx context.Context) (*ladder, error) {
+	return a.readLadder(ctx, staleRatings)
+}
+
+// readLadder is loadLadder, its ratings fit again once more than one
+// game in stale (0: any game) is new to them.
+func (a *Arena) readLadder(ctx context.Context, stale int) (*ladder, error) {
 	subs, names, err := a.activeSubmissions(ctx)
 	if err != nil {
 		return nil, err
@@ -62,12 +80,12 @@ func (a *Arena) loadLadder(ctx context.Context) (*ladder, error) {
 			l.idx[id] = i
 		}
 	}
-	if err := l.read(ctx, a.db); err != nil {
+	if err := l.read(ctx, a); err != nil {
 		return nil, err
 	}
-	if !l.fit {
+	if !l.fit && (stale == 0 || l.ratings == nil || len(l.games)-l.fitted > l.fitted/stale) {
 		l.ratings = tournament.FitRatings(len(l.subs), l.games).Ratings
-		l.fit = true
+		l.fit, l.fitted = true, len(l.games)
 	}
 	a.ladder = l
 	return l.copy(), nil
@@ -76,7 +94,7 @@ func (a *Arena) loadLadder(ctx context.Context) (*ladder, error) {
 // activeSubmissions are the active submissions of the entrants not
 // removed, by id, and their entrants' names.
 func (a *Arena) activeSubmissions(ctx context.Context) (subs []int64, names []string, err error) {
-	rows, err := a.db.QueryContext(ctx, `SELECT s.id, e.name FROM submissions s JOIN entrants e ON e.id = s.entrant_id
+	rows, err := a.query(ctx, `SELECT s.id, e.name FROM submissions s JOIN entrants e ON e.id = s.entrant_id
 		WHERE s.status = ? AND e.retired = 0 ORDER BY s.id`, StatusActive)
 	if err != nil {
 		return nil, nil, fmt.Errorf("arena: %w", err)
@@ -99,8 +117,8 @@ func (a *Arena) activeSubmissions(ctx context.Context) (subs []int64, names []st
 // read adds the ladder matches finished since l.last between l's
 // submissions. Match ids only grow: one committed after a read has a
 // larger id than every match that read saw.
-func (l *ladder) read(ctx context.Context, db *sql.DB) error {
-	rows, err := db.QueryContext(ctx, `SELECT m.id, m.winner, ms.seat, coalesce(ms.submission_id, 0), ms.score
+func (l *ladder) read(ctx context.Context, a *Arena) error {
+	rows, err := a.query(ctx, `SELECT m.id, m.winner, ms.seat, coalesce(ms.submission_id, 0), ms.score
 		FROM matches m JOIN match_seats ms ON ms.match_id = m.id WHERE m.test = 0 AND m.id > ? ORDER BY m.id, ms.seat`, l.last)
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)

@@ -37,3 +37,15 @@ func TestPickLadder(t *testing.T) {
 		t.Errorf("every submission has played enough, yet %v", w.subs)
 	}
 }
+
+// Reference bots are named by their files' base names, uniquely; a
+// command line keeps the name the tournament gives it.
+func TestRefNames(t *testing.T) {
+	args := []string{"refs/random.c", "refs/random.py", "refs/greedy", "refs/random-2.c", "python3 bot.py"}
+	cs := []*tournament.Contestant{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}, {Name: "python3_bot_py"}}
+	got := refNames(args, cs)
+	want := []string{"ref-random", "ref-random-2", "ref-greedy", "ref-random-2-2", "ref-python3_bot_py"}
+	if !slices.Equal(got, want) {
+		t.Errorf("refNames = %q, want %q", got, want)
+	}
+}

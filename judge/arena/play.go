@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -47,13 +48,15 @@ func (r *runner) play(ctx context.Context, w *work) error {
 	names := make([]string, len(w.subs))
 	for i, id := range w.subs {
 		if id == 0 {
-			c := r.refs[w.refs[i]]
-			m.Entrants[i], names[i] = named{c.Entrant, "ref-" + c.Name}, "ref-"+c.Name
+			c, name := r.refs[w.refs[i]], r.refNames[w.refs[i]]
+			m.Entrants[i], names[i] = named{c.Entrant, name}, name
 			continue
 		}
 		var arg, name string
-		err := r.a.db.QueryRowContext(ctx, `SELECT s.arg, e.name FROM submissions s JOIN entrants e ON e.id = s.entrant_id
-			WHERE s.id = ?`, id).Scan(&arg, &name)
+		st, err := r.a.stmt(ctx, `SELECT s.arg, e.name FROM submissions s JOIN entrants e ON e.id = s.entrant_id WHERE s.id = ?`)
+		if err == nil {
+			err = st.QueryRowContext(ctx, id).Scan(&arg, &name)
+		}
 		if err != nil {
 			return stopped(ctx, fmt.Errorf("arena: %w", err))
 		}
@@ -98,7 +101,7 @@ func (r *runner) play(ctx context.Context, w *work) error {
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
-	if err := judge.WriteFileSync(filepath.Join(r.a.dir, "replays", replay), b, true); err != nil {
+	if err := writeReplay(filepath.Join(r.a.dir, "replays", replay), b); err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
 	return r.a.inTx(context.WithoutCancel(ctx), func(tx *sql.Tx) error {
@@ -106,11 +109,45 @@ func (r *runner) play(ctx context.Context, w *work) error {
 	})
 }
 
+// writeReplay writes a replay under its new, unique name, and syncs it:
+// it is on disk, its name too, before the match's row is committed. The
+// file is made under its own name, not renamed into place, so that one
+// sync stores both (the file system journals the file and its name
+// together, as ext4 and XFS do): with the commit's sync of the
+// database's log, two syncs a match, as judge tournament's replay and
+// results log. A file a crash cut short has no row: no match names it.
+func writeReplay(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
+}
+
 // record records a finished match in tx, and promotes a submission that
 // has played all its test matches.
 func (r *runner) record(ctx context.Context, tx *sql.Tx, w *work, seed uint64, res *judge.Result, names []string, replay string) error {
 	ctx = context.WithoutCancel(ctx)
-	x, err := tx.ExecContext(ctx, `INSERT INTO matches (test, seed, winner, turns, reason, replay, finished) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	insMatch, err := r.a.stmt(ctx, `INSERT INTO matches (test, seed, winner, turns, reason, replay, finished) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	insSeat, err := r.a.stmt(ctx, `INSERT INTO match_seats (match_id, seat, submission_id, name, status, reason, score) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	insSeat = tx.StmtContext(ctx, insSeat)
+	x, err := tx.StmtContext(ctx, insMatch).ExecContext(ctx,
 		w.test, int64(seed), res.Winner, res.Turns, res.Reason, replay, time.Now().UnixNano())
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)
@@ -124,7 +161,7 @@ func (r *runner) record(ctx context.Context, tx *sql.Tx, w *work, seed uint64, r
 		if w.subs[i] != 0 {
 			sub = w.subs[i]
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO match_seats (match_id, seat, submission_id, name, status, reason, score) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		_, err := insSeat.ExecContext(ctx,
 			id, i, sub, names[i], string(p.Status), p.Reason, p.Score)
 		if err != nil {
 			return fmt.Errorf("arena: %w", err)

@@ -35,6 +35,9 @@ type runner struct {
 	prepare tournament.Preparer
 	cache   string
 	refs    []*tournament.Contestant
+	// refNames are the reference bots' names in matches: ref- and their
+	// files' base names, unique.
+	refNames []string
 	// testBusy counts the test matches being played, by submission;
 	// busy the ladder matches (under a.mu, as a.built).
 	testBusy map[int64]int
@@ -86,6 +89,7 @@ func (a *Arena) Run(ctx context.Context, jobs int) error {
 				return fmt.Errorf("arena: reference bot %s cannot play: %w", c.Name, c.Err)
 			}
 		}
+		r.refNames = refNames(a.cfg.References, r.refs)
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return r.builder(gctx) })
@@ -93,6 +97,30 @@ func (a *Arena) Run(ctx context.Context, jobs int) error {
 		g.Go(func() error { return r.worker(gctx) })
 	}
 	return stopped(ctx, g.Wait())
+}
+
+// refNames names the reference bots in matches: ref- and the base name
+// of the file or directory (refs/random.c is ref-random), or the name
+// the tournament gives a command line or URL; a name taken already gets
+// -2, -3 and so on.
+func refNames(args []string, cs []*tournament.Contestant) []string {
+	names := make([]string, len(cs))
+	taken := map[string]bool{}
+	for i, c := range cs {
+		base := c.Name
+		if i < len(args) && strings.HasPrefix(args[i], "refs/") {
+			base = filepath.Base(args[i])
+			if ext := filepath.Ext(base); ext != base {
+				base = strings.TrimSuffix(base, ext)
+			}
+		}
+		name := "ref-" + base
+		for k := 2; taken[name]; k++ {
+			name = fmt.Sprintf("ref-%s-%d", base, k)
+		}
+		taken[name], names[i] = true, name
+	}
+	return names
 }
 
 // stopped is err, or nil when ctx ended: the end of Run.
@@ -256,18 +284,22 @@ func (r *runner) worker(ctx context.Context) error {
 // match of the oldest submission still testing, else the ladder match
 // that tells the most; nil when there is none to play.
 func (r *runner) pick(ctx context.Context) (*work, error) {
-	r.a.mu.Lock()
-	defer r.a.mu.Unlock()
 	if len(r.refs) > 0 {
+		r.a.mu.Lock()
 		w, err := r.pickTest(ctx)
+		r.a.mu.Unlock()
 		if w != nil || err != nil {
 			return w, err
 		}
 	}
-	l, err := r.a.loadLadder(ctx)
+	// The ladder is read without holding a.mu: the other workers pick
+	// meanwhile, and the matches they start count in busy.
+	l, err := r.a.loadLadderRough(ctx)
 	if err != nil || len(l.subs) < r.s.minSeats {
 		return nil, err
 	}
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
 	w := pickLadder(l, r.a.busy, min(r.s.seats, len(l.subs)), r.a.cfg.LadderGames)
 	if w == nil {
 		return nil, nil
@@ -281,7 +313,7 @@ func (r *runner) pick(ctx context.Context) (*work, error) {
 // pickTest is the next test match: a testing submission's next one
 // against the reference bots in turn, in both seat orders.
 func (r *runner) pickTest(ctx context.Context) (*work, error) {
-	rows, err := r.a.db.QueryContext(ctx, `SELECT s.id, (SELECT count(*) FROM match_seats ms JOIN matches m ON m.id = ms.match_id
+	rows, err := r.a.query(ctx, `SELECT s.id, (SELECT count(*) FROM match_seats ms JOIN matches m ON m.id = ms.match_id
 		WHERE m.test = 1 AND ms.submission_id = s.id) FROM submissions s WHERE s.status = ? ORDER BY s.id`, StatusTesting)
 	if err != nil {
 		return nil, fmt.Errorf("arena: %w", err)

@@ -80,10 +80,11 @@ func TestLoadUploads(t *testing.T) {
 const ladderMatches = 2000
 
 // BenchmarkLadder plays a ladder of 2,000 matches between four random C
-// tic-tac-toe bots submitted through the API, with the page's requests
-// (the standings and the latest matches, every 2 s) served meanwhile,
-// then the same bots in `judge tournament` with the same jobs for about
-// as many matches. Metrics: each one's matches a second, their ratio
+// bots submitted through the API, with the page's requests (the
+// standings and the latest matches, every 2 s) served meanwhile, then
+// the same bots in `judge tournament` with the same jobs for about as
+// many matches: in tic-tac-toe (9 moves at most), then in Connect Four
+// (42). Metrics: each one's matches a second, their ratio
 // (arena over tournament), the database's size at the end (MB, with its
 // write-ahead log), the peak of the process's Go heap while the ladder
 // played and the process's peak resident set (MB: the arena, its server
@@ -97,16 +98,27 @@ func BenchmarkLadder(b *testing.B) {
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
-	src := source(b, "examples/gomoku/random.c")
+	for _, game := range []struct{ name, bot string }{
+		{"tictactoe", "examples/gomoku/random.c"},
+		{"connect4", "examples/connect4/random.c"},
+	} {
+		b.Run(game.name, func(b *testing.B) { benchLadder(b, judgeBin, game.name, game.bot, jobs) })
+	}
+}
+
+// benchLadder is BenchmarkLadder in game, the bots the C source bot.
+func benchLadder(b *testing.B, judgeBin, game, bot string, jobs int) {
+	src := source(b, bot)
+	ref := judgetest.Bot(b, bot)[:1]
 	names := []string{"alpha", "beta", "gamma", "delta"}
 	var arenaRate, tourRate, dbMB, heapMB []float64
 	for i := 0; i < b.N; i++ {
-		rate, db, heap := ladder(b, names, src, jobs)
+		rate, db, heap := ladder(b, arena.Config{Game: game, References: ref}, names, src, jobs)
 		arenaRate, dbMB, heapMB = append(arenaRate, rate), append(dbMB, db), append(heapMB, heap)
 		if hwm, ok := peakRSS(); ok {
 			b.ReportMetric(hwm, "peak-RSS-MB")
 		}
-		tourRate = append(tourRate, tournament(b, judgeBin, names, src, jobs))
+		tourRate = append(tourRate, tournament(b, judgeBin, game, names, src, jobs))
 	}
 	last := len(arenaRate) - 1
 	b.ReportMetric(arenaRate[last], "ladder-matches/s")
@@ -114,6 +126,25 @@ func BenchmarkLadder(b *testing.B) {
 	b.ReportMetric(arenaRate[last]/tourRate[last], "ladder/tournament")
 	b.ReportMetric(dbMB[last], "db-MB")
 	b.ReportMetric(heapMB[last], "peak-heap-MB")
+}
+
+// threads is how many threads the process has, where /proc tells it.
+func threads() int {
+	ents, _ := os.ReadDir("/proc/self/task")
+	return len(ents)
+}
+
+// children is how many processes have this one as their parent.
+func children() int {
+	ents, _ := os.ReadDir("/proc")
+	n, me := 0, fmt.Sprint(os.Getpid())
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if f := strings.Fields(string(b[min(len(b), strings.LastIndexByte(string(b), ')')+1):])); err == nil && len(f) > 1 && f[1] == me {
+			n++
+		}
+	}
+	return n
 }
 
 // peakRSS is the process's peak resident set (VmHWM), in MB, where
@@ -132,10 +163,11 @@ func peakRSS() (float64, bool) {
 	return 0, false
 }
 
-// ladder plays ladderMatches ladder matches and returns their rate, the
-// database's size and the peak heap.
-func ladder(b *testing.B, names []string, src []byte, jobs int) (rate, dbMB, heapMB float64) {
-	ta := newArena(b, arena.Config{TestMatches: 1, LadderGames: 10 * ladderMatches}, web.Options{}, names...)
+// ladder plays ladderMatches ladder matches in the arena c makes and
+// returns their rate, the database's size and the peak heap.
+func ladder(b *testing.B, c arena.Config, names []string, src []byte, jobs int) (rate, dbMB, heapMB float64) {
+	c.TestMatches, c.LadderGames = 1, 10*ladderMatches
+	ta := newArena(b, c, web.Options{}, names...)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
@@ -191,14 +223,15 @@ func ladder(b *testing.B, names []string, src []byte, jobs int) (rate, dbMB, hea
 			sizes = append(sizes, fmt.Sprintf("%s %d bytes", f, fi.Size()))
 		}
 	}
-	b.Logf("ladder: %d matches in %v; %s; peak heap %d bytes", n, el.Round(time.Millisecond), strings.Join(sizes, ", "), peak)
+	b.Logf("ladder: %d matches in %v; %s; peak heap %d bytes; %d goroutines, %d threads and %d child processes after", n, el.Round(time.Millisecond),
+		strings.Join(sizes, ", "), peak, runtime.NumGoroutine(), threads(), children())
 	return float64(n) / el.Seconds(), float64(size) / 1e6, float64(peak) / 1e6
 }
 
 // tournament plays the bots in judge tournament, round robin, for about
 // ladderMatches matches, and returns its rate. The bots are built first,
 // by a tournament of one round sharing its build cache.
-func tournament(b *testing.B, judgeBin string, names []string, src []byte, jobs int) float64 {
+func tournament(b *testing.B, judgeBin, game string, names []string, src []byte, jobs int) float64 {
 	dir := judgetest.TempDir(b)
 	var bots []string
 	for _, n := range names {
@@ -215,7 +248,7 @@ func tournament(b *testing.B, judgeBin string, names []string, src []byte, jobs 
 	rounds := (ladderMatches + perRound - 1) / perRound
 	cache := filepath.Join(dir, "cache")
 	play := func(out string, rounds int) time.Duration {
-		args := append([]string{"tournament", "--game", "tictactoe", "--jobs", fmt.Sprint(jobs),
+		args := append([]string{"tournament", "--game", game, "--jobs", fmt.Sprint(jobs),
 			"--rounds", fmt.Sprint(rounds), "--seed", "1", "--cache", cache, "--out", filepath.Join(dir, out)}, bots...)
 		cmd := exec.Command(judgeBin, args...)
 		start := time.Now()

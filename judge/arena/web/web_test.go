@@ -38,12 +38,13 @@ type tarena struct {
 // reference, the entrants named, and serves it on 127.0.0.1.
 func newArena(t testing.TB, c arena.Config, o web.Options, entrants ...string) *tarena {
 	t.Helper()
-	ref := judgetest.Bot(t, "examples/gomoku/random.c")
 	dir := filepath.Join(judgetest.TempDir(t), "arena")
 	if c.Game == "" {
 		c.Game = "tictactoe"
 	}
-	c.References = []string{ref[0]}
+	if c.References == nil {
+		c.References = judgetest.Bot(t, "examples/gomoku/random.c")[:1]
+	}
 	if err := arena.Init(dir, c); err != nil {
 		t.Fatal(err)
 	}
