@@ -117,6 +117,7 @@ type slotPool struct {
 	mu       sync.Mutex
 	idle     map[string][]*slot
 	nIdle    int
+	seq      uint64 // counts the slots put back: an idle slot's age
 	building map[string]int
 	builds   sync.WaitGroup // the slots being built in the background
 	closed   bool           // Close was called: no slot is kept
@@ -152,6 +153,7 @@ type slot struct {
 	// ran (see inside/intact.go); limitsOK says they could be read.
 	limits   kernel.LimitSet
 	limitsOK bool
+	idleSeq  uint64 // when it was last put back in the pool (slotPool.seq)
 }
 
 // pooled is a program run in a slot.
@@ -217,9 +219,10 @@ func (pl *slotPool) take(key string) *slot {
 	}
 }
 
-// put returns a clean slot to the pool. When the pool is full, the
-// slot goes if its shape has the most idle slots already, else the
-// oldest idle slot of the shape that has the most.
+// put returns a clean slot to the pool. When the pool is full, the slot
+// idle the longest goes, whatever its shape: the shapes of programs no
+// longer started (a bot replaced, another tournament's) age out, and the
+// shapes in use keep as many slots as they use, up to maxIdlePerShape.
 func (pl *slotPool) put(s *slot) {
 	pl.mu.Lock()
 	key := s.shape.key
@@ -230,21 +233,21 @@ func (pl *slotPool) put(s *slot) {
 	}
 	var evict *slot
 	if pl.nIdle >= maxIdle {
-		most := key
+		oldest := ""
 		for k, list := range pl.idle {
-			if len(list) > len(pl.idle[most]) {
-				most = k
+			if len(list) > 0 && (oldest == "" || list[0].idleSeq < pl.idle[oldest][0].idleSeq) {
+				oldest = k
 			}
 		}
-		if most == key {
-			pl.mu.Unlock()
-			s.destroy()
-			return
+		evict = pl.idle[oldest][0]
+		pl.idle[oldest] = pl.idle[oldest][1:]
+		if len(pl.idle[oldest]) == 0 {
+			delete(pl.idle, oldest)
 		}
-		evict = pl.idle[most][0]
-		pl.idle[most] = pl.idle[most][1:]
 		pl.nIdle--
 	}
+	pl.seq++
+	s.idleSeq = pl.seq
 	pl.idle[key] = append(pl.idle[key], s)
 	pl.nIdle++
 	pl.mu.Unlock()
@@ -322,7 +325,7 @@ func Prewarm(spec Spec, n int) error {
 	}
 	for i := 0; i < n; i++ {
 		pool.mu.Lock()
-		full := len(pool.idle[sh.key]) >= maxIdlePerShape || pool.nIdle >= maxIdle
+		full := len(pool.idle[sh.key]) >= maxIdlePerShape
 		pool.mu.Unlock()
 		if full {
 			break

@@ -500,3 +500,49 @@ func (p *Process) slotOf() *slot {
 	}
 	return nil
 }
+
+// TestPoolAgesOutUnusedShapes: a pool full of slots of shapes no longer
+// used (another tournament's bots) makes room for the shape in use, up
+// to its own cap, by letting the slots idle the longest go.
+func TestPoolAgesOutUnusedShapes(t *testing.T) {
+	available(t, Namespaces)
+	ReleaseIdle()
+	t.Cleanup(ReleaseIdle)
+	spec := func(dir string) Spec {
+		return Spec{Argv: []string{"true"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: Namespaces,
+			Limits: hostileLimits, ReadOnly: []string{dir}, Dir: dir}
+	}
+	keyOf := func(s Spec) string {
+		sh, _, err := prepare(s)
+		if err != nil || sh == nil {
+			t.Fatalf("prepare: %v", err)
+		}
+		return sh.key
+	}
+	var stale []string
+	for i := 0; i < maxIdle; i++ {
+		s := spec(t.TempDir())
+		if err := Prewarm(s, 1); err != nil {
+			t.Fatal(err)
+		}
+		stale = append(stale, keyOf(s))
+	}
+	used := spec(t.TempDir())
+	if err := Prewarm(used, 4); err != nil {
+		t.Fatal(err)
+	}
+	pool.builds.Wait()
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	if n := len(pool.idle[keyOf(used)]); n != 4 {
+		t.Errorf("the shape in use has %d idle slots, want 4", n)
+	}
+	if pool.nIdle != maxIdle {
+		t.Errorf("%d idle slots, want the pool's %d", pool.nIdle, maxIdle)
+	}
+	for i, k := range stale {
+		if gone := len(pool.idle[k]) == 0; gone != (i < 4) {
+			t.Errorf("unused shape %d (0: idle the longest): gone %v, want %v", i, gone, i < 4)
+		}
+	}
+}
