@@ -10,6 +10,7 @@ import (
 	"judge/games"
 	"judge/games/catalog"
 	"judge/judge"
+	"judge/judge/bots"
 	"judge/judge/config"
 	"judge/judge/procbot"
 )
@@ -135,37 +136,8 @@ func (s *setup) readFile(file *config.File, path string) error {
 			s.explicit[k] = x
 		}
 	}
-	if file.Bots.IO != "" {
-		s.proc.IO = procbot.IO(file.Bots.IO)
-	}
-	if len(file.Bots.Env) > 0 {
-		s.proc.Env = map[string]string{}
-		for k, v := range file.Bots.Env {
-			s.proc.Env[k] = v
-		}
-	}
-	if file.Sandbox.Level != "" {
-		lv, err := procbot.ParseLevel(file.Sandbox.Level)
-		if err != nil {
-			return fmt.Errorf("%s:%d: sandbox.level: %w", path, config.Line(path, "sandbox", "level"), err)
-		}
-		s.proc.Level = lv
-	}
-	sb, c := &s.proc.Limits, file.Sandbox
-	if c.Memory > 0 {
-		sb.Memory = int64(c.Memory)
-	}
-	if c.Procs > 0 {
-		sb.Procs = c.Procs
-	}
-	if c.FileSize > 0 {
-		sb.FileSize = int64(c.FileSize)
-	}
-	if c.OpenFiles > 0 {
-		sb.OpenFiles = c.OpenFiles
-	}
-	if c.Tmp > 0 {
-		sb.TmpSize = int64(c.Tmp)
+	if err := bots.ApplyFile(&s.proc, file); err != nil {
+		return fmt.Errorf("%s:%d: sandbox.level: %w", path, config.Line(path, "sandbox", "level"), err)
 	}
 	return nil
 }
