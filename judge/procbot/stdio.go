@@ -32,9 +32,10 @@ import (
 //     once, and the programs they run get the same environment.
 //
 // What none of these reach is a statically linked program (no ELF
-// interpreter, so nothing is preloaded) that buffers in its C library:
-// such a bot gets a pty. A static Go program has no such buffer and gets
-// a pipe.
+// interpreter, so nothing is preloaded) that buffers in its C library, or
+// a program of another ELF class or machine than libstdbuf's (a 32-bit
+// one): such a bot gets a pty. A static Go program has no such buffer and
+// gets a pipe.
 
 // stdbufPaths are where Linux distributions install coreutils' libstdbuf.
 var stdbufPaths = []string{
@@ -49,8 +50,11 @@ const rubySync = "$stdout.sync = true\n"
 // lineSetup is what mode AutoIO needs of the machine, found once.
 type lineSetup struct {
 	stdbuf string // libstdbuf's path
-	ruby   string // the Ruby file's path
-	err    error  // why mode AutoIO falls back to a pty for every bot
+	// its ELF class and machine: a program of another cannot load it
+	class   elf.Class
+	machine elf.Machine
+	ruby    string // the Ruby file's path
+	err     error  // why mode AutoIO falls back to a pty for every bot
 }
 
 var (
@@ -62,8 +66,9 @@ var (
 func lineBuffering() lineSetup {
 	lineOnce.Do(func() {
 		for _, p := range stdbufPaths {
-			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-				lineSet.stdbuf = p
+			if f, err := elf.Open(p); err == nil {
+				lineSet.stdbuf, lineSet.class, lineSet.machine = p, f.Class, f.Machine
+				f.Close()
 				break
 			}
 		}
@@ -132,7 +137,7 @@ func chooseIO(m IO, argv []string) (out IO, shims bool) {
 		// The sandbox says why it cannot start it.
 		return Pipe, true
 	}
-	if staticProgram(path) {
+	if unreached(path) {
 		return PTY, false
 	}
 	return Pipe, true
@@ -171,28 +176,28 @@ func lineEnv(env []string) []string {
 	return out
 }
 
-// staticKey identifies one version of a program file.
-type staticKey struct {
+// progKey identifies one version of a program file.
+type progKey struct {
 	path  string
 	size  int64
 	mtime time.Time
 }
 
-var staticCache sync.Map // staticKey → bool
+var progCache sync.Map // progKey → bool
 
-// staticProgram says whether the program at path is an ELF file that the
-// kernel runs without an interpreter (ld.so), so that nothing can be
-// preloaded into it, and that is not a Go program (whose output has no
-// buffer of the C library). A script is judged by its interpreter (the
-// #! line's program).
-func staticProgram(path string) bool {
+// unreached says whether the program at path is an ELF file into which
+// libstdbuf cannot be preloaded: one that the kernel runs without an
+// interpreter (ld.so), unless it is Go (whose output has no buffer of the
+// C library), or one of another ELF class or machine than libstdbuf. A
+// script is judged by its interpreter (the #! line's program).
+func unreached(path string) bool {
 	for range 4 { // a script's interpreter may be a script
 		st, err := os.Stat(path)
 		if err != nil {
 			return false
 		}
-		key := staticKey{path, st.Size(), st.ModTime()}
-		if v, ok := staticCache.Load(key); ok {
+		key := progKey{path, st.Size(), st.ModTime()}
+		if v, ok := progCache.Load(key); ok {
 			return v.(bool)
 		}
 		f, err := os.Open(path)
@@ -212,19 +217,24 @@ func staticProgram(path string) bool {
 			path = fields[0]
 			continue
 		}
-		static := staticELF(f)
+		static := unreachedELF(f)
 		f.Close()
-		staticCache.Store(key, static)
+		progCache.Store(key, static)
 		return static
 	}
 	return false
 }
 
-// staticELF tells an ELF program with no interpreter that is not Go.
-func staticELF(f *os.File) bool {
+// unreachedELF tells an ELF program with no interpreter that is not Go,
+// or one that cannot load libstdbuf.
+func unreachedELF(f *os.File) bool {
 	e, err := elf.NewFile(f)
 	if err != nil {
 		return false
+	}
+	ls := lineBuffering()
+	if e.Class != ls.class || e.Machine != ls.machine {
+		return true
 	}
 	for _, p := range e.Progs {
 		if p.Type == elf.PT_INTERP {
