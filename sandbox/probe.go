@@ -137,7 +137,7 @@ func runProbe() *Report {
 	add("no_new_privs", true, "set-user-id programs cannot gain privileges", "")
 	if f, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0); err == nil {
 		f.Close()
-		add("pty", true, "bots write to a pseudo-terminal, so that C and Python flush every line", "")
+		add("pty", true, "pseudo-terminals, so that C and Python flush every line of a bot that no line buffering of a pipe reaches (a static program), or of every bot with io = pty", "")
 	} else {
 		add("pty", false, err.Error(), "mount devpts (/dev/pts) or run bots with io = pipe")
 	}

@@ -41,7 +41,7 @@ func addMatchFlags(fs *flag.FlagSet) *matchFlags {
 	f := &matchFlags{
 		fs:        fs,
 		game:      fs.String("game", "", "game to play (see 'judge games'); may come from --config"),
-		io:        fs.String("io", "", "bots' stdout: pty (default) or pipe"),
+		io:        fs.String("io", "", "bots' stdout: auto (default: a pipe, a pty for static programs), pty or pipe"),
 		turn:      fs.Duration("turn", 0, "time limit per turn (default 1s)"),
 		firstTurn: fs.Duration("first-turn", 0, "time limit of each bot's first turn (default 5s)"),
 		turnCPU:   fs.Duration("turn-cpu", 0, "CPU-time limit per turn, besides the wall-clock one (default none)"),
@@ -92,7 +92,7 @@ type setup struct {
 func (f *matchFlags) resolve(file *config.File, path string, w io.Writer) (*setup, error) {
 	s := &setup{
 		match:    judge.Match{Limits: judge.DefaultLimits},
-		proc:     procbot.Options{IO: procbot.PTY, Limits: procbot.DefaultLimits, Stderr: judge.DefaultLimits.Stderr},
+		proc:     procbot.Options{IO: procbot.AutoIO, Limits: procbot.DefaultLimits, Stderr: judge.DefaultLimits.Stderr},
 		explicit: games.Params{},
 	}
 	if file != nil {

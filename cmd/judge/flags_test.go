@@ -62,7 +62,7 @@ func TestResolve(t *testing.T) {
 			return ""
 		}},
 		{name: "defaults", flags: []string{"--game", "gomoku"}, check: func(s *setup) string {
-			if s.match.Limits.Turn != time.Second || s.match.Limits.FirstTurn != 5*time.Second || s.proc.IO != procbot.PTY {
+			if s.match.Limits.Turn != time.Second || s.match.Limits.FirstTurn != 5*time.Second || s.proc.IO != procbot.AutoIO {
 				return "not the defaults"
 			}
 			return ""

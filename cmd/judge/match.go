@@ -24,7 +24,9 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		"Plays one match. Each BOT is the path of an executable, a source file or folder\n"+
 			"(built as judge tournament builds it, with configs/languages.toml), or a quoted\n"+
 			"command line such as \"python3 bot.py\". The exit status is 0 whenever the match\n"+
-			"was played, whatever the bots did.")
+			"was played, whatever the bots did. Bots need not flush: by default (--io auto)\n"+
+			"a bot's stdout is a pipe on which C and C++ stdio, Python and Ruby send every\n"+
+			"line as it ends (a pty for a static program that is not Go).")
 	mf := addMatchFileFlags(fs)
 	of := addOneMatchFlags(fs, "bot")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")

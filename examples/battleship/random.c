@@ -6,8 +6,8 @@
  * A random Battleship bot in C.
  *
  * It speaks the Wrocław protocol with plain printf and scanf and never
- * calls fflush: the judge gives it a terminal as standard output, so the C
- * library sends every line as soon as it ends with '\n'.
+ * calls fflush: the judge makes the C library's stdout line-buffered (see
+ * docs/sandbox.md), so every line is sent as soon as it ends with '\n'.
  *
  * Turn 1 (Phase answers "place"): put every ship of the fleet at a random
  * place where it fits. Later turns ("fire"): shoot a random cell it has not

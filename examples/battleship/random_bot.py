@@ -1,7 +1,7 @@
 # A random Battleship bot in Python: on turn 1 it places every ship at a
 # random free place; then it shoots random cells it has not shot yet (the
-# "-" cells of Board). print() needs no flush: the judge gives the bot a
-# terminal as standard output. Run it as: python3 examples/battleship/random_bot.py
+# "-" cells of Board). print() needs no flush: the judge makes Python send
+# every line at once. Run it as: python3 examples/battleship/random_bot.py
 import os, random
 random.seed(int(os.environ.get("JUDGE_SEED", "1")))
 while True:

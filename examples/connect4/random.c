@@ -6,8 +6,8 @@
  * A random Connect Four bot in C.
  *
  * It speaks the Wrocław protocol with plain printf and scanf and never
- * calls fflush: the judge gives it a terminal as standard output, so the C
- * library sends every line as soon as it ends with '\n'.
+ * calls fflush: the judge makes the C library's stdout line-buffered (see
+ * docs/sandbox.md), so every line is sent as soon as it ends with '\n'.
  *
  * Each turn: ask the board's size, ask how many discs each column holds,
  * drop a disc into a random column that is not full, end the turn.

@@ -1,7 +1,7 @@
 # A random Connect Four bot in Python: each turn it asks the board's size
 # and how many discs each column holds, and drops a disc into a random
-# column that is not full. print() needs no flush: the judge gives the bot
-# a terminal as standard output. Run it as: python3 examples/connect4/random_bot.py
+# column that is not full. print() needs no flush: the judge makes Python
+# send every line at once. Run it as: python3 examples/connect4/random_bot.py
 import os, random
 random.seed(int(os.environ.get("JUDGE_SEED", "1")))
 while True:

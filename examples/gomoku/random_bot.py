@@ -1,8 +1,8 @@
 """A random gomoku / tic-tac-toe bot in Python.
 
 It speaks the Wrocław protocol with plain print() and input() and never
-flushes: the judge gives it a terminal as standard output, so Python sends
-every line as soon as it is printed.
+flushes: the judge makes Python send every line as soon as it is printed
+(PYTHONUNBUFFERED on a pipe, see docs/sandbox.md).
 
 Each turn: ask the board's size, ask the whole board, put a symbol on a
 random empty cell, end the turn.

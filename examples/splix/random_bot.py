@@ -1,8 +1,8 @@
 """A random but careful splix bot in Python.
 
 It speaks the Wrocław protocol with plain print() and input() and never
-flushes: the judge gives it a terminal as standard output, so Python sends
-every line as soon as it is printed.
+flushes: the judge makes Python send every line as soon as it is printed
+(PYTHONUNBUFFERED on a pipe, see docs/sandbox.md).
 
 Each turn it asks where it is (Position) and what is around it (View), then
 moves at random in a direction that neither leaves the board nor crosses its

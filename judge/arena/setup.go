@@ -36,7 +36,7 @@ type matchSetup struct {
 func (a *Arena) setup() (*matchSetup, error) {
 	s := &matchSetup{
 		match: judge.Match{Limits: judge.DefaultLimits},
-		proc:  procbot.Options{IO: procbot.PTY, Limits: procbot.DefaultLimits, Stderr: judge.DefaultLimits.Stderr},
+		proc:  procbot.Options{IO: procbot.AutoIO, Limits: procbot.DefaultLimits, Stderr: judge.DefaultLimits.Stderr},
 	}
 	file := &config.File{}
 	if a.cfg.ConfigFile != "" {

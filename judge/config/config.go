@@ -35,7 +35,7 @@ import (
 //	increment = "100ms"      # added to the bank after every turn
 //	overruns = 0             # turns that may run past limit and bank before it counts
 //	[bots]
-//	io = "pty"               # or "pipe"
+//	io = "auto"              # or "pty", "pipe"
 //	env = { KEY = "value" }  # added to every bot's environment
 //	[sandbox]
 //	level = "auto"           # auto, full, namespaces, basic or none
@@ -120,8 +120,8 @@ type Sandbox struct {
 }
 
 // IOModes are the values of [bots] io: how a bot's standard files are
-// connected (the process player's modes; "" is "pty").
-var IOModes = []string{"pty", "pipe"}
+// connected (the process player's modes; "" is "auto").
+var IOModes = []string{"auto", "pty", "pipe"}
 
 // Levels are the values of [sandbox] level: how strongly bots are
 // isolated ("" is "auto", the strongest the machine allows).
@@ -132,7 +132,7 @@ func CheckIO(s string) error {
 	if s == "" || slices.Contains(IOModes, s) {
 		return nil
 	}
-	return fmt.Errorf("%q is not \"pty\" or \"pipe\"", s)
+	return fmt.Errorf("%q is not \"auto\", \"pty\" or \"pipe\"", s)
 }
 
 // CheckLevel checks a value of [sandbox] level.

@@ -27,10 +27,13 @@ const benchQueries = 100000 // per turn, as the performance goal states
 // a pipe; both on one CPU), answering one short line per query. Each
 // iteration is one turn of 100,000 queries through each of: the floor,
 // the floor spread over the CPUs (as a parent that does not pin does it),
-// the judge without the sandbox, the judge with it. Metrics: ns/query of
+// the judge without the sandbox, the judge with it. The judge's modes are
+// pty, pipe and auto (the default, a pipe with libstdbuf preloaded into
+// the bot), auto against the bare pipe's floor. Metrics: ns/query of
 // each, "ratio" (judge over floor; goals ≤ 1.1 on a pty, ≤ 1.2 on pipes),
-// "spread-ratio" (judge over the spread floor) and "sandbox-ratio"
-// (sandboxed over not; goal ≤ 1.05).
+// "spread-ratio" (judge over the spread floor), "sandbox-ratio"
+// (sandboxed over not; goal ≤ 1.05) and "sandboxed-ratio" (sandboxed over
+// floor: for auto, the judge's defaults against a bare C pipe).
 func BenchmarkQueryCost(b *testing.B) {
 	floor := judgetest.Bot(b, "judge/procbot/testdata/bench/floor.c")[0]
 	bot := judgetest.Bot(b, "judge/procbot/testdata/bench/querybot.c")
@@ -52,7 +55,11 @@ func BenchmarkQueryCost(b *testing.B) {
 		if pin {
 			args = []string{"-cpu", strconv.Itoa(cpu)}
 		}
-		args = append(append(args, string(mode)), bot...)
+		floorMode := string(mode)
+		if mode == procbot.AutoIO {
+			floorMode = string(procbot.Pipe)
+		}
+		args = append(append(args, floorMode), bot...)
 		args = append(args, strconv.Itoa(benchQueries), "once")
 		out, err := exec.Command(floor, args...).Output()
 		if err != nil {
@@ -82,10 +89,10 @@ func BenchmarkQueryCost(b *testing.B) {
 		}
 		return float64(first.WallUS) * 1000 / float64(first.Queries)
 	}
-	for _, mode := range []procbot.IO{procbot.PTY, procbot.Pipe} {
+	for _, mode := range []procbot.IO{procbot.PTY, procbot.Pipe, procbot.AutoIO} {
 		b.Run(string(mode), func(b *testing.B) {
 			var floorNS, spreadNS, judgeNS, sandboxNS float64
-			var ratios, spreadRatios, sbRatios []float64
+			var ratios, spreadRatios, sbRatios, sbFloorRatios []float64
 			for i := 0; i < b.N; i++ {
 				f := floorTurn(b, mode, true)
 				sf := floorTurn(b, mode, false)
@@ -98,6 +105,7 @@ func BenchmarkQueryCost(b *testing.B) {
 				ratios = append(ratios, j/f)
 				spreadRatios = append(spreadRatios, j/sf)
 				sbRatios = append(sbRatios, sb/j)
+				sbFloorRatios = append(sbFloorRatios, sb/f)
 			}
 			// The machine is noisy: the ratios are the medians of the
 			// iterations' ratios, each measured back to back.
@@ -110,6 +118,7 @@ func BenchmarkQueryCost(b *testing.B) {
 			b.ReportMetric(median(spreadRatios), "spread-ratio")
 			b.ReportMetric(median(ratios), "ratio")
 			b.ReportMetric(median(sbRatios), "sandbox-ratio")
+			b.ReportMetric(median(sbFloorRatios), "sandboxed-ratio")
 		})
 	}
 }
@@ -173,11 +182,14 @@ func entrants(o procbot.Options, specs ...procbot.Spec) []judge.Entrant {
 // (200×200, 2000 turns) between five C bots that ask Position and View
 // every turn (testdata/bench/splixbot.c), back to back in each iteration:
 // without the sandbox on pipes (--sandbox none --io pipe), without it on
-// ptys, with the sandbox on pipes, and with the judge's defaults (the
-// best sandbox, ptys). Each game starts its bots (sandboxes are reused:
-// one game is played before timing). Metrics: seconds a game of each, and
-// the medians of the iterations' ratios to the first: "pty-ratio",
-// "sandbox-ratio" and "ratio" (the defaults; goal ≤ 1.3).
+// ptys, without it with io auto (pipes, libstdbuf preloaded), with the
+// sandbox on pipes, with the sandbox on ptys (the defaults before io
+// auto), and with the judge's defaults (the best sandbox, io auto). Each
+// game starts its bots (sandboxes are reused: one game is played before
+// timing). Metrics: seconds a game of each, and the medians of the
+// iterations' ratios to the first: "pty-ratio", "auto-ratio",
+// "sandbox-ratio", "sandbox-pty-ratio" and "ratio" (the defaults; goal
+// ≤ 1.15).
 func BenchmarkSplix(b *testing.B) {
 	bot := judgetest.Bot(b, "judge/procbot/testdata/bench/splixbot.c")
 	v, err := catalog.Lookup("splix")
@@ -212,16 +224,18 @@ func BenchmarkSplix(b *testing.B) {
 		o    procbot.Options
 	}{
 		{"none-pipe", procbot.Options{Level: sandbox.None, IO: procbot.Pipe}},
-		{"none-pty", procbot.Options{Level: sandbox.None}},
+		{"none-pty", procbot.Options{Level: sandbox.None, IO: procbot.PTY}},
+		{"none-auto", procbot.Options{Level: sandbox.None}},
 		{"sandbox-pipe", procbot.Options{IO: procbot.Pipe}},
+		{"sandbox-pty", procbot.Options{IO: procbot.PTY}},
 		{"default", procbot.Options{}},
 	}
-	game(configs[3].o, 0) // ready sandboxes, as in a tournament
+	game(configs[len(configs)-1].o, 0) // ready sandboxes, as in a tournament
 	total := make([]time.Duration, len(configs))
 	ratios := make([][]float64, len(configs))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		var d [4]time.Duration
+		d := make([]time.Duration, len(configs))
 		for j, c := range configs {
 			d[j] = game(c.o, uint64(i))
 			total[j] += d[j]
@@ -237,6 +251,8 @@ func BenchmarkSplix(b *testing.B) {
 		b.ReportMetric(total[j].Seconds()/float64(b.N), "s/game-"+c.name)
 	}
 	b.ReportMetric(median(ratios[1]), "pty-ratio")
-	b.ReportMetric(median(ratios[2]), "sandbox-ratio")
-	b.ReportMetric(median(ratios[3]), "ratio")
+	b.ReportMetric(median(ratios[2]), "auto-ratio")
+	b.ReportMetric(median(ratios[3]), "sandbox-ratio")
+	b.ReportMetric(median(ratios[4]), "sandbox-pty-ratio")
+	b.ReportMetric(median(ratios[5]), "ratio")
 }

@@ -31,5 +31,10 @@ func Doctor() string {
 	default:
 		fmt.Fprintln(&b, "reused sandboxes: yes, bots start in sandboxes made ready ahead (docs/sandbox.md)")
 	}
+	if ls := lineBuffering(); ls.err != nil {
+		fmt.Fprintf(&b, "line-buffered pipes: NO, every bot writes to a pty (slower per line): %v\n", ls.err)
+	} else {
+		fmt.Fprintf(&b, "line-buffered pipes: yes, bots write to pipes with C stdio line-buffered (%s), Python and Ruby too; static programs that are not Go to a pty\n", ls.stdbuf)
+	}
 	return b.String()
 }

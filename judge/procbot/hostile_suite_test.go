@@ -126,6 +126,7 @@ type hostile struct {
 	args      func(t *testing.T) ([]string, func(t *testing.T))
 	env       bool              // the args are paths: give them in TARGETS, not on the command line
 	environ   map[string]string // added to the program's environment
+	io        procbot.IO        // the bot's stdout; the default when empty
 }
 
 func hostileSuite() []hostile {
@@ -159,14 +160,15 @@ func hostileSuite() []hostile {
 		{name: "udp send", src: "udp.c", want: "ok", args: udpArgs},
 		{name: "abstract unix socket", src: "abstract.c", want: "ok", args: abstractArgs},
 		{name: "ptrace", src: "ptrace.c", want: "ok"},
-		{name: "TIOCSTI", src: "tiocsti.c", want: "ok"},
+		{name: "TIOCSTI", src: "tiocsti.c", want: "ok", io: procbot.PTY},
 		{name: "segfault", src: "segfault.c", want: "crash", reason: "SIGSEGV"},
 		{name: "abort", src: "abort.c", want: "crash", reason: "SIGABRT"},
 		{name: "uncaught C++ exception", src: "throw.cpp", want: "crash", reason: "SIGABRT"},
 		{name: "close stdout", src: "closeout.c", want: "crash"},
 		{name: "garbage bytes", src: "garbage.c", want: "protocol"},
 		{name: "10 MB line", src: "longline.c", want: "protocol"},
-		{name: "no flush on a pty", src: "noflush.c", want: "ok"},
+		{name: "no flush", src: "noflush.c", want: "ok"},
+		{name: "no flush on a pty", src: "noflush.c", want: "ok", io: procbot.PTY},
 		{name: "forgot to flush", src: "forgotflush.c", want: "timeout", reason: "flush"},
 	}
 }
@@ -299,7 +301,7 @@ func runHostile(t *testing.T, h hostile, level sandbox.Level) {
 	if level != sandbox.Full && h.lower != "" {
 		want = h.lower
 	}
-	tr := playTurn(t, procbot.Spec{Name: h.name, Argv: argv}, procbot.Options{Level: level, Limits: hostileLimits, Env: env}, limit)
+	tr := playTurn(t, procbot.Spec{Name: h.name, Argv: argv}, procbot.Options{Level: level, Limits: hostileLimits, Env: env, IO: h.io}, limit)
 	t.Logf("%s: %s (%s); exit: %v; stderr %d bytes; cpu %v", h.name, tr.status, tr.reason, tr.exit, tr.final.StderrBytes, tr.exit.CPU)
 	if string(tr.status) != want && (h.or == "" || string(tr.status) != h.or) {
 		t.Errorf("status %s (%s), want %s", tr.status, tr.reason, want)

@@ -50,10 +50,10 @@ const (
 )
 
 // TestNoFlushBots plays the C and Python bots that never flush, on 3×3
-// and 15×15, with PYTHONUNBUFFERED set in the judge's environment: the
-// bots must not inherit it, and must work through the pty all the same.
+// and 15×15, with the default io, and with PYTHONUNBUFFERED set in the
+// judge's environment (the bots get their own).
 func TestNoFlushBots(t *testing.T) {
-	t.Setenv("PYTHONUNBUFFERED", "1")
+	t.Setenv("PYTHONUNBUFFERED", "the judge's")
 	for _, variant := range []string{"tictactoe", "gomoku"} {
 		for seed := uint64(1); seed <= 2; seed++ {
 			res := play(t, variant, seed, nil, randomC, randomPy)
@@ -110,7 +110,7 @@ func TestStrongBeatsRandom(t *testing.T) {
 }
 
 func TestEnvironment(t *testing.T) {
-	t.Setenv("PYTHONUNBUFFERED", "1")
+	t.Setenv("PYTHONUNBUFFERED", "the judge's")
 	t.Setenv("JUDGE_SECRET", "do not leak")
 	res := play(t, "tictactoe", 5, func(m *judgetest.Setup) { m.Proc.Env = map[string]string{"EXTRA": "yes"} },
 		"judge/procbot/testdata/env.py", randomC)
@@ -120,7 +120,7 @@ func TestEnvironment(t *testing.T) {
 			t.Errorf("bot environment lacks %s:\n%s", want, env)
 		}
 	}
-	for _, bad := range []string{"PYTHONUNBUFFERED", "JUDGE_SECRET"} {
+	for _, bad := range []string{"the judge's", "JUDGE_SECRET"} {
 		if strings.Contains(env, bad) {
 			t.Errorf("bot environment has %s:\n%s", bad, env)
 		}

@@ -25,29 +25,36 @@ import (
 // IO says what a bot's standard output is.
 type IO string
 
-// The two kinds of bot output.
+// The modes of bot output.
 const (
+	// AutoIO, the default, gives a bot a pipe, with an environment that
+	// makes its runtime flush every line (see stdio.go), and a pty where
+	// that cannot work: a statically linked program that is not Go, or a
+	// machine without coreutils' libstdbuf.
+	AutoIO IO = "auto"
 	// PTY makes the bot's stdout a raw pseudo-terminal, so that the C and
 	// Python runtimes flush every line by themselves.
 	PTY IO = "pty"
-	// Pipe makes it a plain pipe: faster, but a bot must flush.
+	// Pipe makes it a plain pipe, with nothing added: a bot must flush.
 	Pipe IO = "pipe"
 )
 
-// ParseIO checks an io mode name ("" is PTY).
+// ParseIO checks an io mode name ("" is AutoIO).
 func ParseIO(s string) (IO, error) {
 	switch IO(s) {
-	case "", PTY:
+	case "", AutoIO:
+		return AutoIO, nil
+	case PTY:
 		return PTY, nil
 	case Pipe:
 		return Pipe, nil
 	}
-	return "", fmt.Errorf("%q is not \"pty\" or \"pipe\"", s)
+	return "", fmt.Errorf("%q is not \"auto\", \"pty\" or \"pipe\"", s)
 }
 
 // Options are how bots run: the same for every bot of a match.
 type Options struct {
-	IO  IO                // "" for PTY
+	IO  IO                // "" for AutoIO
 	Env map[string]string // added to every bot's environment
 	// Level caps the isolation: sandbox.Auto for the strongest the
 	// machine allows, sandbox.None for no sandbox at all.
@@ -105,6 +112,7 @@ type Player struct {
 	stderr *tailBuffer
 	errEnd chan struct{} // closed once stderr is read to its end
 	jvmMsg []byte        // a JVM's first line on stderr, which no reason needs (jvmLine)
+	io     IO            // PTY or Pipe
 	freeze bool          // stop the bot between its turns
 	// A bot is left unfrozen between its turns until it is found
 	// computing meanwhile (see EndTurn): idle says it was left so at
@@ -143,6 +151,7 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 		return nil, fmt.Errorf("stdin pipe: %w", err)
 	}
 	defer inR.Close()
+	mode, shims := chooseIO(mode, spec.Argv)
 	var outR, outW *os.File
 	if mode == PTY {
 		outR, outW, err = openRawPTY()
@@ -163,13 +172,18 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 	defer errW.Close()
 
 	env := Env(o.Env, seed, o.Limits.Memory)
+	// The bot sees its own files (read-only), nothing else of ours.
+	ro := sandbox.PathsOf(spec.Argv, spec.Dir)
+	if shims {
+		env = lineEnv(env)
+		ro = append(ro, lineBuffering().ruby)
+	}
 	proc, err := sandbox.Start(sandbox.Spec{
 		Argv: spec.Argv, Dir: spec.Dir, Env: env,
 		Stdin: inR, Stdout: outW, Stderr: errW,
-		Limits: o.Limits,
-		Level:  o.Level,
-		// The bot sees its own files (read-only), nothing else of ours.
-		ReadOnly: sandbox.PathsOf(spec.Argv, spec.Dir),
+		Limits:   o.Limits,
+		Level:    o.Level,
+		ReadOnly: ro,
 	})
 	if err != nil {
 		inW.Close()
@@ -188,6 +202,7 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 	}
 	p := &Player{
 		proc:   proc,
+		io:     mode,
 		out:    outR,
 		outR:   fr,
 		r:      bufio.NewReaderSize(fr, judge.MaxLine),
@@ -309,6 +324,9 @@ func jvmLine(env []string) []byte {
 	}
 	return nil
 }
+
+// IO is what the bot's stdout is: PTY or Pipe.
+func (p *Player) IO() IO { return p.io }
 
 // Pid is the process id of the bot's program, as the judge sees it.
 func (p *Player) Pid() int { return p.proc.Pid() }

@@ -18,7 +18,7 @@ func use(o *Options, langs *bots.Languages, proc procbot.Options) {
 	l := proc.SandboxLimits()
 	io := proc.IO
 	if io == "" {
-		io = procbot.PTY
+		io = procbot.AutoIO
 	}
 	o.Process = Process{
 		Level: string(procbot.RunLevel(proc.Level)), IO: string(io), Env: proc.Env,

@@ -66,7 +66,7 @@ func TestRuntimeIsPartOfTheBot(t *testing.T) {
 	if b, _ := os.ReadFile(count); string(b) != "x\n" {
 		t.Errorf("the version command ran %d times, want once", strings.Count(string(b), "x"))
 	}
-	if run.Settings[SetTurn] != "1s" || run.Settings[SetMemory] != "256MiB" || run.Settings[SetIO] != "pty" || run.Settings[SetJudge] != JudgeVersion() {
+	if run.Settings[SetTurn] != "1s" || run.Settings[SetMemory] != "256MiB" || run.Settings[SetIO] != "auto" || run.Settings[SetJudge] != JudgeVersion() {
 		t.Errorf("settings %v", run.Settings)
 	}
 

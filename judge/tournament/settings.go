@@ -42,7 +42,7 @@ const (
 // them.
 type Process struct {
 	Level     string            // the sandbox level they run at
-	IO        string            // "pty" or "pipe"
+	IO        string            // "auto", "pty" or "pipe"
 	Env       map[string]string // added to their environment
 	Memory    int64             // bytes
 	Procs     int

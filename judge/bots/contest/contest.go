@@ -53,7 +53,7 @@ func Process(proc procbot.Options) tournament.Process {
 	l := proc.SandboxLimits()
 	io := proc.IO
 	if io == "" {
-		io = procbot.PTY
+		io = procbot.AutoIO
 	}
 	return tournament.Process{
 		Level: string(procbot.RunLevel(proc.Level)), IO: string(io), Env: proc.Env,
