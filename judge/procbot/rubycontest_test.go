@@ -44,7 +44,7 @@ func TestRubyContest(t *testing.T) {
 		// exception's own line and the player's frames.
 		{"nil_player.rb", "Nil", judge.Crash, []string{"take_turn: NoMethodError: undefined method `first' for nil:NilClass\n",
 			"nil_player.rb:16:in `aim'", "nil_player.rb:11:in `take_turn'"}},
-		// [0.0, 0.0] is a wasted shot, as in the contest's runner.
+		// [0.0, 0.0] and [-0.0, 0] are wasted shots, as in the contest's runner.
 		{"float_player.rb", "Floaty", judge.OK, nil},
 		// Fleets read as the runner reads them: a length of 5.0 is 5
 		// cells; "across" is no direction, so no ship at all.

@@ -15,9 +15,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -54,9 +56,7 @@ func Main() {
 func runInit() {
 	ctl := os.NewFile(3, "control")
 	st := os.NewFile(4, "status")
-	for fd := 3; fd < 64; fd++ {
-		unix.CloseOnExec(fd)
-	}
+	closeOnExecFrom3()
 	fail := func(err error) {
 		wire.WriteMsg(st, wire.Message{Err: err.Error()})
 		os.Exit(1)
@@ -383,4 +383,34 @@ func loopbackUp() error {
 func killAll() {
 	_ = unix.Kill(-1, unix.SIGKILL)
 	_ = unix.Kill(-1, unix.SIGCONT)
+}
+
+// closeOnExecFrom3 marks every file descriptor from 3 up close-on-exec:
+// the ones this process was started with, which it hands on by number
+// where a program needs them, and any the judge itself inherited without
+// the flag from whoever started it (a shell's 7>log, make's jobserver),
+// at any number, which no program may get.
+func closeOnExecFrom3() {
+	if unix.CloseRange(3, math.MaxUint32, unix.CLOSE_RANGE_CLOEXEC) == nil {
+		return
+	}
+	// Before Linux 5.11: the descriptors open now, as /proc lists them,
+	// or else every number up to the limit on open files, and past it
+	// (an inherited descriptor may lie above a limit lowered since).
+	if entries, err := os.ReadDir("/proc/self/fd"); err == nil {
+		for _, e := range entries {
+			if fd, err := strconv.Atoi(e.Name()); err == nil && fd >= 3 {
+				unix.CloseOnExec(fd)
+			}
+		}
+		return
+	}
+	n := uint64(4096)
+	var lim unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_NOFILE, &lim) == nil && lim.Max > n && lim.Max < 1<<20 {
+		n = lim.Max
+	}
+	for fd := 3; uint64(fd) < n; fd++ {
+		unix.CloseOnExec(fd)
+	}
 }

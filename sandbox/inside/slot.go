@@ -30,9 +30,7 @@ import (
 func runSlot() {
 	const ctl = 3
 	st := os.NewFile(4, "status")
-	for fd := 3; fd < 64; fd++ {
-		unix.CloseOnExec(fd)
-	}
+	closeOnExecFrom3()
 	cfg, intact, err := setUpSlot(ctl)
 	if err != nil {
 		wire.WriteMsg(st, wire.Message{Err: err.Error()})

@@ -169,8 +169,12 @@ def expand_position(x, y, length, direction)
 end
 
 # number is a number of a wasted shot as the judge reads it: a decimal.
+# A negative zero is inside the board for the runner (0 <= -0.0): it is
+# written 0.0, which the judge reads as inside too.
 def number(v)
-  v.is_a?(Integer) ? "#{v}.0" : v.to_f.to_s
+  return "#{v}.0" if v.is_a?(Integer)
+  f = v.to_f
+  f.zero? ? "0.0" : f.to_s
 end
 
 loop do

@@ -1,5 +1,6 @@
-# Its first shot is [0.0, 0.0], Floats: the contest's runner takes it as a
-# shot at no ship, a wasted one. Then it fires at every cell in turn.
+# Its first shot is [0.0, 0.0], Floats, and its second [-0.0, 0], a
+# negative zero (which 0...10 includes): the contest's runner takes each as
+# a shot at no ship, a wasted one. Then it fires at every cell in turn.
 class FloatPlayer
   def name
     "Floaty"
@@ -13,8 +14,9 @@ class FloatPlayer
   def take_turn(state, ships_remaining)
     @shots += 1
     return [0.0, 0.0] if @shots == 1
-    raise "the wasted shot changed the board" if @shots == 2 && state.flatten.uniq != [:unknown]
-    n = @shots - 2
+    return [-0.0, 0] if @shots == 2
+    raise "a wasted shot changed the board" if @shots == 3 && state.flatten.uniq != [:unknown]
+    n = @shots - 3
     [n % 10, n / 10]
   end
 end
