@@ -99,7 +99,7 @@ func TestRubyContestTmpLimit(t *testing.T) {
 
 // TestCheckRubyContest: loading a file in the sandbox tells a player from
 // a file that does not parse (Ruby's message), raises as it loads, or
-// holds no player.
+// holds no player; a player that requires a gem loads.
 func TestCheckRubyContest(t *testing.T) {
 	judgetest.NeedTools(t, "ruby")
 	dir := t.TempDir()
@@ -121,6 +121,15 @@ func TestCheckRubyContest(t *testing.T) {
 			"noname.rb: no classes named ...Player with name, new_game and take_turn"},
 		{"new.rb", "class XPlayer\n  def initialize; raise 'no'; end\n  def name; 'x'; end\n  def new_game; end\n  def take_turn(s, r); end\nend\n",
 			"XPlayer.new: RuntimeError: no"},
+		// Ruby starts without RubyGems: a library that is a gem (matrix
+		// and prime since Ruby 3.1) loads it, one found nowhere is
+		// Ruby's LoadError, and a NameError keeps its suggestions.
+		{"gems.rb", "require 'matrix'\nrequire 'prime'\nclass XPlayer\n  def initialize; Matrix[[Prime.first]]; end\n  def name; 'x'; end\n" +
+			"  def new_game; end\n  def take_turn(s, r); end\nend\n", ""},
+		{"missing.rb", "require 'no_such_library'\nclass XPlayer\n  def name; 'x'; end\n  def new_game; end\n  def take_turn(s, r); end\nend\n",
+			"loading missing.rb: LoadError: cannot load such file -- no_such_library"},
+		{"typo.rb", "class XPlayer\n  def initialize; frist_shot; end\n  def first_shot; end\n  def name; 'x'; end\n  def new_game; end\n  def take_turn(s, r); end\nend\n",
+			"> / Did you mean?  first_shot"}, // the message: undefined local variable or method …
 	} {
 		p := filepath.Join(dir, tt.name)
 		if err := os.WriteFile(p, []byte(tt.src), 0o644); err != nil {

@@ -1,6 +1,6 @@
-# The host of a Ruby Battleship contest player: ruby ruby_contest.rb PLAYER.rb
-# (or ruby ruby_contest.rb --check PLAYER.rb: load it and say whether it is
-# a player, without playing).
+# The host of a Ruby Battleship contest player:
+# ruby --disable-gems ruby_contest.rb PLAYER.rb (or ... --check PLAYER.rb:
+# load it and say whether it is a player, without playing).
 #
 # It loads the player's class (the class defined in the file whose name
 # ends in Player, with name, new_game and take_turn), with the lib/ directory
@@ -19,6 +19,26 @@
 # An exception ends the program with its class, message and the player's
 # own lines of the backtrace on standard error, and a non-zero exit: the
 # judge's crash.
+
+# Ruby starts without RubyGems (--disable-gems), which costs most of a
+# start: the standard library is on the load path without it. A require
+# that finds nothing there (a library that is a gem since Ruby 3.1, such
+# as matrix or prime) loads RubyGems and is tried again.
+unless defined?(Gem)
+  module Kernel
+    alias_method :require_without_gems, :require
+    private :require_without_gems
+
+    def require(path)
+      require_without_gems(path)
+    rescue LoadError
+      raise if defined?(::Gem)
+      require_without_gems("rubygems")
+      require(path)
+    end
+    private :require
+  end
+end
 
 PROTO = STDOUT.dup
 PROTO.sync = true
@@ -72,6 +92,13 @@ def clip(line, max = 300)
 end
 
 def fail_with(what, e)
+  # A NameError's suggestions ("Did you mean?"), which RubyGems would
+  # have loaded at the start, are made when its message is read.
+  begin
+    require "did_you_mean"
+  rescue LoadError
+    nil
+  end
   STDERR.puts "#{what}: #{e.class}: #{message(e)}"
   frames = (e.backtrace || []).reject { |l| l.start_with?(__FILE__ + ":") }
   own = frames.select { |l| l.start_with?(HOME) }
