@@ -183,7 +183,7 @@ func TestCheckRubyContest(t *testing.T) {
 		// Ruby starts without RubyGems: a library that is a gem (matrix
 		// and prime since Ruby 3.1) loads it, one found nowhere is
 		// Ruby's LoadError, and a NameError keeps its suggestions.
-		{"gems.rb", "require 'matrix'\nrequire 'prime'\nclass XPlayer\n  def initialize; Matrix[[Prime.first]]; end\n  def name; 'x'; end\n" +
+		{"gems.rb", "gem 'matrix'\nrequire 'matrix'\nrequire 'prime'\nclass XPlayer\n  def initialize; Matrix[[Prime.first]]; end\n  def name; 'x'; end\n" +
 			"  def new_game; end\n  def take_turn(s, r); end\nend\n", ""},
 		{"missing.rb", "require 'no_such_library'\nclass XPlayer\n  def name; 'x'; end\n  def new_game; end\n  def take_turn(s, r); end\nend\n",
 			"loading missing.rb: LoadError: cannot load such file -- no_such_library"},

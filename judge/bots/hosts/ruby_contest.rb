@@ -23,7 +23,8 @@
 # Ruby starts without RubyGems (--disable-gems), which costs most of a
 # start: the standard library is on the load path without it. A require
 # that finds nothing there (a library that is a gem since Ruby 3.1, such
-# as matrix or prime) loads RubyGems and is tried again.
+# as matrix or prime) loads RubyGems and is tried again, and so does a
+# call of gem (RubyGems' own methods replace these ones as it loads).
 unless defined?(Gem)
   module Kernel
     alias_method :require_without_gems, :require
@@ -37,6 +38,12 @@ unless defined?(Gem)
       require(path)
     end
     private :require
+
+    def gem(*args)
+      require_without_gems("rubygems")
+      gem(*args)
+    end
+    private :gem
   end
 end
 
