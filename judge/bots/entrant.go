@@ -53,7 +53,7 @@ func Entrant(ctx context.Context, arg string, proc procbot.Options, langs *Langu
 		case err != nil:
 			return nil, err
 		case why != "":
-			return nil, fmt.Errorf("%s cannot play: %s", spec.Argv[2], why)
+			return nil, fmt.Errorf("%s cannot play: %s", spec.Argv[len(spec.Argv)-1], why)
 		}
 		return procbot.Bot{Spec: spec, Options: proc}, nil
 	}

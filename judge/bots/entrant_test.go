@@ -25,7 +25,7 @@ func TestRubyContestEntrant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Name != "Corner Team" || len(info.Command) != 3 || info.Command[0] != "ruby" || !strings.HasSuffix(info.Command[2], "corner_player.rb") {
+	if info.Name != "Corner Team" || len(info.Command) != 4 || info.Command[0] != "ruby" || !strings.HasSuffix(info.Command[3], "corner_player.rb") {
 		t.Errorf("info %+v", info)
 	}
 	if _, err := entrant("ruby-contest:../procbot/testdata/rubycontest/lib/corner/shots.rb", procbot.Options{}); err == nil ||

@@ -47,7 +47,9 @@ func IsRubyContest(path string) bool {
 }
 
 // ParseRubyContest turns a ruby-contest:FILE.rb argument into the spec
-// that runs the file's player under the judge's host: ruby HOST FILE.rb.
+// that runs the file's player under the judge's host: ruby --disable-gems
+// HOST FILE.rb (Ruby starts without RubyGems, which the host loads when a
+// player requires what only a gem has).
 // ok is false when arg has another form. The name is what the player's
 // name method returns when it is a plain string literal (read from the
 // source, not run), else the file's name. Whether the file holds a player
@@ -87,7 +89,7 @@ func RubyContestSpec(file string) (procbot.Spec, error) {
 			name = n
 		}
 	}
-	return procbot.Spec{Name: name, Argv: []string{"ruby", host, file}}, nil
+	return procbot.Spec{Name: name, Argv: []string{"ruby", "--disable-gems", host, file}}, nil
 }
 
 // RubyContestHost writes the host program where the sandbox can read

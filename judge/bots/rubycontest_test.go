@@ -72,7 +72,7 @@ func TestRubyContestFiles(t *testing.T) {
 		if !ok || err != nil {
 			t.Errorf("%s: ParseRubyContest: %v %v", tt.name, ok, err)
 		}
-		if spec.Name != tt.spec || len(spec.Argv) != 3 || spec.Argv[0] != "ruby" || spec.Argv[2] != p {
+		if spec.Name != tt.spec || len(spec.Argv) != 4 || spec.Argv[0] != "ruby" || spec.Argv[1] != "--disable-gems" || spec.Argv[3] != p {
 			t.Errorf("%s: spec %+v", tt.name, spec)
 		}
 	}

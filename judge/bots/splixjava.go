@@ -61,6 +61,9 @@ func (l *Languages) BuildSplixJava(ctx context.Context, path, cache string) (*Bu
 	if err != nil {
 		return nil, st.Name, err
 	}
+	if !st.Clojure {
+		b = shareClasses(ctx, b)
+	}
 	return b, st.Name, nil
 }
 

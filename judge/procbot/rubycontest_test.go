@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"judge/judge"
 	"judge/judge/judgetest"
@@ -97,9 +98,67 @@ func TestRubyContestTmpLimit(t *testing.T) {
 	}
 }
 
+// TestRubyContestWorkRemoved: at level none, where the working directory
+// is in the machine's temporary directory, the host removes it when the
+// game ends, with what the player left there (folders, a read-only file),
+// and not what a link there points to.
+func TestRubyContestWorkRemoved(t *testing.T) {
+	judgetest.NeedTools(t, "ruby", "gcc")
+	tmp, keep, dir := t.TempDir(), filepath.Join(t.TempDir(), "keep.txt"), t.TempDir()
+	if err := os.WriteFile(keep, []byte("kept\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	player := filepath.Join(dir, "litter_player.rb")
+	src := `class LitterPlayer
+  def name; "Litter"; end
+  def new_game
+    Dir.mkdir("a"); Dir.mkdir("a/b")
+    File.write("a/b/c.txt", "c")
+    File.write("ro", "r"); File.chmod(0o444, "ro")
+    File.symlink("KEEP", "link")
+    [[0, 9, 5, :across], [5, 9, 4, :across], [0, 8, 3, :across], [3, 8, 3, :across], [6, 8, 2, :across]]
+  end
+  def take_turn(state, ships_remaining)
+    n = @n = (@n || -1) + 1
+    [n % 10, n / 10]
+  end
+end
+`
+	if err := os.WriteFile(player, []byte(strings.Replace(src, "KEEP", keep, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := bots.RubyContestSpec(player)
+	if err != nil {
+		t.Fatal(err)
+	}
+	random := judgetest.Spec(t, "random", "examples/battleship/random.c")
+	res := judgetest.Play(t, "battleship-contest", 7, func(s *judgetest.Setup) {
+		s.Proc.Level = procbot.None
+		s.Proc.Env = map[string]string{"TMPDIR": tmp}
+	}, spec, random)
+	if p := res.Players[0]; p.Status != judge.OK {
+		t.Fatalf("%s: %s %q", p.Name, p.Status, p.Reason)
+	}
+	// The host removes it as it exits, which the match's end does not
+	// wait for.
+	var left []os.DirEntry
+	for range 100 {
+		if left, err = os.ReadDir(tmp); err != nil || len(left) == 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil || len(left) != 0 {
+		t.Errorf("left in the temporary directory: %v %v", left, err)
+	}
+	if b, err := os.ReadFile(keep); err != nil || string(b) != "kept\n" {
+		t.Errorf("the link's target: %q %v", b, err)
+	}
+}
+
 // TestCheckRubyContest: loading a file in the sandbox tells a player from
 // a file that does not parse (Ruby's message), raises as it loads, or
-// holds no player.
+// holds no player; a player that requires a gem loads.
 func TestCheckRubyContest(t *testing.T) {
 	judgetest.NeedTools(t, "ruby")
 	dir := t.TempDir()
@@ -121,6 +180,15 @@ func TestCheckRubyContest(t *testing.T) {
 			"noname.rb: no classes named ...Player with name, new_game and take_turn"},
 		{"new.rb", "class XPlayer\n  def initialize; raise 'no'; end\n  def name; 'x'; end\n  def new_game; end\n  def take_turn(s, r); end\nend\n",
 			"XPlayer.new: RuntimeError: no"},
+		// Ruby starts without RubyGems: a library that is a gem (matrix
+		// and prime since Ruby 3.1) loads it, one found nowhere is
+		// Ruby's LoadError, and a NameError keeps its suggestions.
+		{"gems.rb", "gem 'matrix'\nrequire 'matrix'\nrequire 'prime'\nclass XPlayer\n  def initialize; Matrix[[Prime.first]]; end\n  def name; 'x'; end\n" +
+			"  def new_game; end\n  def take_turn(s, r); end\nend\n", ""},
+		{"missing.rb", "require 'no_such_library'\nclass XPlayer\n  def name; 'x'; end\n  def new_game; end\n  def take_turn(s, r); end\nend\n",
+			"loading missing.rb: LoadError: cannot load such file -- no_such_library"},
+		{"typo.rb", "class XPlayer\n  def initialize; frist_shot; end\n  def first_shot; end\n  def name; 'x'; end\n  def new_game; end\n  def take_turn(s, r); end\nend\n",
+			"> / Did you mean?  first_shot"}, // the message: undefined local variable or method …
 	} {
 		p := filepath.Join(dir, tt.name)
 		if err := os.WriteFile(p, []byte(tt.src), 0o644); err != nil {

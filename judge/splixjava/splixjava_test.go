@@ -363,3 +363,76 @@ func TestClojurePlayers(t *testing.T) {
 		t.Errorf("square-walker's stderr: %q", res.Replay.Bots[0].Stderr)
 	}
 }
+
+// TestClassDataSharing: a Java player's build comes with an archive of the
+// classes of its first turn (AppCDS), made once, readable by all, and the
+// JVM in the sandbox maps the player's and the host's classes from it
+// (-Xlog:class+load says where each class came from).
+func TestClassDataSharing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles Java and plays a match")
+	}
+	judgetest.NeedTools(t, "javac", "java")
+	root := judgetest.Root(t)
+	langs, err := bots.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	if err := os.Chmod(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	arg := splixjava.Prefix + filepath.Join(root, "judge/splixjava/testdata/surveyor")
+	spec, _, err := langs.SplixJavaSpec(ctx, arg, cache, 256<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jsa string
+	for _, a := range spec.Argv {
+		if f, ok := strings.CutPrefix(a, "-XX:SharedArchiveFile="); ok {
+			jsa = f
+		}
+	}
+	st, err := os.Stat(jsa)
+	if jsa == "" || err != nil || st.Mode().Perm()&0o004 == 0 {
+		t.Fatalf("no archive readable by all in %q: %v", spec.Argv, err)
+	}
+	// Built again: the same archive, not made again.
+	again, _, err := langs.SplixJavaSpec(ctx, arg, cache, 256<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st2, err := os.Stat(jsa); !slices.Equal(again.Argv, spec.Argv) || err != nil || !st2.ModTime().Equal(st.ModTime()) {
+		t.Errorf("built again: %q, archive %v %v", again.Argv, st2, err)
+	}
+
+	// Where each class comes from, on stderr (after the run line's
+	// -Xlog:disable, which would turn it off).
+	cp := slices.Index(spec.Argv, "-cp")
+	spec.Argv = slices.Insert(spec.Argv, cp, "-Xlog:class+load=info:stderr")
+	v, err := catalog.Lookup("splix-small")
+	if err != nil {
+		t.Fatal(err)
+	}
+	params, err := v.Resolve(games.Params{"size": 24, "turns": 5, "players": 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	looper := judgetest.Spec(t, "looper", "examples/splix/looper")
+	res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: 4, Limits: judge.DefaultLimits,
+		Entrants: []judge.Entrant{procbot.Bot{Spec: spec}, procbot.Bot{Spec: looper}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := string(res.Replay.Bots[0].Stderr)
+	if p := res.Players[0]; p.Status != judge.OK {
+		t.Fatalf("Surveyor: %s %q\n%s", p.Status, p.Reason, judge.LastLines([]byte(stderr), 20, 4000))
+	}
+	for _, c := range []string{"bots.survey.Surveyor", "com.jatkin.splixkoth.ppcg.game.readonly.Link"} {
+		if !strings.Contains(stderr, c+" source: shared objects file (top)") {
+			t.Errorf("%s was not mapped from the archive:\n%s", c, judge.LastLines([]byte(stderr), 20, 4000))
+		}
+	}
+}

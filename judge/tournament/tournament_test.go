@@ -475,7 +475,7 @@ func TestRubyContestPlayers(t *testing.T) {
 
 // copyReadable copies the directory src to dst, readable by all (the bots run
 // as another user when the tests run as root).
-func copyReadable(t *testing.T, src, dst string) {
+func copyReadable(t testing.TB, src, dst string) {
 	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

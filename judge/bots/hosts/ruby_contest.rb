@@ -1,6 +1,6 @@
-# The host of a Ruby Battleship contest player: ruby ruby_contest.rb PLAYER.rb
-# (or ruby ruby_contest.rb --check PLAYER.rb: load it and say whether it is
-# a player, without playing).
+# The host of a Ruby Battleship contest player:
+# ruby --disable-gems ruby_contest.rb PLAYER.rb (or ... --check PLAYER.rb:
+# load it and say whether it is a player, without playing).
 #
 # It loads the player's class (the class defined in the file whose name
 # ends in Player, with name, new_game and take_turn), with the lib/ directory
@@ -20,6 +20,33 @@
 # own lines of the backtrace on standard error, and a non-zero exit: the
 # judge's crash.
 
+# Ruby starts without RubyGems (--disable-gems), which costs most of a
+# start: the standard library is on the load path without it. A require
+# that finds nothing there (a library that is a gem since Ruby 3.1, such
+# as matrix or prime) loads RubyGems and is tried again, and so does a
+# call of gem (RubyGems' own methods replace these ones as it loads).
+unless defined?(Gem)
+  module Kernel
+    alias_method :require_without_gems, :require
+    private :require_without_gems
+
+    def require(path)
+      require_without_gems(path)
+    rescue LoadError
+      raise if defined?(::Gem)
+      require_without_gems("rubygems")
+      require(path)
+    end
+    private :require
+
+    def gem(*args)
+      require_without_gems("rubygems")
+      gem(*args)
+    end
+    private :gem
+  end
+end
+
 PROTO = STDOUT.dup
 PROTO.sync = true
 STDOUT.reopen(STDERR)
@@ -35,17 +62,40 @@ PATH = File.expand_path(file)
 HOME = File.dirname(PATH) + "/"
 
 # The working directory: fresh, empty and the player's own, in the
-# sandbox's private temporary directory (a tmpfs of the bot's tmp size at
-# the isolated levels, a directory the sandbox removes at level basic).
-require "tmpdir"
-WORK = Dir.mktmpdir("game-")
+# sandbox's private temporary directory (TMPDIR: a tmpfs of the bot's tmp
+# size at the isolated levels, a directory the sandbox removes at level
+# basic). Made and removed here rather than with tmpdir and fileutils,
+# whose loading costs as much CPU time as Ruby's start.
+base = ENV["TMPDIR"].to_s
+base = "/tmp" unless !base.empty? && File.directory?(base)
+WORK = loop do
+  dir = File.join(base, "game-#{Process.pid}-#{rand(1 << 40).to_s(36)}")
+  begin
+    Dir.mkdir(dir, 0o700)
+    break dir
+  rescue Errno::EEXIST
+    next
+  end
+end
 Dir.chdir(WORK)
+
+# remove deletes path and what it holds, as far as it can; links are not
+# followed.
+def remove(path)
+  if File.lstat(path).directory?
+    Dir.children(path).each { |c| remove(File.join(path, c)) }
+    Dir.rmdir(path)
+  else
+    File.unlink(path)
+  end
+rescue SystemCallError
+  nil
+end
 
 def finish(code)
   STDERR.flush
   Dir.chdir("/")
-  require "fileutils"
-  FileUtils.rm_rf(WORK) rescue nil
+  remove(WORK)
   exit! code
 end
 
@@ -72,6 +122,13 @@ def clip(line, max = 300)
 end
 
 def fail_with(what, e)
+  # A NameError's suggestions ("Did you mean?"), which RubyGems would
+  # have loaded at the start, are made when its message is read.
+  begin
+    require "did_you_mean"
+  rescue LoadError
+    nil
+  end
   STDERR.puts "#{what}: #{e.class}: #{message(e)}"
   frames = (e.backtrace || []).reject { |l| l.start_with?(__FILE__ + ":") }
   own = frames.select { |l| l.start_with?(HOME) }
