@@ -21,8 +21,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"judge/judge"
 	"judge/judge/config"
 	"judge/judge/procbot"
@@ -471,10 +469,7 @@ func (s *Submission) vars(src, out string) map[string][]string {
 // and going over ends in its own OutOfMemoryError or StackOverflowError.
 func RunVars(memory int64) map[string][]string {
 	if memory <= 0 {
-		var si unix.Sysinfo_t
-		if unix.Sysinfo(&si) == nil {
-			memory = int64(si.Totalram) * int64(si.Unit)
-		}
+		memory = machineMemory()
 	}
 	mb := max(memory>>20, 1)
 	return map[string][]string{

@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
-	"golang.org/x/sys/unix"
 
 	"judge/games"
 	"judge/judge"
@@ -218,8 +217,8 @@ func StartFresh(out, cache string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		if errors.Is(err, unix.EWOULDBLOCK) {
+	if err := lockFile(f); err != nil {
+		if errors.Is(err, errLocked) {
 			return "", fmt.Errorf("%s is in use by another judge: it cannot start over", log)
 		}
 		return "", fmt.Errorf("lock %s: %w", log, err)
