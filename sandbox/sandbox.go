@@ -251,18 +251,11 @@ func (p *Process) Exit() Exit {
 // process has ended and been cleaned up, which a test can check.
 func (p *Process) Leftovers() []string { return p.b.leftovers() }
 
-// initCalled is set by Init, so that Start can refuse to run an init that
-// would not recognize itself.
-var initCalled bool
-
 // Init must be called first thing in main (and in TestMain of every test
 // binary that starts sandboxed processes): when the program was started
 // as a sandbox's init it runs the init (package sandbox/inside) and never
 // returns; otherwise it returns at once.
-func Init() {
-	initCalled = true
-	runInit()
-}
+func Init() { runInit() }
 
 // Start runs spec.Argv isolated at spec.Level (the strongest available by
 // default). Where there is no sandbox (Sandboxed is false) it runs it at

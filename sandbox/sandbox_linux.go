@@ -18,8 +18,15 @@ import (
 // does. Elsewhere every program runs at level None.
 const Sandboxed = true
 
+// initCalled is set by Init, so that Start can refuse to run an init that
+// would not recognize itself.
+var initCalled bool
+
 // runInit runs the sandbox's init when the program was started as one.
-func runInit() { inside.Main() }
+func runInit() {
+	initCalled = true
+	inside.Main()
+}
 
 // signalName is the name of sig ("SIGSEGV"), or "".
 func signalName(sig syscall.Signal) string { return unix.SignalName(sig) }

@@ -100,7 +100,11 @@ func startIsolated(spec Spec, level Level, _ *Report, _ bool) (*Process, error) 
 
 // TmpFull reports whether the program filled its temporary directory:
 // never, off Linux (no level has one).
-func (p *Process) TmpFull() bool { return false }
+func (p *Process) TmpFull() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.tmpFull
+}
 
 // ReuseProblem says why bots cannot start in sandboxes made ready ahead.
 func ReuseProblem() error { return errors.New("the sandbox needs Linux") }
@@ -114,16 +118,31 @@ func Close() {}
 // Prewarm does nothing: off Linux no sandbox is kept ready.
 func Prewarm(Spec, int) error { return nil }
 
+// waitFiles is what a Waits keeps: no files, off Linux.
+type waitFiles struct {
+	mu     sync.Mutex
+	closed bool
+}
+
 // By is Of, and fills byThread, when it is not nil, with the Times of
 // each thread read: off Linux there are no scheduler statistics, and it
 // is ErrNoSchedstat.
 func (w *Waits) By(byThread map[int]Times, pids ...int) (time.Duration, error) {
 	clear(byThread)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return 0, errors.New("sandbox: closed")
+	}
 	return 0, ErrNoSchedstat
 }
 
-// Close lets go of the files w keeps open: none, off Linux.
-func (w *Waits) Close() {}
+// Close makes Of fail from now on.
+func (w *Waits) Close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
+}
 
 // blocked is Process.Blocked, which cannot tell off Linux.
 func blocked(int) string { return "" }

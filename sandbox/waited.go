@@ -1,10 +1,7 @@
 package sandbox
 
 import (
-	"bytes"
 	"errors"
-	"strconv"
-	"sync"
 	"time"
 )
 
@@ -77,25 +74,9 @@ type Waits struct {
 	// meanwhile is counted from the next listing, with all its wait.
 	Relist time.Duration
 
-	mu     sync.Mutex
-	listed time.Time
-	byPid  map[int][]int
-	files  map[int]int // thread id → descriptor of its schedstat
-	seen   map[int]bool
-	closed bool
+	waitFiles // what it keeps open
 }
 
 // Of is the run-queue wait so far of every thread of the processes pids.
 // Threads that ended take theirs with them.
 func (w *Waits) Of(pids ...int) (time.Duration, error) { return w.By(nil, pids...) }
-
-// parseTimes reads the first two fields of a schedstat line.
-func parseTimes(b []byte) (Times, bool) {
-	f := bytes.Fields(b)
-	if len(f) < 2 {
-		return Times{}, false
-	}
-	ran, err1 := strconv.ParseInt(string(f[0]), 10, 64)
-	waited, err2 := strconv.ParseInt(string(f[1]), 10, 64)
-	return Times{Ran: time.Duration(ran), Waited: time.Duration(waited)}, err1 == nil && err2 == nil
-}

@@ -3,15 +3,28 @@
 package sandbox
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
 
 	"judge/sandbox/internal/kernel"
 )
+
+// waitFiles is what a Waits keeps: each thread's schedstat file, open.
+type waitFiles struct {
+	mu     sync.Mutex
+	listed time.Time
+	byPid  map[int][]int
+	files  map[int]int // thread id → descriptor of its schedstat
+	seen   map[int]bool
+	closed bool
+}
 
 // By is Of, and fills byThread, when it is not nil, with the Times of
 // each thread read, by thread id (what was in it is dropped).
@@ -91,4 +104,15 @@ func (w *Waits) Close() {
 		unix.Close(fd)
 		delete(w.files, tid)
 	}
+}
+
+// parseTimes reads the first two fields of a schedstat line.
+func parseTimes(b []byte) (Times, bool) {
+	f := bytes.Fields(b)
+	if len(f) < 2 {
+		return Times{}, false
+	}
+	ran, err1 := strconv.ParseInt(string(f[0]), 10, 64)
+	waited, err2 := strconv.ParseInt(string(f[1]), 10, 64)
+	return Times{Ran: time.Duration(ran), Waited: time.Duration(waited)}, err1 == nil && err2 == nil
 }
