@@ -450,7 +450,7 @@ func (s *Submission) vars(src, out string) map[string][]string {
 		"{srcs}":  srcs,
 		"{dir}":   {src},
 		"{out}":   {out},
-		"{exe}":   {filepath.Join(out, "bot")},
+		"{exe}":   {filepath.Join(out, "bot"+exeSuffix)},
 		"{class}": {s.Class},
 	}
 }

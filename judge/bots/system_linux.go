@@ -11,3 +11,6 @@ func machineMemory() int64 {
 	}
 	return int64(si.Totalram) * int64(si.Unit)
 }
+
+// exeSuffix ends the name of a program the judge builds.
+const exeSuffix = ""

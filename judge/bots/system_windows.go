@@ -26,3 +26,6 @@ func machineMemory() int64 {
 	}
 	return int64(m.TotalPhys)
 }
+
+// exeSuffix ends the name of a program the judge builds.
+const exeSuffix = ".exe"
