@@ -47,3 +47,7 @@ func OpenFile(path string) (*os.File, error) {
 	}
 	return os.NewFile(uintptr(fd), path), nil
 }
+
+// IsExecutable reports whether the file st describes may be run as a
+// program: someone may execute it.
+func IsExecutable(st os.FileInfo) bool { return st.Mode()&0o111 != 0 }

@@ -3,6 +3,8 @@ package procbot
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 )
 
 // OpenFile opens a bot's file, or a source file, for reading: what is
@@ -26,4 +28,14 @@ func OpenFile(path string) (*os.File, error) {
 		return nil, fmt.Errorf("%s is %s, not a regular file", path, kind)
 	}
 	return f, nil
+}
+
+// IsExecutable reports whether the file st describes may be run as a
+// program: on Windows, its extension says so.
+func IsExecutable(st os.FileInfo) bool {
+	switch strings.ToLower(filepath.Ext(st.Name())) {
+	case ".exe", ".com", ".bat", ".cmd":
+		return st.Mode().IsRegular()
+	}
+	return false
 }

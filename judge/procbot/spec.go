@@ -227,12 +227,23 @@ func checkProgram(path string) error {
 		interp = "INTERPRETER"
 	}
 	switch {
-	case st.Mode()&0o111 == 0:
+	case !IsExecutable(st):
 		return fmt.Errorf("bot %s is not executable: give it as \"%s %s\", or make it executable (chmod +x %s) with a #! line", path, interp, path, path)
-	case len(head) >= 2 && string(head[:2]) != "#!" && string(head) != "\x7fELF":
+	case len(head) >= 2 && string(head[:2]) != "#!" && !isBinary(head):
 		return fmt.Errorf("bot %s is neither a program nor a script with a #! line (such as #!/usr/bin/env %s): give it as \"%s %s\", or add that line", path, interp, interp, path)
 	}
 	return nil
+}
+
+// isBinary reports whether head, a file's first 4 bytes, starts a
+// program: ELF (Linux), Mach-O (macOS, one architecture or several), PE
+// (Windows).
+func isBinary(head []byte) bool {
+	switch string(head) {
+	case "\x7fELF", "\xcf\xfa\xed\xfe", "\xce\xfa\xed\xfe", "\xca\xfe\xba\xbe":
+		return true
+	}
+	return len(head) >= 2 && string(head[:2]) == "MZ"
 }
 
 // CheckReadable says when a bot's file cannot be read by the user bots
@@ -273,7 +284,7 @@ func lookPath(name string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if st.IsDir() || st.Mode()&0o111 == 0 {
+		if st.IsDir() || !IsExecutable(st) {
 			return "", fmt.Errorf("%s is not an executable file", name)
 		}
 		return name, nil
