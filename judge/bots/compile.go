@@ -503,8 +503,8 @@ func expand(tmpl []string, vars map[string][]string) []string {
 // stands for the build cache directory.
 func compileEnv(extra map[string]string, cache string) []string {
 	env := map[string]string{"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": os.TempDir(), "LANG": "C.UTF-8"}
-	for _, k := range []string{"PATH", "HOME", "LANG", "GOROOT", "GOPROXY",
-		"CARGO_HOME", "RUSTUP_HOME", "JAVA_HOME", "PYENV_ROOT"} {
+	for _, k := range append([]string{"PATH", "HOME", "LANG", "GOROOT", "GOPROXY",
+		"CARGO_HOME", "RUSTUP_HOME", "JAVA_HOME", "PYENV_ROOT"}, procbot.SystemEnv...) {
 		if v, ok := os.LookupEnv(k); ok {
 			env[k] = v
 		}

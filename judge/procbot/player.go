@@ -236,8 +236,8 @@ func (p *Player) watchStdin() {
 	p.outR.inClosed()
 }
 
-// Env is the whole environment of a bot: PATH, HOME and LANG from the
-// judge's, JUDGE_SEED, RuntimeEnv(memory) for a memory limit of memory
+// Env is the whole environment of a bot: PATH, HOME, LANG and SystemEnv
+// from the judge's, JUDGE_SEED, RuntimeEnv(memory) for a memory limit of memory
 // bytes, and what the configuration adds (which may replace any of them).
 // Nothing else of the judge's environment reaches a bot.
 func Env(extra map[string]string, seed uint64, memory int64) []string {
@@ -246,7 +246,7 @@ func Env(extra map[string]string, seed uint64, memory int64) []string {
 		"HOME": "/tmp",
 		"LANG": "C.UTF-8",
 	}
-	for _, k := range []string{"PATH", "HOME", "LANG"} {
+	for _, k := range append([]string{"PATH", "HOME", "LANG"}, SystemEnv...) {
 		if v, ok := os.LookupEnv(k); ok {
 			env[k] = v
 		}

@@ -31,3 +31,8 @@ func MakeRaw(f *os.File) error {
 
 // stdinPipe makes the pipe of a bot's stdin.
 func stdinPipe() (r, w *os.File, err error) { return os.Pipe() }
+
+// SystemEnv are the variables of the judge's environment that every
+// program needs on this system, besides PATH, HOME and LANG: none on
+// Unix.
+var SystemEnv []string

@@ -41,3 +41,10 @@ func stdinPipe() (r, w *os.File, err error) {
 
 // stdinBuffer is the size of a bot's stdin pipe on Windows.
 const stdinBuffer = 1 << 20
+
+// SystemEnv are the variables of the judge's environment that every
+// program needs on this system, besides PATH, HOME and LANG: where
+// Windows, the user's profile and temporary files are, and how commands
+// are found.
+var SystemEnv = []string{"SystemRoot", "SystemDrive", "windir", "ComSpec", "PATHEXT",
+	"TEMP", "TMP", "USERPROFILE", "APPDATA", "LOCALAPPDATA", "ProgramData"}
