@@ -228,6 +228,9 @@ func StartFresh(out, cache string) (string, error) {
 	if _, err := os.Lstat(old); err == nil {
 		return "", fmt.Errorf("cannot start %s over: %s exists (wait a second, or move it)", out, old)
 	}
+	if runtime.GOOS == "windows" {
+		f.Close() // Windows moves no directory with a file open in it
+	}
 	if err := os.Rename(clean, old); err != nil {
 		return "", fmt.Errorf("start %s over: %w", out, err)
 	}
