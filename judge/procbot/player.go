@@ -237,8 +237,9 @@ func (p *Player) watchStdin() {
 }
 
 // Env is the whole environment of a bot: PATH, HOME, LANG and SystemEnv
-// from the judge's, JUDGE_SEED, RuntimeEnv(memory) for a memory limit of memory
-// bytes, and what the configuration adds (which may replace any of them).
+// from the judge's, JUDGE_SEED, RuntimeEnv(memory) for a memory limit of
+// memory bytes, and what the configuration adds (which may replace any of
+// them).
 // Nothing else of the judge's environment reaches a bot.
 func Env(extra map[string]string, seed uint64, memory int64) []string {
 	env := map[string]string{
@@ -324,7 +325,7 @@ func (p *Player) BeginTurn(ctx context.Context, t judge.Turn) error {
 		return err
 	}
 	if err := p.in.SetWriteDeadline(t.Deadline); err != nil && !errors.Is(err, os.ErrNoDeadline) {
-		return err // a pipe takes one but on Windows (stdinPipe)
+		return err // every system's pipes take one but Windows's (stdinPipe)
 	}
 	// Ctrl-C and the like wake a read that is waiting.
 	p.stopWake = context.AfterFunc(ctx, p.outR.cancel)
