@@ -11,7 +11,8 @@
 #                from Debian and the Go module proxy alone, and plays a sharded
 #                tournament in it, a container per shard; the merge must equal
 #                one run
-#   make vet     go vet, staticcheck and gofmt
+#   make vet     go vet, staticcheck and gofmt, and the builds for macOS and
+#                Windows (make cross-vet)
 #   make install put judge in ~/.local/bin (PREFIX=/usr/local: /usr/local/bin)
 #
 # Every tool the targets need is installed here, idempotently, from Debian's
@@ -44,7 +45,7 @@ include $(wildcard examples/*/build.mk)
 
 GO_SOURCES := $(shell find . -name '*.go' -not -path './bin/*' 2>/dev/null) go.mod go.sum
 
-.PHONY: all build examples demo test bench tools vet fuzz clean scale-check container-check install
+.PHONY: all build examples demo test bench tools vet cross-vet fuzz clean scale-check container-check install
 
 all: build
 
@@ -103,6 +104,21 @@ vet: $(STATICCHECK)
 	$(STATICCHECK) ./...
 	cd configs/kubecheck && $(GO) vet ./... && $(CURDIR)/$(STATICCHECK) ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+	@$(MAKE) --no-print-directory cross-vet
+
+# The judge builds for macOS and Windows, where bots run at sandbox level
+# none (README.md, "Where it runs"): cmd/judge is built for each, go vet
+# checks every package and its tests there, and the tests are compiled
+# for macOS.
+CROSS := darwin/amd64 darwin/arm64 windows/amd64
+cross-vet:
+	@for t in $(CROSS); do \
+		echo "GOOS=$${t%/*} GOARCH=$${t#*/}: go build ./cmd/judge, go vet ./..."; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build -o /dev/null ./cmd/judge && \
+		GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) vet ./... || exit 1; \
+	done
+	@echo "GOOS=darwin GOARCH=arm64: go test ./..., built and not run (-exec true)"
+	@GOOS=darwin GOARCH=arm64 $(GO) test -exec true ./... >/dev/null
 
 test: tools vet
 	$(GO) test -race -count=1 -timeout 20m ./...

@@ -14,14 +14,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
-
-	"judge/sandbox/inside"
 )
 
 // Level is how strongly a program is isolated. Higher levels include what
@@ -44,8 +39,9 @@ const (
 	// size the judge enforces, no view of other processes in /proc where
 	// Landlock works. Level.Notice says what it lacks.
 	Basic Level = "basic"
-	// None is no sandbox at all: a process group and rlimits. For
-	// debugging only.
+	// None is no sandbox at all: a process group and rlimits (on
+	// Windows, a job object). For debugging only, and the only level
+	// off Linux.
 	None Level = "none"
 )
 
@@ -159,7 +155,7 @@ func (e Exit) SignalName() string {
 	if e.Signal == 0 {
 		return ""
 	}
-	if n := unix.SignalName(e.Signal); n != "" {
+	if n := signalName(e.Signal); n != "" {
 		return n
 	}
 	return fmt.Sprintf("signal %d", int(e.Signal))
@@ -255,21 +251,15 @@ func (p *Process) Exit() Exit {
 // process has ended and been cleaned up, which a test can check.
 func (p *Process) Leftovers() []string { return p.b.leftovers() }
 
-// initCalled is set by Init, so that Start can refuse to run an init that
-// would not recognize itself.
-var initCalled bool
-
 // Init must be called first thing in main (and in TestMain of every test
 // binary that starts sandboxed processes): when the program was started
 // as a sandbox's init it runs the init (package sandbox/inside) and never
 // returns; otherwise it returns at once.
-func Init() {
-	initCalled = true
-	inside.Main()
-}
+func Init() { runInit() }
 
 // Start runs spec.Argv isolated at spec.Level (the strongest available by
-// default).
+// default). Where there is no sandbox (Sandboxed is false) it runs it at
+// level None, whatever spec.Level.
 func Start(spec Spec) (*Process, error) {
 	if len(spec.Argv) == 0 {
 		return nil, errors.New("sandbox: empty command")
@@ -279,7 +269,7 @@ func Start(spec Spec) (*Process, error) {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	pr := probe()
-	if level == Auto {
+	if level == Auto || !Sandboxed {
 		level = pr.Level
 	} else if level.rank() > pr.Level.rank() {
 		return nil, fmt.Errorf("sandbox: level %s is not available here (the best is %s): run judge doctor", level, pr.Level)
@@ -355,41 +345,14 @@ func (p *Process) CPUTime() (time.Duration, error) {
 	if d, ok := p.b.cpuTime(); ok {
 		return d, nil
 	}
-	var ts unix.Timespec
-	clock := int32((^p.pid)<<3 | 2) // MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)
-	if err := unix.ClockGettime(clock, &ts); err != nil {
-		return 0, fmt.Errorf("sandbox: cpu clock of %d: %w", p.pid, err)
-	}
-	return time.Duration(ts.Nano()), nil
+	return processCPU(p.pid)
 }
 
 // Blocked tells what the program is waiting for when it sleeps in a
 // system call: "read stdin" when one of its threads waits to read file
 // descriptor 0, or "".
 func (p *Process) Blocked() string {
-	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", p.pid))
-	if err != nil {
-		return ""
-	}
-	for _, t := range tasks {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/syscall", p.pid, t.Name()))
-		if err != nil {
-			continue
-		}
-		var nr, fd uint64
-		if _, err := fmt.Sscanf(string(b), "%d 0x%x", &nr, &fd); err != nil {
-			continue
-		}
-		if fd == 0 && (nr == unix.SYS_READ || nr == unix.SYS_READV || nr == unix.SYS_PREAD64) {
-			return "read stdin"
-		}
-	}
-	// A frozen or stopped program sleeps elsewhere; the wait channel of
-	// the main thread still names a pipe read.
-	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/wchan", p.pid)); err == nil && strings.Contains(string(b), "pipe_read") {
-		return "read stdin"
-	}
-	return ""
+	return blocked(p.pid)
 }
 
 // CountsAll reports whether CPUTime counts every process of the

@@ -242,10 +242,16 @@ func (f *matchFlags) resolveSandbox(s *setup) error {
 	return nil
 }
 
-// warnSandbox warns, on w, of bots that run with no sandbox or a weak one.
+// warnSandbox warns, on w, of bots that run with no sandbox or a weak one:
+// in one line where the system has no sandbox (macOS, Windows) and none
+// was asked for.
 func warnSandbox(w io.Writer, level procbot.Level) {
 	switch lv := procbot.RunLevel(level); lv {
 	case procbot.None:
+		if level != procbot.None {
+			fmt.Fprintln(w, lv.Notice())
+			return
+		}
 		fmt.Fprintln(w, strings.Repeat("!", 72))
 		fmt.Fprintln(w, "!! NO SANDBOX: the bots run as you, with your files, network and limits.")
 		fmt.Fprintln(w, "!! Use this only to debug bots you trust.")

@@ -30,7 +30,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 			"answers only requests addressed to where it listens. It runs until interrupted.")
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on (port 0: any free port)")
 	public := fs.Bool("public", false, "allow an --addr beyond the loopback address (0.0.0.0:8080): whoever can reach it sees the results")
-	open := fs.Bool("open", false, "open the page in a web browser (xdg-open)")
+	open := fs.Bool("open", false, "open the page in a web browser (xdg-open; open on macOS, explorer on Windows)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

@@ -9,13 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
-
-	"golang.org/x/sys/unix"
 
 	"judge/judge"
 	"judge/judge/bots"
 	"judge/judge/bots/contest"
+	"judge/judge/human"
 	"judge/judge/procbot"
 	"judge/judge/tournament"
 )
@@ -288,18 +286,5 @@ func checkCounts(set func(string) bool, values map[string]int) error {
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
-}
-
-// peakRSS is the judge's own peak resident memory, in MiB.
-func peakRSS() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return float64(ru.Maxrss) / 1024
+	return ok && human.IsTerminal(f)
 }

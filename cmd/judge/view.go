@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"judge/games/catalog"
@@ -21,7 +22,7 @@ func (m *Main) view(_ context.Context, args []string) error {
 			"with each bot's status, times, queries, move, transcript and stderr beside the\n"+
 			"board. The moves are checked against the game's rules as they are decoded.")
 	out := fs.String("o", "", "the HTML file to write (default: REPLAY with .html for .json)")
-	open := fs.Bool("open", false, "open the file in a web browser (xdg-open) once written")
+	open := fs.Bool("open", false, "open the file in a web browser (xdg-open; open on macOS, explorer on Windows) once written")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -82,8 +83,17 @@ func openBrowser(path string) error {
 	return openURL(abs)
 }
 
-// opener is the program that asks the desktop for a browser.
-var opener = "xdg-open"
+// opener is the program that asks the desktop for a browser: xdg-open,
+// open on macOS, explorer on Windows.
+var opener = func() string {
+	switch runtime.GOOS {
+	case "darwin":
+		return "open"
+	case "windows":
+		return "explorer"
+	}
+	return "xdg-open"
+}()
 
 // openURL asks the desktop to open a URL or a file in a browser.
 func openURL(url string) error {

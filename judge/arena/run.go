@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -63,7 +62,7 @@ func (a *Arena) Run(ctx context.Context, jobs int) error {
 		return fmt.Errorf("arena: %w", err)
 	}
 	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := lockFile(lock); err != nil {
 		return fmt.Errorf("arena: %s is already running (another judge arena serve?): %w", a.dir, err)
 	}
 	s, err := a.setup()

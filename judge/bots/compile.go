@@ -21,8 +21,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"judge/judge"
 	"judge/judge/config"
 	"judge/judge/procbot"
@@ -452,7 +450,7 @@ func (s *Submission) vars(src, out string) map[string][]string {
 		"{srcs}":  srcs,
 		"{dir}":   {src},
 		"{out}":   {out},
-		"{exe}":   {filepath.Join(out, "bot")},
+		"{exe}":   {filepath.Join(out, "bot"+exeSuffix)},
 		"{class}": {s.Class},
 	}
 }
@@ -471,10 +469,7 @@ func (s *Submission) vars(src, out string) map[string][]string {
 // and going over ends in its own OutOfMemoryError or StackOverflowError.
 func RunVars(memory int64) map[string][]string {
 	if memory <= 0 {
-		var si unix.Sysinfo_t
-		if unix.Sysinfo(&si) == nil {
-			memory = int64(si.Totalram) * int64(si.Unit)
-		}
+		memory = machineMemory()
 	}
 	mb := max(memory>>20, 1)
 	return map[string][]string{
@@ -508,8 +503,8 @@ func expand(tmpl []string, vars map[string][]string) []string {
 // stands for the build cache directory.
 func compileEnv(extra map[string]string, cache string) []string {
 	env := map[string]string{"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": os.TempDir(), "LANG": "C.UTF-8"}
-	for _, k := range []string{"PATH", "HOME", "LANG", "GOROOT", "GOPROXY",
-		"CARGO_HOME", "RUSTUP_HOME", "JAVA_HOME", "PYENV_ROOT"} {
+	for _, k := range append([]string{"PATH", "HOME", "LANG", "GOROOT", "GOPROXY",
+		"CARGO_HOME", "RUSTUP_HOME", "JAVA_HOME", "PYENV_ROOT"}, procbot.SystemEnv...) {
 		if v, ok := os.LookupEnv(k); ok {
 			env[k] = v
 		}

@@ -78,7 +78,7 @@ func Entrant(ctx context.Context, arg string, proc procbot.Options, langs *Langu
 // language that is not executable: a bot to build.
 func (l *Languages) isSource(arg string) bool {
 	st, err := os.Stat(arg)
-	return err == nil && (st.IsDir() || (st.Mode().IsRegular() && l.ByExt(arg) != nil && st.Mode()&0o111 == 0))
+	return err == nil && (st.IsDir() || (st.Mode().IsRegular() && l.ByExt(arg) != nil && !procbot.IsExecutable(st)))
 }
 
 // sourceBot builds a source file or directory in cache, as a tournament

@@ -101,7 +101,7 @@ func BotArgs(dir string, langs *Languages) (bots []string, skipped []Skipped, er
 			}
 		case !st.Mode().IsRegular():
 			why = fmt.Sprintf("not a regular file (%s)", st.Mode().Type())
-		case langs.ByExt(p) != nil, st.Mode()&0o111 != 0:
+		case langs.ByExt(p) != nil, procbot.IsExecutable(st):
 		case filepath.Ext(p) == "":
 			why = "not executable, and no extension to tell its language"
 		default:

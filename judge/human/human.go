@@ -24,8 +24,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"golang.org/x/sys/unix"
-
 	"judge/games"
 	"judge/judge"
 	"judge/judge/goplayer"
@@ -303,7 +301,7 @@ type chunk struct {
 func NewTerminal(r io.Reader, w io.Writer) *Terminal {
 	t := &Terminal{w: w, r: r, tty: -1, in: make(chan chunk)}
 	if f, ok := r.(*os.File); ok {
-		if _, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS); err == nil {
+		if IsTerminal(f) {
 			t.tty = int(f.Fd())
 		}
 	}
@@ -383,17 +381,11 @@ func (t *Terminal) AskKey(ctx context.Context, prompt string) (string, error) {
 	if t.tty < 0 {
 		return t.Ask(ctx, prompt)
 	}
-	old, err := unix.IoctlGetTermios(t.tty, unix.TCGETS)
+	restore, err := keyMode(t.tty)
 	if err != nil {
 		return t.Ask(ctx, prompt)
 	}
-	raw := *old
-	raw.Lflag &^= unix.ICANON | unix.ECHO
-	raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
-	if err := unix.IoctlSetTermios(t.tty, unix.TCSETS, &raw); err != nil {
-		return t.Ask(ctx, prompt)
-	}
-	defer unix.IoctlSetTermios(t.tty, unix.TCSETS, old)
+	defer restore()
 	fmt.Fprintf(t.w, "%s> ", prompt)
 	for {
 		if k, n := key(t.pend); n > 0 {

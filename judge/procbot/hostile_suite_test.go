@@ -1,3 +1,5 @@
+//go:build unix
+
 package procbot_test
 
 // The hostile suite: programs that attack the judge or cheat

@@ -15,9 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
-
 	"judge/judge"
 	"judge/sandbox"
 )
@@ -146,7 +143,7 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	inR, inW, err := os.Pipe()
+	inR, inW, err := stdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("stdin pipe: %w", err)
 	}
@@ -240,25 +237,24 @@ func (p *Player) watchStdin() {
 	if err != nil {
 		return
 	}
-	gone := func(fd uintptr) bool {
-		fds := []unix.PollFd{{Fd: int32(fd)}}
-		n, _ := unix.Poll(fds, 0)
-		return n > 0 && fds[0].Revents&unix.POLLERR != 0
+	if !canWatchWriter {
+		return
 	}
-	if rc.Read(gone) != nil {
+	if rc.Read(noReader) != nil {
 		// Closed by the judge, or an error event of the poller (the
 		// pipe was full): look once more, if it is still open.
 		closed := false
-		if rc.Control(func(fd uintptr) { closed = gone(fd) }) != nil || !closed {
+		if rc.Control(func(fd uintptr) { closed = noReader(fd) }) != nil || !closed {
 			return
 		}
 	}
 	p.outR.inClosed()
 }
 
-// Env is the whole environment of a bot: PATH, HOME and LANG from the
-// judge's, JUDGE_SEED, RuntimeEnv(memory) for a memory limit of memory
-// bytes, and what the configuration adds (which may replace any of them).
+// Env is the whole environment of a bot: PATH, HOME, LANG and SystemEnv
+// from the judge's, JUDGE_SEED, RuntimeEnv(memory) for a memory limit of
+// memory bytes, and what the configuration adds (which may replace any of
+// them).
 // Nothing else of the judge's environment reaches a bot.
 func Env(extra map[string]string, seed uint64, memory int64) []string {
 	env := map[string]string{
@@ -266,7 +262,7 @@ func Env(extra map[string]string, seed uint64, memory int64) []string {
 		"HOME": "/tmp",
 		"LANG": "C.UTF-8",
 	}
-	for _, k := range []string{"PATH", "HOME", "LANG"} {
+	for _, k := range append([]string{"PATH", "HOME", "LANG"}, SystemEnv...) {
 		if v, ok := os.LookupEnv(k); ok {
 			env[k] = v
 		}
@@ -346,8 +342,8 @@ func (p *Player) BeginTurn(ctx context.Context, t judge.Turn) error {
 	if err := p.outR.setDeadline(t.Deadline, t.Shared); err != nil {
 		return err
 	}
-	if err := p.in.SetWriteDeadline(t.Deadline); err != nil {
-		return err
+	if err := p.in.SetWriteDeadline(t.Deadline); err != nil && !errors.Is(err, os.ErrNoDeadline) {
+		return err // every system's pipes take one but Windows's (stdinPipe)
 	}
 	// Ctrl-C and the like wake a read that is waiting.
 	p.stopWake = context.AfterFunc(ctx, p.outR.cancel)
@@ -448,7 +444,7 @@ func (p *Player) writeNow(b []byte) (int, bool) {
 		return 0, false
 	}
 	n, werr := 0, error(nil)
-	if err := rc.Control(func(fd uintptr) { n, werr = unix.Write(int(fd), b) }); err != nil || werr != nil || n < 0 {
+	if err := rc.Control(func(fd uintptr) { n, werr = writeFD(fd, b) }); err != nil || werr != nil || n < 0 {
 		return 0, false
 	}
 	return n, true
@@ -587,7 +583,7 @@ func (p *Player) TurnStderr() ([]byte, int64) {
 }
 
 // stderrPending is how many bytes the bot's stderr pipe holds, not yet
-// read by the copier (FIONREAD, TIOCINQ on Linux); 0 when it cannot tell.
+// read by the copier (pipeBytes); 0 when it cannot tell.
 func (p *Player) stderrPending() int {
 	rc, err := p.errR.SyscallConn()
 	if err != nil {
@@ -595,9 +591,7 @@ func (p *Player) stderrPending() int {
 	}
 	n := 0
 	_ = rc.Control(func(fd uintptr) {
-		if v, err := unix.IoctlGetInt(int(fd), unix.TIOCINQ); err == nil {
-			n = v
-		}
+		n = pipeBytes(fd)
 	})
 	return n
 }
@@ -658,57 +652,6 @@ func (p *Player) waitStderr() {
 	}
 	p.errR.Close() // wakes the copier
 	<-p.errEnd
-}
-
-// openRawPTY opens a pseudo-terminal in raw mode: no echo, no CR/LF
-// translation, no line editing or length limit. The master end comes back
-// non-blocking, so reads can have deadlines.
-func openRawPTY() (master, slave *os.File, err error) {
-	m, s, err := pty.Open()
-	if err != nil {
-		return nil, nil, fmt.Errorf("open pty: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			m.Close()
-			s.Close()
-		}
-	}()
-	if err := MakeRaw(s); err != nil {
-		return nil, nil, err
-	}
-	// pty.Open used the master's Fd, which made it blocking; take a fresh
-	// non-blocking descriptor so the runtime poller serves it.
-	fd, err := unix.FcntlInt(m.Fd(), unix.F_DUPFD_CLOEXEC, 0)
-	if err != nil {
-		return nil, nil, fmt.Errorf("pty dup: %w", err)
-	}
-	if err := unix.SetNonblock(fd, true); err != nil {
-		unix.Close(fd)
-		return nil, nil, fmt.Errorf("pty nonblock: %w", err)
-	}
-	m.Close()
-	return os.NewFile(uintptr(fd), "/dev/ptmx"), s, nil
-}
-
-// MakeRaw puts the terminal f in raw mode (cfmakeraw, and no output
-// processing at all).
-func MakeRaw(f *os.File) error {
-	t, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	if err != nil {
-		return fmt.Errorf("pty termios: %w", err)
-	}
-	t.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
-	t.Oflag &^= unix.OPOST
-	t.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
-	t.Cflag &^= unix.CSIZE | unix.PARENB
-	t.Cflag |= unix.CS8
-	t.Cc[unix.VMIN] = 1
-	t.Cc[unix.VTIME] = 0
-	if err := unix.IoctlSetTermios(int(f.Fd()), unix.TCSETS, t); err != nil {
-		return fmt.Errorf("pty raw mode: %w", err)
-	}
-	return nil
 }
 
 // tailBuffer keeps the last cap bytes written to it and counts the rest.

@@ -17,8 +17,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-
-	"golang.org/x/sys/unix"
 )
 
 // Spec says how to run one bot.
@@ -114,45 +112,6 @@ func special(m os.FileMode) string {
 		return "not a regular file"
 	}
 	return ""
-}
-
-// OpenFile opens a bot's file, or a source file, for reading, and never
-// waits to do so: what is not a regular file is refused with what it is.
-// Opening a FIFO for reading waits for a writer, and that wait cannot be
-// interrupted; so the file is opened non-blocking, and checked once open
-// (it may have been replaced since it was looked at).
-func OpenFile(path string) (*os.File, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: path, Err: err}
-	}
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		unix.Close(fd)
-		return nil, &os.PathError{Op: "stat", Path: path, Err: err}
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		unix.Close(fd)
-		kind := "not a regular file"
-		switch st.Mode & unix.S_IFMT {
-		case unix.S_IFDIR:
-			kind = "a directory"
-		case unix.S_IFIFO:
-			kind = "a FIFO (named pipe)"
-		case unix.S_IFSOCK:
-			kind = "a socket"
-		case unix.S_IFCHR:
-			kind = "a character device"
-		case unix.S_IFBLK:
-			kind = "a block device"
-		}
-		return nil, fmt.Errorf("%s is %s, not a regular file", path, kind)
-	}
-	if err := unix.SetNonblock(fd, false); err != nil {
-		unix.Close(fd)
-		return nil, &os.PathError{Op: "fcntl", Path: path, Err: err}
-	}
-	return os.NewFile(uintptr(fd), path), nil
 }
 
 // ReadFile is os.ReadFile through OpenFile: it never waits on a FIFO or
@@ -268,12 +227,23 @@ func checkProgram(path string) error {
 		interp = "INTERPRETER"
 	}
 	switch {
-	case st.Mode()&0o111 == 0:
+	case !IsExecutable(st):
 		return fmt.Errorf("bot %s is not executable: give it as \"%s %s\", or make it executable (chmod +x %s) with a #! line", path, interp, path, path)
-	case len(head) >= 2 && string(head[:2]) != "#!" && string(head) != "\x7fELF":
+	case len(head) >= 2 && string(head[:2]) != "#!" && !isBinary(head):
 		return fmt.Errorf("bot %s is neither a program nor a script with a #! line (such as #!/usr/bin/env %s): give it as \"%s %s\", or add that line", path, interp, interp, path)
 	}
 	return nil
+}
+
+// isBinary reports whether head, a file's first 4 bytes, starts a
+// program: ELF (Linux), Mach-O (macOS, one architecture or several), PE
+// (Windows).
+func isBinary(head []byte) bool {
+	switch string(head) {
+	case "\x7fELF", "\xcf\xfa\xed\xfe", "\xce\xfa\xed\xfe", "\xca\xfe\xba\xbe":
+		return true
+	}
+	return len(head) >= 2 && string(head[:2]) == "MZ"
 }
 
 // CheckReadable says when a bot's file cannot be read by the user bots
@@ -314,7 +284,7 @@ func lookPath(name string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if st.IsDir() || st.Mode()&0o111 == 0 {
+		if st.IsDir() || !IsExecutable(st) {
 			return "", fmt.Errorf("%s is not an executable file", name)
 		}
 		return name, nil

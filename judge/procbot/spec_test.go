@@ -1,3 +1,5 @@
+//go:build unix
+
 package procbot
 
 import (
@@ -95,6 +97,36 @@ func TestParseBot(t *testing.T) {
 	for _, bad := range []string{filepath.Join(dir, "none"), "no-such-program-anywhere", script, ""} {
 		if _, err := ParseBot(bad); err == nil {
 			t.Errorf("ParseBot(%q): no error", bad)
+		}
+	}
+}
+
+// An executable file that starts as a program of Linux, macOS or
+// Windows is taken as a program, whichever the judge runs on; another is
+// not, without a #! line.
+func TestParseBotBinaries(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name, head string
+		ok         bool
+	}{
+		{"elf", "\x7fELF\x02\x01", true},
+		{"macho64", "\xcf\xfa\xed\xfe\x0c\x00", true},
+		{"macho32", "\xce\xfa\xed\xfe\x07\x00", true},
+		{"universal", "\xca\xfe\xba\xbe\x00\x00", true},
+		{"pe", "MZ\x90\x00", true},
+		{"text", "echo hi\n", false},
+	} {
+		p := filepath.Join(dir, tt.name)
+		if err := os.WriteFile(p, []byte(tt.head), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ParseBot(p)
+		if tt.ok && err != nil {
+			t.Errorf("ParseBot of a %s program: %v", tt.name, err)
+		}
+		if !tt.ok && (err == nil || !strings.Contains(err.Error(), "neither a program nor a script")) {
+			t.Errorf("ParseBot of %s: %v; want neither a program nor a script", tt.name, err)
 		}
 	}
 }

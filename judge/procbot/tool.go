@@ -37,9 +37,10 @@ var (
 )
 
 // RunLevel is the level bots run at when level is asked for: the
-// strongest the machine allows for Auto.
+// strongest the machine allows for Auto, and None whatever level where
+// the system has no sandbox (off Linux).
 func RunLevel(level Level) Level {
-	if level == sandbox.Auto {
+	if level == sandbox.Auto || !sandbox.Sandboxed {
 		return sandbox.Probe().Level
 	}
 	return level

@@ -15,8 +15,6 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/sys/unix"
-
 	"judge/games"
 	"judge/judge"
 )
@@ -371,9 +369,9 @@ func OpenStore(dir string) (*Store, Repair, error) {
 	if err != nil {
 		return nil, rep, err
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	if err := lockFile(f); err != nil {
 		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
+		if errors.Is(err, errLocked) {
 			return nil, rep, fmt.Errorf("%s is in use by another judge", path)
 		}
 		return nil, rep, fmt.Errorf("lock %s: %w", path, err)
@@ -450,7 +448,7 @@ func OpenStore(dir string) (*Store, Repair, error) {
 			if f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o644); err != nil {
 				return nil, rep, err
 			}
-			if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+			if err := lockFile(f); err != nil {
 				f.Close()
 				return nil, rep, fmt.Errorf("lock %s: %w", path, err)
 			}

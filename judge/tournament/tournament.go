@@ -23,7 +23,6 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
-	"golang.org/x/sys/unix"
 
 	"judge/games"
 	"judge/judge"
@@ -218,8 +217,8 @@ func StartFresh(out, cache string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		if errors.Is(err, unix.EWOULDBLOCK) {
+	if err := lockFile(f); err != nil {
+		if errors.Is(err, errLocked) {
 			return "", fmt.Errorf("%s is in use by another judge: it cannot start over", log)
 		}
 		return "", fmt.Errorf("lock %s: %w", log, err)
@@ -228,6 +227,9 @@ func StartFresh(out, cache string) (string, error) {
 	old := clean + ".old-" + time.Now().UTC().Format("20060102-150405")
 	if _, err := os.Lstat(old); err == nil {
 		return "", fmt.Errorf("cannot start %s over: %s exists (wait a second, or move it)", out, old)
+	}
+	if runtime.GOOS == "windows" {
+		f.Close() // Windows moves no directory with a file open in it
 	}
 	if err := os.Rename(clean, old); err != nil {
 		return "", fmt.Errorf("start %s over: %w", out, err)

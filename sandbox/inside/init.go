@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package inside is the sandbox's side within its namespaces: the init
 // that the judge's binary becomes when package sandbox runs it again
 // (Main), which builds the sandbox's file system (mount.go), starts the

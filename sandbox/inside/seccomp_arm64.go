@@ -1,3 +1,5 @@
+//go:build linux
+
 package inside
 
 // deniedSyscalls are the system calls the filter denies on this

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package kernel reads and asks the kernel what both sides of the
 // sandbox need: the processes and threads of /proc, resource limits, and
 // what the kernel offers (Landlock, seccomp).

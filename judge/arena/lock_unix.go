@@ -1,0 +1,13 @@
+//go:build unix
+
+package arena
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// lockFile takes the exclusive lock of f (flock) without waiting; it
+// goes with the process, however it ends.
+func lockFile(f *os.File) error { return unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) }

@@ -1,0 +1,148 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Sandboxed reports whether this system has the sandbox: only Linux
+// does. Elsewhere every program runs at level None.
+const Sandboxed = false
+
+// Off Linux there is no sandbox: namespaces, cgroups, Landlock and
+// seccomp are Linux's. Programs run at level None whatever level is
+// asked for (Level.Notice says so), so that bots can be tried on macOS
+// and Windows before they are submitted to a judge on Linux.
+
+// Report says what protection this machine gives sandboxed programs.
+type Report struct {
+	Level  Level   // the strongest level available: None
+	Checks []Check // each protection, active or not
+}
+
+// Check is one protection: whether it is active, what it does or why it
+// is not, and what a user can do about it.
+type Check struct {
+	Name   string
+	Active bool
+	Detail string
+	Advice string
+}
+
+var (
+	probeOnce   sync.Once
+	probeReport *Report
+)
+
+// Probe reports what the sandbox can enforce here: nothing but level
+// None, off Linux.
+func Probe() *Report { return probe() }
+
+func probe() *Report {
+	probeOnce.Do(func() {
+		r := &Report{Level: None}
+		r.Checks = append(r.Checks, Check{
+			Name:   "sandbox",
+			Detail: "the sandbox needs Linux (namespaces, cgroups, Landlock, seccomp); on " + runtime.GOOS + " bots run at level none: " + plainDoes,
+			Advice: "to run bots as a judge on Linux does, use Linux (on Windows, WSL2)",
+		})
+		r.Checks = append(r.Checks, ptyCheck)
+		probeReport = r
+	})
+	return probeReport
+}
+
+// String prints the report for a person, one protection a line.
+func (r *Report) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "sandbox level: %s\n", r.Level)
+	for _, c := range r.Checks {
+		state := "active "
+		if !c.Active {
+			state = "MISSING"
+		}
+		fmt.Fprintf(&b, "  %s  %-40s %s\n", state, c.Name, c.Detail)
+		if !c.Active && c.Advice != "" {
+			fmt.Fprintf(&b, "           %-40s what to do: %s\n", "", c.Advice)
+		}
+	}
+	return b.String()
+}
+
+// Summary is the level and its protections in one line, as stored in
+// replays.
+func (r *Report) Summary() string { return noneSummary }
+
+// noneSummary says in one line what level None enforces.
+const noneSummary = "none: NOT SANDBOXED (" + plainDoes + ")"
+
+// Notice is one line to print when programs run at level l: off Linux,
+// that they run at level None whatever l is.
+func (l Level) Notice() string {
+	return "no sandbox on " + runtime.GOOS + ": bots run at level none, as you, with your files and network; " +
+		"fine to try your own bots, but the sandbox needs Linux (on Windows, WSL2)"
+}
+
+// runInit does nothing: there is no sandbox's init off Linux.
+func runInit() {}
+
+// startIsolated is never called off Linux: Start runs every program at
+// level None.
+func startIsolated(spec Spec, level Level, _ *Report, _ bool) (*Process, error) {
+	return nil, fmt.Errorf("sandbox: level %s needs Linux", level)
+}
+
+// TmpFull reports whether the program filled its temporary directory:
+// never, off Linux (no level has one).
+func (p *Process) TmpFull() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.tmpFull
+}
+
+// ReuseProblem says why bots cannot start in sandboxes made ready ahead.
+func ReuseProblem() error { return errors.New("the sandbox needs Linux") }
+
+// ReleaseIdle does nothing: off Linux no sandbox is kept ready.
+func ReleaseIdle() {}
+
+// Close does nothing: off Linux no sandbox is kept ready.
+func Close() {}
+
+// Prewarm does nothing: off Linux no sandbox is kept ready.
+func Prewarm(Spec, int) error { return nil }
+
+// waitFiles is what a Waits keeps: no files, off Linux.
+type waitFiles struct {
+	mu     sync.Mutex
+	closed bool
+}
+
+// By is Of, and fills byThread, when it is not nil, with the Times of
+// each thread read: off Linux there are no scheduler statistics, and it
+// is ErrNoSchedstat.
+func (w *Waits) By(byThread map[int]Times, pids ...int) (time.Duration, error) {
+	clear(byThread)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return 0, errors.New("sandbox: closed")
+	}
+	return 0, ErrNoSchedstat
+}
+
+// Close makes Of fail from now on.
+func (w *Waits) Close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
+}
+
+// blocked is Process.Blocked, which cannot tell off Linux.
+func blocked(int) string { return "" }
