@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -242,10 +241,4 @@ func unreachedELF(f *os.File) bool {
 		}
 	}
 	return e.Section(".go.buildinfo") == nil && e.Section(".note.go.buildid") == nil
-}
-
-// ownedByUs says whether the file of st belongs to the judge's user.
-func ownedByUs(st os.FileInfo) bool {
-	sys, ok := st.Sys().(*syscall.Stat_t)
-	return ok && int(sys.Uid) == os.Geteuid()
 }
