@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -127,6 +130,14 @@ func TestKillFrozen(t *testing.T) {
 			if l != None {
 				if left := remains(dir); len(left) > 0 {
 					t.Errorf("processes remain: %q", left)
+				}
+			} else {
+				// Level none does not hold the daemon, which would
+				// outlive the test.
+				for _, r := range remains(dir) {
+					if pid, err := strconv.Atoi(strings.SplitN(r, ":", 2)[0]); err == nil {
+						_ = syscall.Kill(pid, syscall.SIGKILL)
+					}
 				}
 			}
 		})
