@@ -86,14 +86,14 @@ func (s *stopper) stopLoop(g int) {
 
 // computing is how much CPU time a thread seen running may use before
 // its process is stopped whatever it does: minComputing, or on a machine
-// whose kernel copies slowly (an emulator), what copying copyUnits MiB
-// through a pipe costs there (measureComputing). A thread woken in a
-// write (the judge read some of its output) is running too, the kernel
-// does not say where: it uses a few microseconds to copy what fits and
-// sleeps again in its write, or it waits its turn for a CPU, using none,
-// or, when the judge reads as fast as it writes, it copies on without
-// sleeping, which an emulated kernel makes slow. One that computes uses
-// this up at once.
+// whose kernel copies slowly (an emulator), what writing copyUnits MiB
+// into a pipe that is emptied costs there (measureComputing). A thread
+// woken in a write (the judge read some of its output) is running too,
+// the kernel does not say where: it uses a few microseconds to copy what
+// fits and sleeps again in its write, or it waits its turn for a CPU,
+// using none, or, when the judge reads as fast as it writes, it copies
+// on without sleeping, which an emulated kernel makes slow. One that
+// computes uses this up at once.
 //
 // A process is never stopped for the time passing: a running thread
 // that has not used computing has computed next to nothing, however long
@@ -106,59 +106,73 @@ var (
 
 const (
 	minComputing = 2 * time.Millisecond
-	copyUnits    = 16
+	copyUnits    = 4
 )
 
-// measureComputing sets computing, once, from the CPU time this thread
-// takes to write a MiB into a pipe and read it back, the best of three:
-// about 0.1 ms on the machines this was written on, where computing is
-// minComputing.
+// measureComputing sets computing, once, from the CPU time a thread
+// takes to write a MiB in one call into a pipe that another thread
+// empties 4 KiB at a time, as the judge reads a bot's output, the best
+// of three: 0.2 to 0.4 ms on the machines this was written on, where
+// computing is minComputing.
 func measureComputing() {
 	computingOnce.Do(func() {
-		if d := pipeCost(); d*copyUnits > minComputing {
-			computing = d * copyUnits
+		var best time.Duration
+		for try := 0; try < 3; try++ {
+			d := writeCost()
+			if d <= 0 {
+				return
+			}
+			if try == 0 || d < best {
+				best = d
+			}
 		}
+		computing = max(minComputing, best*copyUnits)
 	})
 }
 
-// pipeCost is the CPU time of writing a MiB into a pipe and reading it
-// back, or 0 if that fails.
-func pipeCost() time.Duration {
+// writeCost is the CPU time of the thread that writes a MiB into a pipe
+// that the calling thread empties, or 0 if that fails.
+func writeCost() time.Duration {
 	var p [2]int
-	if unix.Pipe2(p[:], unix.O_CLOEXEC|unix.O_NONBLOCK) != nil {
+	if unix.Pipe2(p[:], unix.O_CLOEXEC) != nil {
 		return 0
 	}
 	defer unix.Close(p[0])
-	defer unix.Close(p[1])
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	buf := make([]byte, 64<<10)
-	best := time.Duration(0)
-	for try := 0; try < 3; try++ {
-		t0, ok := threadCPU()
-		for done := 0; ok && done < 1<<20; {
-			n, err := unix.Write(p[1], buf)
+	var d time.Duration
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer unix.Close(p[1])
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		buf := make([]byte, 1<<20)
+		t0, ok0 := threadCPU()
+		for off := 0; off < len(buf); {
+			n, err := unix.Write(p[1], buf[off:])
+			if err == unix.EINTR {
+				continue
+			}
 			if err != nil || n <= 0 {
-				return 0
+				return
 			}
-			for m := 0; m < n; {
-				k, err := unix.Read(p[0], buf[:n-m])
-				if err != nil || k <= 0 {
-					return 0
-				}
-				m += k
-			}
-			done += n
+			off += n
 		}
-		t1, ok2 := threadCPU()
-		if !ok || !ok2 {
-			return 0
+		if t1, ok1 := threadCPU(); ok0 && ok1 {
+			d = t1 - t0
 		}
-		if d := t1 - t0; try == 0 || d < best {
-			best = d
+	}()
+	buf := make([]byte, 4096)
+	for {
+		n, err := unix.Read(p[0], buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n <= 0 {
+			break
 		}
 	}
-	return best
+	<-done
+	return d
 }
 
 // threadCPU is the CPU time of the calling thread.
