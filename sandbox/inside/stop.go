@@ -110,14 +110,14 @@ const (
 )
 
 // measureComputing sets computing, once, from the CPU time a thread
-// takes to write a MiB in one call into a pipe that another thread
-// empties 4 KiB at a time, as the judge reads a bot's output, the best
-// of three: 0.2 to 0.4 ms on the machines this was written on, where
-// computing is minComputing.
+// takes to write in one call into a pipe that another thread empties 4
+// KiB at a time, waking it for every page as the judge reading a bot's
+// output may (writeCost), per MiB, the better of two: 0.3 to 0.4 ms on
+// the machines this was written on, where computing is minComputing.
 func measureComputing() {
 	computingOnce.Do(func() {
 		var best time.Duration
-		for try := 0; try < 3; try++ {
+		for try := 0; try < 2; try++ {
 			d := writeCost()
 			if d <= 0 {
 				return
@@ -126,12 +126,16 @@ func measureComputing() {
 				best = d
 			}
 		}
-		computing = max(minComputing, best*copyUnits)
+		computing = max(minComputing, best*(1<<20/costBytes)*copyUnits)
 	})
 }
 
-// writeCost is the CPU time of the thread that writes a MiB into a pipe
-// that the calling thread empties, or 0 if that fails.
+// costBytes is what writeCost writes.
+const costBytes = 256 << 10
+
+// writeCost is the CPU time of a thread that writes costBytes in one
+// call into a pipe that the calling thread empties 4 KiB at a time,
+// pausing 20 µs after each read, or 0 if that fails.
 func writeCost() time.Duration {
 	var p [2]int
 	if unix.Pipe2(p[:], unix.O_CLOEXEC) != nil {
@@ -145,7 +149,7 @@ func writeCost() time.Duration {
 		defer unix.Close(p[1])
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		buf := make([]byte, 1<<20)
+		buf := make([]byte, costBytes)
 		t0, ok0 := threadCPU()
 		for off := 0; off < len(buf); {
 			n, err := unix.Write(p[1], buf[off:])
@@ -162,6 +166,7 @@ func writeCost() time.Duration {
 		}
 	}()
 	buf := make([]byte, 4096)
+	pause := unix.Timespec{Nsec: 20000}
 	for {
 		n, err := unix.Read(p[0], buf)
 		if err == unix.EINTR {
@@ -170,6 +175,7 @@ func writeCost() time.Duration {
 		if err != nil || n <= 0 {
 			break
 		}
+		_ = unix.Nanosleep(&pause, nil)
 	}
 	<-done
 	return d
