@@ -13,7 +13,10 @@ import (
 
 func TestMain(m *testing.M) {
 	Init()
-	os.Exit(m.Run())
+	code := m.Run()
+	// The ready sandboxes' cgroups, which would outlast the tests.
+	Close()
+	os.Exit(code)
 }
 
 // run starts argv at level with its output in a pipe and returns the

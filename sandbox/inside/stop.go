@@ -5,6 +5,7 @@ package inside
 import (
 	"bytes"
 	"os"
+	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -14,12 +15,14 @@ import (
 	"judge/sandbox/internal/kernel"
 )
 
-// stopper freezes the processes of a slot's PID namespace with SIGSTOP
-// without tearing their writes. A stop signal makes a write(2) that is
-// blocked on a full pipe or terminal return at once with what it wrote so
-// far: a short write, which a bot calling write(2) without retrying turns
-// into a torn line. (The cgroup freezer does the same: it wakes sleeping
-// tasks with a fake signal.) So a process with a thread in a writing
+// stopper freezes the processes of a sandbox's PID namespace (a slot's,
+// or a one-program init's) with SIGSTOP without tearing their writes. A
+// stop signal makes a write(2) that is blocked on a full pipe or
+// terminal return at once with what it wrote so far: a short write,
+// which a bot calling write(2) without retrying turns into a torn line.
+// (The cgroup freezers, v1's and v2's cgroup.freeze, do the same: they
+// wake sleeping tasks with a fake signal; so the judge does not use
+// them in namespaces.) So a process with a thread in a writing
 // system call is not stopped at once: it is looked at again, sooner then
 // less often, until it has left the call, while the freeze lasts. A
 // process in a write is not computing anyway.
@@ -50,6 +53,7 @@ func (s *stopper) thaw() {
 }
 
 func (s *stopper) stopLoop(g int) {
+	measureComputing()
 	wait := 50 * time.Microsecond
 	seen := map[string]sched{} // running thread → its figures when first seen running
 	start := time.Now()
@@ -83,17 +87,110 @@ func (s *stopper) stopLoop(g int) {
 }
 
 // computing is how much CPU time a thread seen running may use before
-// its process is stopped whatever it does. A thread woken in a write (the
-// judge read some of its output) is running too, the kernel does not say
-// where: it uses a few microseconds to copy what fits and sleeps again in
-// its write, or it waits its turn for a CPU, using none. One that computes
-// uses this up at once.
+// its process is stopped whatever it does: minComputing, or on a machine
+// whose kernel copies slowly (an emulator), what writing copyUnits MiB
+// into a pipe that is emptied costs there (measureComputing). A thread
+// woken in a write (the judge read some of its output) is running too,
+// the kernel does not say where: it uses a few microseconds to copy what
+// fits and sleeps again in its write, or it waits its turn for a CPU,
+// using none, or, when the judge reads as fast as it writes, it copies
+// on without sleeping, which an emulated kernel makes slow. One that
+// computes uses this up at once.
 //
 // A process is never stopped for the time passing: a running thread
 // that has not used computing has computed next to nothing, however long
 // the machine keeps it waiting for a CPU, and it may be in a write, even
 // preempted in the middle of one; a stop would tear it.
-const computing = 2 * time.Millisecond
+var (
+	computing     = minComputing
+	computingOnce sync.Once
+)
+
+const (
+	minComputing = 2 * time.Millisecond
+	copyUnits    = 4
+)
+
+// measureComputing sets computing, once, from the CPU time a thread
+// takes to write in one call into a pipe that another thread empties 4
+// KiB at a time, waking it for every page as the judge reading a bot's
+// output may (writeCost), per MiB, the better of two: 0.3 to 0.4 ms on
+// the machines this was written on, where computing is minComputing.
+func measureComputing() {
+	computingOnce.Do(func() {
+		var best time.Duration
+		for try := 0; try < 2; try++ {
+			d := writeCost()
+			if d <= 0 {
+				return
+			}
+			if try == 0 || d < best {
+				best = d
+			}
+		}
+		computing = max(minComputing, best*(1<<20/costBytes)*copyUnits)
+	})
+}
+
+// costBytes is what writeCost writes.
+const costBytes = 256 << 10
+
+// writeCost is the CPU time of a thread that writes costBytes in one
+// call into a pipe that the calling thread empties 4 KiB at a time,
+// pausing 20 µs after each read, or 0 if that fails.
+func writeCost() time.Duration {
+	var p [2]int
+	if unix.Pipe2(p[:], unix.O_CLOEXEC) != nil {
+		return 0
+	}
+	defer unix.Close(p[0])
+	var d time.Duration
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer unix.Close(p[1])
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		buf := make([]byte, costBytes)
+		t0, ok0 := threadCPU()
+		for off := 0; off < len(buf); {
+			n, err := unix.Write(p[1], buf[off:])
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil || n <= 0 {
+				return
+			}
+			off += n
+		}
+		if t1, ok1 := threadCPU(); ok0 && ok1 {
+			d = t1 - t0
+		}
+	}()
+	buf := make([]byte, 4096)
+	pause := unix.Timespec{Nsec: 20000}
+	for {
+		n, err := unix.Read(p[0], buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n <= 0 {
+			break
+		}
+		_ = unix.Nanosleep(&pause, nil)
+	}
+	<-done
+	return d
+}
+
+// threadCPU is the CPU time of the calling thread.
+func threadCPU() (time.Duration, bool) {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts) != nil {
+		return 0, false
+	}
+	return time.Duration(ts.Nano()), true
+}
 
 // closeWatch is how long running threads that get a CPU are looked at
 // every 50 µs; then every millisecond.
