@@ -45,7 +45,7 @@ include $(wildcard examples/*/build.mk)
 
 GO_SOURCES := $(shell find . -name '*.go' -not -path './bin/*' 2>/dev/null) go.mod go.sum
 
-.PHONY: all build examples demo test bench tools vet cross-vet fuzz clean scale-check container-check install
+.PHONY: all build examples demo test bench bench-tools tools vet cross-vet fuzz clean scale-check container-check install
 
 all: build
 
@@ -90,6 +90,11 @@ tools:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
+# bench-tools: what benchmarks measure the judge against (bubblewrap:
+# BenchmarkStartPeers), installed as tools installs.
+bench-tools:
+	@$(MAKE) --no-print-directory tools TOOLS="bwrap:bubblewrap"
+
 # staticcheck, from the Go module proxy, into bin/tools (a version that
 # knows the Go of go.mod).
 STATICCHECK_VERSION := v0.8.2
@@ -125,7 +130,7 @@ test: tools vet
 	cd configs/kubecheck && $(GO) test -count=1 ./...
 
 # Benchmarks: figures are ratios against a baseline measured in the same run.
-bench: build
+bench: build bench-tools
 	$(GO) test -run '^$$' -bench . -benchtime 3x -count 1 -timeout 30m ./...
 
 # The Slurm path end to end on this machine (docs/scale-out.md). Needs root;

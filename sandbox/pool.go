@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -633,14 +633,16 @@ func startPooled(spec Spec, sh *shape, run *wire.Run) (*Process, error) {
 // start runs the program in slot s. slotOK says, on error, that the slot
 // is still good.
 func (s *slot) start(spec Spec, run *wire.Run) (p *Process, err error, slotOK bool) {
-	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err), true
-	}
-	defer null.Close()
-	fds := make([]int, 3)
-	for i, f := range []*os.File{spec.Stdin, spec.Stdout, spec.Stderr} {
+	var fds [3]int
+	var null *os.File
+	for i, f := range [3]*os.File{spec.Stdin, spec.Stdout, spec.Stderr} {
 		if f == nil {
+			if null == nil {
+				if null, err = os.OpenFile(os.DevNull, os.O_RDWR, 0); err != nil {
+					return nil, fmt.Errorf("sandbox: %w", err), true
+				}
+				defer null.Close()
+			}
 			f = null
 		}
 		fds[i] = int(f.Fd())
@@ -660,7 +662,7 @@ func (s *slot) start(spec Spec, run *wire.Run) (p *Process, err error, slotOK bo
 	}
 	var serr error
 	if err := rc.Write(func(fd uintptr) bool {
-		serr = unix.Sendmsg(int(fd), req, unix.UnixRights(fds...), nil, 0)
+		serr = unix.Sendmsg(int(fd), req, unix.UnixRights(fds[:]...), nil, 0)
 		return serr != unix.EAGAIN
 	}); err != nil || serr != nil {
 		if err == nil {
@@ -685,8 +687,11 @@ func (s *slot) start(spec Spec, run *wire.Run) (p *Process, err error, slotOK bo
 // outside the sandbox, read from the pidfd the init sends, or why it
 // could not start (slotOK: the slot is still good).
 func (s *slot) started(name string) (pid int, err error, slotOK bool) {
-	buf := make([]byte, 64<<10)
-	oob := make([]byte, unix.CmsgSpace(4))
+	bp := replyBufs.Get().(*[]byte)
+	defer replyBufs.Put(bp)
+	buf := *bp
+	var oobBuf [64]byte
+	oob := oobBuf[:unix.CmsgSpace(4)]
 	var n, oobn int
 	rc, err := s.ctl.SyscallConn()
 	if err == nil {
@@ -715,11 +720,11 @@ func (s *slot) started(name string) (pid int, err error, slotOK bool) {
 		for _, m := range msgs {
 			fds, _ := unix.ParseUnixRights(&m)
 			for _, fd := range fds {
-				b, _ := os.ReadFile(fmt.Sprintf("/proc/self/fdinfo/%d", fd))
+				b := kernel.ReadInto("/proc/self/fdinfo/"+strconv.Itoa(fd), buf)
 				unix.Close(fd)
-				for _, line := range strings.Split(string(b), "\n") {
-					if v, ok := strings.CutPrefix(line, "Pid:"); ok {
-						if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
+				for line := range bytes.Lines(b) {
+					if v, ok := bytes.CutPrefix(line, []byte("Pid:")); ok {
+						if n, err := strconv.Atoi(string(bytes.TrimSpace(v))); err == nil && n > 0 {
 							return n, nil, true
 						}
 					}
@@ -734,6 +739,10 @@ func (s *slot) started(name string) (pid int, err error, slotOK bool) {
 	}
 	return kids[0], nil, true
 }
+
+// replyBufs hold the init's answers to run requests (started): an error's
+// text may be long, and a start should not allocate 64 KiB for a pid.
+var replyBufs = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
 
 // wait waits for the program of a slot to end, records how, and
 // gives the slot back to the pool when it is clean.
