@@ -546,3 +546,60 @@ func TestPoolAgesOutUnusedShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadIdleSlotsAreSkipped: every ready sandbox of a shape killed
+// from outside (as a program of the same user can, at level basic on a
+// kernel without Landlock's signal scope), the next Start skips them all
+// and runs the program in a new one.
+func TestDeadIdleSlotsAreSkipped(t *testing.T) {
+	available(t, Namespaces)
+	ReleaseIdle()
+	defer ReleaseIdle()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	spec := Spec{Argv: []string{"/bin/true"}, ReadOnly: []string{dir}, Limits: hostileLimits}
+	if err := Prewarm(spec, 3); err != nil {
+		t.Fatal(err)
+	}
+	sh, _, err := prepare(spec)
+	if err != nil || sh == nil {
+		t.Fatalf("prepare: %v, %v", sh, err)
+	}
+	pool.mu.Lock()
+	ready := append([]*slot(nil), pool.idle[sh.key]...)
+	pool.mu.Unlock()
+	if len(ready) != 3 {
+		t.Fatalf("%d ready sandboxes after Prewarm(3)", len(ready))
+	}
+	for _, s := range ready {
+		if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range ready {
+		for i := 0; i < 500 && syscall.Kill(s.cmd.Process.Pid, 0) == nil && !zombie(s.cmd.Process.Pid); i++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	p, err := Start(spec)
+	if err != nil {
+		t.Fatalf("Start with every ready sandbox dead: %v", err)
+	}
+	<-p.Done()
+	if e := p.Exit(); e.Code != 0 {
+		t.Errorf("exit %v", e)
+	}
+	for _, s := range ready {
+		if p.slotOf() == s {
+			t.Error("the program ran in a dead sandbox")
+		}
+	}
+}
+
+// zombie reports whether process pid has ended and is not yet reaped.
+func zombie(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	return err != nil || strings.Contains(string(b), ") Z ")
+}

@@ -121,7 +121,7 @@ func restrictThread(cfg *wire.Config, noCaps, chdir bool) error {
 		}
 	}
 	if cfg.Seccomp {
-		if err := installSeccomp(); err != nil {
+		if err := installFilter(cfg.Basic); err != nil {
 			return fmt.Errorf("seccomp: %w", err)
 		}
 	}
