@@ -158,7 +158,7 @@ func findCgroups() *cgroupSys {
 		}
 		s.version, s.v2 = 2, dir
 		s.memory, s.pids, s.cpu = true, true, true
-		s.freezer = true // cgroup.freeze, in every non-root v2 cgroup
+		s.freezer = true // cgroup.freeze, in every non-root v2 cgroup (level Basic's)
 		cleanStale(dir)
 		return s
 	}
@@ -478,14 +478,12 @@ func (c *cgroup) attach(pid int) error {
 	return nil
 }
 
-func (c *cgroup) canFreeze() bool {
-	if c.sys.version == 2 {
-		return true
-	}
-	_, ok := c.dirs["freezer"]
-	return ok
-}
-
+// freeze freezes (on) or thaws the cgroup's processes with the cgroup
+// freezer. A freezer cuts a write(2) blocked on a full pipe short, as a
+// stop signal does: the sandboxes in namespaces are stopped by their
+// init instead (inside/stop.go), and it freezes only level Basic's
+// programs on v2 (isolated.freeze). Thawing is part of every kill: on
+// v1, frozen processes die only once thawed.
 func (c *cgroup) freeze(on bool) error {
 	if c.sys.version == 2 {
 		v := "0"

@@ -314,12 +314,25 @@ func BenchmarkTurn(b *testing.B) {
 
 // TestFreezeKeepsWritesWhole freezes and thaws, again and again, a
 // program blocked writing big lines to a full pipe with single write(2)
-// calls: no write may come back short, no line may be torn.
+// calls: no write may come back short, no line may be torn. It does so
+// in a reused sandbox and in one built for the program ("-unpooled").
 func TestFreezeKeepsWritesWhole(t *testing.T) {
 	argv, dir := build(t, "bigwrite.c")
-	for _, l := range []Level{Full, Namespaces} {
-		t.Run(string(l), func(t *testing.T) {
+	for _, c := range []struct {
+		l      Level
+		pooled bool
+	}{{Full, true}, {Namespaces, true}, {Full, false}, {Namespaces, false}} {
+		l := c.l
+		name := string(l)
+		if !c.pooled {
+			name += "-unpooled"
+		}
+		t.Run(name, func(t *testing.T) {
 			available(t, l)
+			if !c.pooled {
+				pooling = false
+				defer func() { pooling = true }()
+			}
 			r, w, err := os.Pipe()
 			if err != nil {
 				t.Fatal(err)

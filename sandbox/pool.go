@@ -759,9 +759,6 @@ func (b *pooled) wait() {
 		if n := s.run.peak(); n > 0 {
 			e.MaxRSS = n
 		}
-		if s.run.sys.version == 2 {
-			_ = s.run.freeze(false)
-		}
 		// Nothing may be left where the programs run (the init's thread
 		// that forked the program on v1 went back to the init's cgroup
 		// before the judge was told the program started). The count of
@@ -810,9 +807,7 @@ func (b *pooled) kill() {
 	init := b.slot.cmd.Process
 	b.ctlMu.Lock()
 	if !b.released {
-		if b.slot.run != nil {
-			_ = b.slot.run.freeze(false)
-		}
+		// The init thaws and kills the programs it stopped.
 		if _, err := b.slot.ctl.Write([]byte{'K'}); err != nil {
 			_ = init.Signal(syscall.SIGKILL)
 		}
@@ -833,9 +828,8 @@ func (b *pooled) freeze(on bool) error {
 	if b.released {
 		return nil
 	}
-	if s := b.slot; s.run != nil && s.run.sys.version == 2 {
-		return s.run.freeze(on)
-	}
+	// The init stops the programs without tearing their writes
+	// (inside/stop.go), which a cgroup freezer, v1's or v2's, would.
 	return b.p.sendFreeze(b.slot.ctl, on)
 }
 

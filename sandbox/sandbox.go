@@ -299,11 +299,13 @@ func (p *Process) Kill() {
 }
 
 // Freeze stops every process of the sandbox until Thaw, so that it
-// computes nothing while it is not its turn: with the cgroup v2 freezer
-// when there is one, else SIGSTOP of every process (sent by the init in
-// its PID namespace when there is one). It does not wait for every
-// process to have stopped: on a loaded machine that may take a moment.
-// Freezing an ended process does nothing.
+// computes nothing while it is not its turn: in namespaces, the init
+// stops every process of its PID namespace with SIGSTOP, each once it is
+// not inside a write, which a stop would cut short (inside/stop.go);
+// without them (level Basic), the cgroup v2 freezer where there is one,
+// else SIGSTOP of the program's process group. It does not wait for
+// every process to have stopped: on a loaded machine that may take a
+// moment. Freezing an ended process does nothing.
 func (p *Process) Freeze() error { return p.setFrozen(true) }
 
 // Thaw lets a frozen process run again.

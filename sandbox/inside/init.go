@@ -149,15 +149,22 @@ func nullStdio() bool {
 }
 
 // relayControl reads the judge's commands on ctl: go ('G', closes goOn),
-// stop ('S') and continue ('C') every process of the sandbox (of its
-// namespace, or without one, of bot's process group). When ctl ends (the
-// judge is gone or wants the end) it kills the rest and exits.
+// stop ('S') and continue ('C') every process of the sandbox: of its
+// namespace, without tearing their writes (stop.go), or without one, of
+// bot's process group, with SIGSTOP. When ctl ends (the judge is gone or
+// wants the end) it kills the rest and exits.
 func relayControl(ctl *os.File, ns bool, bot int, goOn chan struct{}) {
-	stopAll := func(sig unix.Signal) {
-		if ns {
-			_ = unix.Kill(-1, sig)
-		} else {
-			_ = unix.Kill(-bot, sig)
+	var stop stopper
+	stopAll := func(on bool) {
+		switch {
+		case ns && on:
+			stop.freeze()
+		case ns:
+			stop.thaw()
+		case on:
+			_ = unix.Kill(-bot, unix.SIGSTOP)
+		default:
+			_ = unix.Kill(-bot, unix.SIGCONT)
 		}
 	}
 	buf := make([]byte, 64)
@@ -168,9 +175,9 @@ func relayControl(ctl *os.File, ns bool, bot int, goOn chan struct{}) {
 			case 'G':
 				close(goOn)
 			case 'S':
-				stopAll(unix.SIGSTOP)
+				stopAll(true)
 			case 'C':
-				stopAll(unix.SIGCONT)
+				stopAll(false)
 			}
 		}
 		if err != nil {

@@ -12,12 +12,14 @@ import (
 	"judge/sandbox/internal/kernel"
 )
 
-// stopper freezes the processes of a slot's PID namespace with SIGSTOP
-// without tearing their writes. A stop signal makes a write(2) that is
-// blocked on a full pipe or terminal return at once with what it wrote so
-// far: a short write, which a bot calling write(2) without retrying turns
-// into a torn line. (The cgroup freezer does the same: it wakes sleeping
-// tasks with a fake signal.) So a process with a thread in a writing
+// stopper freezes the processes of a sandbox's PID namespace (a slot's,
+// or a one-program init's) with SIGSTOP without tearing their writes. A
+// stop signal makes a write(2) that is blocked on a full pipe or
+// terminal return at once with what it wrote so far: a short write,
+// which a bot calling write(2) without retrying turns into a torn line.
+// (The cgroup freezers, v1's and v2's cgroup.freeze, do the same: they
+// wake sleeping tasks with a fake signal; so the judge does not use
+// them in namespaces.) So a process with a thread in a writing
 // system call is not stopped at once: it is looked at again, sooner then
 // less often, until it has left the call, while the freeze lasts. A
 // process in a write is not computing anyway.
