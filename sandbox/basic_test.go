@@ -51,8 +51,9 @@ func TestNotice(t *testing.T) {
 // TestBasicShared: at level basic, which shares the host's namespaces, a
 // program reaches no unix socket of another's, abstract or named
 // (whatever Landlock's ABI), cannot make a datagram socket that could
-// send to one, and cannot signal every process or a process group; socket
-// pairs work, and it may signal its own group.
+// send to one, cannot truncate a file by its path (which Landlock checks
+// only from ABI 3), and cannot signal every process or a process group;
+// socket pairs work, and it may signal its own group.
 func TestBasicShared(t *testing.T) {
 	available(t, Basic)
 	if !Probe().seccomp {
@@ -83,17 +84,30 @@ func TestBasicShared(t *testing.T) {
 			}
 		}()
 	}
-	out, e := run(t, Basic, Spec{Argv: append(argv, name, path), ReadOnly: []string{dir}})
+	// A file the program may write, in a directory of its own: truncated
+	// through a descriptor, it could be; by its path it is refused.
+	wdir := t.TempDir()
+	if err := os.Chmod(wdir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(wdir, "data")
+	if err := os.WriteFile(file, []byte("data"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	out, e := run(t, Basic, Spec{Argv: append(argv, name, path, file), ReadOnly: []string{dir}, Writable: []string{wdir}})
 	t.Logf("%s\n%s", e, out)
 	for _, want := range []string{"abstract: denied", "named: denied", "datagram: denied", "datagram pair: denied",
 		"bind: denied", "pair: allowed", "seqpacket pair: allowed",
-		"signal every process: denied", "signal its group by number: denied", "signal its own group: allowed"} {
+		"truncate by a path: denied", "signal every process: denied", "signal its group by number: denied", "signal its own group: allowed"} {
 		if !strings.Contains(out, "\n"+want) && !strings.HasPrefix(out, want) {
 			t.Errorf("want %q:\n%s", want, out)
 		}
 	}
 	if e.Code != 0 {
 		t.Errorf("exit %v, want 0", e)
+	}
+	if b, err := os.ReadFile(file); err != nil || string(b) != "data" {
+		t.Errorf("the file the program may write: %q, %v", b, err)
 	}
 	select {
 	case a := <-accepted:

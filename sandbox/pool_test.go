@@ -603,3 +603,65 @@ func zombie(pid int) bool {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	return err != nil || strings.Contains(string(b), ") Z ")
 }
+
+// TestShownMountsStayInside: a directory shown to a program, on a mount
+// shared with other mount namespaces (as systemd makes every mount), gets
+// no mount of the sandbox's: neither a directory shown inside it nor a
+// program's fresh /tmp over a directory shown at /tmp appears on the
+// machine. (The judge clones the trees it shows when it runs as root, and
+// a clone is a peer of what it was cloned from.)
+func TestShownMountsStayInside(t *testing.T) {
+	available(t, Namespaces)
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to make a shared mount")
+	}
+	ReleaseIdle()
+	defer ReleaseIdle()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=1m,mode=755"); err != nil {
+		t.Skipf("cannot mount a tmpfs here: %v", err)
+	}
+	defer syscall.Unmount(dir, syscall.MNT_DETACH)
+	if err := syscall.Mount("", dir, "", syscall.MS_SHARED, ""); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	under := func() []string {
+		b, err := os.ReadFile("/proc/self/mountinfo")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) > 4 && strings.HasPrefix(f[4], dir+"/") {
+				out = append(out, line)
+			}
+		}
+		return out
+	}
+	for _, l := range []Level{Full, Namespaces} {
+		if l.rank() > Probe().Level.rank() {
+			continue
+		}
+		for i := 0; i < 2; i++ { // a new slot, then the same one again
+			p, err := Start(Spec{Argv: []string{"/bin/true"}, Level: l, Limits: hostileLimits,
+				ReadOnly: []string{dir}, Writable: []string{sub}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			<-p.Done()
+			if e := p.Exit(); e.Code != 0 {
+				t.Errorf("at %s: exit %v", l, e)
+			}
+			if got := under(); len(got) > 0 {
+				t.Fatalf("at %s, mounts of the sandbox on the machine:\n%s", l, strings.Join(got, "\n"))
+			}
+		}
+	}
+}

@@ -32,10 +32,11 @@ import (
 // connect and bind, and unix sockets of a type that could send to an
 // address (datagrams), so that no abstract or named unix socket of
 // another's is reached (stream and seqpacket sockets made in pairs are
-// left); and kill of a process group or of every process (a negative
-// pid: kill(-1, ...) would reach every process of the user, other bots
-// and the judge). A process of the user named by its pid is still
-// reachable below ABI 6.
+// left); kill of a process group or of every process (a negative pid:
+// kill(-1, ...) would reach every process of the user, other bots and
+// the judge); and truncate by a path, which Landlock checks only from
+// ABI 3. A process of the user named by its pid is still reachable
+// below ABI 6.
 
 const (
 	bpfLd   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
@@ -81,6 +82,10 @@ func seccompFilter(basic bool) ([]unix.SockFilter, error) {
 	}
 	if basic {
 		f = append(f,
+			// truncate: by a path, which Landlock checks only from ABI 3
+			// (ftruncate of a file opened for writing is left).
+			st(bpfJeq, unix.SYS_TRUNCATE, 0, 1),
+			st(bpfRet, retErrno(unix.EPERM), 0, 0),
 			// kill: no process group, not every process.
 			st(bpfJeq, unix.SYS_KILL, 0, 4),
 			st(bpfLd, argLow(0), 0, 0),

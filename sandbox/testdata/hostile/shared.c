@@ -5,11 +5,13 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <unistd.h>
 /* What level basic shares with the host: tries the unix sockets of
  * others, abstract (argv[1]) and named (argv[2]); a datagram socket, which
- * could send to them; binding a name; socket pairs; signalling every
- * process, and its own group (signal 0: nothing is sent). Says, line by
- * line, what it could do. */
+ * could send to them; binding a name; socket pairs; truncating a file
+ * it may write (argv[3]) by its path; signalling every process, and its
+ * own group (signal 0: nothing is sent). Says, line by line, what it
+ * could do. */
 static void say(const char *what, int ok) {
 	if (ok)
 		printf("%s: allowed\n", what);
@@ -17,7 +19,7 @@ static void say(const char *what, int ok) {
 		printf("%s: denied (%s)\n", what, strerror(errno));
 }
 int main(int argc, char **argv) {
-	if (argc < 3) return 2;
+	if (argc < 4) return 2;
 	struct sockaddr_un a = {.sun_family = AF_UNIX}, b = {.sun_family = AF_UNIX};
 	size_t n = strlen(argv[1]);
 	if (n + 2 > sizeof a.sun_path || strlen(argv[2]) + 1 > sizeof b.sun_path) return 2;
@@ -36,6 +38,7 @@ int main(int argc, char **argv) {
 	say("bind", s >= 0 && bind(s, (struct sockaddr *)&a, alen) == 0);
 	say("pair", socketpair(AF_UNIX, SOCK_STREAM, 0, p) == 0);
 	say("seqpacket pair", socketpair(AF_UNIX, SOCK_SEQPACKET, 0, p) == 0);
+	say("truncate by a path", truncate(argv[3], 0) == 0);
 	say("signal every process", kill(-1, 0) == 0);
 	say("signal its group by number", kill(-getpgrp(), 0) == 0);
 	say("signal its own group", kill(0, 0) == 0);
