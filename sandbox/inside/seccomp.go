@@ -62,9 +62,31 @@ func argHigh(i int) uint32 { return uint32(20 + 8*i) }
 const nsFlags = unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWNET |
 	unix.CLONE_NEWIPC | unix.CLONE_NEWUTS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWTIME
 
+// signalRules keep a program's signals from its sandbox's init where
+// Landlock cannot (below ABI 6): signals to pid 1 (kill, tgkill,
+// rt_sigqueueinfo, rt_tgsigqueueinfo, pidfd_open of pid 1) are refused,
+// and so are tkill, which names a thread alone, and pidfd_send_signal,
+// which takes a /proc/PID directory too (Go's runtime then uses kill).
+func signalRules(st func(uint16, uint32, uint8, uint8) unix.SockFilter) []unix.SockFilter {
+	f := []unix.SockFilter{
+		st(bpfJeq, unix.SYS_TKILL, 1, 0),
+		st(bpfJeq, unix.SYS_PIDFD_SEND_SIGNAL, 0, 1),
+		st(bpfRet, retErrno(unix.EPERM), 0, 0),
+	}
+	for _, nr := range []uint32{unix.SYS_KILL, unix.SYS_TGKILL, unix.SYS_RT_SIGQUEUEINFO, unix.SYS_RT_TGSIGQUEUEINFO, unix.SYS_PIDFD_OPEN} {
+		f = append(f,
+			st(bpfJeq, nr, 0, 4),
+			st(bpfLd, argLow(0), 0, 0),
+			st(bpfJeq, 1, 0, 1),
+			st(bpfRet, retErrno(unix.EPERM), 0, 0),
+			st(bpfLd, offNr, 0, 0))
+	}
+	return f
+}
+
 // seccompFilter builds the filter for this architecture; basic adds the
-// rules of level basic.
-func seccompFilter(basic bool) ([]unix.SockFilter, error) {
+// rules of level basic, signals those of signalRules.
+func seccompFilter(basic, signals bool) ([]unix.SockFilter, error) {
 	if kernel.AuditArch == 0 {
 		return nil, errors.New("no seccomp filter for this architecture")
 	}
@@ -79,6 +101,9 @@ func seccompFilter(basic bool) ([]unix.SockFilter, error) {
 	}
 	if kernel.X32Bit != 0 {
 		f = append(f, st(bpfJge, kernel.X32Bit, 0, 1), st(bpfRet, retErrno(unix.ENOSYS), 0, 0))
+	}
+	if signals {
+		f = append(f, signalRules(st)...)
 	}
 	if basic {
 		f = append(f,
@@ -178,11 +203,12 @@ const sockTypeMask = 0xf
 
 // installSeccomp installs the filter on the calling thread; no_new_privs
 // must be set.
-func installSeccomp() error { return installFilter(false) }
+func installSeccomp() error { return installFilter(false, false) }
 
-// installFilter installs the filter, with level basic's rules if basic.
-func installFilter(basic bool) error {
-	f, err := seccompFilter(basic)
+// installFilter installs the filter, with level basic's rules if basic,
+// and signalRules if signals.
+func installFilter(basic, signals bool) error {
+	f, err := seccompFilter(basic, signals)
 	if err != nil {
 		return err
 	}
