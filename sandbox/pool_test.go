@@ -317,15 +317,38 @@ func TestCloseLeavesNoCgroup(t *testing.T) {
 	available(t, Full)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCloseHelper$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "SANDBOX_CLOSE_HELPER=1")
+	var dirs []string
+	if s := cgroups(); s.version == 2 {
+		// On cgroup v2 a judge makes its sandboxes' cgroups only in a
+		// cgroup where it is alone: the helper starts in one of its own,
+		// beside this judge's sandboxes.
+		own := filepath.Join(s.v2, fmt.Sprintf("judge-close-helper-%d", os.Getpid()))
+		if err := os.Mkdir(own, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			leaves, _ := filepath.Glob(filepath.Join(own, "*", "cgroup.procs"))
+			for _, l := range leaves {
+				os.Remove(filepath.Dir(l))
+			}
+			if err := os.Remove(own); err != nil {
+				t.Errorf("the helper's cgroup: %v", err)
+			}
+		}()
+		f, err := os.Open(own)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		cmd.SysProcAttr = &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: int(f.Fd())}
+		dirs = append(dirs, own)
+	}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	pid := cmd.Process.Pid
-	var dirs []string
-	if s := cgroups(); s.version == 2 {
-		dirs = append(dirs, s.v2)
-	} else {
+	if s := cgroups(); s.version != 2 {
 		for _, d := range s.v1 {
 			dirs = append(dirs, d)
 		}
