@@ -30,7 +30,19 @@ type cgroupSys struct {
 
 	memory, pids, freezer, cpu bool
 	notes                      []string // why something is missing, for doctor
+
+	// On a cgroup v2 machine (v2's memory controller, none of v1's):
+	pureV2   bool
+	scope    string // the scope systemd made for the judge, or ""
+	scopeErr error  // why the judge asked systemd for a scope and got none
 }
+
+// v2Controllers are the controllers the sandboxes' cgroups need on v2.
+var v2Controllers = []string{"memory", "pids"}
+
+// leafName is the leaf of its delegated cgroup that the judge moves
+// into, beside its sandboxes' cgroups.
+const leafName = "supervisor"
 
 var (
 	cgOnce sync.Once
@@ -151,12 +163,14 @@ func findCgroups() *cgroupSys {
 		if !ok {
 			continue
 		}
-		dir, err := setupV2(dirOf(m, p), p == "/")
+		s.pureV2 = !v1Has(mounts, "memory") && offers(m.point, v2Controllers)
+		dir, scope, notes, err := useV2(m, p, os.Getpid(), v2Controllers, s.pureV2)
+		s.notes = append(s.notes, notes...)
 		if err != nil {
-			s.notes = append(s.notes, "cgroup v2: "+err.Error())
+			s.scopeErr = err
 			break
 		}
-		s.version, s.v2 = 2, dir
+		s.version, s.v2, s.scope = 2, dir, scope
 		s.memory, s.pids, s.cpu = true, true, true
 		s.freezer = true // cgroup.freeze, in every non-root v2 cgroup (level Basic's)
 		cleanStale(dir)
@@ -198,41 +212,124 @@ func findCgroups() *cgroupSys {
 	return s
 }
 
-// setupV2 prepares a delegated v2 cgroup for sandboxes: the judge moves
-// into a leaf of its own ("no internal processes"), and the memory and
-// pids controllers are enabled for the sandboxes beside it.
-func setupV2(dir string, isRoot bool) (string, error) {
-	ctrls, err := os.ReadFile(filepath.Join(dir, "cgroup.controllers"))
-	if err != nil {
-		return "", err
+// useV2 finds where process pid, the judge, in cgroup own of the v2
+// mount m, makes its sandboxes' cgroups, with controllers ctrls: its own
+// cgroup (setupV2), or where that cannot be and ask says so, a scope of
+// its own from systemd (ownScope). It returns the directory, the scope
+// made or "", and notes for doctor; err when neither works, after which
+// nothing the attempts made is left.
+func useV2(m mountInfo, own string, pid int, ctrls []string, ask bool) (dir, scope string, notes []string, err error) {
+	dir, err = setupV2(dirOf(m, own), pid, ctrls, own == "/")
+	if err == nil {
+		return dir, "", nil, nil
 	}
-	have := strings.Fields(string(ctrls))
-	for _, c := range []string{"memory", "pids"} {
-		if !contains(have, c) {
-			return "", fmt.Errorf("the %s controller is not available in %s (not delegated, or a hybrid host)", c, dir)
+	notes = append(notes, "cgroup v2: "+err.Error())
+	if !ask {
+		return "", "", notes, err
+	}
+	who, _ := systemdBus()
+	dir, scope, serr := ownScope(m, own, pid, ctrls)
+	if serr != nil {
+		err = fmt.Errorf("no scope of its own from %s: %w", who, serr)
+		return "", "", append(notes, err.Error()), err
+	}
+	return dir, scope, nil, nil
+}
+
+// v1Has says whether a v1 hierarchy has controller ctrl (a hybrid host).
+func v1Has(mounts []mountInfo, ctrl string) bool {
+	for _, m := range mounts {
+		if m.fstype == "cgroup" && contains(m.opts, ctrl) {
+			return true
 		}
+	}
+	return false
+}
+
+// offers says whether the cgroup directory dir has every controller of
+// ctrls available.
+func offers(dir string, ctrls []string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "cgroup.controllers"))
+	if err != nil {
+		return false
+	}
+	have := strings.Fields(string(b))
+	for _, c := range ctrls {
+		if !contains(have, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// setupV2 prepares a delegated v2 cgroup dir, where process pid is, for
+// sandboxes: pid moves into a leaf of it ("no internal processes"), and
+// the controllers ctrls are enabled for the sandboxes beside it
+// (enterLeaf). The root cgroup (isRoot), which may hold processes, only
+// has the controllers enabled.
+func setupV2(dir string, pid int, ctrls []string, isRoot bool) (string, error) {
+	if !offers(dir, ctrls) {
+		return "", fmt.Errorf("%s does not offer the controllers %s (not delegated, or a hybrid host)", dir, strings.Join(ctrls, " and "))
 	}
 	if err := unix.Access(filepath.Join(dir, "cgroup.subtree_control"), unix.W_OK); err != nil {
 		return "", fmt.Errorf("%s is not delegated to this user: %v", dir, err)
 	}
-	sub, _ := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
-	on := strings.Fields(string(sub))
-	if contains(on, "memory") && contains(on, "pids") {
+	if isRoot {
+		sub, _ := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
+		for _, c := range ctrls {
+			if !contains(strings.Fields(string(sub)), c) {
+				if err := enable(dir, ctrls); err != nil {
+					return "", err
+				}
+				break
+			}
+		}
 		return dir, nil
 	}
-	if !isRoot {
-		leaf := filepath.Join(dir, "judge")
-		if err := os.Mkdir(leaf, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
-			return "", err
-		}
-		if err := os.WriteFile(filepath.Join(leaf, "cgroup.procs"), []byte(strconv.Itoa(os.Getpid())), 0); err != nil {
-			return "", fmt.Errorf("moving the judge into %s: %w", leaf, err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte("+memory +pids"), 0); err != nil {
-		return "", fmt.Errorf("enabling memory and pids in %s: %w (other processes share the judge's cgroup)", dir, err)
+	if err := enterLeaf(dir, pid, ctrls); err != nil {
+		return "", err
 	}
 	return dir, nil
+}
+
+// enable enables controllers ctrls for the children of cgroup dir.
+func enable(dir string, ctrls []string) error {
+	if len(ctrls) == 0 {
+		return nil
+	}
+	v := "+" + strings.Join(ctrls, " +")
+	if err := os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte(v), 0); err != nil {
+		return fmt.Errorf("enabling %s in %s: %w (other processes share the judge's cgroup)", strings.Join(ctrls, " and "), dir, err)
+	}
+	return nil
+}
+
+// enterLeaf moves process pid from cgroup dir into its leaf (leafName)
+// and enables controllers ctrls in dir. When that fails, pid goes back to
+// dir and the leaf, if it made it, is removed: nothing is left.
+func enterLeaf(dir string, pid int, ctrls []string) error {
+	leaf := filepath.Join(dir, leafName)
+	made := true
+	if err := os.Mkdir(leaf, 0o755); errors.Is(err, os.ErrExist) {
+		made = false
+	} else if err != nil {
+		return err
+	}
+	undo := func() {
+		_ = writeFile(filepath.Join(dir, "cgroup.procs"), int64(pid))
+		if made {
+			_ = unix.Rmdir(leaf)
+		}
+	}
+	if err := writeFile(filepath.Join(leaf, "cgroup.procs"), int64(pid)); err != nil {
+		undo()
+		return fmt.Errorf("moving the judge into %s: %w", leaf, err)
+	}
+	if err := enable(dir, ctrls); err != nil {
+		undo()
+		return err
+	}
+	return nil
 }
 
 // cleanStale removes the empty cgroups of sandboxes whose judge died.

@@ -83,6 +83,9 @@ func runProbe() *Report {
 		return "cgroup v1 in " + cg.v1[ctrl]
 	}
 	cgAdvice := "run the judge as root, or in a delegated cgroup v2 subtree: systemd-run --user --scope -p Delegate=yes judge ...; without it memory is bounded by RLIMIT_DATA and processes by RLIMIT_NPROC"
+	if cg.pureV2 {
+		cgAdvice = v2Advice()
+	}
 	why := strings.Join(cg.notes, "; ")
 	if why == "" {
 		why = "no usable cgroup"
@@ -224,6 +227,7 @@ func (r *Report) String() string {
 			fmt.Fprintf(&b, "           %-40s what to do: %s\n", "", c.Advice)
 		}
 	}
+	b.WriteString(r.starts(cgroups()))
 	switch r.Level {
 	case Namespaces:
 		b.WriteString("memory and processes are bounded by rlimits only (RLIMIT_DATA, RLIMIT_NPROC); out-of-memory shows as a crash\n")
@@ -271,3 +275,55 @@ func describe(level Level, r *Report, cg *cgroupSys) string {
 }
 
 func durationUS(us int64) time.Duration { return time.Duration(us) * time.Microsecond }
+
+// systemdRun is the command that starts the judge in a delegated scope.
+func systemdRun() string {
+	if os.Geteuid() == 0 {
+		return "systemd-run --scope -p Delegate=yes judge ..."
+	}
+	return "systemd-run --user --scope -p Delegate=yes judge ..."
+}
+
+// v2Advice is what to do on a cgroup v2 machine where the judge got no
+// cgroup: what it asks of systemd is what systemd-run asks too.
+func v2Advice() string {
+	who, _ := systemdBus()
+	if os.Geteuid() == 0 {
+		return "the judge asks " + who + " for a delegated scope of its own: run it where systemd is PID 1 and answers on the system bus or /run/systemd/private; without it memory is bounded by RLIMIT_DATA and processes by RLIMIT_NPROC"
+	}
+	return "the judge asks " + who + " for a delegated scope of its own, as " + systemdRun() + " would: run it in a login session (or after loginctl enable-linger USER, with XDG_RUNTIME_DIR=/run/user/UID), with a systemd that delegates memory and pids to users (244+); without it memory is bounded by RLIMIT_DATA and processes by RLIMIT_NPROC"
+}
+
+// starts says, for a person, which level the judge gets as it is
+// started: from a shell, a script or make, and from systemd-run.
+func (r *Report) starts(cg *cgroupSys) string {
+	with, without := Full, Namespaces
+	if !r.ns {
+		with, without = Basic, Basic
+	}
+	if cg == nil || !cg.pureV2 {
+		lvl := without
+		if cg != nil && cg.memory && cg.pids {
+			lvl = with
+		}
+		return fmt.Sprintf("however the judge is started (from a shell, a script, make or systemd-run): %s; cgroups are delegated on cgroup v2 only\n", lvl)
+	}
+	who, addrs := systemdBus()
+	var shell, run string
+	switch {
+	case cg.scope != "":
+		shell = fmt.Sprintf("%s: it asks %s for a delegated scope of its own (this judge got %s)", with, who, cg.scope)
+		run = fmt.Sprintf("%s: the scope it is started in is its own", with)
+	case cg.version == 2:
+		if err := systemdReachable(addrs); err != nil {
+			shell = fmt.Sprintf("%s, unless its cgroup is delegated to it and its own: it cannot ask %s for a scope: %v", without, who, err)
+		} else {
+			shell = fmt.Sprintf("%s: it asks %s for a delegated scope of its own", with, who)
+		}
+		run = fmt.Sprintf("%s: the judge alone in its delegated scope (as now)", with)
+	default:
+		shell = fmt.Sprintf("%s: %v", without, cg.scopeErr)
+		run = fmt.Sprintf("%s as well: systemd-run asks the same manager", without)
+	}
+	return fmt.Sprintf("the level as the judge is started:\n  from a shell, a script or make:  %s\n  with %s:  %s\n", shell, systemdRun(), run)
+}

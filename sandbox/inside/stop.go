@@ -3,6 +3,7 @@ package inside
 import (
 	"bytes"
 	"os"
+	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -50,6 +51,7 @@ func (s *stopper) thaw() {
 }
 
 func (s *stopper) stopLoop(g int) {
+	measureComputing()
 	wait := 50 * time.Microsecond
 	seen := map[string]sched{} // running thread → its figures when first seen running
 	start := time.Now()
@@ -83,17 +85,90 @@ func (s *stopper) stopLoop(g int) {
 }
 
 // computing is how much CPU time a thread seen running may use before
-// its process is stopped whatever it does. A thread woken in a write (the
-// judge read some of its output) is running too, the kernel does not say
-// where: it uses a few microseconds to copy what fits and sleeps again in
-// its write, or it waits its turn for a CPU, using none. One that computes
-// uses this up at once.
+// its process is stopped whatever it does: minComputing, or on a machine
+// whose kernel copies slowly (an emulator), what copying copyUnits MiB
+// through a pipe costs there (measureComputing). A thread woken in a
+// write (the judge read some of its output) is running too, the kernel
+// does not say where: it uses a few microseconds to copy what fits and
+// sleeps again in its write, or it waits its turn for a CPU, using none,
+// or, when the judge reads as fast as it writes, it copies on without
+// sleeping, which an emulated kernel makes slow. One that computes uses
+// this up at once.
 //
 // A process is never stopped for the time passing: a running thread
 // that has not used computing has computed next to nothing, however long
 // the machine keeps it waiting for a CPU, and it may be in a write, even
 // preempted in the middle of one; a stop would tear it.
-const computing = 2 * time.Millisecond
+var (
+	computing     = minComputing
+	computingOnce sync.Once
+)
+
+const (
+	minComputing = 2 * time.Millisecond
+	copyUnits    = 16
+)
+
+// measureComputing sets computing, once, from the CPU time this thread
+// takes to write a MiB into a pipe and read it back, the best of three:
+// about 0.1 ms on the machines this was written on, where computing is
+// minComputing.
+func measureComputing() {
+	computingOnce.Do(func() {
+		if d := pipeCost(); d*copyUnits > minComputing {
+			computing = d * copyUnits
+		}
+	})
+}
+
+// pipeCost is the CPU time of writing a MiB into a pipe and reading it
+// back, or 0 if that fails.
+func pipeCost() time.Duration {
+	var p [2]int
+	if unix.Pipe2(p[:], unix.O_CLOEXEC|unix.O_NONBLOCK) != nil {
+		return 0
+	}
+	defer unix.Close(p[0])
+	defer unix.Close(p[1])
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	buf := make([]byte, 64<<10)
+	best := time.Duration(0)
+	for try := 0; try < 3; try++ {
+		t0, ok := threadCPU()
+		for done := 0; ok && done < 1<<20; {
+			n, err := unix.Write(p[1], buf)
+			if err != nil || n <= 0 {
+				return 0
+			}
+			for m := 0; m < n; {
+				k, err := unix.Read(p[0], buf[:n-m])
+				if err != nil || k <= 0 {
+					return 0
+				}
+				m += k
+			}
+			done += n
+		}
+		t1, ok2 := threadCPU()
+		if !ok || !ok2 {
+			return 0
+		}
+		if d := t1 - t0; try == 0 || d < best {
+			best = d
+		}
+	}
+	return best
+}
+
+// threadCPU is the CPU time of the calling thread.
+func threadCPU() (time.Duration, bool) {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts) != nil {
+		return 0, false
+	}
+	return time.Duration(ts.Nano()), true
+}
 
 // closeWatch is how long running threads that get a CPU are looked at
 // every 50 µs; then every millisecond.
