@@ -56,7 +56,19 @@ func TestFreeze(t *testing.T) {
 			if !settles(p) {
 				t.Fatalf("frozen, threads of the program are still runnable after 20s: %v", runnable(p))
 			}
+			// A thread is seen stopped as it goes off its CPU, and its
+			// last run is counted then: up to a tick (4 ms on a kernel
+			// of 250 Hz) later, on a slow machine. From when the clock
+			// holds still, it must stay still.
 			c1, _ := p.CPUTime()
+			for i := 0; i < 100; i++ {
+				time.Sleep(20 * time.Millisecond)
+				c, _ := p.CPUTime()
+				if c == c1 {
+					break
+				}
+				c1 = c
+			}
 			time.Sleep(300 * time.Millisecond)
 			c2, _ := p.CPUTime()
 			if r := runnable(p); len(r) > 0 {
