@@ -11,7 +11,10 @@ import (
 
 func TestMain(m *testing.M) {
 	Init()
-	os.Exit(m.Run())
+	code := m.Run()
+	// The ready sandboxes' cgroups go with them, as a judge's do.
+	Close()
+	os.Exit(code)
 }
 
 // run starts argv at level with its output in a pipe and returns the
