@@ -269,8 +269,13 @@ mounts() { awk '{ print $5 }' /proc/self/mountinfo | sort; }
 leftovers() {
     local m p c
     m=$(comm -13 <(echo "$MOUNTS") <(mounts) | tr '\n' ' ')
-    p=$(ps -o pid=,user=,args= -u 65534 2>/dev/null; ps -o pid=,user=,args= -u judge 2>/dev/null |
-        grep -v -e 'systemd --user' -e '(sd-pam)' -e dbus-daemon)
+    # Processes of nobody or of the user, and any left in a scope of
+    # systemd-run's or of a judge's (as root too).
+    p=$( { ps -o pid=,user=,args= -u 65534 2>/dev/null; ps -o pid=,user=,args= -u judge 2>/dev/null |
+        grep -v -e 'systemd --user' -e '(sd-pam)' -e dbus-daemon
+        for f in /proc/[0-9]*/cgroup; do
+            grep -qE '/(run-r[0-9a-f]+|judge-[0-9]+)\.scope' "$f" 2>/dev/null && ps -o pid=,user=,args= -p "$(basename "$(dirname "$f")")"
+        done; } 2>/dev/null | sort -u)
     # (A scope's cgroups go once systemd has seen its process end.)
     for _ in $(seq 20); do
         c=$(find /sys/fs/cgroup -name 'judge*' -not -name judge-check.service -type d 2>/dev/null | tr '\n' ' ')
