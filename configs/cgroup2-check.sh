@@ -243,7 +243,10 @@ EOF
 cat >"$P/run.sh" <<'EOF'
 #!/bin/bash
 # In the VM, as root: the checks, each step's result on standard output.
-export PATH=/check/go/bin:/check/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
+# Go where the sandbox shows it to the compiles of the tournament's bots:
+# under /usr.
+mkdir -p /usr/local/go && mount --bind /check/go /usr/local/go
+export PATH=/usr/local/go/bin:/check/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 export GOMODCACHE=/check/modcache GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local GOTELEMETRY=off
 export HOME=/root GOCACHE=/tmp/gocache-root
 T0=$(date +%s)
@@ -329,6 +332,7 @@ if [ "${ONLY_EXTRA:-0}" != 1 ]; then
         echo "   $played"
         set -- $played
         [ -n "$played" ] && [ "$1" = "$3" ] && ! grep -q '^## Left out' $out/standings.md || rc=1
+        sed -n '/^## Left out/,/^## [^L]/p' $out/standings.md | sed 's/^/   /'
         grep -c '"status":"crash"\|"status":"error"' $out/results.log | sed 's/^/   crash or error results: /'
         result "tournament as $who" $rc
         leftovers
