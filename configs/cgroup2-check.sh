@@ -41,8 +41,9 @@
 # and reuses it in later runs: the run then takes a boot and the tests.
 # CGROUP2_RUN=REGEXP runs only the tests it matches, CGROUP2_ONLY_EXTRA=1
 # only CGROUP2_EXTRA; CGROUP2_ACCEL=kvm or tcg forces QEMU's accelerator.
-# Not part of 'make test': it needs root, Debian's mirror and about
-# 12 minutes with KVM (7 of them to make the system image).
+# Not part of 'make test': it needs root and Debian's mirror. Measured
+# here (2 shared CPUs, TCG: this machine's KVM does not boot the kernel):
+# about 20 minutes, 5 of them to make the system image.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
