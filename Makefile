@@ -11,6 +11,10 @@
 #                from Debian and the Go module proxy alone, and plays a sharded
 #                tournament in it, a container per shard; the merge must equal
 #                one run
+#   make cgroup2-check  as root: a throwaway Debian 12 VM (QEMU) with cgroup v2
+#                only and kernel 6.1 runs the tests of the sandbox and of the
+#                process player, judge doctor and a tournament at level full,
+#                as root and as a normal user, each in a delegated scope
 #   make vet     go vet, staticcheck and gofmt, and the builds for macOS and
 #                Windows (make cross-vet)
 #   make install put judge in ~/.local/bin (PREFIX=/usr/local: /usr/local/bin)
@@ -142,6 +146,12 @@ scale-check:
 # Needs root; not part of make test.
 container-check:
 	configs/container-check.sh
+
+# The sandbox on cgroup v2 only and Debian 12's kernel, in a VM
+# (docs/sandbox.md). Needs root; not part of make test.
+.PHONY: cgroup2-check
+cgroup2-check:
+	configs/cgroup2-check.sh
 
 # A few minutes of fuzzing of every parser and reader of untrusted files
 # (not part of make test, which runs their seed corpus). Temporary files

@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,5 +47,73 @@ func TestNotice(t *testing.T) {
 		if got := l.Notice(); !strings.HasPrefix(got, want) || (want == "") != (got == "") || strings.Contains(got, "\n") {
 			t.Errorf("%q.Notice() = %q, want one line starting %q", l, got, want)
 		}
+	}
+}
+
+// TestBasicShared: at level basic, which shares the host's namespaces, a
+// program reaches no unix socket of another's, abstract or named
+// (whatever Landlock's ABI), cannot make a datagram socket that could
+// send to one, cannot truncate a file by its path (which Landlock checks
+// only from ABI 3), and cannot signal every process or a process group;
+// socket pairs work, and it may signal its own group.
+func TestBasicShared(t *testing.T) {
+	available(t, Basic)
+	if !Probe().seccomp {
+		t.Skip("no seccomp filter on this machine: at level basic, bots reach the host's unix sockets and signal every process of their user (docs/sandbox.md)")
+	}
+	argv, dir := build(t, "shared.c")
+	name := fmt.Sprintf("judge-basic-sockets-%d-%d", os.Getpid(), time.Now().UnixNano())
+	abstract, err := net.Listen("unix", "@"+name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer abstract.Close()
+	path := filepath.Join(dir, "sock")
+	named, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer named.Close()
+	if err := os.Chmod(path, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	accepted := make(chan string, 2)
+	for _, ln := range []net.Listener{abstract, named} {
+		go func() {
+			if c, err := ln.Accept(); err == nil {
+				accepted <- ln.Addr().String()
+				c.Close()
+			}
+		}()
+	}
+	// A file the program may write, in a directory of its own: truncated
+	// through a descriptor, it could be; by its path it is refused.
+	wdir := t.TempDir()
+	if err := os.Chmod(wdir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(wdir, "data")
+	if err := os.WriteFile(file, []byte("data"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	out, e := run(t, Basic, Spec{Argv: append(argv, name, path, file), ReadOnly: []string{dir}, Writable: []string{wdir}})
+	t.Logf("%s\n%s", e, out)
+	for _, want := range []string{"abstract: denied", "named: denied", "datagram: denied", "datagram pair: denied",
+		"bind: denied", "pair: allowed", "seqpacket pair: allowed",
+		"truncate by a path: denied", "signal every process: denied", "signal its group by number: denied", "signal its own group: allowed"} {
+		if !strings.Contains(out, "\n"+want) && !strings.HasPrefix(out, want) {
+			t.Errorf("want %q:\n%s", want, out)
+		}
+	}
+	if e.Code != 0 {
+		t.Errorf("exit %v, want 0", e)
+	}
+	if b, err := os.ReadFile(file); err != nil || string(b) != "data" {
+		t.Errorf("the file the program may write: %q, %v", b, err)
+	}
+	select {
+	case a := <-accepted:
+		t.Errorf("the program reached %s", a)
+	case <-time.After(100 * time.Millisecond):
 	}
 }

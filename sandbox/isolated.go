@@ -167,6 +167,7 @@ func planIsolated(spec Spec, level Level, pr *Report) (*isolatedPlan, error) {
 		cfg.RO = append(append([]string(nil), wire.SystemDirs...), ro...)
 		cfg.RW = append([]string{tmp}, rw...)
 		cfg.Proc = basicProc
+		cfg.Basic = true
 	}
 	protect(cfg, pr)
 	return pl, nil

@@ -623,10 +623,12 @@ func startPooled(spec Spec, sh *shape, run *wire.Run) (*Process, error) {
 			return nil, err
 		}
 		s.destroy()
-		if !warm || attempt > 0 {
+		if !warm || attempt > maxIdlePerShape {
 			return nil, err
 		}
-		// An idle slot that died: try once more with a new one.
+		// An idle slot that died (killed from outside: at level basic
+		// without Landlock's signal scope, a program of the same user
+		// can kill every idle init at once): the next one, or a new one.
 	}
 }
 

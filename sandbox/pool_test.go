@@ -319,15 +319,38 @@ func TestCloseLeavesNoCgroup(t *testing.T) {
 	available(t, Full)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCloseHelper$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "SANDBOX_CLOSE_HELPER=1")
+	var dirs []string
+	if s := cgroups(); s.version == 2 {
+		// On cgroup v2 a judge makes its sandboxes' cgroups only in a
+		// cgroup where it is alone: the helper starts in one of its own,
+		// beside this judge's sandboxes.
+		own := filepath.Join(s.v2, fmt.Sprintf("judge-close-helper-%d", os.Getpid()))
+		if err := os.Mkdir(own, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			leaves, _ := filepath.Glob(filepath.Join(own, "*", "cgroup.procs"))
+			for _, l := range leaves {
+				os.Remove(filepath.Dir(l))
+			}
+			if err := os.Remove(own); err != nil {
+				t.Errorf("the helper's cgroup: %v", err)
+			}
+		}()
+		f, err := os.Open(own)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		cmd.SysProcAttr = &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: int(f.Fd())}
+		dirs = append(dirs, own)
+	}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	pid := cmd.Process.Pid
-	var dirs []string
-	if s := cgroups(); s.version == 2 {
-		dirs = append(dirs, s.v2)
-	} else {
+	if s := cgroups(); s.version != 2 {
 		for _, d := range s.v1 {
 			dirs = append(dirs, d)
 		}
@@ -545,6 +568,125 @@ func TestPoolAgesOutUnusedShapes(t *testing.T) {
 	for i, k := range stale {
 		if gone := len(pool.idle[k]) == 0; gone != (i < 4) {
 			t.Errorf("unused shape %d (0: idle the longest): gone %v, want %v", i, gone, i < 4)
+		}
+	}
+}
+
+// TestDeadIdleSlotsAreSkipped: every ready sandbox of a shape killed
+// from outside (as a program of the same user can, at level basic on a
+// kernel without Landlock's signal scope), the next Start skips them all
+// and runs the program in a new one.
+func TestDeadIdleSlotsAreSkipped(t *testing.T) {
+	available(t, Namespaces)
+	ReleaseIdle()
+	defer ReleaseIdle()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	spec := Spec{Argv: []string{"/bin/true"}, ReadOnly: []string{dir}, Limits: hostileLimits}
+	if err := Prewarm(spec, 3); err != nil {
+		t.Fatal(err)
+	}
+	sh, _, err := prepare(spec)
+	if err != nil || sh == nil {
+		t.Fatalf("prepare: %v, %v", sh, err)
+	}
+	pool.mu.Lock()
+	ready := append([]*slot(nil), pool.idle[sh.key]...)
+	pool.mu.Unlock()
+	if len(ready) != 3 {
+		t.Fatalf("%d ready sandboxes after Prewarm(3)", len(ready))
+	}
+	for _, s := range ready {
+		if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range ready {
+		for i := 0; i < 500 && syscall.Kill(s.cmd.Process.Pid, 0) == nil && !zombie(s.cmd.Process.Pid); i++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	p, err := Start(spec)
+	if err != nil {
+		t.Fatalf("Start with every ready sandbox dead: %v", err)
+	}
+	<-p.Done()
+	if e := p.Exit(); e.Code != 0 {
+		t.Errorf("exit %v", e)
+	}
+	for _, s := range ready {
+		if p.slotOf() == s {
+			t.Error("the program ran in a dead sandbox")
+		}
+	}
+}
+
+// zombie reports whether process pid has ended and is not yet reaped.
+func zombie(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	return err != nil || strings.Contains(string(b), ") Z ")
+}
+
+// TestShownMountsStayInside: a directory shown to a program, on a mount
+// shared with other mount namespaces (as systemd makes every mount), gets
+// no mount of the sandbox's: neither a directory shown inside it nor a
+// program's fresh /tmp over a directory shown at /tmp appears on the
+// machine. (The judge clones the trees it shows when it runs as root, and
+// a clone is a peer of what it was cloned from.)
+func TestShownMountsStayInside(t *testing.T) {
+	available(t, Namespaces)
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to make a shared mount")
+	}
+	ReleaseIdle()
+	defer ReleaseIdle()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=1m,mode=755"); err != nil {
+		t.Skipf("cannot mount a tmpfs here: %v", err)
+	}
+	defer syscall.Unmount(dir, syscall.MNT_DETACH)
+	if err := syscall.Mount("", dir, "", syscall.MS_SHARED, ""); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	under := func() []string {
+		b, err := os.ReadFile("/proc/self/mountinfo")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) > 4 && strings.HasPrefix(f[4], dir+"/") {
+				out = append(out, line)
+			}
+		}
+		return out
+	}
+	for _, l := range []Level{Full, Namespaces} {
+		if l.rank() > Probe().Level.rank() {
+			continue
+		}
+		for i := 0; i < 2; i++ { // a new slot, then the same one again
+			p, err := Start(Spec{Argv: []string{"/bin/true"}, Level: l, Limits: hostileLimits,
+				ReadOnly: []string{dir}, Writable: []string{sub}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			<-p.Done()
+			if e := p.Exit(); e.Code != 0 {
+				t.Errorf("at %s: exit %v", l, e)
+			}
+			if got := under(); len(got) > 0 {
+				t.Fatalf("at %s, mounts of the sandbox on the machine:\n%s", l, strings.Join(got, "\n"))
+			}
 		}
 	}
 }

@@ -133,6 +133,12 @@ func runProbe() *Report {
 		}
 		if r.landlock >= 6 {
 			what += "; no abstract unix sockets or signals out of the sandbox"
+		} else {
+			// What the namespaces and the seccomp filter do instead
+			// (docs/sandbox.md, Older kernels).
+			what += "; abstract unix sockets and signals are not scoped (ABI 6): the namespaces keep them in at levels full and namespaces; " +
+				"at basic the seccomp filter refuses connect, bind, datagram sockets and kill of a group or of every process, " +
+				"but a bot can signal a process of its user named by its pid"
 		}
 		add("landlock", true, fmt.Sprintf("ABI %d: %s", r.landlock, what), "")
 	} else {

@@ -14,7 +14,7 @@ import (
 func TestMain(m *testing.M) {
 	Init()
 	code := m.Run()
-	// The ready sandboxes' cgroups, which would outlast the tests.
+	// The ready sandboxes' cgroups go with them, as a judge's do.
 	Close()
 	os.Exit(code)
 }

@@ -303,6 +303,13 @@ func runHostile(t *testing.T, h hostile, level sandbox.Level) {
 	if level != sandbox.Full && h.lower != "" {
 		want = h.lower
 	}
+	if h.src == "killparent.c" && level == sandbox.Basic && os.Geteuid() != 0 && landlockABI() < 6 {
+		// Below Landlock ABI 6 nothing keeps a bot at basic from
+		// signalling its parent, the sandbox's reaper, which is its own
+		// user's (docs/sandbox.md, Older kernels): it may end its own
+		// sandbox, and nothing else.
+		h.or = "crash"
+	}
 	tr := playTurn(t, procbot.Spec{Name: h.name, Argv: argv}, procbot.Options{Level: level, Limits: hostileLimits, Env: env, IO: h.io}, limit)
 	t.Logf("%s: %s (%s); exit: %v; stderr %d bytes; cpu %v", h.name, tr.status, tr.reason, tr.exit, tr.final.StderrBytes, tr.exit.CPU)
 	if string(tr.status) != want && (h.or == "" || string(tr.status) != h.or) {

@@ -123,7 +123,8 @@ func restrictThread(cfg *wire.Config, noCaps, chdir bool) error {
 		}
 	}
 	if cfg.Seccomp {
-		if err := installSeccomp(); err != nil {
+		// Below Landlock ABI 6, the signals its scope would keep in.
+		if err := installFilter(cfg.Basic, cfg.Landlock < 6); err != nil {
 			return fmt.Errorf("seccomp: %w", err)
 		}
 	}

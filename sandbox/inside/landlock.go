@@ -46,7 +46,8 @@ const fileRights = llExec | llWrite | llRead | llTruncate | llIoctlDev
 
 // applyLandlock restricts the calling thread (and what it execs) to
 // reading and executing ro, anything in rw, reading and writing the
-// devices of /dev and the paths of proc (all of /proc when nil). It
+// devices of /dev and the paths of proc (all of /proc, read only, when
+// nil). It
 // denies TCP (ABI 4), abstract unix sockets and signals out of the
 // sandbox (ABI 6).
 func applyLandlock(abi int, ro, rw, proc []string) error {
@@ -100,11 +101,17 @@ func applyLandlock(abi int, ro, rw, proc []string) error {
 	if err := add("/dev", dev); err != nil {
 		return err
 	}
+	// A sandbox's own /proc (nil): read only, so that no program writes
+	// its init's files (/proc/1/oom_score_adj), whatever the ABI (before
+	// ABI 3, truncation is not checked, and fopen's "w" got through). At
+	// level basic, the paths given, its own process's among them.
+	procRights := uint64(llRead | llReadDir | llWrite)
 	if proc == nil {
 		proc = []string{"/proc"}
+		procRights = llRead | llReadDir
 	}
 	for _, p := range proc {
-		if err := add(p, llRead|llReadDir|llWrite); err != nil {
+		if err := add(p, procRights); err != nil {
 			return err
 		}
 	}

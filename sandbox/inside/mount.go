@@ -264,9 +264,16 @@ func bind(src, dst string, write bool) error {
 	return restrict(dst, write)
 }
 
-// restrict makes the mount at dst read-only unless write, with no
-// set-user-id or device files.
+// restrict makes the mount at dst private, and read-only unless write,
+// with no set-user-id or device files. Private first: a tree the judge
+// cloned as root (open_tree) is a peer of the machine's mount it was
+// cloned from, shared on systemd's machines, and every mount made on it
+// in the sandbox (a program's fresh /tmp over a directory shown at /tmp)
+// would appear on the machine too.
 func restrict(dst string, write bool) error {
+	if err := unix.Mount("", dst, "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making %s private: %w", dst, err)
+	}
 	attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
 	if !write {
 		attr.Attr_set |= unix.MOUNT_ATTR_RDONLY

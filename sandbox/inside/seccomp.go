@@ -28,12 +28,24 @@ import (
 // setrlimit, nice and sched_setaffinity(0, ...) do; another of its own
 // threads, by its id, it cannot (pthread_setaffinity_np of another
 // thread fails). Everything else is allowed.
+//
+// At level basic, where programs share the host's namespaces, the filter
+// also refuses what Landlock scopes only from ABI 6, or not at all:
+// connect and bind, and unix sockets of a type that could send to an
+// address (datagrams), so that no abstract or named unix socket of
+// another's is reached (stream and seqpacket sockets made in pairs are
+// left); kill of a process group or of every process (a negative pid:
+// kill(-1, ...) would reach every process of the user, other bots and
+// the judge); and truncate by a path, which Landlock checks only from
+// ABI 3. A process of the user named by its pid is still reachable
+// below ABI 6.
 
 const (
 	bpfLd   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
 	bpfJeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
 	bpfJge  = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
 	bpfJset = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+	bpfAnd  = unix.BPF_ALU | unix.BPF_AND | unix.BPF_K
 	bpfRet  = unix.BPF_RET | unix.BPF_K
 
 	retAllow = unix.SECCOMP_RET_ALLOW
@@ -52,8 +64,31 @@ func argHigh(i int) uint32 { return uint32(20 + 8*i) }
 const nsFlags = unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWNET |
 	unix.CLONE_NEWIPC | unix.CLONE_NEWUTS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWTIME
 
-// seccompFilter builds the filter for this architecture.
-func seccompFilter() ([]unix.SockFilter, error) {
+// signalRules keep a program's signals from its sandbox's init where
+// Landlock cannot (below ABI 6): signals to pid 1 (kill, tgkill,
+// rt_sigqueueinfo, rt_tgsigqueueinfo, pidfd_open of pid 1) are refused,
+// and so are tkill, which names a thread alone, and pidfd_send_signal,
+// which takes a /proc/PID directory too (Go's runtime then uses kill).
+func signalRules(st func(uint16, uint32, uint8, uint8) unix.SockFilter) []unix.SockFilter {
+	f := []unix.SockFilter{
+		st(bpfJeq, unix.SYS_TKILL, 1, 0),
+		st(bpfJeq, unix.SYS_PIDFD_SEND_SIGNAL, 0, 1),
+		st(bpfRet, retErrno(unix.EPERM), 0, 0),
+	}
+	for _, nr := range []uint32{unix.SYS_KILL, unix.SYS_TGKILL, unix.SYS_RT_SIGQUEUEINFO, unix.SYS_RT_TGSIGQUEUEINFO, unix.SYS_PIDFD_OPEN} {
+		f = append(f,
+			st(bpfJeq, nr, 0, 4),
+			st(bpfLd, argLow(0), 0, 0),
+			st(bpfJeq, 1, 0, 1),
+			st(bpfRet, retErrno(unix.EPERM), 0, 0),
+			st(bpfLd, offNr, 0, 0))
+	}
+	return f
+}
+
+// seccompFilter builds the filter for this architecture; basic adds the
+// rules of level basic, signals those of signalRules.
+func seccompFilter(basic, signals bool) ([]unix.SockFilter, error) {
 	if kernel.AuditArch == 0 {
 		return nil, errors.New("no seccomp filter for this architecture")
 	}
@@ -68,6 +103,37 @@ func seccompFilter() ([]unix.SockFilter, error) {
 	}
 	if kernel.X32Bit != 0 {
 		f = append(f, st(bpfJge, kernel.X32Bit, 0, 1), st(bpfRet, retErrno(unix.ENOSYS), 0, 0))
+	}
+	if signals {
+		f = append(f, signalRules(st)...)
+	}
+	if basic {
+		f = append(f,
+			// truncate: by a path, which Landlock checks only from ABI 3
+			// (ftruncate of a file opened for writing is left).
+			st(bpfJeq, unix.SYS_TRUNCATE, 0, 1),
+			st(bpfRet, retErrno(unix.EPERM), 0, 0),
+			// kill: no process group, not every process.
+			st(bpfJeq, unix.SYS_KILL, 0, 4),
+			st(bpfLd, argLow(0), 0, 0),
+			st(bpfJset, 0x80000000, 0, 1),
+			st(bpfRet, retErrno(unix.EPERM), 0, 0),
+			st(bpfRet, retAllow, 0, 0),
+			// connect, bind: refused.
+			st(bpfJeq, unix.SYS_CONNECT, 1, 0),
+			st(bpfJeq, unix.SYS_BIND, 0, 1),
+			st(bpfRet, retErrno(unix.EPERM), 0, 0),
+			// socket, socketpair: of type stream or seqpacket only (the
+			// other families are refused below).
+			st(bpfJeq, unix.SYS_SOCKET, 1, 0),
+			st(bpfJeq, unix.SYS_SOCKETPAIR, 0, 5),
+			st(bpfLd, argLow(1), 0, 0),
+			st(bpfAnd, sockTypeMask, 0, 0),
+			st(bpfJeq, unix.SOCK_STREAM, 2, 0),
+			st(bpfJeq, unix.SOCK_SEQPACKET, 1, 0),
+			st(bpfRet, retErrno(unix.EPERM), 0, 0),
+			st(bpfLd, offNr, 0, 0),
+		)
 	}
 	for _, nr := range deniedSyscalls {
 		f = append(f, st(bpfJeq, uint32(nr), 0, 1), st(bpfRet, retErrno(unix.EPERM), 0, 0))
@@ -133,10 +199,18 @@ func seccompFilter() ([]unix.SockFilter, error) {
 	return f, nil
 }
 
+// sockTypeMask is the type's part of socket's second argument (the rest
+// are flags such as SOCK_CLOEXEC).
+const sockTypeMask = 0xf
+
 // installSeccomp installs the filter on the calling thread; no_new_privs
 // must be set.
-func installSeccomp() error {
-	f, err := seccompFilter()
+func installSeccomp() error { return installFilter(false, false) }
+
+// installFilter installs the filter, with level basic's rules if basic,
+// and signalRules if signals.
+func installFilter(basic, signals bool) error {
+	f, err := seccompFilter(basic, signals)
 	if err != nil {
 		return err
 	}

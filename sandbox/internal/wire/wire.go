@@ -62,6 +62,9 @@ type Config struct {
 	RunCgroup int   `json:"run_cgroup,omitempty"`
 	Uid       int   `json:"uid"` // -1 to keep
 	Gid       int   `json:"gid"`
+	// Basic adds to the seccomp filter the rules of level basic, whose
+	// programs share the host's namespaces (inside/seccomp.go).
+	Basic bool `json:"basic,omitempty"`
 }
 
 // Mount is a file or directory to show at Dst: a mount tree the judge
