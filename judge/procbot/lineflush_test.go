@@ -42,6 +42,17 @@ func lineFlushBots(t *testing.T) []flushBot {
 		return nil
 	}
 	exe := func(name string) string { return filepath.Join(out, name) }
+	// The scripts run from out too, which the sandbox's user may enter
+	// wherever the checkout is.
+	for _, f := range []string{"ttt.py", "ttt.rb", "ttt.sh"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err == nil {
+			err = os.WriteFile(exe(f), b, 0o755)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	type recipe struct {
 		bot   flushBot
 		tools []string
@@ -54,9 +65,9 @@ func lineFlushBots(t *testing.T) []flushBot {
 			[]string{"g++"}, func() error { return build(nil, "g++", "-O2", "-o", exe("cpp"), "ttt.cpp") }},
 		{flushBot{name: "c++ static", spec: procbot.Spec{Argv: []string{exe("cpp-static")}}, io: procbot.PTY, buffers: true},
 			[]string{"g++"}, func() error { return build(nil, "g++", "-O2", "-static", "-o", exe("cpp-static"), "ttt.cpp") }},
-		{flushBot{name: "python", spec: procbot.Spec{Argv: []string{"python3", filepath.Join(src, "ttt.py")}}, io: procbot.Pipe, buffers: true},
+		{flushBot{name: "python", spec: procbot.Spec{Argv: []string{"python3", exe("ttt.py")}}, io: procbot.Pipe, buffers: true},
 			[]string{"python3"}, nil},
-		{flushBot{name: "ruby", spec: procbot.Spec{Argv: []string{"ruby", filepath.Join(src, "ttt.rb")}}, io: procbot.Pipe, buffers: true},
+		{flushBot{name: "ruby", spec: procbot.Spec{Argv: []string{"ruby", exe("ttt.rb")}}, io: procbot.Pipe, buffers: true},
 			[]string{"ruby"}, nil},
 		{flushBot{name: "java", spec: procbot.Spec{Argv: []string{"java", "-cp", exe("java"), "Ttt"}}, io: procbot.Pipe},
 			[]string{"javac", "java"}, func() error { return build(nil, "javac", "-d", exe("java"), "Ttt.java") }},
@@ -66,7 +77,7 @@ func lineFlushBots(t *testing.T) []flushBot {
 			}},
 		{flushBot{name: "rust", spec: procbot.Spec{Argv: []string{exe("rust")}}, io: procbot.Pipe},
 			[]string{"rustc"}, func() error { return build(nil, "rustc", "-O", "-o", exe("rust"), "ttt.rs") }},
-		{flushBot{name: "shell", spec: procbot.Spec{Argv: []string{filepath.Join(src, "ttt.sh")}}, io: procbot.Pipe},
+		{flushBot{name: "shell", spec: procbot.Spec{Argv: []string{exe("ttt.sh")}}, io: procbot.Pipe},
 			[]string{"sh"}, nil},
 	}
 	var bots []flushBot
