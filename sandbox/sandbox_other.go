@@ -26,15 +26,6 @@ type Report struct {
 	Checks []Check // each protection, active or not
 }
 
-// Check is one protection: whether it is active, what it does or why it
-// is not, and what a user can do about it.
-type Check struct {
-	Name   string
-	Active bool
-	Detail string
-	Advice string
-}
-
 var (
 	probeOnce   sync.Once
 	probeReport *Report
@@ -61,17 +52,7 @@ func probe() *Report {
 // String prints the report for a person, one protection a line.
 func (r *Report) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "sandbox level: %s\n", r.Level)
-	for _, c := range r.Checks {
-		state := "active "
-		if !c.Active {
-			state = "MISSING"
-		}
-		fmt.Fprintf(&b, "  %s  %-40s %s\n", state, c.Name, c.Detail)
-		if !c.Active && c.Advice != "" {
-			fmt.Fprintf(&b, "           %-40s what to do: %s\n", "", c.Advice)
-		}
-	}
+	writeChecks(&b, r.Level, r.Checks)
 	return b.String()
 }
 
