@@ -22,25 +22,9 @@ type plainProc struct {
 
 // startPlain runs spec.Argv in a process group of its own, at level None.
 func startPlain(spec Spec) (*Process, error) {
-	path, err := exec.LookPath(spec.Argv[0])
+	cmd, err := plainCmd(spec, &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL})
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	cmd := &exec.Cmd{
-		Path:   path,
-		Args:   spec.Argv,
-		Dir:    spec.Dir,
-		Env:    spec.Env,
-		Stdin:  spec.Stdin,
-		Stdout: spec.Stdout,
-		Stderr: spec.Stderr,
-		SysProcAttr: &syscall.SysProcAttr{
-			Setpgid:   true,
-			Pdeathsig: syscall.SIGKILL,
-		},
-	}
-	if cmd.Env == nil {
-		cmd.Env = []string{}
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("sandbox: start %s: %w", spec.Argv[0], err)

@@ -39,28 +39,15 @@ type plainProc struct {
 // so that everything it starts is in the job too. Of spec.Limits, Memory
 // (the job's committed memory), Procs (its processes) and Wall bind.
 func startPlain(spec Spec) (*Process, error) {
-	path, err := exec.LookPath(spec.Argv[0])
+	// A process group of its own: the console's Ctrl-C is the judge's,
+	// which then stops the bots.
+	cmd, err := plainCmd(spec, &syscall.SysProcAttr{CreationFlags: windows.CREATE_SUSPENDED | windows.CREATE_NEW_PROCESS_GROUP})
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
+		return nil, err
 	}
 	job, err := newJob(spec.Limits)
 	if err != nil {
 		return nil, err
-	}
-	cmd := &exec.Cmd{
-		Path:   path,
-		Args:   spec.Argv,
-		Dir:    spec.Dir,
-		Env:    spec.Env,
-		Stdin:  spec.Stdin,
-		Stdout: spec.Stdout,
-		Stderr: spec.Stderr,
-		// A process group of its own: the console's Ctrl-C is the
-		// judge's, which then stops the bots.
-		SysProcAttr: &syscall.SysProcAttr{CreationFlags: windows.CREATE_SUSPENDED | windows.CREATE_NEW_PROCESS_GROUP},
-	}
-	if cmd.Env == nil {
-		cmd.Env = []string{}
 	}
 	if err := cmd.Start(); err != nil {
 		windows.CloseHandle(job)
