@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -22,13 +23,17 @@ import (
 // runSlot is the init of a reusable sandbox: PID 1 of its namespaces. It
 // builds the file system once, then runs one program after another, each
 // on command (a packet with a wire.Run and the program's three
-// standard files). Every program gets, from a thread of its own that
-// nothing else uses: a mount namespace of its own copied from the slot's,
-// with a fresh /tmp and /dev/shm; an IPC namespace of its own; then the
-// restrictions of startDirect (or runExec). When the program ends, the
-// init kills every process left in the PID namespace and reaps them all
-// before it reports, so that the next program finds nothing of it: its
-// processes, files, IPC objects and mounts die with it.
+// standard files). Programs are started from a thread that nothing else
+// uses (readyThread), with a mount namespace of its own copied from the
+// slot's, with a fresh /tmp, /dev/shm and /dev/mqueue, an IPC namespace
+// of its own, and the restrictions of startDirect (or runExec). When the
+// program ends, the init kills every process left in the PID namespace
+// and reaps them all before it reports, so that the next program finds
+// nothing of it: its processes die with it, and the thread starts the
+// next program only if the program left nothing in its namespaces (no
+// file in /tmp, /dev/shm or /dev/mqueue, no System V IPC object: see
+// traces); otherwise the thread ends, its namespaces with it, and a new
+// one is made for the next program.
 func runSlot() {
 	const ctl = 3
 	st := os.NewFile(4, "status")
@@ -59,17 +64,22 @@ func runSlot() {
 	}
 	go slotControl(ctl, ctlFile, &stop, goOn, readyCh)
 
+	var next *readyThread
 	for {
 		stop.thaw() // nothing of a freeze of the previous program goes on
 		var before unix.Rusage
 		_ = unix.Getrusage(unix.RUSAGE_CHILDREN, &before)
-		next := prepareThread(cfg, ctl, intact)
+		// No program runs now: what the last one changed is there to see.
+		spoiled := intact.check()
+		if next == nil {
+			next = prepareThread(cfg, ctl)
+		}
+		next.spoiled = spoiled
 		readyCh <- next
 		r := <-next.done // the judge has been answered
 		if r.err != nil {
-			if next.mountNS >= 0 {
-				unix.Close(next.mountNS)
-			}
+			next.retire()
+			next = nil
 			continue
 		}
 		<-goOn
@@ -84,8 +94,9 @@ func runSlot() {
 			SysUS:  us(after.Stime) - us(before.Stime),
 			MaxRSS: botRU.Maxrss * 1024,
 		})
-		if next.mountNS >= 0 {
-			unix.Close(next.mountNS)
+		if !next.reuse() {
+			next.retire()
+			next = nil
 		}
 	}
 }
@@ -282,15 +293,22 @@ func pidfdWaits() bool {
 	return true
 }
 
-// readyThread is a thread of a slot's init made ready to start one
-// program (prepareThread): it waits for the program's command.
+// readyThread is a thread of a slot's init made ready to start programs
+// (prepareThread): it waits for a program's command, starts it, and once
+// the program has ended (reuse), keeps serving if the program left nothing
+// in its namespaces, or ends.
 type readyThread struct {
 	run  chan runRequest
 	done chan runResult
-	// mountNS holds the program's mount namespace (a descriptor, or -1)
-	// until the init lets go of it, after reporting the program's end:
-	// the last process of a mount namespace to exit takes it down, and
-	// that waits for an RCU grace period before the exit is reported.
+	next chan struct{} // the program has ended, and every process it started
+	kept chan bool     // the thread's answer to next: it serves again
+	// spoiled is what intact.check found before the next program (set
+	// by the init before it hands the thread on), or nil.
+	spoiled error
+	// mountNS holds the thread's mount namespace (a descriptor, or -1)
+	// until the init lets go of it, after reporting the last program's
+	// end: the last process of a mount namespace to exit takes it down,
+	// and that waits for an RCU grace period before the exit is reported.
 	mountNS int
 }
 
@@ -304,52 +322,148 @@ type runResult struct {
 	err error
 }
 
-// prepareThread makes a new thread ready to start one program of a slot:
-// it takes a mount and an IPC namespace of its own with a fresh /tmp and
-// /dev/shm and, where it forks the program itself (Direct), restricts
-// itself; then it waits for the program's command, joins the programs'
-// cgroup (v1), forks the program (or its restricted parent, runExec,
-// when rlimits must not bind the init, or on cgroup v2), answers the
-// judge on ctl (reply), tells the init on done, and ends. What fails in
-// the preparing is told at the start.
-func prepareThread(cfg *wire.Config, ctl int, intact *initState) *readyThread {
-	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1), mountNS: -1}
+// reuse tells the thread that its program has ended, with every process
+// it started, and says whether the thread serves the next program.
+func (t *readyThread) reuse() bool {
+	t.next <- struct{}{}
+	return <-t.kept
+}
+
+// retire lets go of an ended thread's mount namespace.
+func (t *readyThread) retire() {
+	if t.mountNS >= 0 {
+		unix.Close(t.mountNS)
+		t.mountNS = -1
+	}
+}
+
+// prepareThread makes a new thread ready to start programs of a slot: it
+// takes a mount and an IPC namespace of its own with a fresh /tmp,
+// /dev/shm and /dev/mqueue and, where it forks programs itself (Direct),
+// restricts itself. Then, for each program, it waits for the command,
+// joins the programs' cgroup (v1), forks the program (or its restricted
+// parent, runExec, when rlimits must not bind the init, or on cgroup v2),
+// answers the judge on ctl (reply), tells the init on done, and after
+// the program's end serves again while nothing is left of it (traces).
+// What fails in the preparing is told at the start, and the thread ends;
+// so it does after any start that failed.
+func prepareThread(cfg *wire.Config, ctl int) *readyThread {
+	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1),
+		next: make(chan struct{}), kept: make(chan bool), mountNS: -1}
 	go func() {
 		// Never unlocked: the thread ends with the goroutine, and its
 		// namespaces and restrictions with it.
 		runtime.LockOSThread()
-		// No program runs now: what the last one changed is there to see.
-		spoiled := intact.check()
-		var err error
-		if spoiled == nil {
-			err = prepareSelf(cfg, &t.mountNS)
+		err := prepareSelf(cfg, &t.mountNS)
+		var clean *traces
+		if err == nil {
+			clean = takeTraces()
 		}
-		req := <-t.run
-		pid := 0
-		if spoiled == nil && err == nil {
-			pid, err = forkProgram(cfg, req.run, req.fds)
-		}
-		for _, fd := range req.fds {
-			unix.Close(fd)
-		}
-		switch {
-		case spoiled != nil:
-			err = spoiled
-			reply(ctl, 'X', err.Error(), -1)
-		case err != nil:
-			reply(ctl, 'E', err.Error(), -1)
-		default:
-			// A pidfd tells the judge the program's pid outside.
-			if fd, err := unix.PidfdOpen(pid, 0); err == nil {
-				reply(ctl, 'P', strconv.Itoa(pid), fd)
-				unix.Close(fd)
-			} else {
-				reply(ctl, 'N', strconv.Itoa(pid), -1)
+		for {
+			req := <-t.run
+			pid := 0
+			if t.spoiled == nil && err == nil {
+				pid, err = forkProgram(cfg, req.run, req.fds)
 			}
+			for _, fd := range req.fds {
+				unix.Close(fd)
+			}
+			switch {
+			case t.spoiled != nil:
+				err = t.spoiled
+				reply(ctl, 'X', err.Error(), -1)
+			case err != nil:
+				reply(ctl, 'E', err.Error(), -1)
+			default:
+				// A pidfd tells the judge the program's pid outside.
+				if fd, err := unix.PidfdOpen(pid, 0); err == nil {
+					reply(ctl, 'P', strconv.Itoa(pid), fd)
+					unix.Close(fd)
+				} else {
+					reply(ctl, 'N', strconv.Itoa(pid), -1)
+				}
+			}
+			t.done <- runResult{pid, err}
+			if err != nil {
+				return
+			}
+			<-t.next
+			if !clean.same() {
+				t.kept <- false
+				return
+			}
+			t.kept <- true
 		}
-		t.done <- runResult{pid, err}
 	}()
 	return t
+}
+
+// traces are what a program could leave in the namespaces of the thread
+// that started it, for the next program to find: entries of /tmp,
+// /dev/shm and /dev/mqueue (POSIX message queues), seen in the inodes of
+// those directories, which every entry made, removed or renamed changes,
+// and so does a change of their owner, mode or attributes; and System V
+// IPC objects. A program can neither mount nor leave a process behind,
+// and its other traces are in files it was given, or die with it.
+type traces struct {
+	dirs [len(traceDirs)]unix.Stat_t
+}
+
+var traceDirs = [...]string{"/tmp", "/dev/shm", "/dev/mqueue"}
+
+// mqueueMagic is the file system type of a POSIX message queue mount.
+const mqueueMagic = 0x19800202
+
+// takeTraces notes the calling thread's traces, or returns nil when it
+// cannot see them all (no message queue file system at /dev/mqueue) or
+// there are System V IPC objects.
+func takeTraces() *traces {
+	var tr traces
+	for i, d := range traceDirs {
+		if err := unix.Stat(d, &tr.dirs[i]); err != nil {
+			return nil
+		}
+		tr.dirs[i].Atim = unix.Timespec{} // reading a directory is no trace
+	}
+	var fs unix.Statfs_t
+	if err := unix.Statfs("/dev/mqueue", &fs); err != nil || fs.Type != mqueueMagic {
+		return nil
+	}
+	if n, err := sysvObjects(); err != nil || n != 0 {
+		return nil
+	}
+	return &tr
+}
+
+// same says whether the calling thread's traces are still tr (false for
+// a nil tr).
+func (tr *traces) same() bool {
+	if tr == nil {
+		return false
+	}
+	now := takeTraces()
+	return now != nil && *now == *tr
+}
+
+// sysvObjects counts the System V shared memory segments, semaphore sets
+// and message queues of the calling thread's IPC namespace.
+func sysvObjects() (int, error) {
+	const shmInfo, semInfo, msgInfo = 14, 19, 12 // SHM_INFO, SEM_INFO, MSG_INFO
+	var buf [64]int32                            // larger than shm_info, seminfo, msginfo
+	if _, _, e := unix.RawSyscall(unix.SYS_SHMCTL, 0, shmInfo, uintptr(unsafe.Pointer(&buf[0]))); e != 0 {
+		return 0, fmt.Errorf("shmctl: %w", e)
+	}
+	n := int(buf[0]) // shm_info.used_ids
+	buf = [64]int32{}
+	if _, _, e := unix.RawSyscall6(unix.SYS_SEMCTL, 0, 0, semInfo, uintptr(unsafe.Pointer(&buf[0])), 0, 0); e != 0 {
+		return 0, fmt.Errorf("semctl: %w", e)
+	}
+	n += int(buf[7]) // seminfo.semusz: the sets in use
+	buf = [64]int32{}
+	if _, _, e := unix.RawSyscall(unix.SYS_MSGCTL, 0, msgInfo, uintptr(unsafe.Pointer(&buf[0]))); e != 0 {
+		return 0, fmt.Errorf("msgctl: %w", e)
+	}
+	return n + int(buf[0]), nil // msginfo.msgpool: the queues in use
 }
 
 // reply answers a run request on the control socket: kind 'P' (the
@@ -409,6 +523,10 @@ func prepareSelf(cfg *wire.Config, mountNS *int) error {
 	if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, tmpOpts); err != nil {
 		return fmt.Errorf("mounting /dev/shm: %w", err)
 	}
+	// The new IPC namespace's message queues, shown where Linux shows
+	// them, for the thread to see what a program left there (traces).
+	// Without them the thread serves one program.
+	_ = unix.Mount("mqueue", "/dev/mqueue", "mqueue", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
 	for i, m := range inside {
 		var st unix.Stat_t
 		if err := unix.Fstat(trees[i], &st); err != nil {
