@@ -72,7 +72,7 @@ func runSlot() {
 		// No program runs now: what the last one changed is there to see.
 		spoiled := intact.check()
 		if next == nil {
-			next = prepareThread(cfg, ctl)
+			next = prepareThread(cfg, ctl, &stop)
 		}
 		next.spoiled = spoiled
 		readyCh <- next
@@ -347,7 +347,7 @@ func (t *readyThread) retire() {
 // the program's end serves again while nothing is left of it (traces).
 // What fails in the preparing is told at the start, and the thread ends;
 // so it does after any start that failed.
-func prepareThread(cfg *wire.Config, ctl int) *readyThread {
+func prepareThread(cfg *wire.Config, ctl int, stop *stopper) *readyThread {
 	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1),
 		next: make(chan struct{}), kept: make(chan bool), mountNS: -1}
 	go func() {
@@ -361,9 +361,13 @@ func prepareThread(cfg *wire.Config, ctl int) *readyThread {
 		}
 		for {
 			req := <-t.run
-			pid := 0
+			pid, how := 0, ""
 			if t.spoiled == nil && err == nil {
 				pid, err = forkProgram(cfg, req.run, req.fds)
+			}
+			if err == nil && req.run.Stopped && stopNew(pid, req.fds) {
+				stop.stopped()
+				how = " stopped"
 			}
 			for _, fd := range req.fds {
 				unix.Close(fd)
@@ -377,10 +381,10 @@ func prepareThread(cfg *wire.Config, ctl int) *readyThread {
 			default:
 				// A pidfd tells the judge the program's pid outside.
 				if fd, err := unix.PidfdOpen(pid, 0); err == nil {
-					reply(ctl, 'P', strconv.Itoa(pid), fd)
+					reply(ctl, 'P', strconv.Itoa(pid)+how, fd)
 					unix.Close(fd)
 				} else {
-					reply(ctl, 'N', strconv.Itoa(pid), -1)
+					reply(ctl, 'N', strconv.Itoa(pid)+how, -1)
 				}
 			}
 			t.done <- runResult{pid, err}
@@ -396,6 +400,37 @@ func prepareThread(cfg *wire.Config, ctl int) *readyThread {
 		}
 	}()
 	return t
+}
+
+// stopNew stops the program pid that has just started, for a start
+// frozen, if it cannot be in a write to its standard output or error
+// (fds) that a stop would cut short (stop.go): each is a pipe it has
+// written nothing to yet, a file, or /dev/null or the like (which never
+// make a write wait); short of a write begun between this look and the
+// signal, as for every stop. A terminal, a socket, or a pipe that holds
+// something, and the program is frozen as Freeze does. It says whether
+// it stopped the program.
+func stopNew(pid int, fds []int) bool {
+	for _, fd := range fds[1:] {
+		var st unix.Stat_t
+		if unix.Fstat(fd, &st) != nil {
+			return false
+		}
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFIFO:
+			if n, err := unix.IoctlGetInt(fd, unix.TIOCINQ); err != nil || n != 0 {
+				return false
+			}
+		case unix.S_IFREG:
+		case unix.S_IFCHR:
+			if unix.Major(st.Rdev) != 1 { // the memory devices: null, zero, full
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return unix.Kill(pid, unix.SIGSTOP) == nil
 }
 
 // traces are what a program could leave in the namespaces of the thread
