@@ -78,8 +78,7 @@ func runSlot() {
 		readyCh <- next
 		r := <-next.done // the judge has been answered
 		if r.err != nil {
-			next.retire()
-			next = nil
+			next = nil // the thread ended
 			continue
 		}
 		<-goOn
@@ -94,10 +93,6 @@ func runSlot() {
 			SysUS:  us(after.Stime) - us(before.Stime),
 			MaxRSS: botRU.Maxrss * 1024,
 		})
-		if !next.reuse() {
-			next.retire()
-			next = nil
-		}
 	}
 }
 
@@ -294,22 +289,14 @@ func pidfdWaits() bool {
 }
 
 // readyThread is a thread of a slot's init made ready to start programs
-// (prepareThread): it waits for a program's command, starts it, and once
-// the program has ended (reuse), keeps serving if the program left nothing
-// in its namespaces, or ends.
+// (prepareThread): it waits for a program's command and starts it, again
+// and again while no program leaves anything in its namespaces.
 type readyThread struct {
 	run  chan runRequest
 	done chan runResult
-	next chan struct{} // the program has ended, and every process it started
-	kept chan bool     // the thread's answer to next: it serves again
 	// spoiled is what intact.check found before the next program (set
 	// by the init before it hands the thread on), or nil.
 	spoiled error
-	// mountNS holds the thread's mount namespace (a descriptor, or -1)
-	// until the init lets go of it, after reporting the last program's
-	// end: the last process of a mount namespace to exit takes it down,
-	// and that waits for an RCU grace period before the exit is reported.
-	mountNS int
 }
 
 type runRequest struct {
@@ -322,84 +309,78 @@ type runResult struct {
 	err error
 }
 
-// reuse tells the thread that its program has ended, with every process
-// it started, and says whether the thread serves the next program.
-func (t *readyThread) reuse() bool {
-	t.next <- struct{}{}
-	return <-t.kept
-}
-
-// retire lets go of an ended thread's mount namespace.
-func (t *readyThread) retire() {
-	if t.mountNS >= 0 {
-		unix.Close(t.mountNS)
-		t.mountNS = -1
-	}
-}
-
-// prepareThread makes a new thread ready to start programs of a slot: it
-// takes a mount and an IPC namespace of its own with a fresh /tmp,
-// /dev/shm and /dev/mqueue and, where it forks programs itself (Direct),
-// restricts itself. Then, for each program, it waits for the command,
-// joins the programs' cgroup (v1), forks the program (or its restricted
-// parent, runExec, when rlimits must not bind the init, or on cgroup v2),
-// answers the judge on ctl (reply), tells the init on done, and after
-// the program's end serves again while nothing is left of it (traces).
-// What fails in the preparing is told at the start, and the thread ends;
-// so it does after any start that failed.
+// prepareThread makes a new thread ready to start programs of a slot
+// (serve).
 func prepareThread(cfg *wire.Config, ctl int, stop *stopper) *readyThread {
-	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1),
-		next: make(chan struct{}), kept: make(chan bool), mountNS: -1}
-	go func() {
-		// Never unlocked: the thread ends with the goroutine, and its
-		// namespaces and restrictions with it.
-		runtime.LockOSThread()
-		err := prepareSelf(cfg, &t.mountNS)
-		var clean *traces
-		if err == nil {
-			clean = takeTraces()
-		}
-		for {
-			req := <-t.run
-			pid, how := 0, ""
-			if t.spoiled == nil && err == nil {
-				pid, err = forkProgram(cfg, req.run, req.fds)
-			}
-			if err == nil && req.run.Stopped && stopNew(pid, req.fds) {
-				stop.stopped()
-				how = " stopped"
-			}
-			for _, fd := range req.fds {
-				unix.Close(fd)
-			}
-			switch {
-			case t.spoiled != nil:
-				err = t.spoiled
-				reply(ctl, 'X', err.Error(), -1)
-			case err != nil:
-				reply(ctl, 'E', err.Error(), -1)
-			default:
-				// A pidfd tells the judge the program's pid outside.
-				if fd, err := unix.PidfdOpen(pid, 0); err == nil {
-					reply(ctl, 'P', strconv.Itoa(pid)+how, fd)
-					unix.Close(fd)
-				} else {
-					reply(ctl, 'N', strconv.Itoa(pid)+how, -1)
-				}
-			}
-			t.done <- runResult{pid, err}
-			if err != nil {
-				return
-			}
-			<-t.next
-			if !clean.same() {
-				t.kept <- false
-				return
-			}
-			t.kept <- true
-		}
-	}()
+	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1)}
+	go t.serve(cfg, ctl, stop, nil)
 	return t
+}
+
+// serve is the life of a ready thread. It takes a mount and an IPC
+// namespace of its own with a fresh /tmp, /dev/shm and /dev/mqueue and,
+// where it forks programs itself (Direct), restricts itself. Then, for
+// each program, it waits for the command, joins the programs' cgroup
+// (v1), forks the program (or its restricted parent, runExec, when
+// rlimits must not bind the init, or on cgroup v2), answers the judge on
+// ctl (reply), and tells the init on done. A command that comes after a
+// program that left something in the thread's namespaces (traces) goes
+// to a new thread, taking first, and this one ends, its namespaces with
+// it: the last program has ended by then, with every process it started,
+// for the init asks for the next only once it has reaped them all. What
+// fails in the preparing is told at the start, and the thread ends; so
+// it does after any start that failed.
+func (t *readyThread) serve(cfg *wire.Config, ctl int, stop *stopper, first *runRequest) {
+	// Never unlocked: the thread ends with the goroutine, and its
+	// namespaces and restrictions with it.
+	runtime.LockOSThread()
+	err := prepareSelf(cfg)
+	var clean *traces
+	if err == nil {
+		clean = takeTraces()
+	}
+	for used := false; ; used = true {
+		var req runRequest
+		if first != nil {
+			req, first = *first, nil
+		} else {
+			req = <-t.run
+		}
+		if used && !clean.same() {
+			go t.serve(cfg, ctl, stop, &req)
+			return
+		}
+		pid, how := 0, ""
+		if t.spoiled == nil && err == nil {
+			pid, err = forkProgram(cfg, req.run, req.fds)
+		}
+		if err == nil && req.run.Stopped && stopNew(pid, req.fds) {
+			stop.stopped()
+			how = " stopped"
+		}
+		for _, fd := range req.fds {
+			unix.Close(fd)
+		}
+		switch {
+		case t.spoiled != nil:
+			err = t.spoiled
+			reply(ctl, 'X', err.Error(), -1)
+		case err != nil:
+			reply(ctl, 'E', err.Error(), -1)
+		default:
+			// A pidfd tells the judge the program's pid outside.
+			if fd, err := unix.PidfdOpen(pid, 0); err == nil {
+				reply(ctl, 'P', strconv.Itoa(pid)+how, fd)
+				unix.Close(fd)
+			} else {
+				reply(ctl, 'N', strconv.Itoa(pid)+how, -1)
+			}
+		}
+		t.done <- runResult{pid, err}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // stopNew stops the program pid that has just started, for a start
@@ -521,13 +502,10 @@ func reply(ctl int, kind byte, text string, fd int) {
 	}
 }
 
-// prepareSelf is the preparing of a ready thread (prepareThread).
-func prepareSelf(cfg *wire.Config, mountNS *int) error {
+// prepareSelf is the preparing of a ready thread (serve).
+func prepareSelf(cfg *wire.Config) error {
 	if err := unix.Unshare(unix.CLONE_NEWNS | unix.CLONE_NEWIPC); err != nil {
 		return fmt.Errorf("unshare: %w", err)
-	}
-	if fd, err := unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0); err == nil {
-		*mountNS = fd
 	}
 	// The directories shown inside /tmp or /dev/shm (a bot built in a
 	// temporary directory) are taken along onto the fresh ones.
