@@ -1,10 +1,9 @@
 package procbot
 
 import (
-	"unsafe"
-
 	"fmt"
 	"os"
+	"unsafe"
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
