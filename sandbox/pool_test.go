@@ -60,6 +60,20 @@ func runArgv(t *testing.T, l Level, argv []string, lim Limits, dir string) (stri
 	return out.String(), p.Exit(), p.slotOf()
 }
 
+// freshSlots skips the test where level l is not available, ends every
+// idle slot (the test's programs run in slots it starts), and returns a
+// directory for them to run in, which every user can read.
+func freshSlots(t *testing.T, l Level) string {
+	t.Helper()
+	available(t, l)
+	ReleaseIdle()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // keepOnly leaves s the only idle slot of its shape (once the slots being
 // built are built), so that the next start of that shape runs in s if s
 // went back to the pool: a test of what one program leaves for the next
@@ -96,12 +110,7 @@ func keepOnly(s *slot) {
 func TestReuseLeavesNothing(t *testing.T) {
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
-			available(t, l)
-			ReleaseIdle()
-			dir := t.TempDir()
-			if err := os.Chmod(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			dir := freshSlots(t, l)
 			lim := hostileLimits
 			dirty := `echo secret >/tmp/left; echo secret >/dev/shm/left; ulimit -n 20
 				sleep 1000 & exec 7>/tmp/held; sleep 1000 7>&7 &
@@ -451,12 +460,7 @@ func TestReuseChannels(t *testing.T) {
 func TestReuseAfterFreeze(t *testing.T) {
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
-			available(t, l)
-			ReleaseIdle()
-			dir := t.TempDir()
-			if err := os.Chmod(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			dir := freshSlots(t, l)
 			p, err := Start(Spec{Argv: []string{"sleep", "1000"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l,
 				Limits: hostileLimits, ReadOnly: []string{dir}})
 			if err != nil {
@@ -722,12 +726,7 @@ print("queue" if libc.mq_open(b"/left", flags, 0o600, None) >= 0 else "no queue"
 	born := func(out string) string { first, _, _ := strings.Cut(out, "\n"); return first }
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
-			available(t, l)
-			ReleaseIdle()
-			dir := t.TempDir()
-			if err := os.Chmod(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			dir := freshSlots(t, l)
 			run := func(s *slot, script string) (string, Exit) {
 				t.Helper()
 				keepOnly(s)
