@@ -412,3 +412,78 @@ func TestFreezeKeepsWritesWhole(t *testing.T) {
 		})
 	}
 }
+
+// TestStartFrozen checks that a program started frozen runs nothing
+// until it is thawed, at every level but none, where Frozen is ignored.
+// The program sleeps a moment before it writes: in a ready sandbox it is
+// stopped as it starts (SIGSTOP, its state T), before that; elsewhere it
+// is frozen as Freeze does, which stops a sleeping program at once.
+func TestStartFrozen(t *testing.T) {
+	for _, l := range levels {
+		t.Run(string(l), func(t *testing.T) {
+			available(t, l)
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			p, err := Start(Spec{Argv: []string{"sh", "-c", "sleep 0.2; echo started"}, Env: []string{"PATH=/usr/bin:/bin"},
+				Level: l, Limits: hostileLimits, Stdout: w, Frozen: true})
+			w.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				p.Kill()
+				<-p.Done()
+			}()
+			out := make(chan string, 1)
+			go func() {
+				b, _ := io.ReadAll(r)
+				out <- string(b)
+			}()
+			if l == None {
+				select {
+				case s := <-out:
+					if s != "started\n" {
+						t.Errorf("it wrote %q", s)
+					}
+				case <-time.After(20 * time.Second):
+					t.Fatal("at level none, where Frozen is ignored, it wrote nothing in 20 s")
+				}
+				return
+			}
+			if p.slotOf() != nil {
+				if !p.b.(*pooled).stopped {
+					t.Error("started in a ready sandbox, the program was not stopped as it started")
+				}
+				stat := "/proc/" + strconv.Itoa(p.Pid()) + "/stat"
+				for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(time.Millisecond) {
+					st := kernel.ProcState(stat, make([]byte, 512))
+					if st == 'T' {
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("started in a ready sandbox, the program is in state %c, not stopped", st)
+					}
+				}
+			}
+			select {
+			case s := <-out:
+				t.Fatalf("a program started frozen wrote %q", s)
+			case <-time.After(700 * time.Millisecond):
+			}
+			if err := p.Thaw(); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case s := <-out:
+				if s != "started\n" {
+					t.Errorf("thawed, it wrote %q", s)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("thawed, it wrote nothing in 20 s")
+			}
+		})
+	}
+}

@@ -60,6 +60,20 @@ func runArgv(t *testing.T, l Level, argv []string, lim Limits, dir string) (stri
 	return out.String(), p.Exit(), p.slotOf()
 }
 
+// freshSlots skips the test where level l is not available, ends every
+// idle slot (the test's programs run in slots it starts), and returns a
+// directory for them to run in, which every user can read.
+func freshSlots(t *testing.T, l Level) string {
+	t.Helper()
+	available(t, l)
+	ReleaseIdle()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // keepOnly leaves s the only idle slot of its shape (once the slots being
 // built are built), so that the next start of that shape runs in s if s
 // went back to the pool: a test of what one program leaves for the next
@@ -96,12 +110,7 @@ func keepOnly(s *slot) {
 func TestReuseLeavesNothing(t *testing.T) {
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
-			available(t, l)
-			ReleaseIdle()
-			dir := t.TempDir()
-			if err := os.Chmod(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			dir := freshSlots(t, l)
 			lim := hostileLimits
 			dirty := `echo secret >/tmp/left; echo secret >/dev/shm/left; ulimit -n 20
 				sleep 1000 & exec 7>/tmp/held; sleep 1000 7>&7 &
@@ -451,12 +460,7 @@ func TestReuseChannels(t *testing.T) {
 func TestReuseAfterFreeze(t *testing.T) {
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
-			available(t, l)
-			ReleaseIdle()
-			dir := t.TempDir()
-			if err := os.Chmod(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			dir := freshSlots(t, l)
 			p, err := Start(Spec{Argv: []string{"sleep", "1000"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l,
 				Limits: hostileLimits, ReadOnly: []string{dir}})
 			if err != nil {
@@ -688,5 +692,78 @@ func TestShownMountsStayInside(t *testing.T) {
 				t.Fatalf("at %s, mounts of the sandbox on the machine:\n%s", l, strings.Join(got, "\n"))
 			}
 		}
+	}
+}
+
+// TestReuseRenewsWhatIsLeft checks how a slot serves program after
+// program: the thread that starts them, and with it their mount and IPC
+// namespaces, serves the next program as long as each leaves nothing
+// (the fast path, seen in the birth time of /tmp, a new file system for
+// each new thread); a program that leaves a trace of any kind has the
+// next program start in new namespaces, which show none of it. (Landlock
+// keeps programs from making POSIX message queues; at levels without it,
+// they can.)
+func TestReuseRenewsWhatIsLeft(t *testing.T) {
+	const mq = `/usr/bin/python3 -c '
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+flags = os.O_CREAT | os.O_RDWR if sys.argv[1] == "make" else os.O_RDONLY
+print("queue" if libc.mq_open(b"/left", flags, 0o600, None) >= 0 else "no queue")' `
+	cases := []struct {
+		name, leave, look, left string
+		optional                bool // a program may not be able to
+	}{
+		{"a file in /tmp", "echo x >/tmp/left && ls -A /tmp", "ls -A /tmp", "left", false},
+		{"a file in /dev/shm", "echo x >/dev/shm/left && ls -A /dev/shm", "ls -A /dev/shm", "left", false},
+		{"a file made and removed", "echo x >/tmp/gone && rm /tmp/gone && echo gone", "ls -A /tmp", "gone", false},
+		{"a System V shared memory segment", "ipcmk -M 4096 && echo 0x", "ipcs -m", "0x", false},
+		{"a System V semaphore set", "ipcmk -S 1 && echo 0x", "ipcs -s", "0x", false},
+		{"a System V message queue", "ipcmk -Q && echo 0x", "ipcs -q", "0x", false},
+		{"a POSIX message queue", mq + "make", mq + "look", "\nqueue", true},
+		{"the mode of /tmp", "chmod 700 /tmp && ls -ld /tmp", "ls -ld /tmp", "drwx------", true},
+	}
+	const self = "stat -c %w /tmp; "
+	born := func(out string) string { first, _, _ := strings.Cut(out, "\n"); return first }
+	for _, l := range []Level{Full, Namespaces} {
+		t.Run(string(l), func(t *testing.T) {
+			dir := freshSlots(t, l)
+			run := func(s *slot, script string) (string, Exit) {
+				t.Helper()
+				keepOnly(s)
+				out, e, s2 := runIn(t, l, self+script, hostileLimits, dir)
+				if s2 == nil || s != nil && s2 != s {
+					t.Fatal("a program ran in another sandbox, or in none: nothing proven")
+				}
+				return out, e
+			}
+			_, _, s := runIn(t, l, self, hostileLimits, dir)
+			if s == nil {
+				t.Fatal("the program ran in no reusable sandbox")
+			}
+			for _, c := range cases {
+				before, _ := run(s, "")
+				if again, _ := run(s, ""); born(again) != born(before) || born(before) == "-" {
+					t.Fatalf("%s: a program that left nothing had the next start anew (/tmp born %s, then %s)", c.name, born(before), born(again))
+				}
+				out, e := run(s, c.leave)
+				if !strings.Contains(out, c.left) {
+					if c.optional {
+						t.Logf("%s: a program cannot leave it here: %q", c.name, out)
+						continue
+					}
+					t.Fatalf("%s: the program could not leave it: %q, %v", c.name, out, e)
+				}
+				out, e = run(s, "echo; "+c.look)
+				if born(out) == born(before) {
+					t.Errorf("%s: the next program started in the same namespaces", c.name)
+				}
+				if _, look, _ := strings.Cut(out, "\n"); strings.Contains(look, c.left) {
+					t.Errorf("%s: the next program finds it: %q", c.name, out)
+				}
+				if e.Code != 0 {
+					t.Errorf("%s: the next program: %q, %v", c.name, out, e)
+				}
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package procbot
 import (
 	"fmt"
 	"os"
+	"unsafe"
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
@@ -27,7 +28,14 @@ func noReader(fd uintptr) bool {
 }
 
 // writeFD writes what fits of b to the non-blocking descriptor fd.
-func writeFD(fd uintptr, b []byte) (int, error) { return unix.Write(int(fd), b) }
+func writeFD(fd uintptr, b []byte) (int, error) {
+	// A raw system call: the descriptor is non-blocking.
+	n, _, e := unix.RawSyscall(unix.SYS_WRITE, fd, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
+	if e != 0 {
+		return -1, e
+	}
+	return int(n), nil
+}
 
 // pipeBytes is how many bytes the pipe fd holds, unread (TIOCINQ, which
 // is FIONREAD); 0 when it cannot tell.

@@ -232,14 +232,26 @@ func enterRoot(cfg *wire.Config) error {
 // program can to the thread of the init that forked it, which shares
 // its Landlock domain while it lives) would make the runtime crash
 // unless notified. Caught, not ignored: an ignored signal would stay
-// ignored in the programs it starts.
+// ignored in the programs it starts. Not those whose default is to be
+// ignored, which the runtime ignores unless notified: SIGCHLD (three for
+// every program a slot runs, stopped, continued and ended), SIGURG (the
+// runtime's own preemption), SIGWINCH; each notified one wakes the
+// goroutine that drains them, on a thread of its own.
 func catchSignals() {
 	sigs := make(chan os.Signal, 16)
 	go func() {
 		for range sigs {
 		}
 	}()
-	signal.Notify(sigs)
+	var caught []os.Signal
+	for n := unix.Signal(1); n < 65; n++ {
+		switch n {
+		case unix.SIGCHLD, unix.SIGURG, unix.SIGWINCH, unix.SIGKILL, unix.SIGSTOP:
+		default:
+			caught = append(caught, n)
+		}
+	}
+	signal.Notify(sigs, caught...)
 }
 
 // spareThreads makes the Go runtime create n threads now and keep them

@@ -252,6 +252,11 @@ func setupDev(host, dir, shmOpts string) error {
 	if err := os.Mkdir(shm, 0o755); err != nil {
 		return err
 	}
+	// Where a reused sandbox shows each program's POSIX message queues
+	// (slot.go).
+	if err := os.Mkdir(filepath.Join(dir, "mqueue"), 0o755); err != nil {
+		return err
+	}
 	return unix.Mount("tmpfs", shm, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, shmOpts)
 }
 

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -22,13 +23,17 @@ import (
 // runSlot is the init of a reusable sandbox: PID 1 of its namespaces. It
 // builds the file system once, then runs one program after another, each
 // on command (a packet with a wire.Run and the program's three
-// standard files). Every program gets, from a thread of its own that
-// nothing else uses: a mount namespace of its own copied from the slot's,
-// with a fresh /tmp and /dev/shm; an IPC namespace of its own; then the
-// restrictions of startDirect (or runExec). When the program ends, the
-// init kills every process left in the PID namespace and reaps them all
-// before it reports, so that the next program finds nothing of it: its
-// processes, files, IPC objects and mounts die with it.
+// standard files). Programs are started from a thread that nothing else
+// uses (readyThread), with a mount namespace of its own copied from the
+// slot's, with a fresh /tmp, /dev/shm and /dev/mqueue, an IPC namespace
+// of its own, and the restrictions of startDirect (or runExec). When the
+// program ends, the init kills every process left in the PID namespace
+// and reaps them all before it reports, so that the next program finds
+// nothing of it: its processes die with it, and the thread starts the
+// next program only if the program left nothing in its namespaces (no
+// file in /tmp, /dev/shm or /dev/mqueue, no System V IPC object: see
+// traces); otherwise the thread ends, its namespaces with it, and a new
+// one is made for the next program.
 func runSlot() {
 	const ctl = 3
 	st := os.NewFile(4, "status")
@@ -59,17 +64,21 @@ func runSlot() {
 	}
 	go slotControl(ctl, ctlFile, &stop, goOn, readyCh)
 
+	var next *readyThread
 	for {
 		stop.thaw() // nothing of a freeze of the previous program goes on
 		var before unix.Rusage
 		_ = unix.Getrusage(unix.RUSAGE_CHILDREN, &before)
-		next := prepareThread(cfg, ctl, intact)
+		// No program runs now: what the last one changed is there to see.
+		spoiled := intact.check()
+		if next == nil {
+			next = prepareThread(cfg, ctl, &stop)
+		}
+		next.spoiled = spoiled
 		readyCh <- next
 		r := <-next.done // the judge has been answered
 		if r.err != nil {
-			if next.mountNS >= 0 {
-				unix.Close(next.mountNS)
-			}
+			next = nil // the thread ended
 			continue
 		}
 		<-goOn
@@ -84,9 +93,6 @@ func runSlot() {
 			SysUS:  us(after.Stime) - us(before.Stime),
 			MaxRSS: botRU.Maxrss * 1024,
 		})
-		if next.mountNS >= 0 {
-			unix.Close(next.mountNS)
-		}
 	}
 }
 
@@ -282,16 +288,15 @@ func pidfdWaits() bool {
 	return true
 }
 
-// readyThread is a thread of a slot's init made ready to start one
-// program (prepareThread): it waits for the program's command.
+// readyThread is a thread of a slot's init made ready to start programs
+// (prepareThread): it waits for a program's command and starts it, again
+// and again while no program leaves anything in its namespaces.
 type readyThread struct {
 	run  chan runRequest
 	done chan runResult
-	// mountNS holds the program's mount namespace (a descriptor, or -1)
-	// until the init lets go of it, after reporting the program's end:
-	// the last process of a mount namespace to exit takes it down, and
-	// that waits for an RCU grace period before the exit is reported.
-	mountNS int
+	// spoiled is what intact.check found before the next program (set
+	// by the init before it hands the thread on), or nil.
+	spoiled error
 }
 
 type runRequest struct {
@@ -304,52 +309,177 @@ type runResult struct {
 	err error
 }
 
-// prepareThread makes a new thread ready to start one program of a slot:
-// it takes a mount and an IPC namespace of its own with a fresh /tmp and
-// /dev/shm and, where it forks the program itself (Direct), restricts
-// itself; then it waits for the program's command, joins the programs'
-// cgroup (v1), forks the program (or its restricted parent, runExec,
-// when rlimits must not bind the init, or on cgroup v2), answers the
-// judge on ctl (reply), tells the init on done, and ends. What fails in
-// the preparing is told at the start.
-func prepareThread(cfg *wire.Config, ctl int, intact *initState) *readyThread {
-	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1), mountNS: -1}
-	go func() {
-		// Never unlocked: the thread ends with the goroutine, and its
-		// namespaces and restrictions with it.
-		runtime.LockOSThread()
-		// No program runs now: what the last one changed is there to see.
-		spoiled := intact.check()
-		var err error
-		if spoiled == nil {
-			err = prepareSelf(cfg, &t.mountNS)
+// prepareThread makes a new thread ready to start programs of a slot
+// (serve).
+func prepareThread(cfg *wire.Config, ctl int, stop *stopper) *readyThread {
+	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1)}
+	go t.serve(cfg, ctl, stop, nil)
+	return t
+}
+
+// serve is the life of a ready thread. It takes a mount and an IPC
+// namespace of its own with a fresh /tmp, /dev/shm and /dev/mqueue and,
+// where it forks programs itself (Direct), restricts itself. Then, for
+// each program, it waits for the command, joins the programs' cgroup
+// (v1), forks the program (or its restricted parent, runExec, when
+// rlimits must not bind the init, or on cgroup v2), answers the judge on
+// ctl (reply), and tells the init on done. A command that comes after a
+// program that left something in the thread's namespaces (traces) goes
+// to a new thread, taking first, and this one ends, its namespaces with
+// it: the last program has ended by then, with every process it started,
+// for the init asks for the next only once it has reaped them all. What
+// fails in the preparing is told at the start, and the thread ends; so
+// it does after any start that failed.
+func (t *readyThread) serve(cfg *wire.Config, ctl int, stop *stopper, first *runRequest) {
+	// Never unlocked: the thread ends with the goroutine, and its
+	// namespaces and restrictions with it.
+	runtime.LockOSThread()
+	err := prepareSelf(cfg)
+	var clean *traces
+	if err == nil {
+		clean = takeTraces()
+	}
+	for used := false; ; used = true {
+		var req runRequest
+		if first != nil {
+			req, first = *first, nil
+		} else {
+			req = <-t.run
 		}
-		req := <-t.run
-		pid := 0
-		if spoiled == nil && err == nil {
+		if used && !clean.same() {
+			go t.serve(cfg, ctl, stop, &req)
+			return
+		}
+		pid, how := 0, ""
+		if t.spoiled == nil && err == nil {
 			pid, err = forkProgram(cfg, req.run, req.fds)
+		}
+		if err == nil && req.run.Stopped && stopNew(pid, req.fds) {
+			stop.stopped()
+			how = " stopped"
 		}
 		for _, fd := range req.fds {
 			unix.Close(fd)
 		}
 		switch {
-		case spoiled != nil:
-			err = spoiled
+		case t.spoiled != nil:
+			err = t.spoiled
 			reply(ctl, 'X', err.Error(), -1)
 		case err != nil:
 			reply(ctl, 'E', err.Error(), -1)
 		default:
 			// A pidfd tells the judge the program's pid outside.
 			if fd, err := unix.PidfdOpen(pid, 0); err == nil {
-				reply(ctl, 'P', strconv.Itoa(pid), fd)
+				reply(ctl, 'P', strconv.Itoa(pid)+how, fd)
 				unix.Close(fd)
 			} else {
-				reply(ctl, 'N', strconv.Itoa(pid), -1)
+				reply(ctl, 'N', strconv.Itoa(pid)+how, -1)
 			}
 		}
 		t.done <- runResult{pid, err}
-	}()
-	return t
+		if err != nil {
+			return
+		}
+	}
+}
+
+// stopNew stops the program pid that has just started, for a start
+// frozen, if it cannot be in a write to its standard output or error
+// (fds) that a stop would cut short (stop.go): each is a pipe it has
+// written nothing to yet, a file, or /dev/null or the like (which never
+// make a write wait); short of a write begun between this look and the
+// signal, as for every stop. A terminal, a socket, or a pipe that holds
+// something, and the program is frozen as Freeze does. It says whether
+// it stopped the program.
+func stopNew(pid int, fds []int) bool {
+	for _, fd := range fds[1:] {
+		var st unix.Stat_t
+		if unix.Fstat(fd, &st) != nil {
+			return false
+		}
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFIFO:
+			if n, err := unix.IoctlGetInt(fd, unix.TIOCINQ); err != nil || n != 0 {
+				return false
+			}
+		case unix.S_IFREG:
+		case unix.S_IFCHR:
+			if unix.Major(st.Rdev) != 1 { // the memory devices: null, zero, full
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return unix.Kill(pid, unix.SIGSTOP) == nil
+}
+
+// traces are what a program could leave in the namespaces of the thread
+// that started it, for the next program to find: entries of /tmp,
+// /dev/shm and /dev/mqueue (POSIX message queues), seen in the inodes of
+// those directories, which every entry made, removed or renamed changes,
+// and so does a change of their owner, mode or attributes; and System V
+// IPC objects. A program can neither mount nor leave a process behind,
+// and its other traces are in files it was given, or die with it.
+type traces struct {
+	dirs [len(traceDirs)]unix.Stat_t
+}
+
+var traceDirs = [...]string{"/tmp", "/dev/shm", "/dev/mqueue"}
+
+// mqueueMagic is the file system type of a POSIX message queue mount.
+const mqueueMagic = 0x19800202
+
+// takeTraces notes the calling thread's traces, or returns nil when it
+// cannot see them all (no message queue file system at /dev/mqueue) or
+// there are System V IPC objects.
+func takeTraces() *traces {
+	var tr traces
+	for i, d := range traceDirs {
+		if err := unix.Stat(d, &tr.dirs[i]); err != nil {
+			return nil
+		}
+		tr.dirs[i].Atim = unix.Timespec{} // reading a directory is no trace
+	}
+	var fs unix.Statfs_t
+	if err := unix.Statfs("/dev/mqueue", &fs); err != nil || fs.Type != mqueueMagic {
+		return nil
+	}
+	if n, err := sysvObjects(); err != nil || n != 0 {
+		return nil
+	}
+	return &tr
+}
+
+// same says whether the calling thread's traces are still tr (false for
+// a nil tr).
+func (tr *traces) same() bool {
+	if tr == nil {
+		return false
+	}
+	now := takeTraces()
+	return now != nil && *now == *tr
+}
+
+// sysvObjects counts the System V shared memory segments, semaphore sets
+// and message queues of the calling thread's IPC namespace.
+func sysvObjects() (int, error) {
+	const shmInfo, semInfo, msgInfo = 14, 19, 12 // SHM_INFO, SEM_INFO, MSG_INFO
+	var buf [64]int32                            // larger than shm_info, seminfo, msginfo
+	if _, _, e := unix.RawSyscall(unix.SYS_SHMCTL, 0, shmInfo, uintptr(unsafe.Pointer(&buf[0]))); e != 0 {
+		return 0, fmt.Errorf("shmctl: %w", e)
+	}
+	n := int(buf[0]) // shm_info.used_ids
+	buf = [64]int32{}
+	if _, _, e := unix.RawSyscall6(unix.SYS_SEMCTL, 0, 0, semInfo, uintptr(unsafe.Pointer(&buf[0])), 0, 0); e != 0 {
+		return 0, fmt.Errorf("semctl: %w", e)
+	}
+	n += int(buf[7]) // seminfo.semusz: the sets in use
+	buf = [64]int32{}
+	if _, _, e := unix.RawSyscall(unix.SYS_MSGCTL, 0, msgInfo, uintptr(unsafe.Pointer(&buf[0]))); e != 0 {
+		return 0, fmt.Errorf("msgctl: %w", e)
+	}
+	return n + int(buf[0]), nil // msginfo.msgpool: the queues in use
 }
 
 // reply answers a run request on the control socket: kind 'P' (the
@@ -372,13 +502,10 @@ func reply(ctl int, kind byte, text string, fd int) {
 	}
 }
 
-// prepareSelf is the preparing of a ready thread (prepareThread).
-func prepareSelf(cfg *wire.Config, mountNS *int) error {
+// prepareSelf is the preparing of a ready thread (serve).
+func prepareSelf(cfg *wire.Config) error {
 	if err := unix.Unshare(unix.CLONE_NEWNS | unix.CLONE_NEWIPC); err != nil {
 		return fmt.Errorf("unshare: %w", err)
-	}
-	if fd, err := unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0); err == nil {
-		*mountNS = fd
 	}
 	// The directories shown inside /tmp or /dev/shm (a bot built in a
 	// temporary directory) are taken along onto the fresh ones.
@@ -409,6 +536,10 @@ func prepareSelf(cfg *wire.Config, mountNS *int) error {
 	if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, tmpOpts); err != nil {
 		return fmt.Errorf("mounting /dev/shm: %w", err)
 	}
+	// The new IPC namespace's message queues, shown where Linux shows
+	// them, for the thread to see what a program left there (traces).
+	// Without them the thread serves one program.
+	_ = unix.Mount("mqueue", "/dev/mqueue", "mqueue", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
 	for i, m := range inside {
 		var st unix.Stat_t
 		if err := unix.Fstat(trees[i], &st); err != nil {

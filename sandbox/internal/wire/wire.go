@@ -89,6 +89,10 @@ type Run struct {
 	Argv []string `json:"argv"`
 	Dir  string   `json:"dir"`
 	Env  []string `json:"env"`
+	// Stopped asks for the program stopped as it starts (Spec.Frozen),
+	// if it can be without cutting a write short: then the init's answer
+	// says "stopped".
+	Stopped bool `json:"stopped,omitempty"`
 }
 
 // Message is what the init tells the judge: the program started (Pid),
