@@ -2,7 +2,6 @@ package splixjava_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,7 +10,6 @@ import (
 	"judge/games"
 	"judge/games/catalog"
 	"judge/judge"
-	"judge/judge/bots"
 	"judge/judge/judgetest"
 	"judge/judge/procbot"
 	"judge/judge/splixjava"
@@ -26,16 +24,7 @@ import (
 // the iterations' ratios of the time with the archive to the time
 // without ("cds/none-wall", "cds/none-cpu").
 func BenchmarkFirstTurn(b *testing.B) {
-	judgetest.NeedTools(b, "javac", "java")
-	root := judgetest.Root(b)
-	langs, err := bots.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	cache := b.TempDir()
-	if err := os.Chmod(cache, 0o755); err != nil {
-		b.Fatal(err)
-	}
+	root, langs, cache := javaSetUp(b)
 	ctx := context.Background()
 	shared, _, err := langs.SplixJavaSpec(ctx, splixjava.Prefix+filepath.Join(root, "judge/splixjava/testdata/surveyor"), cache, 256<<20)
 	if err != nil {

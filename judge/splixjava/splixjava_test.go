@@ -21,6 +21,24 @@ import (
 
 func TestMain(m *testing.M) { judgetest.Main(m) }
 
+// javaSetUp skips where there is no Java, and returns the repository's
+// root, its languages table and an empty build cache every user can read
+// (the sandbox runs players as nobody).
+func javaSetUp(tb testing.TB) (root string, langs *bots.Languages, cache string) {
+	tb.Helper()
+	judgetest.NeedTools(tb, "javac", "java")
+	root = judgetest.Root(tb)
+	langs, err := bots.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cache = tb.TempDir()
+	if err := os.Chmod(cache, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	return root, langs, cache
+}
+
 // writer returns a function that writes a file under dir, making its
 // folders, and returns its path.
 func writer(t *testing.T, dir string) func(name, text string) string {
@@ -106,16 +124,7 @@ func TestPlayAgainstLooper(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles Java and plays a match")
 	}
-	judgetest.NeedTools(t, "javac", "java")
-	root := judgetest.Root(t)
-	langs, err := bots.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cache := t.TempDir()
-	if err := os.Chmod(cache, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	root, langs, cache := javaSetUp(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	proc := procbot.Options{}
@@ -269,16 +278,7 @@ func TestStageClojure(t *testing.T) {
 // params.
 func playSplix(t *testing.T, params games.Params, looper bool, paths ...string) *judge.Result {
 	t.Helper()
-	judgetest.NeedTools(t, "javac", "java")
-	root := judgetest.Root(t)
-	langs, err := bots.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cache := t.TempDir()
-	if err := os.Chmod(cache, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	root, langs, cache := javaSetUp(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	var es []judge.Entrant
@@ -372,16 +372,7 @@ func TestClassDataSharing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles Java and plays a match")
 	}
-	judgetest.NeedTools(t, "javac", "java")
-	root := judgetest.Root(t)
-	langs, err := bots.LoadLanguages(filepath.Join(root, "configs/languages.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cache := t.TempDir()
-	if err := os.Chmod(cache, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	root, langs, cache := javaSetUp(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	arg := splixjava.Prefix + filepath.Join(root, "judge/splixjava/testdata/surveyor")
