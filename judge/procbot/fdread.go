@@ -39,14 +39,10 @@ type fdReader struct {
 	deadline time.Time
 	shared   bool // wait in the runtime poller
 	canceled atomic.Bool
-	// closedIn is when the bot's stdin was found closed (UnixNano), or 0.
-	// From then on a read waits at most exitWait for the bot's output:
-	// what it wrote before, or its end. A bot that keeps running with no
-	// way to hear the judge can only run out its time.
-	closedIn atomic.Int64
-	mu       sync.Mutex // orders the runtime poller's deadlines
-	fileDL   time.Time  // under mu: the poller's deadline before bound
-	closed   bool       // under mu: wake is closed
+	closedStdin
+	mu     sync.Mutex // orders the runtime poller's deadlines
+	fileDL time.Time  // under mu: the poller's deadline before bound
+	closed bool       // under mu: wake is closed
 	// extend, when set, is asked once the deadline has passed: it gives
 	// a later one when the turn may go on (the machine, not the bot, used
 	// the time).
@@ -114,21 +110,10 @@ func (r *fdReader) setFileDeadline(t time.Time) error {
 	return r.file.SetReadDeadline(r.bound(t))
 }
 
-// bound is deadline t, or the end of the wait for a bot whose stdin is
-// closed when that is sooner.
-func (r *fdReader) bound(t time.Time) time.Time {
-	if at := r.closedIn.Load(); at != 0 {
-		if end := time.Unix(0, at).Add(exitWait); end.Before(t) {
-			return end
-		}
-	}
-	return t
-}
-
 // inClosed tells the reader that the bot's stdin has no reader left: a
 // waiting read is woken, and gives up after exitWait.
 func (r *fdReader) inClosed() {
-	if !r.closedIn.CompareAndSwap(0, time.Now().UnixNano()) {
+	if !r.markClosed() {
 		return
 	}
 	r.mu.Lock()
@@ -146,12 +131,6 @@ func (r *fdReader) wakeUp() {
 		var one = [8]byte{1}
 		_, _ = unix.Write(r.wake, one[:])
 	}
-}
-
-// closedOver says the wait bounded by a closed stdin is over.
-func (r *fdReader) closedOver() bool {
-	at := r.closedIn.Load()
-	return at != 0 && !time.Now().Before(time.Unix(0, at).Add(exitWait))
 }
 
 // readClosed ends a read once closedOver: what the bot wrote is read

@@ -27,9 +27,7 @@ type pumpReader struct {
 	deadline time.Time
 	canceled atomic.Bool
 	wake     chan struct{} // closed by cancel
-	// closedIn is when the bot's stdin was found closed (UnixNano), or 0:
-	// from then on a read waits at most exitWait (see fdReader).
-	closedIn atomic.Int64
+	closedStdin
 	inWake   chan struct{} // closed by inClosed
 	wakeOnce sync.Once
 	inOnce   sync.Once
@@ -88,29 +86,12 @@ func (r *pumpReader) setDeadline(t time.Time, _ bool) error {
 	return nil
 }
 
-// bound is the deadline t, or the end of the wait for a bot whose stdin
-// is closed when that is sooner.
-func (r *pumpReader) bound(t time.Time) time.Time {
-	if at := r.closedIn.Load(); at != 0 {
-		if end := time.Unix(0, at).Add(exitWait); end.Before(t) {
-			return end
-		}
-	}
-	return t
-}
-
 // inClosed tells the reader that the bot's stdin has no reader left: a
 // waiting read gives up after exitWait.
 func (r *pumpReader) inClosed() {
-	if r.closedIn.CompareAndSwap(0, time.Now().UnixNano()) {
+	if r.markClosed() {
 		r.inOnce.Do(func() { close(r.inWake) })
 	}
-}
-
-// closedOver says the wait bounded by a closed stdin is over.
-func (r *pumpReader) closedOver() bool {
-	at := r.closedIn.Load()
-	return at != 0 && !time.Now().Before(time.Unix(0, at).Add(exitWait))
 }
 
 // cancel makes the waiting read, and every later one, fail.
@@ -211,7 +192,7 @@ func (r *pumpReader) Read(p []byte) (int, error) {
 // inWakeOnce is the channel closed by inClosed until it is, then nil: a
 // read is woken once by it, and then bounded by its deadline.
 func (r *pumpReader) inWakeOnce() <-chan struct{} {
-	if r.closedIn.Load() != 0 {
+	if r.stdinClosed() {
 		return nil
 	}
 	return r.inWake
