@@ -60,23 +60,6 @@ func (pp *plainProc) wait() {
 	p.finish(e)
 }
 
-func (pp *plainProc) kill() {
-	_ = unix.Kill(-pp.pid, unix.SIGKILL)
-	_ = unix.Kill(pp.pid, unix.SIGKILL)
-	_ = unix.Kill(-pp.pid, unix.SIGCONT)
-}
-
-func (pp *plainProc) freeze(stop bool) error {
-	sig := unix.SIGCONT
-	if stop {
-		sig = unix.SIGSTOP
-	}
-	if err := unix.Kill(-pp.pid, sig); err != nil && err != unix.ESRCH {
-		return fmt.Errorf("sandbox: freeze: %w", err)
-	}
-	return nil
-}
-
 // fromWaitStatus splits a wait status into an exit code (-1 when killed)
 // and a signal.
 func fromWaitStatus(ws syscall.WaitStatus) (int, syscall.Signal) {

@@ -63,23 +63,6 @@ func (pp *plainProc) wait() {
 	pp.p.finish(e)
 }
 
-func (pp *plainProc) kill() {
-	_ = unix.Kill(-pp.pid, unix.SIGKILL)
-	_ = unix.Kill(pp.pid, unix.SIGKILL)
-	_ = unix.Kill(-pp.pid, unix.SIGCONT)
-}
-
-func (pp *plainProc) freeze(stop bool) error {
-	sig := unix.SIGCONT
-	if stop {
-		sig = unix.SIGSTOP
-	}
-	if err := unix.Kill(-pp.pid, sig); err != nil && !errors.Is(err, unix.ESRCH) {
-		return fmt.Errorf("sandbox: freeze: %w", err)
-	}
-	return nil
-}
-
 func (pp *plainProc) cpuTime() (time.Duration, bool) { return 0, false }
 
 func (pp *plainProc) countsAll() bool { return false }
