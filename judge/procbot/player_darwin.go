@@ -28,16 +28,6 @@ func writeFD(fd uintptr, b []byte) (int, error) { return unix.Write(int(fd), b) 
 // does not name.
 const fionread = 0x4004667f
 
-// pipeBytes is how many bytes the pipe fd holds, unread (FIONREAD); 0
-// when it cannot tell.
-func pipeBytes(fd uintptr) int {
-	n, err := unix.IoctlGetInt(int(fd), fionread)
-	if err != nil {
-		return 0
-	}
-	return n
-}
-
 // openRawPTY opens a pseudo-terminal in raw mode: no echo, no CR/LF
 // translation, no line editing or length limit. The master end is read
 // by a pumpReader, blocking.

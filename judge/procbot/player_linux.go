@@ -37,15 +37,8 @@ func writeFD(fd uintptr, b []byte) (int, error) {
 	return int(n), nil
 }
 
-// pipeBytes is how many bytes the pipe fd holds, unread (TIOCINQ, which
-// is FIONREAD); 0 when it cannot tell.
-func pipeBytes(fd uintptr) int {
-	n, err := unix.IoctlGetInt(int(fd), unix.TIOCINQ)
-	if err != nil {
-		return 0
-	}
-	return n
-}
+// fionread is Linux's FIONREAD (TIOCINQ).
+const fionread = unix.TIOCINQ
 
 // openRawPTY opens a pseudo-terminal in raw mode: no echo, no CR/LF
 // translation, no line editing or length limit. The master end comes back

@@ -36,3 +36,13 @@ func stdinPipe() (r, w *os.File, err error) { return os.Pipe() }
 // program needs on this system, besides PATH, HOME and LANG: none on
 // Unix.
 var SystemEnv []string
+
+// pipeBytes is how many bytes the pipe fd holds, unread (FIONREAD); 0
+// when it cannot tell.
+func pipeBytes(fd uintptr) int {
+	n, err := unix.IoctlGetInt(int(fd), fionread)
+	if err != nil {
+		return 0
+	}
+	return n
+}
