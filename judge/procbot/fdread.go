@@ -32,9 +32,14 @@ var errInClosed = errors.New("the bot's standard input is closed")
 // waits in the poller (shared = true): a goroutine blocked in a system
 // call keeps its P, and with GOMAXPROCS = 2 the other movers' goroutines
 // could then wait for the scheduler's monitor, up to 10 ms, to start.
+//
+// The descriptor is in the poller only during such turns (a duplicate of
+// it, file): an output in the poller wakes the runtime's idle thread
+// waiting in epoll_wait at every line the bot writes, on the other CPU,
+// which made a lone mover's query cost half as much again.
 type fdReader struct {
-	fd       int      // non-blocking
-	file     *os.File // the same descriptor, for the runtime poller
+	fd       int      // non-blocking, not in the runtime poller
+	file     *os.File // under mu: a duplicate of fd in the poller, while shared
 	wake     int      // eventfd: readable once cancel has been called
 	deadline time.Time
 	shared   bool // wait in the runtime poller
@@ -72,6 +77,7 @@ func (r *fdReader) lastLook(p []byte) (int, error) {
 }
 
 // newFDReader reads f, which the judge keeps open (and closes) itself.
+// f must not be in the runtime poller (see outPipe).
 func newFDReader(f *os.File) (*fdReader, error) {
 	rc, err := f.SyscallConn()
 	if err != nil {
@@ -88,7 +94,7 @@ func newFDReader(f *os.File) (*fdReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("eventfd: %w", err)
 	}
-	return &fdReader{fd: fd, file: f, wake: wake}, nil
+	return &fdReader{fd: fd, wake: wake}, nil
 }
 
 // setDeadline sets the deadline of the reads of one turn, and whether
@@ -96,17 +102,39 @@ func newFDReader(f *os.File) (*fdReader, error) {
 func (r *fdReader) setDeadline(t time.Time, shared bool) error {
 	r.deadline, r.shared = t, shared
 	if shared {
-		return r.setFileDeadline(t)
+		return r.setFileDeadline(t, true)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.file != nil {
+		// Out of the poller: closing the duplicate removes it.
+		err := r.file.Close()
+		r.file = nil
+		if err != nil {
+			return fmt.Errorf("poller: %w", err)
+		}
 	}
 	return nil
 }
 
 // setFileDeadline sets the runtime poller's deadline: t, or sooner when
-// the bot's stdin is closed.
-func (r *fdReader) setFileDeadline(t time.Time) error {
+// the bot's stdin is closed. With join, the descriptor joins the poller
+// if it was not in it.
+func (r *fdReader) setFileDeadline(t time.Time, join bool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.fileDL = t
+	if r.file == nil {
+		if r.closed || !join {
+			return nil
+		}
+		// A non-blocking descriptor: os.NewFile puts it in the poller.
+		d, err := unix.FcntlInt(uintptr(r.fd), unix.F_DUPFD_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("poller: %w", err)
+		}
+		r.file = os.NewFile(uintptr(d), "bot output")
+	}
 	return r.file.SetReadDeadline(r.bound(t))
 }
 
@@ -119,7 +147,7 @@ func (r *fdReader) inClosed() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.wakeUp()
-	if !r.fileDL.IsZero() {
+	if r.file != nil && !r.fileDL.IsZero() {
 		_ = r.file.SetReadDeadline(r.bound(r.fileDL))
 	}
 }
@@ -152,7 +180,7 @@ func (r *fdReader) cancel() {
 		r.mu.Lock()
 		r.wakeUp()
 		r.mu.Unlock()
-		_ = r.setFileDeadline(time.Unix(1, 0))
+		_ = r.setFileDeadline(time.Unix(1, 0), false)
 	}
 }
 
@@ -163,6 +191,10 @@ func (r *fdReader) close() {
 	if !r.closed {
 		r.closed = true
 		unix.Close(r.wake)
+		if r.file != nil {
+			r.file.Close()
+			r.file = nil
+		}
 	}
 }
 
@@ -172,7 +204,17 @@ func (r *fdReader) close() {
 func (r *fdReader) Read(p []byte) (int, error) {
 	if r.shared {
 		for {
-			n, err := r.file.Read(p)
+			if r.canceled.Load() {
+				return 0, errCanceled
+			}
+			// Only this goroutine replaces r.file (setDeadline).
+			r.mu.Lock()
+			f := r.file
+			r.mu.Unlock()
+			if f == nil {
+				return 0, os.ErrClosed
+			}
+			n, err := f.Read(p)
 			switch {
 			case r.canceled.Load():
 				return 0, errCanceled
@@ -187,7 +229,7 @@ func (r *fdReader) Read(p []byte) (int, error) {
 				}
 				if d, ok := r.extend(); ok {
 					r.deadline = d
-					if err := r.setFileDeadline(d); err != nil {
+					if err := r.setFileDeadline(d, true); err != nil {
 						return 0, err
 					}
 					continue

@@ -154,7 +154,7 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 	if mode == PTY {
 		outR, outW, err = openRawPTY()
 	} else {
-		outR, outW, err = os.Pipe()
+		outR, outW, err = outPipe()
 	}
 	if err != nil {
 		inW.Close()

@@ -28,6 +28,9 @@ func writeFD(fd uintptr, b []byte) (int, error) { return unix.Write(int(fd), b) 
 // does not name.
 const fionread = 0x4004667f
 
+// outPipe makes the pipe of a bot's stdout.
+func outPipe() (r, w *os.File, err error) { return os.Pipe() }
+
 // openRawPTY opens a pseudo-terminal in raw mode: no echo, no CR/LF
 // translation, no line editing or length limit. The master end is read
 // by a pumpReader, blocking.

@@ -40,9 +40,20 @@ func writeFD(fd uintptr, b []byte) (int, error) {
 // fionread is Linux's FIONREAD (TIOCINQ).
 const fionread = unix.TIOCINQ
 
+// outPipe makes the pipe of a bot's stdout. Its read end is not in the
+// runtime poller: newFDReader makes it non-blocking, and puts it in the
+// poller only for the turns it must (see fdReader).
+func outPipe() (r, w *os.File, err error) {
+	var fds [2]int
+	if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil {
+		return nil, nil, fmt.Errorf("pipe: %w", err)
+	}
+	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
+}
+
 // openRawPTY opens a pseudo-terminal in raw mode: no echo, no CR/LF
-// translation, no line editing or length limit. The master end comes back
-// non-blocking, so reads can have deadlines.
+// translation, no line editing or length limit. Like outPipe's, the master
+// end is not in the runtime poller.
 func openRawPTY() (master, slave *os.File, err error) {
 	m, s, err := pty.Open()
 	if err != nil {
@@ -57,15 +68,10 @@ func openRawPTY() (master, slave *os.File, err error) {
 	if err := MakeRaw(s); err != nil {
 		return nil, nil, err
 	}
-	// pty.Open used the master's Fd, which made it blocking; take a fresh
-	// non-blocking descriptor so the runtime poller serves it.
+	// pty.Open put the master in the poller; a blocking duplicate is not.
 	fd, err := unix.FcntlInt(m.Fd(), unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
 		return nil, nil, fmt.Errorf("pty dup: %w", err)
-	}
-	if err := unix.SetNonblock(fd, true); err != nil {
-		unix.Close(fd)
-		return nil, nil, fmt.Errorf("pty nonblock: %w", err)
 	}
 	m.Close()
 	return os.NewFile(uintptr(fd), "/dev/ptmx"), s, nil
