@@ -199,6 +199,13 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
+	// Programs load from their start, all at once: each is waited for
+	// until it waits for its input, or stopped until its turn.
+	for _, s := range seats {
+		if st, ok := s.p.(Settler); ok {
+			st.Settle(ctx)
+		}
+	}
 	players := make([]Player, len(seats))
 	for i, s := range seats {
 		players[i] = s.p

@@ -77,6 +77,17 @@ type StderrByTurn interface {
 	TurnStderr() (text []byte, cut int64)
 }
 
+// Settler is implemented by players that compute from their start, as a
+// program does while it loads. Once every player of a match has started,
+// before the first turn, the match loop calls Settle on each in turn:
+// Settle returns once the player waits for its input, or has stopped it
+// until its turn, so that no player computes on another's turn. The
+// players settle at once, the later ones while the judge waits for the
+// first.
+type Settler interface {
+	Settle(ctx context.Context)
+}
+
 // Fault is a player's fault: a status other than OK and a reason a person
 // can act on.
 type Fault struct {

@@ -4,11 +4,12 @@ package procbot
 
 import (
 	"os"
-
-	"judge/judge"
 	"runtime"
 	"strconv"
 	"sync"
+	"time"
+
+	"judge/judge"
 
 	"golang.org/x/sys/unix"
 )
@@ -146,3 +147,14 @@ func pinThread(cpu int) (unpin func()) {
 		runtime.UnlockOSThread()
 	}
 }
+
+// nap sleeps d in the calling thread. A time.Sleep shorter than a
+// millisecond takes a millisecond once the judge has nothing else to do:
+// the runtime then waits in epoll_wait, whose timeout is in milliseconds.
+func nap(d time.Duration) {
+	ts := unix.NsecToTimespec(d.Nanoseconds())
+	_ = unix.Nanosleep(&ts, nil)
+}
+
+// seesBlocked: sandbox.Process.Blocked says when a bot waits for input.
+const seesBlocked = true

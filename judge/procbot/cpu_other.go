@@ -2,8 +2,18 @@
 
 package procbot
 
-import "judge/judge"
+import (
+	"time"
+
+	"judge/judge"
+)
 
 // OneCPU serves a match: it is judge.Match.Serve. Off Linux the judge
 // does not choose the CPUs of bots, and plays the match as it comes.
 func OneCPU(_ []judge.Player, play func()) { play() }
+
+// nap sleeps d.
+func nap(d time.Duration) { time.Sleep(d) }
+
+// seesBlocked: sandbox.Process.Blocked never says what a bot waits for.
+const seesBlocked = false

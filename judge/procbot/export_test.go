@@ -10,3 +10,6 @@ func ProcessOf(p *Player) *sandbox.Process { return p.proc }
 // between turns all the same.
 func LeftIdle(p *Player) bool { return p.idle }
 func Ponders(p *Player) bool  { return p.ponders }
+
+// SettleWithin is how long Settle waits for a bot to load.
+const SettleWithin = settleWithin

@@ -125,3 +125,112 @@ func runnable(pid int) []string {
 	}
 	return out
 }
+
+// TestSettleLoadsThenStops: before its first turn a bot loads until it
+// waits for its input (Settle), and what it used meanwhile is not its
+// first turn's; one that never waits for input is stopped once its time
+// to load has passed, and computes nothing more until its turn.
+func TestSettleLoadsThenStops(t *testing.T) {
+	o := procbot.Options{Level: procbot.Full}
+	if procbot.RunLevel(procbot.Auto) != procbot.Full {
+		t.Skip("level full is not available here")
+	}
+	ctx := context.Background()
+	start := func(script string) *procbot.Player {
+		p, err := procbot.Start(procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", script}}, o, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Stop(0) })
+		return p
+	}
+	cpu := func(p *procbot.Player) time.Duration {
+		d, err := procbot.ProcessOf(p).CPUTime()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+
+	// A bot that computes a few milliseconds as it starts; a loaded
+	// machine may keep it from settling in time, so it has three tries.
+	const loads = `i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done; while read l; do echo '#END'; done`
+	var loader *procbot.Player
+	for try := 0; try < 3 && loader == nil; try++ {
+		t0 := time.Now()
+		p := start(loads)
+		p.Settle(ctx)
+		if procbot.LeftIdle(p) {
+			loader = p
+		} else if took := time.Since(t0); took < procbot.SettleWithin {
+			t.Fatalf("Settle gave up on a loading bot after %v, before its %v to load", took, procbot.SettleWithin)
+		}
+	}
+	if loader == nil {
+		t.Skip("the machine is too busy: a bot computing 5,000 shell loop turns did not settle in three tries")
+	}
+	if b := procbot.ProcessOf(loader).Blocked(); b != "read stdin" {
+		t.Fatalf("a bot left idle once settled is blocked in %q, want a read of its stdin", b)
+	}
+	loaded := cpu(loader)
+	if err := loader.BeginTurn(ctx, judge.Turn{Number: 1, Limit: 10 * time.Second, Deadline: time.Now().Add(10 * time.Second), First: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := loader.WriteAnswer(ctx, []byte("go")); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := loader.ReadLine(ctx); err != nil || string(line) != "#END" {
+		t.Fatalf("first turn: %q, %v", line, err)
+	}
+	u, err := loader.EndTurn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("CPU time: %v loading, %v in the first turn", loaded, u.CPU)
+	if u.CPUKnown && u.CPU >= loaded {
+		t.Errorf("the first turn counted %v of CPU time, as much as the %v the bot used as it loaded", u.CPU, loaded)
+	}
+
+	// A bot that never waits for input.
+	hog := start(`while :; do :; done`)
+	hog.Settle(ctx)
+	if procbot.LeftIdle(hog) {
+		t.Fatal("a bot that never waited for input was left idle")
+	}
+	pid := procbot.ProcessOf(hog).Pid()
+	for deadline := time.Now().Add(20 * time.Second); len(runnable(pid)) > 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("settled, threads %v of the hog are still runnable after 20s", runnable(pid))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c0 := cpu(hog)
+	time.Sleep(200 * time.Millisecond)
+	if used := cpu(hog) - c0; used > 2*time.Millisecond {
+		t.Errorf("stopped until its first turn, the hog used %v in 200ms", used)
+	}
+}
+
+// TestSettleWithoutSandbox: without a sandbox nothing is frozen, but the
+// judge still waits for a bot to load, up to the same bound.
+func TestSettleWithoutSandbox(t *testing.T) {
+	ctx := context.Background()
+	for try := 0; ; try++ {
+		p, err := procbot.Start(procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", `i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done; read l`}},
+			procbot.Options{Level: procbot.None}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t0 := time.Now()
+		p.Settle(ctx)
+		took := time.Since(t0)
+		b := procbot.ProcessOf(p).Blocked()
+		p.Stop(0)
+		if b == "read stdin" {
+			return
+		}
+		if try == 2 {
+			t.Fatalf("after Settle (%v), the bot is blocked in %q, not reading its stdin", took, b)
+		}
+	}
+}

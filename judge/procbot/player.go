@@ -120,6 +120,7 @@ type Player struct {
 	idle    bool
 	idleCPU time.Duration
 	ponders bool
+	started time.Time // when its process started
 
 	turn     judge.Turn
 	lines    int    // complete lines read this turn
@@ -182,11 +183,6 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 		Limits:   o.Limits,
 		Level:    o.Level,
 		ReadOnly: ro,
-		// Frozen until its turn: no bot computes on another's time. It
-		// is part of the sandbox: without one (level none) nothing is
-		// frozen, which saves about 70 µs of wake-ups a turn
-		// (BenchmarkGame).
-		Frozen: true,
 	})
 	if err != nil {
 		inW.Close()
@@ -194,6 +190,7 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 		errR.Close()
 		return nil, err
 	}
+	started := time.Now()
 	fr, err := newFDReader(outR)
 	if err != nil {
 		proc.Kill()
@@ -204,17 +201,18 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 		return nil, err
 	}
 	p := &Player{
-		proc:   proc,
-		io:     mode,
-		out:    outR,
-		outR:   fr,
-		r:      bufio.NewReaderSize(fr, judge.MaxLine),
-		in:     inW,
-		errR:   errR,
-		stderr: newTailBuffer(o.Stderr),
-		errEnd: make(chan struct{}),
-		jvmMsg: jvmLine(env),
-		freeze: proc.Level() != sandbox.None, // started frozen (Spec.Frozen)
+		proc:    proc,
+		io:      mode,
+		out:     outR,
+		outR:    fr,
+		r:       bufio.NewReaderSize(fr, judge.MaxLine),
+		in:      inW,
+		errR:    errR,
+		stderr:  newTailBuffer(o.Stderr),
+		errEnd:  make(chan struct{}),
+		jvmMsg:  jvmLine(env),
+		freeze:  proc.Level() != sandbox.None,
+		started: started,
 	}
 	go func() {
 		defer close(p.errEnd)
@@ -602,6 +600,50 @@ func (p *Player) stderrPending() int {
 		n = pipeBytes(fd)
 	})
 	return n
+}
+
+// settleWithin is how long a bot may load after its start, in parallel
+// with the other bots of its match, before it is stopped until its first
+// turn: enough for a C or Python program (a JVM goes on loading in its
+// first turn). Settle looks whether it waits for input after settlePoll,
+// then half as long again each time, up to settlePollMax.
+const (
+	settleWithin  = 50 * time.Millisecond
+	settlePoll    = 100 * time.Microsecond
+	settlePollMax = 2 * time.Millisecond
+)
+
+// Settle implements judge.Settler. A bot runs from its start, and the
+// bots of a match load at once, on every CPU, before OneCPU gives the
+// match one. Once a bot waits for its input it is left idle, as between
+// turns (see EndTurn); else it is frozen settleWithin after its start,
+// and goes on loading in its first turn. Without a sandbox nothing is
+// frozen, and where the judge cannot see what a bot waits for (off
+// Linux) nothing is waited for.
+func (p *Player) Settle(ctx context.Context) {
+	if !seesBlocked {
+		return
+	}
+	for wait := settlePoll; ; wait = min(wait*3/2, settlePollMax) {
+		if p.proc.Blocked() == "read stdin" {
+			if !p.freeze {
+				return
+			}
+			if cpu, err := p.proc.CPUTime(); err == nil && p.proc.CountsAll() {
+				p.idle, p.idleCPU = true, cpu
+				return
+			}
+			break
+		}
+		left := settleWithin - time.Since(p.started)
+		if left <= 0 || ctx.Err() != nil {
+			break
+		}
+		nap(min(wait, left))
+	}
+	if p.freeze {
+		_ = p.proc.Freeze()
+	}
 }
 
 // idleSlack is how much CPU time a bot left unfrozen between two turns
