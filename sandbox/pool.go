@@ -652,7 +652,10 @@ func (s *slot) start(spec Spec, run *wire.Run) (p *Process, err error, slotOK bo
 	}
 	r := *run
 	r.Stopped = spec.Frozen
-	req, _ := json.Marshal(&r)
+	req, err := r.AppendBinary(nil)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err), true
+	}
 	b := &pooled{slot: s}
 	p = &Process{level: s.shape.level, desc: s.shape.desc, done: make(chan struct{}), b: b}
 	b.p = p

@@ -188,7 +188,7 @@ func slotControl(ctl int, ctlFile *os.File, stop *stopper, goOn chan<- struct{},
 				}
 			}
 		}
-		if err := json.Unmarshal(buf[:n], &req.run); err != nil || len(req.fds) != 3 {
+		if err := req.run.UnmarshalBinary(buf[:n]); err != nil || len(req.fds) != 3 {
 			for _, fd := range req.fds {
 				unix.Close(fd)
 			}

@@ -7,10 +7,13 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -93,6 +96,82 @@ type Run struct {
 	// if it can be without cutting a write short: then the init's answer
 	// says "stopped".
 	Stopped bool `json:"stopped,omitempty"`
+}
+
+// runMagic starts an encoded run request (Run.AppendBinary).
+const runMagic = "run1"
+
+// AppendBinary appends r encoded for the control socket: its fields
+// separated by NUL bytes, which none of them can hold (exec takes
+// C strings), argv preceded by its count and env last. It is what a
+// start costs the init to read: a tenth of the time of JSON's decoding.
+func (r *Run) AppendBinary(b []byte) ([]byte, error) {
+	stopped := "0"
+	if r.Stopped {
+		stopped = "1"
+	}
+	b = append(b, runMagic...)
+	b = append(append(b, 0), stopped...)
+	for _, s := range append([]string{r.Path, r.Dir, strconv.Itoa(len(r.Argv))}, r.Argv...) {
+		if strings.IndexByte(s, 0) >= 0 {
+			return nil, fmt.Errorf("%q holds a NUL byte", s)
+		}
+		b = append(append(b, 0), s...)
+	}
+	for _, s := range r.Env {
+		if strings.IndexByte(s, 0) >= 0 {
+			return nil, fmt.Errorf("%q holds a NUL byte", s)
+		}
+		b = append(append(b, 0), s...)
+	}
+	return b, nil
+}
+
+// UnmarshalBinary decodes what AppendBinary encoded.
+func (r *Run) UnmarshalBinary(b []byte) error {
+	next := func() (string, bool) {
+		if b == nil {
+			return "", false
+		}
+		i := bytes.IndexByte(b, 0)
+		if i < 0 {
+			s := string(b)
+			b = nil
+			return s, true
+		}
+		s := string(b[:i])
+		b = b[i+1:]
+		return s, true
+	}
+	magic, _ := next()
+	stopped, ok1 := next()
+	path, ok2 := next()
+	dir, ok3 := next()
+	count, ok4 := next()
+	n, err := strconv.Atoi(count)
+	switch {
+	case magic != runMagic:
+		return errors.New("not a run request")
+	case !ok1 || !ok2 || !ok3 || !ok4 || stopped != "0" && stopped != "1":
+		return errors.New("a run request cut short")
+	case err != nil || n < 0 || b == nil && n > 0 || b != nil && n > bytes.Count(b, []byte{0})+1:
+		return fmt.Errorf("a run request with %q arguments", count)
+	}
+	*r = Run{Path: path, Dir: dir, Stopped: stopped == "1", Argv: make([]string, 0, n)}
+	for range n {
+		s, ok := next()
+		if !ok {
+			return errors.New("a run request cut short in its arguments")
+		}
+		r.Argv = append(r.Argv, s)
+	}
+	for {
+		s, ok := next()
+		if !ok {
+			return nil
+		}
+		r.Env = append(r.Env, s)
+	}
 }
 
 // Message is what the init tells the judge: the program started (Pid),
