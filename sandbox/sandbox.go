@@ -366,7 +366,7 @@ func (p *Process) CPUTime() (time.Duration, error) {
 
 // Blocked tells what the program is waiting for when it sleeps in a
 // system call: "read stdin" when one of its threads waits to read file
-// descriptor 0, or "".
+// descriptor 0 and its main thread is not running, or "".
 func (p *Process) Blocked() string {
 	return blocked(p.pid)
 }
