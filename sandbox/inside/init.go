@@ -332,8 +332,7 @@ func startDirect(cfg *wire.Config, ns bool) (int, error) {
 		err error
 	}
 	ch := make(chan result, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread is spoiled
+	goOffMain(func() { // never unlocked: the thread is spoiled
 		pid, err := func() (int, error) {
 			if err := restrictThread(cfg, ns, false); err != nil {
 				return 0, err
@@ -354,7 +353,7 @@ func startDirect(cfg *wire.Config, ns bool) (int, error) {
 		// The thread stays, parked, as the parent of the program: the
 		// judge finds the program among its children.
 		select {}
-	}()
+	})
 	r := <-ch
 	return r.pid, r.err
 }

@@ -313,7 +313,7 @@ type runResult struct {
 // (serve).
 func prepareThread(cfg *wire.Config, ctl int, stop *stopper) *readyThread {
 	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1)}
-	go t.serve(cfg, ctl, stop, nil)
+	goOffMain(func() { t.serve(cfg, ctl, stop, nil) })
 	return t
 }
 
@@ -330,10 +330,10 @@ func prepareThread(cfg *wire.Config, ctl int, stop *stopper) *readyThread {
 // for the init asks for the next only once it has reaped them all. What
 // fails in the preparing is told at the start, and the thread ends; so
 // it does after any start that failed.
+//
+// It runs locked to its thread (goOffMain), never unlocked: the thread
+// ends with the goroutine, and its namespaces and restrictions with it.
 func (t *readyThread) serve(cfg *wire.Config, ctl int, stop *stopper, first *runRequest) {
-	// Never unlocked: the thread ends with the goroutine, and its
-	// namespaces and restrictions with it.
-	runtime.LockOSThread()
 	err := prepareSelf(cfg)
 	var clean *traces
 	if err == nil {
@@ -347,7 +347,7 @@ func (t *readyThread) serve(cfg *wire.Config, ctl int, stop *stopper, first *run
 			req = <-t.run
 		}
 		if used && !clean.same() {
-			go t.serve(cfg, ctl, stop, &req)
+			goOffMain(func() { t.serve(cfg, ctl, stop, &req) })
 			return
 		}
 		pid, how := 0, ""
