@@ -86,23 +86,36 @@ func TestIdleBotsAreNotFrozen(t *testing.T) {
 	if procbot.LeftIdle(ponderer) {
 		t.Fatal("a bot found computing between turns was left unfrozen")
 	}
-	// The init stops what was running, in its own time on a loaded
-	// machine: once none of the bot's threads is runnable, none can
-	// compute, and its CPU time stays still.
-	pid := procbot.ProcessOf(ponderer).Pid()
-	for deadline := time.Now().Add(20 * time.Second); len(runnable(pid)) > 0; {
-		if time.Now().After(deadline) {
-			t.Fatalf("frozen between turns, threads %v of the bot are still runnable after 20s", runnable(pid))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	c1 := cpu()
-	time.Sleep(gap)
-	frozen := cpu() - c1
+	frozen := stillWhenStopped(t, ponderer, gap)
 	t.Logf("CPU time between turns: %v unfrozen, %v frozen", unfrozen, frozen)
 	if frozen > 2*time.Millisecond {
 		t.Errorf("between turns the pondering bot, frozen, used %v (%v unfrozen)", frozen, unfrozen)
 	}
+}
+
+// stillWhenStopped returns the CPU time p's bot uses in gap once it is
+// stopped. The init stops what was running in its own time on a loaded
+// machine: once none of the bot's threads is runnable, none can compute,
+// and its CPU time stays still.
+func stillWhenStopped(t *testing.T, p *procbot.Player, gap time.Duration) time.Duration {
+	t.Helper()
+	proc := procbot.ProcessOf(p)
+	for deadline := time.Now().Add(20 * time.Second); len(runnable(proc.Pid())) > 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("stopped, threads %v of the bot are still runnable after 20s", runnable(proc.Pid()))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c0, err := proc.CPUTime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(gap)
+	c1, err := proc.CPUTime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c1 - c0
 }
 
 // runnable lists the threads of process pid and of its descendants that
@@ -197,16 +210,7 @@ func TestSettleLoadsThenStops(t *testing.T) {
 	if procbot.LeftIdle(hog) {
 		t.Fatal("a bot that never waited for input was left idle")
 	}
-	pid := procbot.ProcessOf(hog).Pid()
-	for deadline := time.Now().Add(20 * time.Second); len(runnable(pid)) > 0; {
-		if time.Now().After(deadline) {
-			t.Fatalf("settled, threads %v of the hog are still runnable after 20s", runnable(pid))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	c0 := cpu(hog)
-	time.Sleep(200 * time.Millisecond)
-	if used := cpu(hog) - c0; used > 2*time.Millisecond {
+	if used := stillWhenStopped(t, hog, 200*time.Millisecond); used > 2*time.Millisecond {
 		t.Errorf("stopped until its first turn, the hog used %v in 200ms", used)
 	}
 }
