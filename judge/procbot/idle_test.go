@@ -38,18 +38,7 @@ func turnOf(t *testing.T, p *procbot.Player, n int) {
 // the bot reads) is found by its CPU time at its next turn and frozen
 // between its turns from then on.
 func TestIdleBotsAreNotFrozen(t *testing.T) {
-	o := procbot.Options{Level: procbot.Full}
-	if procbot.RunLevel(procbot.Auto) != procbot.Full {
-		t.Skip("level full is not available here")
-	}
-	start := func(script string) *procbot.Player {
-		p, err := procbot.Start(procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", script}}, o, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { p.Stop(0) })
-		return p
-	}
+	start := fullShell(t)
 	const loop = `while read l; do echo '#END'; done`
 	waiter := start(loop)
 	for n := 1; n <= 3; n++ {
@@ -90,6 +79,23 @@ func TestIdleBotsAreNotFrozen(t *testing.T) {
 	t.Logf("CPU time between turns: %v unfrozen, %v frozen", unfrozen, frozen)
 	if frozen > 2*time.Millisecond {
 		t.Errorf("between turns the pondering bot, frozen, used %v (%v unfrozen)", frozen, unfrozen)
+	}
+}
+
+// fullShell returns what starts a shell script as a bot at level full,
+// stopped when the test ends; the test is skipped without that level.
+func fullShell(t *testing.T) func(script string) *procbot.Player {
+	t.Helper()
+	if procbot.RunLevel(procbot.Auto) != procbot.Full {
+		t.Skip("level full is not available here")
+	}
+	return func(script string) *procbot.Player {
+		p, err := procbot.Start(procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", script}}, procbot.Options{Level: procbot.Full}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Stop(0) })
+		return p
 	}
 }
 
@@ -144,19 +150,8 @@ func runnable(pid int) []string {
 // first turn's; one that never waits for input is stopped once its time
 // to load has passed, and computes nothing more until its turn.
 func TestSettleLoadsThenStops(t *testing.T) {
-	o := procbot.Options{Level: procbot.Full}
-	if procbot.RunLevel(procbot.Auto) != procbot.Full {
-		t.Skip("level full is not available here")
-	}
+	start := fullShell(t)
 	ctx := context.Background()
-	start := func(script string) *procbot.Player {
-		p, err := procbot.Start(procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", script}}, o, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { p.Stop(0) })
-		return p
-	}
 	cpu := func(p *procbot.Player) time.Duration {
 		d, err := procbot.ProcessOf(p).CPUTime()
 		if err != nil {
