@@ -133,7 +133,8 @@ type Player struct {
 	final    judge.Final
 }
 
-// Start starts spec with a minimal environment (see Env), frozen.
+// Start starts spec with a minimal environment (see Env). The bot runs
+// from its start, loading, until Settle.
 func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 	if o.Limits == (sandbox.Limits{}) {
 		o.Limits = sandbox.DefaultLimits
