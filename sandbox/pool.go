@@ -160,10 +160,9 @@ type slot struct {
 
 // pooled is a program run in a slot.
 type pooled struct {
-	p       *Process
-	slot    *slot
-	stopped bool       // the program was stopped as it started (Spec.Frozen)
-	ctlMu   sync.Mutex // for the slot's control socket
+	p     *Process
+	slot  *slot
+	ctlMu sync.Mutex // for the slot's control socket
 	// The slot's cgroup counters when the program started.
 	cpuBase  time.Duration
 	oomBase  int64
@@ -650,9 +649,7 @@ func (s *slot) start(spec Spec, run *wire.Run) (p *Process, err error, slotOK bo
 		}
 		fds[i] = int(f.Fd())
 	}
-	r := *run
-	r.Stopped = spec.Frozen
-	req, err := r.AppendBinary(nil)
+	req, err := run.AppendBinary(nil)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err), true
 	}
@@ -678,12 +675,11 @@ func (s *slot) start(spec Spec, run *wire.Run) (p *Process, err error, slotOK bo
 		}
 		return nil, fmt.Errorf("sandbox: the sandbox's init: %w", err), false
 	}
-	pid, stopped, err, slotOK := s.started(spec.Argv[0])
+	pid, err, slotOK := s.started(spec.Argv[0])
 	if err != nil {
 		return nil, err, slotOK
 	}
 	p.pid = pid
-	p.frozen, b.stopped = stopped, stopped
 	if _, err := s.ctl.Write([]byte{'G'}); err != nil {
 		return nil, fmt.Errorf("sandbox: the init ended early: %w", err), false
 	}
@@ -693,10 +689,9 @@ func (s *slot) start(spec Spec, run *wire.Run) (p *Process, err error, slotOK bo
 }
 
 // started reads the init's answer to a run request: the program's pid
-// outside the sandbox, read from the pidfd the init sends, and whether it
-// was started stopped, or why it could not start (slotOK: the slot is
-// still good).
-func (s *slot) started(name string) (pid int, stopped bool, err error, slotOK bool) {
+// outside the sandbox, read from the pidfd the init sends, or why it
+// could not start (slotOK: the slot is still good).
+func (s *slot) started(name string) (pid int, err error, slotOK bool) {
 	bp := replyBufs.Get().(*[]byte)
 	defer replyBufs.Put(bp)
 	buf := *bp
@@ -718,14 +713,13 @@ func (s *slot) started(name string) (pid int, stopped bool, err error, slotOK bo
 		err = io.EOF
 	}
 	if err != nil {
-		return 0, false, fmt.Errorf("sandbox: the init ended before starting %s: %w", name, err), false
+		return 0, fmt.Errorf("sandbox: the init ended before starting %s: %w", name, err), false
 	}
-	stopped = bytes.HasSuffix(buf[1:n], []byte(" stopped"))
 	switch buf[0] {
 	case 'E':
-		return 0, false, fmt.Errorf("sandbox: %s", buf[1:n]), true
+		return 0, fmt.Errorf("sandbox: %s", buf[1:n]), true
 	case 'X':
-		return 0, false, fmt.Errorf("%w: %s", ErrSandbox, buf[1:n]), false
+		return 0, fmt.Errorf("%w: %s", ErrSandbox, buf[1:n]), false
 	case 'P':
 		msgs, _ := unix.ParseSocketControlMessage(oob[:oobn])
 		for _, m := range msgs {
@@ -736,7 +730,7 @@ func (s *slot) started(name string) (pid int, stopped bool, err error, slotOK bo
 				for line := range bytes.Lines(b) {
 					if v, ok := bytes.CutPrefix(line, []byte("Pid:")); ok {
 						if n, err := strconv.Atoi(string(bytes.TrimSpace(v))); err == nil && n > 0 {
-							return n, stopped, nil, true
+							return n, nil, true
 						}
 					}
 				}
@@ -746,9 +740,9 @@ func (s *slot) started(name string) (pid int, stopped bool, err error, slotOK bo
 	// No pidfd: the program is the init's only child.
 	kids := waitChildren(s.cmd.Process.Pid)
 	if len(kids) != 1 {
-		return 0, false, fmt.Errorf("sandbox: the program vanished as it started (%d processes)", len(kids)), false
+		return 0, fmt.Errorf("sandbox: the program vanished as it started (%d processes)", len(kids)), false
 	}
-	return kids[0], stopped, nil, true
+	return kids[0], nil, true
 }
 
 // replyBufs hold the init's answers to run requests (started): an error's

@@ -96,12 +96,6 @@ type Spec struct {
 	// Writable are directories shown writable at the same path (a
 	// compiler's output directory).
 	Writable []string
-	// Frozen starts the program frozen, as Freeze right after Start
-	// would; at level none, where a program runs as a plain child, it is
-	// ignored. In a ready sandbox it costs less: the init stops the
-	// program as it starts, before it has written anything (else it
-	// freezes it as Freeze does).
-	Frozen bool
 }
 
 // Limits bound what a process may use. Zero means no limit.
@@ -280,18 +274,10 @@ func Start(spec Spec) (*Process, error) {
 	} else if level.rank() > pr.Level.rank() {
 		return nil, fmt.Errorf("sandbox: level %s is not available here (the best is %s): run judge doctor", level, pr.Level)
 	}
-	var p *Process
 	if level == None {
-		p, err = startPlain(spec)
-	} else {
-		p, err = startIsolated(spec, level, pr, spec.Level == Auto)
+		return startPlain(spec)
 	}
-	if err == nil && spec.Frozen && level != None {
-		// Nothing to do if it started stopped. A freeze that fails
-		// finds the sandbox gone: its end is reported as for any.
-		_ = p.Freeze()
-	}
-	return p, err
+	return startIsolated(spec, level, pr, spec.Level == Auto)
 }
 
 // Kill ends the process and everything it started, at once.

@@ -72,7 +72,7 @@ func runSlot() {
 		// No program runs now: what the last one changed is there to see.
 		spoiled := intact.check()
 		if next == nil {
-			next = prepareThread(cfg, ctl, &stop)
+			next = prepareThread(cfg, ctl)
 		}
 		next.spoiled = spoiled
 		readyCh <- next
@@ -311,9 +311,9 @@ type runResult struct {
 
 // prepareThread makes a new thread ready to start programs of a slot
 // (serve).
-func prepareThread(cfg *wire.Config, ctl int, stop *stopper) *readyThread {
+func prepareThread(cfg *wire.Config, ctl int) *readyThread {
 	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1)}
-	goOffMain(func() { t.serve(cfg, ctl, stop, nil) })
+	goOffMain(func() { t.serve(cfg, ctl, nil) })
 	return t
 }
 
@@ -333,7 +333,7 @@ func prepareThread(cfg *wire.Config, ctl int, stop *stopper) *readyThread {
 //
 // It runs locked to its thread (goOffMain), never unlocked: the thread
 // ends with the goroutine, and its namespaces and restrictions with it.
-func (t *readyThread) serve(cfg *wire.Config, ctl int, stop *stopper, first *runRequest) {
+func (t *readyThread) serve(cfg *wire.Config, ctl int, first *runRequest) {
 	err := prepareSelf(cfg)
 	var clean *traces
 	if err == nil {
@@ -347,16 +347,12 @@ func (t *readyThread) serve(cfg *wire.Config, ctl int, stop *stopper, first *run
 			req = <-t.run
 		}
 		if used && !clean.same() {
-			goOffMain(func() { t.serve(cfg, ctl, stop, &req) })
+			goOffMain(func() { t.serve(cfg, ctl, &req) })
 			return
 		}
-		pid, how := 0, ""
+		pid := 0
 		if t.spoiled == nil && err == nil {
 			pid, err = forkProgram(cfg, req.run, req.fds)
-		}
-		if err == nil && req.run.Stopped && stopNew(pid, req.fds) {
-			stop.stopped()
-			how = " stopped"
 		}
 		for _, fd := range req.fds {
 			unix.Close(fd)
@@ -370,10 +366,10 @@ func (t *readyThread) serve(cfg *wire.Config, ctl int, stop *stopper, first *run
 		default:
 			// A pidfd tells the judge the program's pid outside.
 			if fd, err := unix.PidfdOpen(pid, 0); err == nil {
-				reply(ctl, 'P', strconv.Itoa(pid)+how, fd)
+				reply(ctl, 'P', strconv.Itoa(pid), fd)
 				unix.Close(fd)
 			} else {
-				reply(ctl, 'N', strconv.Itoa(pid)+how, -1)
+				reply(ctl, 'N', strconv.Itoa(pid), -1)
 			}
 		}
 		t.done <- runResult{pid, err}
@@ -381,37 +377,6 @@ func (t *readyThread) serve(cfg *wire.Config, ctl int, stop *stopper, first *run
 			return
 		}
 	}
-}
-
-// stopNew stops the program pid that has just started, for a start
-// frozen, if it cannot be in a write to its standard output or error
-// (fds) that a stop would cut short (stop.go): each is a pipe it has
-// written nothing to yet, a file, or /dev/null or the like (which never
-// make a write wait); short of a write begun between this look and the
-// signal, as for every stop. A terminal, a socket, or a pipe that holds
-// something, and the program is frozen as Freeze does. It says whether
-// it stopped the program.
-func stopNew(pid int, fds []int) bool {
-	for _, fd := range fds[1:] {
-		var st unix.Stat_t
-		if unix.Fstat(fd, &st) != nil {
-			return false
-		}
-		switch st.Mode & unix.S_IFMT {
-		case unix.S_IFIFO:
-			if n, err := unix.IoctlGetInt(fd, unix.TIOCINQ); err != nil || n != 0 {
-				return false
-			}
-		case unix.S_IFREG:
-		case unix.S_IFCHR:
-			if unix.Major(st.Rdev) != 1 { // the memory devices: null, zero, full
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return unix.Kill(pid, unix.SIGSTOP) == nil
 }
 
 // traces are what a program could leave in the namespaces of the thread

@@ -43,15 +43,6 @@ func (s *stopper) freeze() {
 	go s.stopLoop(g)
 }
 
-// stopped notes that the program was started stopped (stopNew): the
-// processes are frozen until the next thaw.
-func (s *stopper) stopped() {
-	s.mu.Lock()
-	s.on = true
-	s.gen++
-	s.mu.Unlock()
-}
-
 // thaw lets every process run again.
 func (s *stopper) thaw() {
 	s.mu.Lock()

@@ -92,10 +92,6 @@ type Run struct {
 	Argv []string `json:"argv"`
 	Dir  string   `json:"dir"`
 	Env  []string `json:"env"`
-	// Stopped asks for the program stopped as it starts (Spec.Frozen),
-	// if it can be without cutting a write short: then the init's answer
-	// says "stopped".
-	Stopped bool `json:"stopped,omitempty"`
 }
 
 // runMagic starts an encoded run request (Run.AppendBinary).
@@ -106,12 +102,7 @@ const runMagic = "run1"
 // C strings), argv preceded by its count and env last. It is what a
 // start costs the init to read: a tenth of the time of JSON's decoding.
 func (r *Run) AppendBinary(b []byte) ([]byte, error) {
-	stopped := "0"
-	if r.Stopped {
-		stopped = "1"
-	}
 	b = append(b, runMagic...)
-	b = append(append(b, 0), stopped...)
 	for _, s := range append([]string{r.Path, r.Dir, strconv.Itoa(len(r.Argv))}, r.Argv...) {
 		if strings.IndexByte(s, 0) >= 0 {
 			return nil, fmt.Errorf("%q holds a NUL byte", s)
@@ -144,20 +135,19 @@ func (r *Run) UnmarshalBinary(b []byte) error {
 		return s, true
 	}
 	magic, _ := next()
-	stopped, ok1 := next()
-	path, ok2 := next()
-	dir, ok3 := next()
-	count, ok4 := next()
+	path, ok1 := next()
+	dir, ok2 := next()
+	count, ok3 := next()
 	n, err := strconv.Atoi(count)
 	switch {
 	case magic != runMagic:
 		return errors.New("not a run request")
-	case !ok1 || !ok2 || !ok3 || !ok4 || stopped != "0" && stopped != "1":
+	case !ok1 || !ok2 || !ok3:
 		return errors.New("a run request cut short")
 	case err != nil || n < 0 || b == nil && n > 0 || b != nil && n > bytes.Count(b, []byte{0})+1:
 		return fmt.Errorf("a run request with %q arguments", count)
 	}
-	*r = Run{Path: path, Dir: dir, Stopped: stopped == "1", Argv: make([]string, 0, n)}
+	*r = Run{Path: path, Dir: dir, Argv: make([]string, 0, n)}
 	for range n {
 		s, ok := next()
 		if !ok {
