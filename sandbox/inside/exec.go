@@ -108,7 +108,7 @@ func restrictThread(cfg *wire.Config, noCaps, chdir bool) error {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
 	if cfg.Landlock > 0 {
-		if err := applyLandlock(cfg.Landlock, cfg.RO, cfg.RW, cfg.Proc); err != nil {
+		if err := applyLandlock(cfg.Landlock, cfg.RO, cfg.RW, devPaths(cfg.Basic), cfg.Proc); err != nil {
 			return fmt.Errorf("landlock: %w", err)
 		}
 	}

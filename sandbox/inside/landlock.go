@@ -45,12 +45,12 @@ func fsRights(abi int) uint64 {
 const fileRights = llExec | llWrite | llRead | llTruncate | llIoctlDev
 
 // applyLandlock restricts the calling thread (and what it execs) to
-// reading and executing ro, anything in rw, reading and writing the
-// devices of /dev and the paths of proc (all of /proc, read only, when
-// nil). It
+// reading and executing ro, anything in rw, reading and writing the paths
+// of dev (devices, or the directories that hold them) and the paths of
+// proc (all of /proc, read only, when nil). It
 // denies TCP (ABI 4), abstract unix sockets and signals out of the
 // sandbox (ABI 6).
-func applyLandlock(abi int, ro, rw, proc []string) error {
+func applyLandlock(abi int, ro, rw, dev, proc []string) error {
 	all := fsRights(abi)
 	attr := unix.LandlockRulesetAttr{Handled_access_fs: all}
 	size := unsafe.Sizeof(attr.Handled_access_fs)
@@ -97,9 +97,10 @@ func applyLandlock(abi int, ro, rw, proc []string) error {
 			return err
 		}
 	}
-	dev := uint64(llRead | llWrite | llTruncate | llIoctlDev | llReadDir)
-	if err := add("/dev", dev); err != nil {
-		return err
+	for _, p := range dev {
+		if err := add(p, llRead|llWrite|llTruncate|llIoctlDev|llReadDir); err != nil {
+			return err
+		}
 	}
 	// A sandbox's own /proc (nil): read only, so that no program writes
 	// its init's files (/proc/1/oom_score_adj), whatever the ABI (before

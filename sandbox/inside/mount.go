@@ -16,6 +16,22 @@ import (
 // devices are the device files of the sandbox's /dev.
 var devices = []string{"null", "zero", "full", "random", "urandom"}
 
+// devPaths are the paths of /dev that a program may read and write: the
+// whole of a sandbox's own /dev, which holds nothing else; at level basic,
+// which shows the machine's, only its devices, and not its terminals
+// (/dev/tty, the judge's controlling terminal, which its programs share,
+// nor /dev/pts) nor its disks.
+func devPaths(basic bool) []string {
+	if !basic {
+		return []string{"/dev"}
+	}
+	p := make([]string, len(devices))
+	for i, d := range devices {
+		p[i] = "/dev/" + d
+	}
+	return p
+}
+
 // The staging root's directories: the machine's tree, and the sandbox's
 // root as it is built.
 const (
