@@ -463,8 +463,13 @@ func initAttr(flags uintptr, id, gid int) *syscall.SysProcAttr {
 		UidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: id, Size: 1}},
 		GidMappings:                []syscall.SysProcIDMap{{ContainerID: 0, HostID: gid, Size: 1}},
 		GidMappingsEnableSetgroups: false,
-		Setsid:                     true,
-		AmbientCaps:                initCaps,
+		// A process group of its own, in the judge's session: a session
+		// of its own would also be a scheduling autogroup of its own,
+		// and every switch between the judge and a bot would cross
+		// groups (8 % of a query). The session's terminal, /dev/tty,
+		// is not in the sandbox's /dev (TestTerminalOutOfReach).
+		Setpgid:     true,
+		AmbientCaps: initCaps,
 		// Become the namespace's root, which is id outside: until then
 		// the child keeps the judge's credentials.
 		Credential: &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: true},
