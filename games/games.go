@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // ErrUnknown is wrapped by Query and Command when the line's verb is not
@@ -127,6 +128,10 @@ type Line struct {
 func ParseLine(s string) Line {
 	s = strings.TrimSuffix(s, "\n")
 	s = strings.TrimSuffix(s, "\r")
+	// A lone word (most queries) is the verb itself, with no slice made.
+	if w := strings.TrimSpace(s); !strings.ContainsFunc(w, unicode.IsSpace) {
+		return Line{Verb: w}
+	}
 	f := strings.Fields(s)
 	if len(f) == 0 {
 		return Line{}

@@ -33,6 +33,11 @@ func FuzzParseLine(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		l := ParseLine(s)
+		want := strings.Fields(strings.TrimSuffix(strings.TrimSuffix(s, "\n"), "\r"))
+		if got := append([]string{l.Verb}, l.Args...); len(want) == 0 && (l.Verb != "" || len(l.Args) > 0) ||
+			len(want) > 0 && strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+			t.Fatalf("ParseLine(%q) = %q %q; its words are %q", s, l.Verb, l.Args, want)
+		}
 		if strings.ContainsAny(l.Verb, " \t\n") {
 			t.Fatalf("verb %q has a separator", l.Verb)
 		}
