@@ -137,6 +137,7 @@ type seat struct {
 	final       Final
 	trace       []TraceLine
 	buf         []byte // reused for answers
+	lone        string // the last line that was one word, reused for the same line
 	opp         string // the other seats' names, for the Opponent query
 }
 

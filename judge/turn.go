@@ -124,7 +124,13 @@ func (tn *turn) step(ctx context.Context) (games.Move, error) {
 	if string(text) == "#END" {
 		return tn.commit(), nil
 	}
-	l := games.ParseLine(string(text))
+	var l games.Line
+	if s := tn.s; len(text) > 0 && string(text) == s.lone {
+		// The same query again (a round of them): no new string.
+		l.Verb = s.lone
+	} else if l = games.ParseLine(string(text)); len(l.Args) == 0 && l.Verb != "" {
+		s.lone = l.Verb
+	}
 	if l.Verb == "" {
 		return nil, nil // a blank line says nothing
 	}
@@ -154,7 +160,9 @@ func (tn *turn) readLine(ctx context.Context) ([]byte, bool, error) {
 	if n := len(text); n > 0 && text[n-1] == '\r' {
 		text = text[:n-1]
 	}
-	tn.tr.add("out", string(text))
+	if tn.tr.on {
+		tn.tr.add("out", string(text))
+	}
 	if len(text) > MaxLine {
 		s.fail(Protocol, fmt.Sprintf("a line longer than %d bytes (starting %q)", MaxLine, Clip(string(text), ClipLine)))
 		return nil, false, nil
