@@ -34,8 +34,11 @@ type clock struct {
 	cpus    int
 	threads []sandbox.Times // scratch for measure
 	judge   time.Duration   // the judge's time with a line of the bot's in hand
-	busy    time.Time       // since when the judge holds one; zero when not
-	self0   time.Duration   // the judge's own threads' run-queue time at the start
+	// Whether the judge holds one, and since when (since start: one
+	// reading of the monotonic clock, where time.Now takes two).
+	holding bool
+	busy    time.Duration
+	self0   time.Duration // the judge's own threads' run-queue time at the start
 }
 
 func (c *clock) begin(proc *sandbox.Process) {
@@ -54,17 +57,17 @@ func (c *clock) begin(proc *sandbox.Process) {
 	c.start = time.Now()
 	// Until the judge first reads, the bot waits for it: its first line
 	// is written already, or it is frozen.
-	c.busy = c.start
+	c.holding, c.busy = true, 0
 }
 
 // judgeBusy: the judge has a line of the bot's to handle.
-func (c *clock) judgeBusy() { c.busy = time.Now() }
+func (c *clock) judgeBusy() { c.holding, c.busy = true, time.Since(c.start) }
 
 // judgeDone: the judge is ready for the bot's next line.
 func (c *clock) judgeDone() {
-	if !c.busy.IsZero() {
-		c.judge += time.Since(c.busy)
-		c.busy = time.Time{}
+	if c.holding {
+		c.judge += time.Since(c.start) - c.busy
+		c.holding = false
 	}
 }
 
@@ -81,10 +84,10 @@ func (c *clock) late() time.Duration { return max(0, selfQueued()-c.self0) }
 // judging is the judge's time with the bot's lines in hand, the line it
 // holds now included.
 func (c *clock) judging() time.Duration {
-	if c.busy.IsZero() {
+	if !c.holding {
 		return c.judge
 	}
-	return c.judge + time.Since(c.busy)
+	return c.judge + time.Since(c.start) - c.busy
 }
 
 // figures are a turn's times so far.

@@ -131,6 +131,12 @@ type Player struct {
 
 	stopOnce sync.Once
 	final    judge.Final
+
+	// writeNow's write, made once: its buffer and its result.
+	rawWrite func(fd uintptr)
+	wBuf     []byte
+	wN       int
+	wErr     error
 }
 
 // Start starts spec with a minimal environment (see Env). The bot runs
@@ -449,9 +455,15 @@ func (p *Player) writeNow(b []byte) (int, bool) {
 			return 0, false
 		}
 		p.inRC = rc
+		p.rawWrite = func(fd uintptr) { p.wN, p.wErr = writeFD(fd, p.wBuf) }
 	}
-	n, werr := 0, error(nil)
-	if err := p.inRC.Control(func(fd uintptr) { n, werr = writeFD(fd, b) }); err != nil || werr != nil || n < 0 {
+	// A function made once and fields, not a closure over b: nothing of
+	// a query's answer is allocated.
+	p.wBuf = b
+	err := p.inRC.Control(p.rawWrite)
+	n, werr := p.wN, p.wErr
+	p.wBuf, p.wErr = nil, nil
+	if err != nil || werr != nil || n < 0 {
 		return 0, false
 	}
 	return n, true
