@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -269,14 +268,17 @@ func (a *Arena) seatNames(ctx context.Context, m *Match) error {
 	return rows.Err()
 }
 
-// replayName is the name of a replay file: letters, digits, - and _,
-// ending in .json.
-var replayName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}\.json$`)
+// replayName says whether name may be the name of a replay file: 1 to 64
+// ASCII letters, digits, - and _, then .json.
+func replayName(name string) bool {
+	base, ok := strings.CutSuffix(name, ".json")
+	return ok && base != "" && len(base) <= 64 && nameChars(base)
+}
 
 // ReplayPath is the file of the replay named name (as Match.Replay and
 // Submission.Replays give it): ErrNotFound for a bad name or none.
 func (a *Arena) ReplayPath(name string) (string, error) {
-	if !replayName.MatchString(name) || strings.Contains(name, "..") {
+	if !replayName(name) || strings.Contains(name, "..") {
 		return "", ErrNotFound
 	}
 	p := filepath.Join(a.dir, "replays", name)

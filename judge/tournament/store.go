@@ -68,7 +68,7 @@ func (h *Header) sum() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%08x", crc32.Checksum(b, castagnoli)), nil
+	return fmt.Sprintf("%08x", crc32.Checksum(b, castagnoli())), nil
 }
 
 // check verifies the header's own checksum, when it has one.
@@ -239,7 +239,9 @@ type line struct {
 	Rec json.RawMessage `json:"rec"`
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is made at its first use, not when the program starts: the
+// judge's binary is also every sandbox's init, started again and again.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 func encodeLine(r *Record) ([]byte, error) {
 	if r.Kind == KindHeader && r.Header != nil {
@@ -256,7 +258,7 @@ func encodeLine(r *Record) ([]byte, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `{"crc":"%08x","rec":`, crc32.Checksum(rec, castagnoli))
+	fmt.Fprintf(&b, `{"crc":"%08x","rec":`, crc32.Checksum(rec, castagnoli()))
 	b.Write(rec)
 	b.WriteString("}\n")
 	return b.Bytes(), nil
@@ -268,7 +270,7 @@ func decodeLine(b []byte) (*Record, error) {
 	if err := json.Unmarshal(b, &l); err != nil {
 		return nil, fmt.Errorf("not a record: %v", err)
 	}
-	if got := fmt.Sprintf("%08x", crc32.Checksum(l.Rec, castagnoli)); got != l.CRC {
+	if got := fmt.Sprintf("%08x", crc32.Checksum(l.Rec, castagnoli())); got != l.CRC {
 		return nil, fmt.Errorf("checksum %s, want %s", got, l.CRC)
 	}
 	var r Record

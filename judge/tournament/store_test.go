@@ -242,7 +242,7 @@ func TestHeaderCarriesItsChecksum(t *testing.T) {
 	}
 }
 
-func crc32c(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+func crc32c(b []byte) uint32 { return crc32.Checksum(b, castagnoli()) }
 
 // A match record of an older judge, without its players' hashes, takes
 // those of the run record before it: the same match appended again
