@@ -618,8 +618,9 @@ func (p *Player) stderrPending() int {
 // settleWithin is how long a bot may load after its start, in parallel
 // with the other bots of its match, before it is stopped until its first
 // turn: enough for a C or Python program (a JVM goes on loading in its
-// first turn). Settle looks whether it waits for input after settlePoll,
-// then half as long again each time, up to settlePollMax.
+// first turn). Settle looks whether it waits for input at once, then
+// after settlePoll, then half as long again each time, up to
+// settlePollMax.
 const (
 	settleWithin  = 50 * time.Millisecond
 	settlePoll    = 100 * time.Microsecond
