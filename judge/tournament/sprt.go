@@ -252,7 +252,12 @@ schedule:
 				if err := gctx2.Err(); err != nil {
 					return nil
 				}
-				if err := t.play(gctx2, f); err != nil {
+				// Recorded at once: the test's next step reads it.
+				p, err := t.play(gctx2, f)
+				if err == nil {
+					err = t.record(p)
+				}
+				if err != nil {
 					if gctx2.Err() != nil {
 						return nil
 					}

@@ -546,14 +546,17 @@ func (p *Progress) setTotal(total, already int) {
 }
 
 // runFixtures plays fixtures, at most jobs at once, and returns how many
-// it recorded. The first failure stops the others; the error tells every
-// failure, not only the first (on a full disk, each write that failed).
+// were played and recorded. A match's replay and record are written by
+// a recorder while the next matches play: a write waits for the disk
+// (fsync), which a match of short turns would otherwise wait for too.
+// runFixtures returns once every match played is recorded.
 func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (int, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	rec := newRecorder(t, jobs, cancel)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(jobs)
 	var (
-		done  = make(chan struct{}, len(todo))
-		count int
 		adm   = t.admission()
 		mu    sync.Mutex
 		fails []error
@@ -570,30 +573,100 @@ func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (in
 				return err
 			}
 			defer adm.done()
-			if err := t.play(gctx, f); err != nil {
-				if gctx.Err() == nil || !errors.Is(err, gctx.Err()) {
-					mu.Lock()
-					fails = append(fails, err)
-					mu.Unlock()
-				}
-				return err
+			played, err := t.play(gctx, f)
+			if err == nil {
+				rec.add(played)
+				return nil
 			}
-			done <- struct{}{}
-			return nil
+			if gctx.Err() == nil || !errors.Is(err, gctx.Err()) {
+				mu.Lock()
+				fails = append(fails, err)
+				mu.Unlock()
+			}
+			return err
 		})
 	}
 	err := g.Wait()
-	close(done)
-	for range done {
-		count++
-	}
-	if len(fails) > 1 {
+	count, werr := rec.close()
+	switch {
+	case werr != nil:
+		// The recorder stopped the run: its error, not the cancelling
+		// it caused.
+		err = errors.Join(append([]error{werr}, fails...)...)
+	case len(fails) > 1:
 		err = errors.Join(fails...)
 	}
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
 	}
 	return count, err
+}
+
+// played is a match played and not yet recorded.
+type played struct {
+	replay string // its path, relative to the output directory
+	rp     *judge.Replay
+	rec    *MatchRecord
+}
+
+// recorder writes played matches, one after the other in the order they
+// ended: the replay first, then the record, each durably, so that a
+// record never names a replay a crash lost. A write that fails stops
+// the run (cancel); what was played and not recorded is played again
+// when the run is resumed.
+type recorder struct {
+	t      *tourney
+	ch     chan played
+	cancel context.CancelCauseFunc
+	done   chan struct{}
+	count  int   // recorded, read after done
+	err    error // the first write that failed, read after done
+}
+
+// newRecorder starts a recorder that holds at most queue matches
+// waiting to be written: beyond, the next to end waits for the disk.
+func newRecorder(t *tourney, queue int, cancel context.CancelCauseFunc) *recorder {
+	r := &recorder{t: t, ch: make(chan played, max(queue, 1)), cancel: cancel, done: make(chan struct{})}
+	go r.run()
+	return r
+}
+
+func (r *recorder) add(p played) { r.ch <- p }
+
+// close waits for every match added to be written, and returns how many
+// were recorded and the first write's error.
+func (r *recorder) close() (int, error) {
+	close(r.ch)
+	<-r.done
+	return r.count, r.err
+}
+
+func (r *recorder) run() {
+	defer close(r.done)
+	for p := range r.ch {
+		if r.err != nil {
+			continue
+		}
+		if err := r.t.record(p); err != nil {
+			r.err = err
+			r.cancel(err)
+			continue
+		}
+		r.count++
+	}
+}
+
+// record writes a played match: the replay first, then the record, each
+// durably.
+func (t *tourney) record(p played) error {
+	if err := writeReplay(filepath.Join(t.o.Out, p.replay), p.rp); err != nil {
+		return fmt.Errorf("match %s: %w", p.rec.ID, err)
+	}
+	if err := t.store.Append(&Record{Kind: KindMatch, Match: p.rec}); err != nil {
+		return err
+	}
+	t.progress.finished(p.rec)
+	return nil
 }
 
 // admission is the tournament's admission control: one per run, shared
@@ -607,9 +680,8 @@ func (t *tourney) admission() *admission {
 // sandbox failed under it (Options.Retry).
 const sandboxRetries = 3
 
-// play plays one fixture and records it: the replay first, then the
-// record, each durably.
-func (t *tourney) play(ctx context.Context, f Fixture) error {
+// play plays one fixture, and returns what to record of it.
+func (t *tourney) play(ctx context.Context, f Fixture) (played, error) {
 	m := t.o.Match
 	p := games.Params{}
 	for k, v := range t.params {
@@ -635,9 +707,9 @@ func (t *tourney) play(ctx context.Context, f Fixture) error {
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return played{}, ctx.Err()
 		}
-		return fmt.Errorf("match %s: %w", f.ID, err)
+		return played{}, fmt.Errorf("match %s: %w", f.ID, err)
 	}
 	hashes := make([]string, len(f.Seats))
 	for i, s := range f.Seats {
@@ -649,9 +721,6 @@ func (t *tourney) play(ctx context.Context, f Fixture) error {
 		// stays as it was.
 		rel = filepath.Join("replays", f.ID+"."+seatsHash(hashes)+".json")
 	}
-	if err := writeReplay(filepath.Join(t.o.Out, rel), res.Replay); err != nil {
-		return fmt.Errorf("match %s: %w", f.ID, err)
-	}
 	rec := &MatchRecord{
 		ID: f.ID, Round: f.Round, Group: f.Group, Index: f.Index,
 		Seed: m.Seed, Winner: res.Winner, Turns: res.Turns, Reason: res.Reason,
@@ -659,11 +728,7 @@ func (t *tourney) play(ctx context.Context, f Fixture) error {
 		WallMS: time.Since(start).Milliseconds(),
 		SHA256: hashes,
 	}
-	if err := t.store.Append(&Record{Kind: KindMatch, Match: rec}); err != nil {
-		return err
-	}
-	t.progress.finished(rec)
-	return nil
+	return played{replay: rel, rp: res.Replay, rec: rec}, nil
 }
 
 // runSwiss plays the Swiss rounds one after the other; each round's

@@ -344,6 +344,68 @@ func TestInterruptStopsCleanly(t *testing.T) {
 	}
 }
 
+// TestWriteFailureStops takes the replays' directory away once a few
+// matches are recorded: the next replay cannot be written, the run stops
+// with that error, every match recorded has its replay, and a resume
+// plays the rest.
+func TestWriteFailureStops(t *testing.T) {
+	_, args := botDir(t)
+	out := filepath.Join(tempDir(t), "out")
+	o := options(t, out, tempDir(t), args[:2])
+	o.Rounds = 10
+	replays, moved := filepath.Join(out, "replays"), filepath.Join(out, "replays.old")
+	swapped := make(chan struct{})
+	go func() {
+		defer close(swapped)
+		for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(time.Millisecond) {
+			b, _ := os.ReadFile(filepath.Join(out, LogName))
+			if bytes.Count(b, []byte(`"kind":"match"`)) >= 3 {
+				if err := os.Rename(replays, moved); err != nil {
+					t.Error(err)
+				} else if err := os.WriteFile(replays, []byte("not a directory"), 0o644); err != nil {
+					t.Error(err)
+				}
+				return
+			}
+		}
+	}()
+	_, err := Run(context.Background(), o)
+	<-swapped
+	if err == nil || errors.Is(err, ErrInterrupted) || !strings.Contains(err.Error(), "not a directory") {
+		t.Fatalf("Run: %v, want the replay's write error", err)
+	}
+	recs, bad, err := ReadLog(filepath.Join(out, LogName))
+	if err != nil || bad != 0 {
+		t.Fatalf("log: %v, %d bad lines", err, bad)
+	}
+	n := 0
+	for _, r := range recs {
+		if r.Kind != KindMatch {
+			continue
+		}
+		n++
+		if _, err := os.Stat(filepath.Join(moved, filepath.Base(r.Match.Replay))); err != nil {
+			t.Errorf("match %s is recorded without its replay: %v", r.Match.ID, err)
+		}
+	}
+	if n < 3 || n >= 20 {
+		t.Fatalf("%d matches recorded, want from 3 to 19", n)
+	}
+	if err := os.Remove(replays); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(moved, replays); err != nil {
+		t.Fatal(err)
+	}
+	st, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Matches != 20 {
+		t.Errorf("%d matches after resume, want 20", st.Matches)
+	}
+}
+
 // TestSubmissionsInEveryLanguage builds a directory of submissions in the
 // six configured languages, in the sandbox, and plays them: every one must
 // compile and play its matches by the rules.
