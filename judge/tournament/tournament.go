@@ -624,7 +624,8 @@ type recorder struct {
 }
 
 // newRecorder starts a recorder that holds at most queue matches
-// waiting to be written: beyond, the next to end waits for the disk.
+// waiting to be written, besides the one it writes: beyond, the next to
+// end waits for the disk.
 func newRecorder(t *tourney, queue int, cancel context.CancelCauseFunc) *recorder {
 	r := &recorder{t: t, ch: make(chan played, max(queue, 1)), cancel: cancel, done: make(chan struct{})}
 	go r.run()
