@@ -546,10 +546,12 @@ func (p *Progress) setTotal(total, already int) {
 }
 
 // runFixtures plays fixtures, at most jobs at once, and returns how many
-// were played and recorded. A match's replay and record are written by
-// a recorder while the next matches play: a write waits for the disk
-// (fsync), which a match of short turns would otherwise wait for too.
-// runFixtures returns once every match played is recorded.
+// it recorded. A match's replay and record are written by a recorder
+// while the next matches play: a write waits for the disk (fsync), which
+// a match of short turns would otherwise wait for too. runFixtures
+// returns once every match played is recorded. The first failure stops
+// the others; the error tells every match that failed, and the first
+// write that did.
 func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (int, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -573,9 +575,9 @@ func (t *tourney) runFixtures(ctx context.Context, todo []Fixture, jobs int) (in
 				return err
 			}
 			defer adm.done()
-			played, err := t.play(gctx, f)
+			m, err := t.play(gctx, f)
 			if err == nil {
-				rec.add(played)
+				rec.add(m)
 				return nil
 			}
 			if gctx.Err() == nil || !errors.Is(err, gctx.Err()) {
