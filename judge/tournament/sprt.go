@@ -216,12 +216,20 @@ func RunSPRT(ctx context.Context, o SPRTOptions) (*SPRTState, error) {
 // live is called after each pair counted.
 func (t *tourney) runPairs(ctx context.Context, st *SPRTState, maxPairs, jobs int, live func(*SPRTState)) error {
 	names, store := t.names, t.store
-	// advance counts the pairs, in order, whose games are both recorded.
+	// advance counts the pairs, in order, whose games are both played:
+	// recorded, or in this run (under mu) and on their way to the log.
 	var mu sync.Mutex
+	seen := map[string]*MatchRecord{}
+	get := func(id string) *MatchRecord {
+		if r := seen[id]; r != nil {
+			return r
+		}
+		return store.Match(id)
+	}
 	advance := func() {
 		for st.Verdict == sprt.Continue && st.Pairs < maxPairs {
 			f := pairFixtures(st.Pairs+1, names)
-			r0, r1 := store.Match(f[0].ID), store.Match(f[1].ID)
+			r0, r1 := get(f[0].ID), get(f[1].ID)
 			if r0 == nil || r1 == nil {
 				return
 			}
@@ -236,7 +244,9 @@ func (t *tourney) runPairs(ctx context.Context, st *SPRTState, maxPairs, jobs in
 	if st.Verdict != sprt.Continue || st.Pairs >= maxPairs {
 		return nil
 	}
-	gctx, cancel := context.WithCancel(ctx)
+	gctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	rec := newRecorder(t, jobs, cancel)
 	g, gctx2 := errgroup.WithContext(gctx)
 	g.SetLimit(jobs)
 schedule:
@@ -252,11 +262,7 @@ schedule:
 				if err := gctx2.Err(); err != nil {
 					return nil
 				}
-				// Recorded at once: the test's next step reads it.
-				p, err := t.play(gctx2, f)
-				if err == nil {
-					err = t.record(p)
-				}
+				m, err := t.play(gctx2, f)
 				if err != nil {
 					if gctx2.Err() != nil {
 						return nil
@@ -264,17 +270,23 @@ schedule:
 					return err
 				}
 				mu.Lock()
-				defer mu.Unlock()
+				seen[m.rec.ID] = m.rec
 				advance()
 				if st.Verdict != sprt.Continue || st.Pairs >= maxPairs {
-					cancel()
+					cancel(nil)
 				}
+				mu.Unlock()
+				rec.add(m)
 				return nil
 			})
 		}
 	}
 	err := g.Wait()
-	cancel()
+	cancel(nil)
+	// Every game counted is recorded before the verdict is told.
+	if _, werr := rec.close(); werr != nil {
+		return errors.Join(werr, err)
+	}
 	if err != nil {
 		return err
 	}
