@@ -36,7 +36,7 @@ import (
 // Main runs the sandbox's init when the program was started as one (the
 // judge's binary run again by package sandbox, under one of the names of
 // wire), and never returns then; otherwise it returns at once. Package
-// sandbox's Init calls it.
+// sandbox's Init calls it (the restricted parent is run earlier: init).
 func Main() {
 	if len(os.Args) != 1 {
 		return
@@ -432,5 +432,21 @@ func closeOnExecFrom3() {
 	}
 	for fd := 3; uint64(fd) < n; fd++ {
 		unix.CloseOnExec(fd)
+	}
+}
+
+// The judge's binary, run again as a program's restricted parent, becomes
+// one here, before the packages that only the judge needs (its database,
+// its web server, its players) are initialized: Go initializes a package
+// once the packages it imports are, and those of this one are few. A
+// restricted parent starts for every program on cgroup v2 and at level
+// namespaces; skipping the rest takes about a quarter off its CPU time
+// (docs/benchmarks.md). The inits wait for Main, from package sandbox's
+// Init: during the packages' initialization the main goroutine is locked
+// to the main thread, which would cost them a hand-off between threads at
+// every wait, where runExec runs on one thread anyway.
+func init() {
+	if len(os.Args) == 1 && os.Args[0] == wire.ExecName {
+		runExec()
 	}
 }
