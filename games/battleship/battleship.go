@@ -30,6 +30,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"judge/games"
 )
@@ -555,8 +556,11 @@ func (o *orders) Commit() (games.Move, error) {
 var errWasted = errors.New("a wasted shot")
 
 // decimal is a number as the contest's host writes one: digits, a
-// fraction, an exponent.
-var decimal = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+// fraction, an exponent. Compiled at its first use, not at every start
+// of the judge's binary.
+var decimal = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+})
 
 // checkShot tells why Shoot with args cannot be played now. Under the
 // contest's rules, args that are no cell but numbers inside the board
@@ -584,7 +588,7 @@ func (s *State) wasted(args []string) bool {
 	for _, a := range args {
 		for _, f := range strings.Split(a, ",") {
 			v, err := strconv.ParseFloat(f, 64)
-			if !decimal.MatchString(f) || err != nil || v >= size {
+			if !decimal().MatchString(f) || err != nil || v >= size {
 				return false
 			}
 		}

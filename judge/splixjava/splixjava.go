@@ -26,6 +26,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Prefix starts a bot argument that is a Splix Java player:
@@ -48,10 +49,20 @@ func Cut(arg string) (path string, ok bool) {
 // compiled only for them, against the Clojure jar.
 const clojureLoader = "host/com/jatkin/splixkoth/ppcg/loaders/ClojurePlayer.java"
 
+// The patterns that find a player's class, its package and a Clojure
+// player's make-move, compiled at their first use: every start of the
+// judge's binary, a sandbox's restricted parent included, would pay for
+// them otherwise.
 var (
-	makeMoveRe = regexp.MustCompile(`\(defn-?\s+(?:\^\S+\s+)?make-move[\s\[]`)
-	playerRe   = regexp.MustCompile(`(?m)^[^/\n]*\bclass\s+([A-Za-z_$][A-Za-z0-9_$]*)(?:\s*<[^>{]*>)?\s+extends\s+(?:[A-Za-z0-9_$.]+\.)?SplixPlayer\b`)
-	packageRe  = regexp.MustCompile(`(?m)^\s*package\s+([A-Za-z0-9_$.]+)\s*;`)
+	makeMoveRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\(defn-?\s+(?:\^\S+\s+)?make-move[\s\[]`)
+	})
+	playerRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^[^/\n]*\bclass\s+([A-Za-z_$][A-Za-z0-9_$]*)(?:\s*<[^>{]*>)?\s+extends\s+(?:[A-Za-z0-9_$.]+\.)?SplixPlayer\b`)
+	})
+	packageRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^\s*package\s+([A-Za-z0-9_$.]+)\s*;`)
+	})
 )
 
 // sources lists the files of a player with one of the extensions exts:
@@ -109,9 +120,9 @@ func PlayerClass(path string) (string, error) {
 			return "", err
 		}
 		b = stripComments(b)
-		for _, m := range playerRe.FindAllSubmatch(b, -1) {
+		for _, m := range playerRe().FindAllSubmatch(b, -1) {
 			name := string(m[1])
-			if p := packageRe.FindSubmatch(b); p != nil {
+			if p := packageRe().FindSubmatch(b); p != nil {
 				name = string(p[1]) + "." + name
 			}
 			found = append(found, name)
@@ -144,7 +155,7 @@ func ClojurePlayer(path string) (file, name string, err error) {
 		if err != nil {
 			return "", "", err
 		}
-		if !makeMoveRe.Match(b) {
+		if !makeMoveRe().Match(b) {
 			return "", "", fmt.Errorf("%s: defines no make-move", path)
 		}
 		file = filepath.Base(path)
@@ -162,7 +173,7 @@ func ClojurePlayer(path string) (file, name string, err error) {
 			if err != nil {
 				return "", "", err
 			}
-			if makeMoveRe.Match(b) {
+			if makeMoveRe().Match(b) {
 				found = append(found, e.Name())
 			}
 		}
