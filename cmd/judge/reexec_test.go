@@ -11,10 +11,10 @@ import (
 	"testing"
 )
 
-// The judge's binary run again as a program's restricted parent (or as a
-// sandbox's init) becomes one before the packages that only the judge
-// needs are initialized: every sandboxed start on cgroup v2, or at level
-// namespaces, pays for the restricted parent's start.
+// The judge's binary run again as a program's restricted parent becomes
+// one before the packages that only the judge needs are initialized:
+// every sandboxed start on cgroup v2, or at level namespaces, pays for the
+// restricted parent's start.
 func TestReexecSkipsTheJudgesPackages(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
