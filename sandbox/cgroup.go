@@ -378,6 +378,11 @@ type cgroup struct {
 
 	filesMu sync.Mutex
 	files   map[string]int // path → descriptor, of files read or written again and again (readAt, writeAt)
+	// v2, under filesMu: the programs started in the cgroup (resetPeak),
+	// whether memory.peak was reset for the last one, and whether it
+	// cannot be (before Linux 6.12).
+	started              int
+	peakReset, peakFixed bool
 }
 
 // readAt reads a small file of the cgroup from its start through a
@@ -386,7 +391,13 @@ type cgroup struct {
 func (c *cgroup) readAt(path string, buf []byte) ([]byte, error) {
 	c.filesMu.Lock()
 	defer c.filesMu.Unlock()
-	fd, err := c.kept(path, path, unix.O_RDONLY)
+	return c.readKept(path, path, unix.O_RDONLY, buf)
+}
+
+// readKept reads a small file of the cgroup from its start through the
+// descriptor kept under key (kept); the caller holds filesMu.
+func (c *cgroup) readKept(key, path string, mode int, buf []byte) ([]byte, error) {
+	fd, err := c.kept(key, path, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -681,18 +692,60 @@ func (c *cgroup) oomKills() int64 {
 	return n
 }
 
-// resetPeak starts the peak of memory used afresh, where the cgroup
-// allows it (v1).
+// resetPeak starts the peak of memory used afresh, for the program about
+// to start: on v1 through memory.max_usage_in_bytes; on v2 by a write to
+// memory.peak, which resets it for the descriptor that wrote (Linux 6.12),
+// through which peak then reads it. Where v2 cannot reset it, the peak
+// is the cgroup's since it was made, which is a program's own only for
+// the first program in it.
 func (c *cgroup) resetPeak() {
-	if d, ok := c.dirs["memory"]; ok && c.sys.version == 1 {
+	if c.sys.version == 2 {
+		c.filesMu.Lock()
+		defer c.filesMu.Unlock()
+		c.started++
+		c.peakReset = false
+		if c.peakFixed {
+			return
+		}
+		fd, err := c.kept(peakResetKey, filepath.Join(c.dirs[""], "memory.peak"), unix.O_RDWR)
+		if err == nil {
+			_, err = unix.Pwrite(fd, []byte("reset\n"), 0)
+		}
+		c.peakReset = err == nil
+		c.peakFixed = err != nil
+		return
+	}
+	if d, ok := c.dirs["memory"]; ok {
 		_ = c.writeAt(filepath.Join(d, "memory.max_usage_in_bytes"), 0)
 	}
 }
 
-// peak is the most memory the cgroup used, or 0 when unknown.
+// peakResetKey keeps the descriptor through which v2's memory.peak is
+// reset and read (resetPeak).
+const peakResetKey = "memory.peak (reset)"
+
+// peak is the most memory the cgroup used since resetPeak (or since it
+// was made, where resetPeak was never called), or 0 when unknown.
 func (c *cgroup) peak() int64 {
 	if c.sys.version == 2 {
-		n, _ := c.readIntAt(filepath.Join(c.dirs[""], "memory.peak"))
+		var buf [64]byte
+		path := filepath.Join(c.dirs[""], "memory.peak")
+		c.filesMu.Lock()
+		defer c.filesMu.Unlock()
+		var b []byte
+		var err error
+		switch {
+		case c.peakReset:
+			b, err = c.readKept(peakResetKey, path, unix.O_RDWR, buf[:])
+		case c.started > 1:
+			return 0 // the peak of earlier programs, maybe
+		default:
+			b, err = c.readKept(path, path, unix.O_RDONLY, buf[:])
+		}
+		if err != nil {
+			return 0
+		}
+		n, _ := parseInt(b)
 		return n
 	}
 	if d, ok := c.dirs["memory"]; ok {

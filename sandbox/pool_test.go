@@ -147,6 +147,35 @@ func TestReuseLeavesNothing(t *testing.T) {
 	}
 }
 
+// TestReusePeakIsEachProgramsOwn: the peak of memory a program reports is
+// its own, not its sandbox's since the sandbox was made: a program that
+// uses little, after one that used much in the same sandbox, reports
+// little.
+func TestReusePeakIsEachProgramsOwn(t *testing.T) {
+	dir := freshSlots(t, Full)
+	if !cgroups().memory {
+		t.Skip("no memory cgroup")
+	}
+	const big = 64 << 20
+	out, e, s1 := runIn(t, Full, "dd if=/dev/zero of=/dev/null bs=64M count=1 2>&1", hostileLimits, dir)
+	if s1 == nil {
+		t.Fatal("the program ran in no reusable sandbox")
+	}
+	if e.Code != 0 || e.MaxRSS < big {
+		t.Fatalf("dd with a buffer of 64 MiB: %q, %v, a peak of %d bytes, want at least %d", out, e, e.MaxRSS, big)
+	}
+	keepOnly(s1)
+	t.Logf("dd: a peak of %d bytes", e.MaxRSS)
+	_, e, s2 := runIn(t, Full, "exit 0", hostileLimits, dir)
+	t.Logf("then the shell: a peak of %d bytes", e.MaxRSS)
+	if s2 != s1 {
+		t.Fatal("the second program ran in another sandbox: nothing proven")
+	}
+	if e.Code != 0 || e.MaxRSS >= big/2 {
+		t.Errorf("a shell that exits at once, after dd in its sandbox: %v, a peak of %d bytes, want its own, far below %d", e, e.MaxRSS, big/2)
+	}
+}
+
 // TestReuseAfterOOM checks that a program's out-of-memory kill is not
 // charged to the next program of its sandbox, and that the next one has
 // the whole memory limit.
