@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -39,9 +40,16 @@ func New(tb testing.TB, timeout time.Duration) context.Context {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	// Chromium's own temporary files (its singleton's socket directory,
+	// which a killed browser leaves behind) go with the profile.
+	tmp := filepath.Join(profile, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		tb.Fatal(err)
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
-		chromedp.UserDataDir(profile),
+		chromedp.UserDataDir(filepath.Join(profile, "profile")),
+		chromedp.Env("TMPDIR=" + tmp),
 		chromedp.Headless,
 		chromedp.NoSandbox, // as root Chromium needs it
 		chromedp.DisableGPU,
