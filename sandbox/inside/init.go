@@ -34,9 +34,10 @@ import (
 )
 
 // Main runs the sandbox's init when the program was started as one (the
-// judge's binary run again by package sandbox, under one of the names of
-// wire), and never returns then; otherwise it returns at once. Package
-// sandbox's Init calls it (the restricted parent is run earlier: init).
+// judge's binary run again by package sandbox as wire.InitName or
+// wire.SlotName), and never returns then; otherwise it returns at once.
+// Package sandbox's Init calls it. A program's restricted parent
+// (wire.ExecName) was run earlier, by this package's init.
 func Main() {
 	if len(os.Args) != 1 {
 		return
@@ -44,8 +45,6 @@ func Main() {
 	switch os.Args[0] {
 	case wire.InitName:
 		runInit()
-	case wire.ExecName:
-		runExec()
 	case wire.SlotName:
 		runSlot()
 	}
@@ -441,10 +440,10 @@ func closeOnExecFrom3() {
 // once the packages it imports are, and those of this one are few. A
 // restricted parent starts for every program on cgroup v2 and at level
 // namespaces; skipping the rest takes about a quarter off its CPU time
-// (docs/benchmarks.md). The inits wait for Main, from package sandbox's
-// Init: during the packages' initialization the main goroutine is locked
-// to the main thread, which would cost them a hand-off between threads at
-// every wait, where runExec runs on one thread anyway.
+// (docs/benchmarks.md). The inits wait for Main, which package sandbox's
+// Init calls: during the packages' initialization the main goroutine is
+// locked to the main thread, which would cost them a hand-off between
+// threads at every wait, where runExec runs on one thread anyway.
 func init() {
 	if len(os.Args) == 1 && os.Args[0] == wire.ExecName {
 		runExec()
