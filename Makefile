@@ -81,6 +81,9 @@ examples: $(EXAMPLES)
 		echo "make: not built: $${x%:*}, for want of $${x##*:} (Debian package $$p)"; done
 
 # tools installs what is missing, and only that. Debian package names.
+# Bots run as nobody when the judge runs as root: a rustc that only root
+# can run (rustup's in /root) is not enough, and Debian's is installed
+# beside it.
 # As root, or with sudo that asks no password; otherwise it says what is
 # missing and goes on: the targets use what there is.
 TOOLS := gcc:gcc g++:g++ python3:python3 javac:default-jdk-headless rustc:rustc chromium:chromium php:php-cli ruby:ruby clojure:clojure
@@ -90,6 +93,10 @@ tools:
 		cmd=$${t%%:*}; pkg=$${t#*:}; [ $$cmd != rustc ] || cmd="$(RUSTC)"; \
 		[ -n "$$cmd" ] && command -v $$cmd >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
+	if [ "$$(id -u)" = 0 ] && [ -n "$(RUSTC)" ] && [ ! -x /usr/bin/rustc ] && \
+		! runuser -u nobody -- env PATH=/usr/local/bin:/usr/bin:/bin rustc --version >/dev/null 2>&1; then \
+		missing="$$missing rustc"; \
+	fi; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ]; then SUDO=""; \
 		elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO=sudo; \
