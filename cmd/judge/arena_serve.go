@@ -60,6 +60,7 @@ func (m *Main) arenaServe(ctx context.Context, args []string) error {
 		return err
 	}
 	defer a.Close()
+	a.SetLog(m.Stderr)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err

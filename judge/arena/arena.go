@@ -16,6 +16,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -42,7 +43,13 @@ const (
 	DefaultTestMatches        = 4
 	DefaultMaxUploadBytes     = 1 << 20
 	DefaultSubmissionsPerHour = 20
-	DefaultLadderGames        = 1000
+	DefaultRefusedPerHour     = 20
+	DefaultReplayBudgetMB     = 2048
+	// DefaultStderrBytes is the tail of a bot's stderr each replay
+	// keeps, unless the match file says otherwise: the arena's replays
+	// are public and many.
+	DefaultStderrBytes = 8 << 10
+	DefaultLadderGames = 1000
 )
 
 // Config is how an arena is made (Init); it is kept in DIR/arena.toml.
@@ -58,10 +65,18 @@ type Config struct {
 	TestMatches        int      `toml:"test_matches"`
 	MaxUploadBytes     int64    `toml:"max_upload_bytes"`
 	SubmissionsPerHour int      `toml:"submissions_per_hour"`
+	// RefusedPerHour is how many refused uploads (bad archives, uploads
+	// too large) an entrant may make in an hour before its uploads are
+	// refused unread (default 20).
+	RefusedPerHour int `toml:"refused_per_hour"`
 	// LadderGames is how many ladder matches a submission seeks: once
 	// every active submission has played as many, the ladder waits for
 	// a new one (default 1000).
 	LadderGames int `toml:"ladder_games"`
+	// ReplayBudgetMB bounds the replays' disk, in MiB (default 2048):
+	// past it, the oldest ladder matches' replays are dropped (test
+	// matches' are kept), and the page says so.
+	ReplayBudgetMB int64 `toml:"replay_budget_mb"`
 	// Languages is the languages file that builds submissions; "" is
 	// configs/languages.toml where the arena runs, else the built-in one.
 	Languages string `toml:"languages"`
@@ -77,8 +92,14 @@ func (c *Config) fill() {
 	if c.SubmissionsPerHour <= 0 {
 		c.SubmissionsPerHour = DefaultSubmissionsPerHour
 	}
+	if c.RefusedPerHour <= 0 {
+		c.RefusedPerHour = DefaultRefusedPerHour
+	}
 	if c.LadderGames <= 0 {
 		c.LadderGames = DefaultLadderGames
+	}
+	if c.ReplayBudgetMB <= 0 {
+		c.ReplayBudgetMB = DefaultReplayBudgetMB
 	}
 }
 
@@ -106,6 +127,11 @@ const (
 	StatusTesting      = "testing"
 	StatusActive       = "active"
 	StatusRetired      = "retired"
+	// StatusBenched is a submission the judge failed to build or start
+	// however often it tried, or one that built but cannot start (its
+	// build names a file that is gone): its log says why. It plays no
+	// more; its entrant may submit again.
+	StatusBenched = "benched"
 )
 
 // Submission is one upload of an entrant and what became of it.
@@ -129,13 +155,16 @@ type Standing struct {
 
 // Match is a finished match.
 type Match struct {
-	ID       int64
-	Seats    []string // entrant names, or reference bots' names
-	Result   string
-	Reason   string
-	Replay   string
-	Test     bool
-	Finished time.Time
+	ID     int64
+	Seats  []string // entrant names, or reference bots' names
+	Result string
+	Reason string
+	Replay string // "" when dropped
+	// ReplayDropped says the replay was dropped to keep the arena's
+	// replays within their budget.
+	ReplayDropped bool
+	Test          bool
+	Finished      time.Time
 }
 
 // Arena is an open arena.
@@ -154,8 +183,17 @@ type Arena struct {
 	// waiting worker wakes.
 	wake chan struct{}
 
+	// unpacking holds a token for each upload being unpacked.
+	unpacking chan struct{}
+
+	replayMu    sync.Mutex // guards replayBytes
+	replayBytes int64      // the kept replays' bytes, once Run has counted them
+
 	ladderMu sync.Mutex // guards ladder
 	ladder   *ladder    // the ladder as last read
+
+	logMu sync.Mutex // guards log
+	log   io.Writer  // where Run reports the judge's failures
 
 	stmtMu sync.Mutex           // guards stmts
 	stmts  map[string]*sql.Stmt // the statements every match runs, prepared once
@@ -185,10 +223,22 @@ func Init(dir string, c Config) (err error) {
 			os.RemoveAll(filepath.Join(dir, e.Name()))
 		}
 	}()
+	// The arena's directory is its owner's alone: the entrants' sources
+	// and builds, the tokens' hashes. The builds and the reference bots
+	// are open to the sandbox's user (nobody, when the judge runs as
+	// root), which is shown them wherever they are, not the folders
+	// above.
 	for _, d := range []string{"", "submissions", "builds", "replays", "refs"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+		mode := os.FileMode(0o700)
+		if d == "builds" || d == "refs" {
+			mode = 0o755
+		}
+		if err := os.MkdirAll(filepath.Join(dir, d), mode); err != nil {
 			return fmt.Errorf("arena: %w", err)
 		}
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return fmt.Errorf("arena: %w", err)
 	}
 	if c.ConfigFile != "" {
 		if err := copyPath(c.ConfigFile, filepath.Join(dir, "match.toml")); err != nil {
@@ -210,7 +260,7 @@ func Init(dir string, c Config) (err error) {
 	if _, err := a.setup(); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(dir, "arena.toml"))
+	f, err := os.OpenFile(filepath.Join(dir, "arena.toml"), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
@@ -253,11 +303,17 @@ func Open(ctx context.Context, dir string) (*Arena, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arena: %w", err)
 	}
-	a := &Arena{dir: dir, built: map[int64]*tournament.Contestant{}, busy: map[int64]int{}, wake: make(chan struct{})}
+	a := &Arena{dir: dir, built: map[int64]*tournament.Contestant{}, busy: map[int64]int{}, wake: make(chan struct{}),
+		unpacking: make(chan struct{}, unpackers)}
 	if _, err := toml.DecodeFile(filepath.Join(dir, "arena.toml"), &a.cfg); err != nil {
 		return nil, fmt.Errorf("arena: %w", err)
 	}
 	a.cfg.fill()
+	// An arena made by an earlier judge, open to every local user, is
+	// closed: only its owner reads its sources and tokens' hashes.
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
 	db, err := openDB(ctx, filepath.Join(dir, "arena.db"))
 	if err != nil {
 		return nil, err
@@ -275,6 +331,23 @@ func (a *Arena) Close() error {
 	a.stmts = nil
 	a.stmtMu.Unlock()
 	return a.db.Close()
+}
+
+// SetLog sets where Run reports the failures of the judge's own that it
+// goes on after (by default, nowhere).
+func (a *Arena) SetLog(w io.Writer) {
+	a.logMu.Lock()
+	defer a.logMu.Unlock()
+	a.log = w
+}
+
+// logf writes a line on the arena's log.
+func (a *Arena) logf(format string, args ...any) {
+	a.logMu.Lock()
+	defer a.logMu.Unlock()
+	if a.log != nil {
+		fmt.Fprintf(a.log, format+"\n", args...)
+	}
 }
 
 // Dir is the arena's directory.

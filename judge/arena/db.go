@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
+	"os"
 
 	// SQLite in pure Go: the judge stays one static binary.
 	_ "modernc.org/sqlite"
@@ -52,12 +53,34 @@ var migrations = []string{
 		PRIMARY KEY (match_id, seat)
 	);
 	CREATE INDEX match_seats_submission ON match_seats(submission_id);`,
+	// Uploads refused (a bad archive, one too large), which count toward
+	// a limit of their own.
+	`CREATE TABLE refusals (entrant_id INTEGER NOT NULL REFERENCES entrants(id), created INTEGER NOT NULL);
+	CREATE INDEX refusals_entrant ON refusals(entrant_id, created);`,
+	// Each replay's size, and whether it was dropped to keep the
+	// replays within the arena's budget.
+	`ALTER TABLE matches ADD COLUMN replay_bytes INTEGER NOT NULL DEFAULT -1;
+	ALTER TABLE matches ADD COLUMN replay_dropped INTEGER NOT NULL DEFAULT 0;
+	CREATE INDEX matches_kept ON matches(replay_dropped, test, id);`,
 }
 
 // openDB opens the arena's database at path, in WAL mode with full
 // synchronous commits (a finished transaction survives a crash), and
 // brings its schema up to date.
+//
+// The database and its log are its owner's alone (0600): they hold the
+// tokens' hashes and the build logs.
 func openDB(ctx context.Context, path string) (*sql.DB, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("arena: database: %w", err)
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(p, 0o600); err != nil && !os.IsNotExist(err) {
+			return nil, fmt.Errorf("arena: database: %w", err)
+		}
+	}
 	q := url.Values{}
 	for _, p := range []string{"journal_mode(WAL)", "synchronous(FULL)", "busy_timeout(10000)", "foreign_keys(1)"} {
 		q.Add("_pragma", p)

@@ -209,10 +209,10 @@ func (a *Arena) Matches(ctx context.Context, entrant string, limit int) ([]Match
 	if limit <= 0 {
 		limit = -1
 	}
-	q := `SELECT id, test, winner, reason, replay, finished FROM matches ORDER BY id DESC LIMIT ?`
+	q := `SELECT id, test, winner, reason, replay, replay_dropped, finished FROM matches ORDER BY id DESC LIMIT ?`
 	args := []any{limit}
 	if entrant != "" {
-		q = `SELECT id, test, winner, reason, replay, finished FROM matches WHERE id IN
+		q = `SELECT id, test, winner, reason, replay, replay_dropped, finished FROM matches WHERE id IN
 			(SELECT ms.match_id FROM match_seats ms JOIN submissions s ON s.id = ms.submission_id
 			JOIN entrants e ON e.id = s.entrant_id WHERE e.name = ?) ORDER BY id DESC LIMIT ?`
 		args = []any{entrant, limit}
@@ -227,11 +227,14 @@ func (a *Arena) Matches(ctx context.Context, entrant string, limit int) ([]Match
 		var m Match
 		var w int
 		var fin int64
-		if err := rows.Scan(&m.ID, &m.Test, &w, &m.Reason, &m.Replay, &fin); err != nil {
+		if err := rows.Scan(&m.ID, &m.Test, &w, &m.Reason, &m.Replay, &m.ReplayDropped, &fin); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("arena: %w", err)
 		}
 		m.Finished = time.Unix(0, fin)
+		if m.ReplayDropped {
+			m.Replay = ""
+		}
 		out, winners = append(out, m), append(winners, w)
 	}
 	rows.Close()

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"judge/judge"
@@ -66,7 +65,7 @@ func (r *runner) play(ctx context.Context, w *work) error {
 		}
 		if c.Err != nil {
 			// It built once, not now (a compiler changed under it).
-			_, err := r.a.db.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ?`, StatusCompileError, c.Err.Error(), id)
+			_, err := r.a.db.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ?`, StatusCompileError, r.private(arg, c.Err.Error()), id)
 			return stopped(ctx, err)
 		}
 		m.Entrants[i], names[i] = named{c.Entrant, name}, name
@@ -76,17 +75,10 @@ func (r *runner) play(ctx context.Context, w *work) error {
 		res, err = judge.Run(ctx, m)
 	}
 	switch {
-	case err != nil && ctx.Err() == nil && w.test:
-		// A test match pits one submission against reference bots that
-		// have played: one that cannot be played is the submission's.
-		for _, id := range w.subs {
-			if id != 0 {
-				_, err = r.setStatus(ctx, id, StatusTesting, StatusCompileError, "cannot play: "+strings.ReplaceAll(err.Error(), r.a.dir, "."))
-			}
-		}
-		return stopped(ctx, err)
+	case err != nil && ctx.Err() != nil:
+		return nil
 	case err != nil:
-		return stopped(ctx, fmt.Errorf("arena: match %v: %w", names, err))
+		return r.unplayable(ctx, w, names, err)
 	}
 	var rnd [6]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
@@ -104,9 +96,50 @@ func (r *runner) play(ctx context.Context, w *work) error {
 	if err := writeReplay(filepath.Join(r.a.dir, "replays", replay), b); err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
-	return r.a.inTx(context.WithoutCancel(ctx), func(tx *sql.Tx) error {
-		return r.record(ctx, tx, w, m.Seed, res, names, replay)
+	err = r.a.inTx(context.WithoutCancel(ctx), func(tx *sql.Tx) error {
+		return r.record(ctx, tx, w, m.Seed, res, names, replay, int64(len(b)))
 	})
+	if err != nil {
+		return err
+	}
+	return r.a.trimReplays(context.WithoutCancel(ctx), int64(len(b)))
+}
+
+// unplayable deals with match w, which could not be played (err): each
+// submission in it that cannot start alone is benched, with the reason
+// for its author; when none is, the failure is the judge's, and the
+// caller tries again later. The match is not recorded either way.
+func (r *runner) unplayable(ctx context.Context, w *work, names []string, err error) error {
+	blamed := false
+	for _, id := range w.subs {
+		if id == 0 {
+			continue
+		}
+		r.a.mu.Lock()
+		c := r.a.built[id]
+		r.a.mu.Unlock()
+		if c == nil || c.Err != nil {
+			continue
+		}
+		serr := r.starts(ctx, c)
+		if serr == nil || ctx.Err() != nil {
+			continue
+		}
+		blamed = true
+		var arg string
+		if qerr := r.a.db.QueryRowContext(ctx, `SELECT arg FROM submissions WHERE id = ?`, id).Scan(&arg); qerr != nil {
+			return fmt.Errorf("arena: %w", qerr)
+		}
+		if _, uerr := r.a.db.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ? AND status IN (?, ?)`,
+			StatusBenched, r.private(arg, "benched: it cannot start: "+serr.Error()), id, StatusTesting, StatusActive); uerr != nil {
+			return fmt.Errorf("arena: %w", uerr)
+		}
+		r.a.logf("arena: submission %d benched: it cannot start: %v", id, serr)
+	}
+	if blamed {
+		return nil
+	}
+	return fmt.Errorf("match %v: %w", names, err)
 }
 
 // writeReplay writes a replay under its new, unique name, and syncs it:
@@ -136,9 +169,9 @@ func writeReplay(path string, b []byte) error {
 
 // record records a finished match in tx, and promotes a submission that
 // has played all its test matches.
-func (r *runner) record(ctx context.Context, tx *sql.Tx, w *work, seed uint64, res *judge.Result, names []string, replay string) error {
+func (r *runner) record(ctx context.Context, tx *sql.Tx, w *work, seed uint64, res *judge.Result, names []string, replay string, size int64) error {
 	ctx = context.WithoutCancel(ctx)
-	insMatch, err := r.a.stmt(ctx, `INSERT INTO matches (test, seed, winner, turns, reason, replay, finished) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	insMatch, err := r.a.stmt(ctx, `INSERT INTO matches (test, seed, winner, turns, reason, replay, finished, replay_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -148,7 +181,7 @@ func (r *runner) record(ctx context.Context, tx *sql.Tx, w *work, seed uint64, r
 	}
 	insSeat = tx.StmtContext(ctx, insSeat)
 	x, err := tx.StmtContext(ctx, insMatch).ExecContext(ctx,
-		w.test, int64(seed), res.Winner, res.Turns, res.Reason, replay, time.Now().UnixNano())
+		w.test, int64(seed), res.Winner, res.Turns, res.Reason, replay, time.Now().UnixNano(), size)
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}

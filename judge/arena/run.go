@@ -3,20 +3,19 @@ package arena
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"judge/judge"
 	"judge/judge/bots/contest"
-	"judge/judge/httpbot"
 	"judge/judge/tournament"
 )
 
@@ -40,6 +39,14 @@ type runner struct {
 	// testBusy counts the test matches being played, by submission;
 	// busy the ladder matches (under a.mu, as a.built).
 	testBusy map[int64]int
+	// building are the entrants with a submission being built;
+	// lastBuild says when each entrant's last build started, in builds
+	// (under a.mu).
+	building  map[int64]bool
+	lastBuild map[int64]int64
+	builds    int64
+	// failures counts the judge's failures in a row.
+	failures atomic.Int64
 }
 
 // work is a match to play: its seats' submissions (0 for a reference
@@ -51,10 +58,16 @@ type work struct {
 }
 
 // Run builds the queued submissions, plays the test matches of the built
-// ones against the reference bots, then the ladder, jobs matches at a
-// time, until ctx ends: then it returns nil. A match cut short is not
-// recorded, and will be played again. It returns an error when the judge
-// itself fails (its database, its build cache, its sandbox).
+// ones against the reference bots, then the ladder, jobs builds and jobs
+// matches at a time, until ctx ends: then it returns nil. A match cut
+// short is not recorded, and will be played again. A submission that
+// cannot be built, started or played is that submission's status and
+// reason; a failure of the judge's own while it runs (its database, its
+// build cache, its sandbox) is reported on the arena's log (SetLog) and
+// tried again, and a submission the judge fails to build or start
+// however often it tries is benched: Run goes on. It returns an error
+// only when it cannot start: another Run holds the arena, or a reference
+// bot cannot play.
 func (a *Arena) Run(ctx context.Context, jobs int) error {
 	// One Run at a time: the lock goes with the process, however it ends.
 	lock, err := os.OpenFile(filepath.Join(a.dir, "run.lock"), os.O_RDWR|os.O_CREATE, 0o600)
@@ -70,10 +83,16 @@ func (a *Arena) Run(ctx context.Context, jobs int) error {
 		return err
 	}
 	r := &runner{a: a, s: s, prepare: contest.Preparer(s.langs, s.proc), cache: filepath.Join(a.dir, "builds"),
-		testBusy: map[int64]int{}}
+		testBusy: map[int64]int{}, building: map[int64]bool{}, lastBuild: map[int64]int64{}}
+	if err := a.clean(ctx, r.cache); err != nil {
+		return stopped(ctx, err)
+	}
+	if err := a.countReplays(ctx); err != nil {
+		return stopped(ctx, err)
+	}
 	// A build cut short is built again.
 	if _, err := a.db.ExecContext(ctx, `UPDATE submissions SET status = ? WHERE status = ?`, StatusQueued, StatusBuilding); err != nil {
-		return fmt.Errorf("arena: %w", err)
+		return stopped(ctx, fmt.Errorf("arena: %w", err))
 	}
 	if len(a.cfg.References) > 0 {
 		args := make([]string, len(a.cfg.References))
@@ -84,15 +103,18 @@ func (a *Arena) Run(ctx context.Context, jobs int) error {
 			return stopped(ctx, err)
 		}
 		for _, c := range r.refs {
+			if c.Err == nil {
+				c.Err = r.starts(ctx, c)
+			}
 			if c.Err != nil {
-				return fmt.Errorf("arena: reference bot %s cannot play: %w", c.Name, c.Err)
+				return stopped(ctx, fmt.Errorf("arena: reference bot %s cannot play: %w", c.Name, c.Err))
 			}
 		}
 		r.refNames = refNames(a.cfg.References, r.refs)
 	}
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return r.builder(gctx) })
 	for range max(jobs, 1) {
+		g.Go(func() error { return r.builder(gctx) })
 		g.Go(func() error { return r.worker(gctx) })
 	}
 	return stopped(ctx, g.Wait())
@@ -152,69 +174,174 @@ func (r *runner) wait(ctx context.Context, woken <-chan struct{}) bool {
 	return true
 }
 
-// builder builds the queued submissions one at a time, oldest first.
+// build is a submission to build: its id, its argument and its entrant.
+type build struct {
+	id, entrant int64
+	arg         string
+}
+
+// builder builds queued submissions, one at a time, until ctx ends. Run
+// starts as many builders as matches at once; pickBuild shares them
+// fairly between the entrants.
 func (r *runner) builder(ctx context.Context) error {
 	for {
 		woken := r.a.woken()
-		var id int64
-		var arg string
-		err := r.a.db.QueryRowContext(ctx, `SELECT id, arg FROM submissions WHERE status = ? ORDER BY id LIMIT 1`, StatusQueued).Scan(&id, &arg)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
+		b, err := r.pickBuild(ctx)
+		if err != nil {
+			if !r.failed(ctx, "choosing a build", err) {
+				return nil
+			}
+			continue
+		}
+		if b == nil {
 			if !r.wait(ctx, woken) {
 				return nil
 			}
 			continue
-		case err != nil:
-			return fmt.Errorf("arena: %w", err)
 		}
-		if ok, err := r.setStatus(ctx, id, StatusQueued, StatusBuilding, ""); err != nil || !ok {
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		c, err := r.contestant(ctx, id, arg)
+		err = r.build(ctx, b)
+		r.a.mu.Lock()
+		delete(r.building, b.entrant)
+		r.a.mu.Unlock()
 		if err != nil {
-			return err
-		}
-		why := ""
-		if c.Err != nil {
-			why = c.Err.Error()
-		} else if err := r.startable(ctx, c); err != nil {
-			why = "cannot play: " + err.Error()
-		}
-		// Its author sees the files by their names in the upload, not
-		// where the arena keeps them.
-		root := r.a.path(arg)
-		why = strings.ReplaceAll(strings.ReplaceAll(why, root+"/", ""), root, filepath.Base(root))
-		why = strings.ReplaceAll(why, r.a.dir, ".")
-		// Its entrant may have been removed meanwhile: then it stays
-		// retired.
-		if why != "" {
-			if _, err := r.setStatus(ctx, id, StatusBuilding, StatusCompileError, why); err != nil {
-				return err
+			if !r.failed(ctx, fmt.Sprintf("submission %d", b.id), err) {
+				return nil
 			}
 			continue
 		}
-		if _, err := r.setStatus(ctx, id, StatusBuilding, StatusTesting, ""); err != nil {
-			return err
-		}
-		if len(r.refs) == 0 {
-			if err := r.a.inTx(ctx, func(tx *sql.Tx) error { return promote(ctx, tx, id, 0) }); err != nil {
-				return err
-			}
-		}
+		r.ok()
 		r.a.notify()
 	}
 }
 
-// startable checks that c can take a seat in the arena's game: a web bot
-// plays only some games. Its player is stopped at once.
-func (r *runner) startable(ctx context.Context, c *tournament.Contestant) error {
-	if _, ok, _ := httpbot.Parse(c.Arg); !ok {
+// pickBuild chooses the next submission to build and marks it building:
+// of the entrants with a queued submission and none being built, the one
+// whose last build started longest ago (or never), its oldest queued
+// submission. One entrant's queue does not hold another's. Nil when
+// there is none to build.
+func (r *runner) pickBuild(ctx context.Context) (*build, error) {
+	r.a.mu.Lock()
+	defer r.a.mu.Unlock()
+	rows, err := r.a.query(ctx, `SELECT id, arg, entrant_id FROM submissions WHERE status = ? ORDER BY id`, StatusQueued)
+	if err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	defer rows.Close()
+	var pick *build
+	for rows.Next() {
+		var b build
+		if err := rows.Scan(&b.id, &b.arg, &b.entrant); err != nil {
+			return nil, fmt.Errorf("arena: %w", err)
+		}
+		if r.building[b.entrant] || pick != nil && (pick.entrant == b.entrant || r.lastBuild[pick.entrant] <= r.lastBuild[b.entrant]) {
+			continue
+		}
+		pick = &b
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	rows.Close()
+	if pick == nil {
+		return nil, nil
+	}
+	if ok, err := r.setStatus(ctx, pick.id, StatusQueued, StatusBuilding, ""); err != nil || !ok {
+		return nil, err
+	}
+	r.builds++
+	r.building[pick.entrant], r.lastBuild[pick.entrant] = true, r.builds
+	return pick, nil
+}
+
+// build builds submission b and checks that it can play: then it is
+// testing (or active, where there are no reference bots), else a
+// compile error with the reason, or benched when the judge failed to
+// build it however often it tried. The error is the judge's failure to
+// record that.
+func (r *runner) build(ctx context.Context, b *build) error {
+	var c *tournament.Contestant
+	var err error
+	for try := 1; ; try++ {
+		if c, err = r.contestant(ctx, b.id, b.arg); err == nil || ctx.Err() != nil {
+			break
+		}
+		if try == judgeRetries {
+			_, err := r.setStatus(ctx, b.id, StatusBuilding, StatusBenched, r.private(b.arg, "the judge could not build it: "+err.Error()))
+			return err
+		}
+		if !r.failed(ctx, fmt.Sprintf("building submission %d", b.id), err) {
+			return nil
+		}
+	}
+	if ctx.Err() != nil {
 		return nil
 	}
+	why := ""
+	if c.Err != nil {
+		why = c.Err.Error()
+	} else if err := r.starts(ctx, c); err != nil {
+		why = "cannot play: " + err.Error()
+	}
+	// Its entrant may have been removed meanwhile: then it stays
+	// retired.
+	if why != "" {
+		_, err := r.setStatus(ctx, b.id, StatusBuilding, StatusCompileError, r.private(b.arg, why))
+		return err
+	}
+	if _, err := r.setStatus(ctx, b.id, StatusBuilding, StatusTesting, ""); err != nil {
+		return err
+	}
+	if len(r.refs) == 0 {
+		return r.a.inTx(ctx, func(tx *sql.Tx) error { return promote(ctx, tx, b.id, 0) })
+	}
+	return nil
+}
+
+// private is text about the submission of argument arg as its author
+// sees it: its files by their names in the upload, not where the arena
+// keeps them.
+func (r *runner) private(arg, text string) string {
+	root := r.a.path(arg)
+	text = strings.ReplaceAll(strings.ReplaceAll(text, root+"/", ""), root, filepath.Base(root))
+	return strings.ReplaceAll(text, r.a.dir, ".")
+}
+
+// judgeRetries is how many times the judge tries to build or start a
+// submission before it benches it.
+const judgeRetries = 3
+
+// failed reports a failure of the judge's own (its database, its build
+// cache, its sandbox) on the arena's log, and waits before the caller
+// tries again: a second, doubling with each failure in a row up to
+// maxPause. False when ctx ended meanwhile. The arena goes on: no
+// failure of the judge's ends Run.
+func (r *runner) failed(ctx context.Context, what string, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	n := r.failures.Add(1)
+	pause := min(time.Second<<min(n-1, 10), maxPause)
+	r.a.logf("arena: %s: %v (failure %d in a row; trying again in %v)", what, err, n, pause)
+	t := time.NewTimer(pause)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// ok says the judge did something that can fail without failing.
+func (r *runner) ok() { r.failures.Store(0) }
+
+// maxPause is the longest failed waits.
+const maxPause = 30 * time.Second
+
+// starts checks that c can take a seat in the arena's game: a web bot
+// plays only some games, a program's build may not start. Its player is
+// stopped at once.
+func (r *runner) starts(ctx context.Context, c *tournament.Contestant) error {
 	p, err := c.Entrant.Start(ctx, judge.Seat{Seats: r.s.seats, Game: r.s.match.Name, Params: r.s.match.Params})
 	if err != nil {
 		return err
@@ -262,7 +389,10 @@ func (r *runner) worker(ctx context.Context) error {
 		woken := r.a.woken()
 		w, err := r.pick(ctx)
 		if err != nil {
-			return err
+			if !r.failed(ctx, "choosing a match", err) {
+				return nil
+			}
+			continue
 		}
 		if w == nil {
 			if !r.wait(ctx, woken) {
@@ -274,8 +404,12 @@ func (r *runner) worker(ctx context.Context) error {
 		r.done(w)
 		r.a.notify() // what was busy is free
 		if err != nil {
-			return err
+			if !r.failed(ctx, "a match", err) {
+				return nil
+			}
+			continue
 		}
+		r.ok()
 	}
 }
 

@@ -36,8 +36,9 @@ type matchSetup struct {
 func (a *Arena) setup() (*matchSetup, error) {
 	s := &matchSetup{
 		match: judge.Match{Limits: judge.DefaultLimits},
-		proc:  procbot.Options{IO: procbot.AutoIO, Limits: procbot.DefaultLimits, Stderr: judge.DefaultLimits.Stderr},
+		proc:  procbot.Options{IO: procbot.AutoIO, Limits: procbot.DefaultLimits, Stderr: DefaultStderrBytes},
 	}
+	s.match.Limits.Stderr = DefaultStderrBytes
 	file := &config.File{}
 	if a.cfg.ConfigFile != "" {
 		path := filepath.Join(a.dir, a.cfg.ConfigFile)

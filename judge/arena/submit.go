@@ -14,35 +14,40 @@ import (
 
 // Submit records an upload of entrant e, to be built and played by Run.
 // The files are on disk and the submission recorded before it returns.
+//
+// An upload is unpacked before the database's write transaction, which
+// then only records it and moves its folder into place: however long an
+// archive takes to unpack, the matches' writes do not wait for it. At
+// most unpackers uploads are unpacked at once. A refused upload (a bad
+// archive, one too large) counts toward the entrant's refusals of the
+// hour, a limit of its own (RefusedPerHour).
 func (a *Arena) Submit(ctx context.Context, e Entrant, u Upload) (int64, error) {
+	if err := a.admit(ctx, e); err != nil {
+		return 0, err
+	}
 	switch {
 	case (u.URL == "") == (u.Data == nil):
-		return 0, fmt.Errorf("%w: give a file or a URL", ErrBadArchive)
+		return 0, a.refused(ctx, e, fmt.Errorf("%w: give a file or a URL", ErrBadArchive))
 	case int64(len(u.Data)) > a.cfg.MaxUploadBytes || int64(len(u.URL)) > 2048:
-		return 0, ErrTooLarge
+		return 0, a.refused(ctx, e, ErrTooLarge)
 	case u.URL != "" && !strings.HasPrefix(u.URL, "http://") && !strings.HasPrefix(u.URL, "http+json://"):
-		return 0, fmt.Errorf("%w: a bot's URL starts with http:// or http+json://", ErrBadArchive)
+		return 0, a.refused(ctx, e, fmt.Errorf("%w: a bot's URL starts with http:// or http+json://", ErrBadArchive))
+	}
+	arg, staged := u.URL, ""
+	if u.URL == "" {
+		var err error
+		if staged, err = a.stage(ctx, e.Name, u); err != nil {
+			if errors.Is(err, ErrBadArchive) {
+				return 0, a.refused(ctx, e, err)
+			}
+			return 0, err
+		}
+		defer os.RemoveAll(staged) // gone once moved into place
 	}
 	var id int64
 	err := a.inTx(ctx, func(tx *sql.Tx) error {
-		frozen, err := isFrozen(ctx, tx)
-		if err != nil {
+		if err := admitTx(ctx, tx, e, a.cfg.SubmissionsPerHour); err != nil {
 			return err
-		}
-		if frozen {
-			return ErrFrozen
-		}
-		var retired bool
-		if err := tx.QueryRowContext(ctx, `SELECT retired FROM entrants WHERE id = ?`, e.ID).Scan(&retired); err != nil || retired {
-			return ErrUnauthorized
-		}
-		var n int
-		since := time.Now().Add(-time.Hour).UnixNano()
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM submissions WHERE entrant_id = ? AND created > ?`, e.ID, since).Scan(&n); err != nil {
-			return fmt.Errorf("arena: %w", err)
-		}
-		if n >= a.cfg.SubmissionsPerHour {
-			return ErrRateLimited
 		}
 		r, err := tx.ExecContext(ctx, `INSERT INTO submissions (entrant_id, arg, status, created) VALUES (?, '', ?, ?)`,
 			e.ID, StatusQueued, time.Now().UnixNano())
@@ -52,9 +57,8 @@ func (a *Arena) Submit(ctx context.Context, e Entrant, u Upload) (int64, error) 
 		if id, err = r.LastInsertId(); err != nil {
 			return fmt.Errorf("arena: %w", err)
 		}
-		arg := u.URL
-		if u.URL == "" {
-			if arg, err = a.store(id, e.Name, u); err != nil {
+		if staged != "" {
+			if arg, err = a.place(id, e.Name, staged); err != nil {
 				return err
 			}
 		}
@@ -70,17 +74,84 @@ func (a *Arena) Submit(ctx context.Context, e Entrant, u Upload) (int64, error) 
 	return id, nil
 }
 
-// store writes an upload's files as submissions/ID/NAME/, a directory
-// named after the entrant (so its bot is), and gives it relative to the
-// arena. A directory left by a submission that was never recorded (the
-// judge stopped in between) is replaced.
-func (a *Arena) store(id int64, name string, u Upload) (string, error) {
-	rel := filepath.Join("submissions", strconv.FormatInt(id, 10))
-	dir := filepath.Join(a.dir, rel)
-	if err := os.RemoveAll(dir); err != nil {
-		return "", fmt.Errorf("arena: %w", err)
+// admit checks, before anything costly, that entrant e may submit now:
+// submissions open, the entrant not retired, within its hour's
+// submissions and refusals.
+func (a *Arena) admit(ctx context.Context, e Entrant) error {
+	if err := admitTx(ctx, a.db, e, a.cfg.SubmissionsPerHour); err != nil {
+		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	var n int
+	since := time.Now().Add(-time.Hour).UnixNano()
+	if err := a.db.QueryRowContext(ctx, `SELECT count(*) FROM refusals WHERE entrant_id = ? AND created > ?`, e.ID, since).Scan(&n); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	if n >= a.cfg.RefusedPerHour {
+		return fmt.Errorf("%w (%d refused uploads in the last hour)", ErrRateLimited, n)
+	}
+	return nil
+}
+
+// admitTx is admit's check of submissions in q, a transaction or the
+// database.
+func admitTx(ctx context.Context, q querier, e Entrant, perHour int) error {
+	frozen, err := isFrozen(ctx, q)
+	if err != nil {
+		return err
+	}
+	if frozen {
+		return ErrFrozen
+	}
+	var retired bool
+	if err := q.QueryRowContext(ctx, `SELECT retired FROM entrants WHERE id = ?`, e.ID).Scan(&retired); err != nil || retired {
+		return ErrUnauthorized
+	}
+	var n int
+	since := time.Now().Add(-time.Hour).UnixNano()
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM submissions WHERE entrant_id = ? AND created > ?`, e.ID, since).Scan(&n); err != nil {
+		return fmt.Errorf("arena: %w", err)
+	}
+	if n >= perHour {
+		return ErrRateLimited
+	}
+	return nil
+}
+
+// refused records that entrant e's upload was refused with err, and
+// gives err.
+func (a *Arena) refused(ctx context.Context, e Entrant, err error) error {
+	if _, derr := a.db.ExecContext(context.WithoutCancel(ctx), `INSERT INTO refusals (entrant_id, created) VALUES (?, ?)`,
+		e.ID, time.Now().UnixNano()); derr != nil {
+		return fmt.Errorf("arena: %w", derr)
+	}
+	return err
+}
+
+// querier is what a transaction and the database both do.
+type querier interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}
+
+// stagePrefix names the folders under submissions/ where uploads are
+// unpacked before they are recorded; Run removes those a killed server
+// left.
+const stagePrefix = ".incoming-"
+
+// unpackers is how many uploads are unpacked at once, at most.
+const unpackers = 2
+
+// stage unpacks an upload's files into a new folder
+// submissions/.incoming-*/NAME, synced to disk, and gives that folder's
+// parent. A bad upload is ErrBadArchive.
+func (a *Arena) stage(ctx context.Context, name string, u Upload) (string, error) {
+	select {
+	case a.unpacking <- struct{}{}:
+		defer func() { <-a.unpacking }()
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	dir, err := os.MkdirTemp(filepath.Join(a.dir, "submissions"), stagePrefix)
+	if err != nil {
 		return "", fmt.Errorf("arena: %w", err)
 	}
 	if err := unpackUpload(u.FileName, u.Data, filepath.Join(dir, name)); err != nil {
@@ -91,6 +162,26 @@ func (a *Arena) store(id int64, name string, u Upload) (string, error) {
 		return "", fmt.Errorf("arena: %w", err)
 	}
 	if err := syncTree(dir); err != nil {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("arena: %w", err)
+	}
+	return dir, nil
+}
+
+// place moves a staged upload into place as submissions/ID/NAME, a
+// folder named after the entrant (so its bot is), and gives it relative
+// to the arena. A folder left by a submission that was never recorded
+// (the judge stopped in between) is replaced.
+func (a *Arena) place(id int64, name, staged string) (string, error) {
+	rel := filepath.Join("submissions", strconv.FormatInt(id, 10))
+	dir := filepath.Join(a.dir, rel)
+	if err := os.RemoveAll(dir); err != nil {
+		return "", fmt.Errorf("arena: %w", err)
+	}
+	if err := os.Rename(staged, dir); err != nil {
+		return "", fmt.Errorf("arena: %w", err)
+	}
+	if err := syncPath(filepath.Dir(dir)); err != nil {
 		return "", fmt.Errorf("arena: %w", err)
 	}
 	return filepath.Join(rel, name), nil
@@ -120,9 +211,7 @@ func syncPath(p string) error {
 	return f.Sync()
 }
 
-func isFrozen(ctx context.Context, q interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}) (bool, error) {
+func isFrozen(ctx context.Context, q querier) (bool, error) {
 	var v string
 	err := q.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = 'frozen'`).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -418,11 +418,14 @@ func (s *server) standings(w http.ResponseWriter, r *http.Request) {
 }
 
 type matchJSON struct {
-	ID       int64     `json:"id"`
-	Seats    []string  `json:"seats"`
-	Result   string    `json:"result"`
-	Reason   string    `json:"reason"`
-	Replay   string    `json:"replay"`
+	ID     int64    `json:"id"`
+	Seats  []string `json:"seats"`
+	Result string   `json:"result"`
+	Reason string   `json:"reason"`
+	Replay string   `json:"replay"`
+	// Dropped says the replay was dropped to keep the arena's replays
+	// within their disk budget.
+	Dropped  bool      `json:"replay_dropped,omitempty"`
 	Test     bool      `json:"test"`
 	Finished time.Time `json:"finished"`
 }
@@ -439,7 +442,7 @@ func (s *server) matches(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]matchJSON, 0, len(ms))
 	for _, m := range ms {
-		out = append(out, matchJSON{m.ID, m.Seats, m.Result, m.Reason, m.Replay, m.Test, m.Finished})
+		out = append(out, matchJSON{m.ID, m.Seats, m.Result, m.Reason, m.Replay, m.ReplayDropped, m.Test, m.Finished})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"matches": out})
 }

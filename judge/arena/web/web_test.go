@@ -76,6 +76,7 @@ func newArena(t testing.TB, c arena.Config, o web.Options, entrants ...string) *
 func (ta *tarena) run(t testing.TB, jobs int) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
+	ta.a.SetLog(logWriter{t})
 	go func() { done <- ta.a.Run(ctx, jobs) }()
 	t.Cleanup(func() {
 		cancel()
@@ -83,6 +84,14 @@ func (ta *tarena) run(t testing.TB, jobs int) {
 			t.Errorf("Run: %v", err)
 		}
 	})
+}
+
+// logWriter writes the arena's log in the test's.
+type logWriter struct{ t testing.TB }
+
+func (w logWriter) Write(b []byte) (int, error) {
+	w.t.Log(strings.TrimSuffix(string(b), "\n"))
+	return len(b), nil
 }
 
 // response is an answer of the server.

@@ -84,6 +84,7 @@ async function loadMatches() {
     const tr = el("tr");
     const rp = el("td");
     if (x.replay) rp.append(replayLink(x.replay));
+    else if (x.replay_dropped) rp.append("dropped (the arena keeps its newest replays)");
     // Each entrant's name shows their matches; append() of a string
     // makes a text node.
     const seats = el("td");
