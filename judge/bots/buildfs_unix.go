@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -22,7 +23,7 @@ const nonBlock = unix.O_NONBLOCK
 // fileFacts are what the check of a build reads of a file besides its type:
 // its number of names, its owner and the disk space it takes.
 func fileFacts(info fs.FileInfo) (links uint64, uid, gid int, blocks int64) {
-	st, ok := info.Sys().(*unix.Stat_t)
+	st, ok := info.Sys().(*syscall.Stat_t)
 	if !ok {
 		return 1, -1, -1, info.Size()
 	}

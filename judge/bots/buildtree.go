@@ -210,24 +210,27 @@ func fileKind(m fs.FileMode) string {
 }
 
 // checkTree is why the build in dir is refused, "" when it holds only
-// directories and regular files of one name each; its processes have
-// all ended.
-func checkTree(dir string) (string, error) {
+// directories and regular files of one name each, and, when limit is
+// positive, at most limit bytes of them (stopped: the build went over a
+// limit). Its processes have all ended.
+func checkTree(dir string, limit int64) (why string, stopped bool, err error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	defer root.Close()
 	u := walkTree(root)
 	switch {
 	case u.err != nil:
-		return fmt.Sprintf("the build left what the judge cannot read: %v", relError(u.err, dir)), nil
+		return fmt.Sprintf("the build left what the judge cannot read: %v", relError(u.err, dir)), false, nil
 	case u.entries > maxBuildEntries:
-		return fmt.Sprintf("the build left more than %d files and directories", maxBuildEntries), nil
+		return fmt.Sprintf("the build made more than %d files and directories", maxBuildEntries), true, nil
 	case len(u.odd) > 0:
-		return fmt.Sprintf("the build left %s: a build may leave only regular files and directories", strings.Join(u.odd, ", ")), nil
+		return fmt.Sprintf("the build left %s: a build may leave only regular files and directories", strings.Join(u.odd, ", ")), false, nil
+	case limit > 0 && u.bytes > limit:
+		return fmt.Sprintf("the build wrote more than %d MiB in its directory", limit>>20), true, nil
 	}
-	return "", nil
+	return "", false, nil
 }
 
 // relError is err with dir's path taken out of it.

@@ -440,12 +440,14 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 		}
 	}
 	// Every process of the build has ended: what it left stays as it is.
-	why, err := checkTree(w.path)
+	why, stopped, err := checkTree(w.path, l.Limits.DiskMB<<20)
 	if err != nil {
 		return nil, judgeFailure{err}
 	}
 	if why != "" {
-		_ = judge.WriteFileSync(final+".failed", []byte(why), true)
+		if !stopped {
+			_ = judge.WriteFileSync(final+".failed", []byte(why), true)
+		}
 		return nil, &CompileError{Path: s.Path, Message: why}
 	}
 	if err := settleTree(w.path); err != nil {
@@ -476,7 +478,7 @@ func cached(s *Submission, cache, key string) (*Build, error) {
 		if b, err := readJudgeFile(final, "built.json"); err == nil {
 			var info builtInfo
 			if json.Unmarshal(b, &info) == nil && len(info.Argv) > 0 {
-				why, err := checkTree(final)
+				why, _, err := checkTree(final, 0)
 				if err != nil {
 					return nil, judgeFailure{err}
 				}
