@@ -40,14 +40,24 @@ type Languages struct {
 	// What each version command said, once per run.
 	versionMu sync.Mutex
 	versions  map[string]*versionOnce
+	// The warm-up builds done, once per language and cache.
+	warmed map[string]*sync.Once
 }
 
-// CompileLimits bound one compile.
+// CompileLimits bound one build: every process of its compiler together.
 type CompileLimits struct {
-	Time     config.Duration `toml:"time"`
-	MemoryMB int64           `toml:"memory_mb"`
-	Procs    int             `toml:"procs"`
+	Time     config.Duration `toml:"time"`      // of CPU time
+	Wall     config.Duration `toml:"wall"`      // of wall-clock time, at least Time
+	MemoryMB int64           `toml:"memory_mb"` // of memory
+	Procs    int             `toml:"procs"`     // processes and threads
+	DiskMB   int64           `toml:"disk_mb"`   // in the build's directory, all files together
 }
+
+// The default limits of a build.
+const (
+	defaultCompileTime = 30 * time.Second
+	defaultCompileDisk = 256 // MiB
+)
 
 // Language is one [language.NAME] table of languages.toml.
 type Language struct {
@@ -63,6 +73,12 @@ type Language struct {
 	// is part of every such bot's identity, and a command that cannot
 	// run is a runtime missing.
 	Version []string `toml:"version"`
+	// WarmUp is the source of a program (main.EXT) the judge builds
+	// with compile before the language's first build into a cache, under
+	// limits ten times a build's, so that what every build shares (Go's
+	// cache of the standard packages) is there before an entrant's build
+	// is timed.
+	WarmUp string `toml:"warm_up"`
 }
 
 // LoadLanguages reads a languages file strictly; an empty path means the
@@ -108,7 +124,16 @@ func LoadLanguages(path string) (*Languages, error) {
 		}
 	}
 	if l.Limits.Time == 0 {
-		l.Limits.Time = config.Duration(time.Minute)
+		l.Limits.Time = config.Duration(defaultCompileTime)
+	}
+	if l.Limits.Wall == 0 {
+		l.Limits.Wall = max(config.Duration(defaultCompileTime), l.Limits.Time)
+	}
+	if l.Limits.Time > l.Limits.Wall {
+		return nil, fmt.Errorf("%s: limits: time (CPU time) %v is more than wall %v", path, time.Duration(l.Limits.Time), time.Duration(l.Limits.Wall))
+	}
+	if l.Limits.DiskMB == 0 {
+		l.Limits.DiskMB = defaultCompileDisk
 	}
 	if l.Limits.MemoryMB == 0 {
 		l.Limits.MemoryMB = 1024
@@ -344,7 +369,13 @@ type builtInfo struct {
 // Build compiles a submission into cache (a directory of builds named by
 // key), or finds it already built. A failed compile is an error of type
 // *CompileError, and is cached too when the compiler itself said no (not
-// when it was stopped for time or memory).
+// when it was stopped for time, memory or disk). A build that left a link
+// or a special file is a compile error too (see buildtree.go).
+//
+// The build runs in a work directory of the cache, KEY.tmp-N, locked
+// while it runs, which becomes KEY once built; its compiler may write
+// only in its src and out directories, and the shared directories of its
+// language's environment ({cache}/NAME).
 func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Build, error) {
 	key, err := s.Key()
 	if err != nil {
@@ -357,80 +388,153 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 	if err != nil {
 		return nil, judgeFailure{err}
 	}
-	final := filepath.Join(cache, key)
-	if b, err := os.ReadFile(filepath.Join(final, "built.json")); err == nil {
-		var info builtInfo
-		if json.Unmarshal(b, &info) == nil && len(info.Argv) > 0 {
-			return &Build{Argv: info.Argv, Dir: filepath.Join(final, "src"), Key: key}, nil
-		}
+	sweepOnce(cache)
+	if b, err := cached(s, cache, key); b != nil || err != nil {
+		return b, err
 	}
-	if msg, err := os.ReadFile(final + ".failed"); err == nil {
-		return nil, &CompileError{Path: s.Path, Message: string(msg)}
-	}
-
-	work, err := os.MkdirTemp(cache, key+".tmp-")
-	if err != nil {
-		return nil, judgeFailure{err}
-	}
-	defer os.RemoveAll(work) // gone once renamed
-	src := filepath.Join(work, "src")
-	for _, f := range s.Files {
-		if err := copyFile(filepath.Join(s.Root, f), filepath.Join(src, f)); err != nil {
-			return nil, err
-		}
-	}
-	if err := os.MkdirAll(filepath.Join(work, "out"), 0o755); err != nil {
-		return nil, err
-	}
-	// The compiler may run as another user (the sandbox's): it must be
-	// able to write its output. Closed again once built.
-	if err := chmodTree(work, 0o777); err != nil {
-		return nil, err
-	}
-	// The build runs in the work directory but its paths name the final
-	// one, which the work directory becomes.
-	vars := s.vars(filepath.Join(final, "src"), filepath.Join(final, "out"))
-	workVars := s.vars(src, filepath.Join(work, "out"))
 	compile := s.Lang.Compile
 	if s.Mark && len(s.Lang.CompileMarked) > 0 {
 		compile = s.Lang.CompileMarked
 	}
 	if len(compile) > 0 {
-		argv := expand(compile, workVars)
-		out, cerr := l.runCompiler(ctx, argv, src, cache, []string{work}, s.Lang.Env)
-		if cerr != nil {
+		l.warm(ctx, s.Lang, cache)
+	}
+
+	w, err := newWork(cache, key)
+	if err != nil {
+		return nil, judgeFailure{err}
+	}
+	keep := false
+	defer func() { w.close(keep) }()
+	src, out := filepath.Join(w.path, "src"), filepath.Join(w.path, "out")
+	for _, f := range s.Files {
+		if err := copyFile(filepath.Join(s.Root, f), filepath.Join(src, f)); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	final := filepath.Join(cache, key)
+	if len(compile) > 0 {
+		// The build runs in the work directory but its paths name the
+		// final one, which the work directory becomes.
+		msg, err := l.runCompiler(ctx, expand(compile, s.vars(src, out)), w.path, cache, s.Lang.Env, l.Limits)
+		if errors.Is(err, procbot.ErrToolAlive) {
+			keep = true // not to be touched: RemoveStaleBuilds will
+		}
+		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
 			var ce *CompileError
-			if errors.As(cerr, &ce) {
+			if errors.As(err, &ce) {
 				ce.Path = s.Path
-				ce.Message = strings.ReplaceAll(ce.Message, src+string(filepath.Separator), s.Root+string(filepath.Separator))
 				if !ce.stopped() {
 					_ = judge.WriteFileSync(final+".failed", []byte(ce.Message), true)
 				}
 				ce.Message = strings.TrimPrefix(ce.Message, stoppedMark)
 				return nil, ce
 			}
-			return nil, fmt.Errorf("%s: compile: %w\n%s", s.Path, cerr, out)
+			return nil, fmt.Errorf("%s: compile: %w\n%s", s.Path, err, msg)
 		}
 	}
-	if err := chmodTree(work, 0o755); err != nil {
-		return nil, err
+	// Every process of the build has ended: what it left stays as it is.
+	why, stopped, err := checkTree(w.path, l.Limits.DiskMB<<20)
+	if err != nil {
+		return nil, judgeFailure{err}
 	}
-	argv := expand(s.Lang.Run, vars)
+	if why != "" {
+		if !stopped {
+			_ = judge.WriteFileSync(final+".failed", []byte(why), true)
+		}
+		return nil, &CompileError{Path: s.Path, Message: why}
+	}
+	if err := settleTree(w.path); err != nil {
+		return nil, judgeFailure{err}
+	}
+	argv := expand(s.Lang.Run, s.vars(filepath.Join(final, "src"), filepath.Join(final, "out")))
 	info, _ := json.Marshal(builtInfo{Argv: argv})
-	if err := os.WriteFile(filepath.Join(work, "built.json"), info, 0o644); err != nil {
-		return nil, err
+	if err := writeJudgeFile(w.path, "built.json", info); err != nil {
+		return nil, judgeFailure{err}
 	}
-	if err := os.Rename(work, final); err != nil {
+	if err := os.Rename(w.path, final); err != nil {
 		// Another judge built it meanwhile: use that one.
-		if _, serr := os.Stat(filepath.Join(final, "built.json")); serr != nil {
-			return nil, err
+		if b, cerr := cached(s, cache, key); b != nil || cerr != nil {
+			return b, cerr
 		}
+		return nil, judgeFailure{err}
 	}
+	keep = true
 	return &Build{Argv: argv, Dir: filepath.Join(final, "src"), Key: key}, nil
 }
+
+// cached is the build of s in cache, or its cached compile error; nil and
+// nil when it has not been built. Its files are checked as a new build's
+// are: a build left by an older judge with a link in it is refused.
+func cached(s *Submission, cache, key string) (*Build, error) {
+	final := filepath.Join(cache, key)
+	if st, err := os.Lstat(final); err == nil && st.IsDir() {
+		if b, err := readJudgeFile(final, "built.json"); err == nil {
+			var info builtInfo
+			if json.Unmarshal(b, &info) == nil && len(info.Argv) > 0 {
+				why, _, err := checkTree(final, 0)
+				if err != nil {
+					return nil, judgeFailure{err}
+				}
+				if why != "" {
+					return nil, &CompileError{Path: s.Path, Message: why}
+				}
+				return &Build{Argv: info.Argv, Dir: filepath.Join(final, "src"), Key: key}, nil
+			}
+		}
+	}
+	if msg, err := readJudgeFile(cache, key+".failed"); err == nil {
+		return nil, &CompileError{Path: s.Path, Message: string(msg)}
+	}
+	return nil, nil
+}
+
+// warm builds lang's warm-up program into cache, once per Languages and
+// cache, when it has one. It is the judge's own program: a failure is the
+// entrants' builds' to tell.
+func (l *Languages) warm(ctx context.Context, lang *Language, cache string) {
+	if lang.WarmUp == "" || len(lang.Compile) == 0 {
+		return
+	}
+	l.versionMu.Lock()
+	if l.warmed == nil {
+		l.warmed = map[string]*sync.Once{}
+	}
+	key := lang.Name + "\x00" + cache
+	once := l.warmed[key]
+	if once == nil {
+		once = &sync.Once{}
+		l.warmed[key] = once
+	}
+	l.versionMu.Unlock()
+	once.Do(func() {
+		w, err := newWork(cache, "warm-"+lang.Name)
+		if err != nil {
+			return
+		}
+		defer w.close(false)
+		main := "main." + lang.Extensions[0]
+		src, out := filepath.Join(w.path, "src"), filepath.Join(w.path, "out")
+		if os.Mkdir(src, 0o755) != nil || os.Mkdir(out, 0o755) != nil ||
+			os.WriteFile(filepath.Join(src, main), []byte(lang.WarmUp), 0o644) != nil {
+			return
+		}
+		s := &Submission{Lang: lang, Files: []string{main}, Root: src, Main: main, Class: "Main"}
+		lim := l.Limits
+		lim.Time *= warmFactor
+		lim.Wall *= warmFactor
+		_, _ = l.runCompiler(ctx, expand(lang.Compile, s.vars(src, out)), w.path, cache, lang.Env, lim)
+	})
+}
+
+// warmFactor is how many times a build's time a warm-up build may take.
+const warmFactor = 10
 
 // stoppedMark starts the message of a compile stopped by a limit.
 const stoppedMark = "\x00stopped\x00"
@@ -548,63 +652,131 @@ func cacheDirs(env map[string]string, cache string) ([]string, error) {
 	return dirs, nil
 }
 
-// The wall-clock backstop of a compile: a compiler waiting on nothing is
-// stopped after this many times its CPU limit, and never before
-// compileWallMin.
-const (
-	compileWallFactor = 10
-	compileWallMin    = 5 * time.Minute
-)
-
-// runCompiler runs one compile in the sandbox, under the compile limits,
-// with the compiler's own installation visible read-only and the build
-// directory and the cache writable. A compiler that fails gives a
-// *CompileError with its output.
-func (l *Languages) runCompiler(ctx context.Context, argv []string, dir, cache string, writable []string, env map[string]string) (string, error) {
-	logf, err := os.CreateTemp("", "compile-*.log")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(logf.Name())
-	defer logf.Close()
+// runCompiler runs one compile in work (its directories src and out) in
+// the sandbox, under the limits lim, with the compiler's own installation
+// visible read-only and src, out and the language's shared directories of
+// the cache writable. A compiler that fails, or that goes over a limit,
+// gives a *CompileError with the tail of its output, its paths made
+// relative to src (relMessage). Once it returns every process of the
+// compile has ended (procbot.RunTool), or the error is procbot.ErrToolAlive.
+func (l *Languages) runCompiler(ctx context.Context, argv []string, work, cache string, env map[string]string, lim CompileLimits) (string, error) {
+	src, out := filepath.Join(work, "src"), filepath.Join(work, "out")
 	shared, err := cacheDirs(env, cache)
 	if err != nil {
 		return "", err
 	}
-	writable = append(slices.Clip(writable), shared...)
-	lim := procbot.CompileLimits
-	lim.Memory = l.Limits.MemoryMB << 20
-	lim.Procs = l.Limits.Procs
-	// The limit is the compiler's CPU time, which a busy machine does not
-	// stretch; the wall clock only catches a compiler that waits forever.
-	cpu := time.Duration(l.Limits.Time)
-	lim.Wall = max(compileWallFactor*cpu, compileWallMin)
-	ex, overCPU, err := procbot.RunTool(ctx, procbot.ToolSpec{
-		Argv: argv, Dir: dir, Env: compileEnv(env, cache),
-		Stdout: logf, Stderr: logf,
-		Limits:   lim,
-		ReadOnly: toolDirs(argv[0]),
-		Writable: writable,
-	}, cpu)
+	// The compiler may run as another user (the sandbox's): it must be
+	// able to write in src and out. They are the judge's again once built
+	// (settleTree).
+	for _, d := range []string{src, out} {
+		if err := chmodTree(d, 0o777); err != nil {
+			return "", err
+		}
+	}
+	disk := lim.DiskMB << 20
+	slim := procbot.CompileLimits
+	slim.Memory = lim.MemoryMB << 20
+	slim.Procs = lim.Procs
+	slim.FileSize = min(slim.FileSize, disk)
+	slim.Wall = time.Duration(lim.Wall)
+	cpu := time.Duration(lim.Time)
+	logs, err := newLogPipe()
 	if err != nil {
-		if ctx.Err() != nil {
+		return "", err
+	}
+	runCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		watchDisk(runCtx, work, disk, stop)
+	}()
+	ex, overCPU, err := procbot.RunTool(runCtx, procbot.ToolSpec{
+		Argv: argv, Dir: src, Env: compileEnv(env, cache),
+		Stdout: logs.w, Stderr: logs.w,
+		Limits:   slim,
+		ReadOnly: toolDirs(argv[0]),
+		Writable: append([]string{src, out}, shared...),
+	}, cpu)
+	stop(nil)
+	<-watched
+	msg := relMessage(judge.LastLines(logs.text(), 40, 4000), work, cache)
+	var over *overDisk
+	switch {
+	case err != nil && ctx.Err() == nil && errors.As(context.Cause(runCtx), &over) && !errors.Is(err, procbot.ErrToolAlive):
+		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the build %s\n%s", over.what, msg)}
+	case err != nil:
+		if ctx.Err() != nil && !errors.Is(err, procbot.ErrToolAlive) {
 			return "", ctx.Err()
 		}
 		return "", fmt.Errorf("cannot run the compiler: %w", err)
-	}
-	text, _ := os.ReadFile(logf.Name())
-	msg := judge.LastLines(text, 40, 4000)
-	switch {
 	case overCPU:
 		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler used more than %v of CPU time\n%s", cpu, msg)}
 	case ex.Wall:
-		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler took more than %v of wall-clock time (it used %v of CPU time)\n%s", lim.Wall, ex.CPU.Round(time.Millisecond), msg)}
+		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler took more than %v of wall-clock time (it used %v of CPU time)\n%s", slim.Wall, ex.CPU.Round(time.Millisecond), msg)}
 	case ex.OOM || ex.Signaled():
 		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler was %s\n%s", ex, msg)}
 	case ex.Code != 0:
 		return "", &CompileError{Message: fmt.Sprintf("%s: %s\n%s", filepath.Base(argv[0]), ex, msg)}
 	}
 	return msg, nil
+}
+
+// diskPoll is how often the size of a running build's directory is
+// added up against its limit.
+const diskPoll = 50 * time.Millisecond
+
+// overDisk is why a build was stopped: it wrote more than its limit.
+type overDisk struct{ what string }
+
+func (e *overDisk) Error() string { return "the build " + e.what }
+
+// watchDisk adds up the disk space of everything in dir every diskPoll
+// until ctx ends, and stops the build (stop) once it passes limit bytes,
+// or maxBuildEntries files: a build can write past its limit for at most
+// one poll before it is killed, and it is then removed whole. (Each file
+// is also bounded by the sandbox's file size limit, which is at most the
+// limit.)
+func watchDisk(ctx context.Context, dir string, limit int64, stop context.CancelCauseFunc) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return
+	}
+	defer root.Close()
+	t := time.NewTicker(diskPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		u := walkTree(root)
+		switch {
+		case u.bytes > limit:
+			stop(&overDisk{fmt.Sprintf("wrote more than %d MiB in its directory", limit>>20)})
+			return
+		case u.entries > maxBuildEntries:
+			stop(&overDisk{fmt.Sprintf("made more than %d files and directories", maxBuildEntries)})
+			return
+		}
+	}
+}
+
+// relMessage is a compiler's message with the paths of its build made
+// relative to the submission: its files by their names as uploaded
+// (bad.c:3:5: error), the build's output as out/..., the build cache as
+// ".". So it names nothing of where the judge keeps submissions and
+// builds, and a cached failure serves any submitter of the same sources.
+func relMessage(msg, work, cache string) string {
+	sep := string(filepath.Separator)
+	var pairs []string
+	for _, c := range []string{cache, evalSymlinks(cache)} {
+		w := filepath.Join(c, filepath.Base(work))
+		s := filepath.Join(w, "src")
+		pairs = append(pairs, s+sep, "", s, ".", w+sep, "", w, ".", c+sep, "", c, ".")
+	}
+	return strings.NewReplacer(pairs...).Replace(msg)
 }
 
 // toolDirs are the directories a compiler needs to see besides the system
@@ -669,7 +841,7 @@ func copyFile(from, to string) error {
 	if err != nil {
 		return err
 	}
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, st.Mode().Perm()|0o600)
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, st.Mode().Perm()|0o600)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 
 	"judge/games"
 	"judge/games/catalog"
+	"judge/judge"
 	"judge/judge/procbot"
 )
 
@@ -74,11 +75,14 @@ func makeArchive(ctx context.Context, out, jar, jsa, dir string, with func(strin
 	if err := writeJar(out, jar); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(filepath.Dir(out)), filepath.Base(filepath.Dir(out))+".cds-")
+	// A work directory of the cache, KEY.cds.tmp-N, locked while it is
+	// used, so that RemoveStaleBuilds removes it after a kill.
+	w, err := newWork(filepath.Dir(filepath.Dir(out)), filepath.Base(filepath.Dir(out))+".cds")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer w.close(false)
+	tmp := w.path
 	// The sandbox's user writes the archive.
 	if err := os.Chmod(tmp, 0o777); err != nil {
 		return err
@@ -86,12 +90,12 @@ func makeArchive(ctx context.Context, out, jar, jsa, dir string, with func(strin
 	lim := procbot.DefaultLimits
 	lim.Wall = 10 * cdsCPU
 	argv := expand(with("-XX:ArchiveClassesAtExit="+filepath.Join(tmp, cdsFile)), RunVars(lim.Memory))
-	log, err := os.CreateTemp("", "splix-cds-*.log")
+	// The player's code runs: its output is kept as a compiler's is (its
+	// tail, from a pipe), and what it leaves is checked.
+	logs, err := newLogPipe()
 	if err != nil {
 		return err
 	}
-	defer os.Remove(log.Name())
-	defer log.Close()
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return err
@@ -107,14 +111,14 @@ func makeArchive(ctx context.Context, out, jar, jsa, dir string, with func(strin
 	go func() { played <- playFirstTurn(outR, inW) }()
 	ex, overCPU, err := procbot.RunTool(ctx, procbot.ToolSpec{
 		Argv: argv, Dir: dir, Env: procbot.Env(nil, 1, lim.Memory),
-		Stdin: inR, Stdout: outW, Stderr: log,
+		Stdin: inR, Stdout: outW, Stderr: logs.w,
 		Limits:   lim,
 		ReadOnly: append(toolDirs(argv[0]), filepath.Dir(out)),
 		Writable: []string{tmp},
 	}, cdsCPU)
 	outW.Close() // the host's end is closed: the turn's reader sees the end
 	perr := <-played
-	text, _ := os.ReadFile(log.Name())
+	text := []byte(judge.LastLines(logs.text(), 40, 4000))
 	switch {
 	case err != nil:
 		return err
@@ -122,6 +126,9 @@ func makeArchive(ctx context.Context, out, jar, jsa, dir string, with func(strin
 		return fmt.Errorf("the JVM making the archive: %v (%v of CPU time): %s", ex, ex.CPU, strings.TrimSpace(string(text)))
 	case perr != nil:
 		return fmt.Errorf("the host's first turn: %w: %s", perr, strings.TrimSpace(string(text)))
+	}
+	if why, _, err := checkTree(tmp, 0); err != nil || why != "" {
+		return fmt.Errorf("the JVM making the archive: %v%s", err, why)
 	}
 	return os.Rename(filepath.Join(tmp, cdsFile), jsa)
 }

@@ -2,6 +2,8 @@ package procbot
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"judge/sandbox"
@@ -66,6 +68,16 @@ func (o Options) SandboxLimits() sandbox.Limits {
 // all the tool's processes together: past it the tool is killed and the
 // second result is true. CPU time, unlike the wall clock, does not grow
 // when the machine is busy with other work.
+//
+// When RunTool returns without an error, or with ctx's, every process the
+// tool started has ended, so that the caller may look at what it wrote
+// with nothing changing it meanwhile: at levels with namespaces its PID
+// namespace is empty (the kernel ends every process in it with its init);
+// at level basic the init, a subreaper, has reaped every descendant, and
+// the cgroup, where there is one, is empty; at level none only the
+// process group is killed, and a process that left it may live on. A
+// tool that is not gone killWait after it was killed is an error that
+// says so (ErrToolAlive), and what it wrote is not to be trusted.
 func RunTool(ctx context.Context, spec ToolSpec, cpu time.Duration) (Exit, bool, error) {
 	p, err := sandbox.Start(spec)
 	if err != nil {
@@ -95,11 +107,16 @@ func RunTool(ctx context.Context, spec ToolSpec, cpu time.Duration) (Exit, bool,
 			select {
 			case <-p.Done():
 			case <-t.C:
+				return Exit{}, false, fmt.Errorf("%w %v after it was killed (%w)", ErrToolAlive, killWait, ctx.Err())
 			}
 			return Exit{}, false, ctx.Err()
 		}
 	}
 }
+
+// ErrToolAlive is a tool whose processes had not all ended a while after
+// RunTool killed it.
+var ErrToolAlive = errors.New("the tool had not ended")
 
 // toolPoll is how often a tool's CPU time is read against its limit.
 const toolPoll = 100 * time.Millisecond
