@@ -22,7 +22,7 @@ func FuzzBattleshipAnswers(f *testing.F) {
 	}
 	play := regexp.MustCompile(`^[0-9]+,[0-9]+$`)
 	f.Fuzz(func(t *testing.T, ans []byte) {
-		if ships, _, p := jsonFleet(ans); p.why == "" {
+		if ships, p := jsonFleet(ans); p.why == "" {
 			var a struct{ Boats []string }
 			if err := json.Unmarshal(ans, &a); err != nil || a.Boats == nil || strings.Join(a.Boats, "\n") != strings.Join(ships, "\n") {
 				t.Errorf("jsonFleet(%q) took %q (%v)", ans, ships, err)
@@ -43,7 +43,7 @@ func FuzzBattleshipAnswers(f *testing.F) {
 				t.Errorf("formShot(%q) passed on %q", ans, w)
 			}
 		}
-		if ships, _, p := formFleet(ans); p.why == "" {
+		if ships, p := formFleet(ans); p.why == "" {
 			for _, s := range ships {
 				if w := oneWord(s); strings.ContainsAny(w, " \t\r\n") || w == "" {
 					t.Errorf("ship %q passed on as %q", s, w)
