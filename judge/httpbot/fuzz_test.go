@@ -2,8 +2,10 @@ package httpbot
 
 import (
 	"encoding/json"
+	"net/netip"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -54,11 +56,15 @@ func FuzzBattleshipAnswers(f *testing.F) {
 }
 
 // Parse on any argument: it never panics, and a web bot it accepts is an
-// http or https URL with a host.
+// http or https URL with a host that is an IP address or a host name
+// (letters, digits, - and _ in dotted labels, the last one starting with
+// a letter), and a port from 1 to 65535 if any.
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"http://h:1/b.php", "https+json://h/x?y", "http://", "http+json://[::1]:80/", "bot.py", "ftp://h/", "http://h\n/x"} {
+	for _, s := range []string{"http://h:1/b.php", "https+json://h/x?y", "http://", "http+json://[::1]:80/", "bot.py", "ftp://h/", "http://h\n/x",
+		"http+json://http://127.0.0.1:8080/", "http://h:/", "http://127.1/", "http://[fe80::1%25lo]:1/", "http://a.b-c.d_e.:65535/"} {
 		f.Add(s)
 	}
+	name := regexp.MustCompile(`^([A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?\.)*[A-Za-z]([A-Za-z0-9_-]*[A-Za-z0-9_])?\.?$`)
 	f.Fuzz(func(t *testing.T, arg string) {
 		b, ok, err := Parse(arg)
 		if !ok || err != nil {
@@ -67,6 +73,22 @@ func FuzzParse(f *testing.F) {
 		u, perr := url.Parse(b.URL)
 		if perr != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || b.JSON != strings.Contains(arg[:strings.Index(arg, "://")], "+json") {
 			t.Errorf("Parse(%q) = %+v (%v)", arg, b, perr)
+			return
+		}
+		host := u.Hostname()
+		if a, err := netip.ParseAddr(host); err == nil {
+			if a.Is4() == strings.HasPrefix(u.Host, "[") {
+				t.Errorf("Parse(%q): host %q", arg, u.Host)
+			}
+		} else if !name.MatchString(host) || len(host) > 254 {
+			t.Errorf("Parse(%q): host %q is not a host name", arg, host)
+		}
+		if p := u.Port(); p != "" {
+			if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+				t.Errorf("Parse(%q): port %q", arg, p)
+			}
+		} else if strings.HasSuffix(u.Host, ":") {
+			t.Errorf("Parse(%q): an empty port", arg)
 		}
 	})
 }

@@ -54,6 +54,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -79,13 +80,15 @@ type Bot struct {
 }
 
 // Parse recognises a web bot argument: http://…, https://…, or with
-// +json after the scheme for Battleship bots that take a JSON body.
+// +json after the scheme for Battleship bots that take a JSON body. The
+// host is an IP address or a host name, with a port from 1 to 65535 if
+// any.
 func Parse(arg string) (Bot, bool, error) {
 	scheme, rest, ok := strings.Cut(arg, "://")
 	if !ok {
 		return Bot{}, false, nil
 	}
-	b := Bot{}
+	b, given := Bot{}, scheme
 	switch scheme {
 	case "http", "https":
 	case "http+json", "https+json":
@@ -94,12 +97,74 @@ func Parse(arg string) (Bot, bool, error) {
 	default:
 		return Bot{}, false, nil
 	}
+	if nested.MatchString(rest) {
+		return Bot{}, true, fmt.Errorf("web bot %q: a URL inside a URL: give one, as %s://HOST[:PORT]/PATH", arg, given)
+	}
 	u, err := url.Parse(scheme + "://" + rest)
 	if err != nil || u.Host == "" {
 		return Bot{}, true, fmt.Errorf("web bot %q: not a URL", arg)
 	}
+	if err := checkHost(u); err != nil {
+		return Bot{}, true, fmt.Errorf("web bot %q: %w", arg, err)
+	}
 	b.URL = u.String()
 	return b, true, nil
+}
+
+// nested is the start of a URL's rest that is another URL.
+var nested = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+
+// checkHost checks the host and port of a web bot's URL: an IP address
+// (IPv6 in brackets) or a host name, and a port from 1 to 65535 if any.
+func checkHost(u *url.URL) error {
+	host, port := u.Hostname(), u.Port()
+	if strings.HasSuffix(u.Host, ":") {
+		return fmt.Errorf("the host %q has an empty port", u.Host)
+	}
+	if port != "" {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("the port %q is not a number from 1 to 65535", port)
+		}
+	}
+	if strings.HasPrefix(u.Host, "[") {
+		if a, err := netip.ParseAddr(host); err != nil || !a.Is6() {
+			return fmt.Errorf("the host %q is not an IPv6 address", host)
+		}
+		return nil
+	}
+	if a, err := netip.ParseAddr(host); err == nil && a.Is4() {
+		return nil
+	}
+	if err := checkHostName(strings.TrimSuffix(host, ".")); err != nil {
+		return fmt.Errorf("the host %q is not an IP address or a host name", host)
+	}
+	return nil
+}
+
+// checkHostName checks a host name's syntax: labels of letters, digits,
+// - and _ (not at a label's ends), at most 63 bytes each, 253 in all, the
+// last starting with a letter (so that it is no address, as 127.1 or
+// 0x7f000001 would be to some resolvers).
+func checkHostName(h string) error {
+	if h == "" || len(h) > 253 {
+		return errors.New("not a host name")
+	}
+	labels := strings.Split(h, ".")
+	for _, l := range labels {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return errors.New("not a host name")
+		}
+		for i := 0; i < len(l); i++ {
+			c := l[i]
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+				return errors.New("not a host name")
+			}
+		}
+	}
+	if last := labels[len(labels)-1]; !('a' <= last[0] && last[0] <= 'z' || 'A' <= last[0] && last[0] <= 'Z') {
+		return errors.New("not a host name: its last label starts with a digit, and it is no address")
+	}
+	return nil
 }
 
 // Info implements judge.Entrant. A web bot is named by its address, host

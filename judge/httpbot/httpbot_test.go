@@ -732,8 +732,38 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) is a web bot", arg)
 		}
 	}
-	if _, ok, err := httpbot.Parse("http://"); !ok || err == nil {
-		t.Errorf("Parse(http://): %v %v", ok, err)
+	for arg, want := range map[string]string{
+		"http://":                             "not a URL",
+		"http+json://http://127.0.0.1:8080/x": "a URL inside a URL: give one, as http+json://HOST[:PORT]/PATH",
+		"http://https://127.0.0.1/":           "a URL inside a URL",
+		"http://h:/b":                         "empty port",
+		"http://h:0/b":                        "port \"0\"",
+		"http://h:65536/b":                    "port \"65536\"",
+		"http://h:99999999999999999999/b":     "port",
+		"http://[::1/b":                       "not a URL",
+		"http://[127.0.0.1]/b":                "not a URL",
+		"http://-h/":                          "not an IP address or a host name",
+		"http://h_/":                          "",
+		"http://127.1/":                       "not an IP address or a host name",
+		"http://0x7f000001/":                  "not an IP address or a host name",
+		"http://1.2.3.4.5/":                   "not an IP address or a host name",
+		"http://" + strings.Repeat("a.", 127) + "b/": "not an IP address or a host name",
+	} {
+		_, ok, err := httpbot.Parse(arg)
+		switch {
+		case !ok:
+			t.Errorf("Parse(%q) is not a web bot", arg)
+		case want == "" && err != nil:
+			t.Errorf("Parse(%q): %v", arg, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("Parse(%q) = %v, want an error saying %q", arg, err, want)
+		}
+	}
+	for _, arg := range []string{"http://127.0.0.1:8080/bot.php", "http://[::1]:80/", "http://[fe80::1%25eth0]:80/", "http://localhost./x",
+		"https://bots.example.org/a?b=http://c/", "http+json://h-1.example.org:65535/"} {
+		if _, ok, err := httpbot.Parse(arg); !ok || err != nil {
+			t.Errorf("Parse(%q): %v %v", arg, ok, err)
+		}
 	}
 }
 
