@@ -92,3 +92,49 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// ParsePolicy on any entries: it never panics, and an address of the
+// machine's own networks is allowed only by an entry that is a network
+// within its range (here given apart, as its prefix length), never
+// through a host name.
+func FuzzParsePolicy(f *testing.F) {
+	for _, s := range []string{"10.0.0.0/24", "0.0.0.0/0", "::/0", "127.0.0.1", "::ffff:127.0.0.1/128", "::ffff:0.0.0.0/96", "localhost",
+		"*.example.org", "127.0.0.0/8,::1", "10.0.0.0/7", "fd00::/8", "fc00::/6", "100.64.0.0/10", "0.0.0.0/8", ",", ""} {
+		f.Add(s)
+	}
+	own := map[string]int{"127.0.0.1": 8, "127.255.0.9": 8, "::1": 128, "10.1.2.3": 8, "172.31.0.1": 12, "192.168.1.1": 16,
+		"169.254.169.254": 16, "0.0.0.0": 8, "::": 128, "100.64.0.1": 10, "fd00::1": 7, "fe80::1": 10, "224.0.0.1": 4,
+		"255.255.255.255": 4, "::ffff:127.0.0.1": 8, "64:ff9b::7f00:1": 96, "2002:7f00:1::": 16}
+	f.Fuzz(func(t *testing.T, entries string) {
+		p, err := ParsePolicy(entries)
+		if err != nil {
+			return
+		}
+		for addr, bits := range own {
+			a := netip.MustParseAddr(addr)
+			if p.allowAddr(a, true) != nil {
+				continue
+			}
+			ok := false
+			for e := range strings.SplitSeq(entries, ",") {
+				e = strings.TrimSpace(e)
+				n, err := netip.ParsePrefix(e)
+				if err != nil {
+					x, err := netip.ParseAddr(e)
+					if err != nil {
+						continue
+					}
+					n = netip.PrefixFrom(x, x.BitLen())
+				}
+				n = n.Masked()
+				if n.Addr().Is4In6() && n.Bits() >= 96 {
+					n = netip.PrefixFrom(n.Addr().Unmap(), n.Bits()-96)
+				}
+				ok = ok || n.Contains(a.Unmap()) && n.Bits() >= bits
+			}
+			if !ok {
+				t.Errorf("ParsePolicy(%q) allows %s", entries, addr)
+			}
+		}
+	})
+}

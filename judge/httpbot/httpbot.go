@@ -42,7 +42,8 @@
 // game are numbers only.
 //
 // Web bots run outside the sandbox, wherever their server is: the replay
-// says so.
+// says so. Where they may be is a Policy's: the judge's command line
+// lets them be anywhere, an arena only where its organiser lists.
 package httpbot
 
 import (
@@ -77,6 +78,11 @@ type Bot struct {
 	// Client sends the requests; nil for a client of its own. Its
 	// CheckRedirect is replaced: see the package's comment on redirects.
 	Client *http.Client
+	// Policy, when set, says where the bot may be: every connection
+	// goes to an address it allows, never through a proxy (the
+	// client's Transport is the policy's). Nil lets the bot be
+	// anywhere.
+	Policy *Policy
 }
 
 // Parse recognises a web bot argument: http://…, https://…, or with
@@ -181,10 +187,7 @@ func (b Bot) Info() (judge.BotInfo, error) {
 
 // Start implements judge.Entrant.
 func (b Bot) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
-	c := http.Client{}
-	if b.Client != nil {
-		c = *b.Client
-	}
+	c := b.Policy.client(b.Client)
 	c.CheckRedirect = checkRedirect
 	d := &driver{bot: b, seat: s, client: &c}
 	var f goplayer.Func
@@ -358,11 +361,14 @@ func detail(s string) string {
 func (d *driver) connFault(err error) *judge.Fault {
 	err = unwrapURLError(err)
 	var (
-		dns *net.DNSError
-		ne  net.Error
+		refused *RefusedError
+		dns     *net.DNSError
+		ne      net.Error
 	)
 	why := "the connection failed"
 	switch {
+	case errors.As(err, &refused):
+		why = "the judge may not connect to it: " + refused.Why
 	case errors.Is(err, errRedirects):
 		why = err.Error()
 	case errors.As(err, &dns):
