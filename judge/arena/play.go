@@ -105,6 +105,9 @@ func (r *runner) play(ctx context.Context, w *work) error {
 		return fmt.Errorf("arena: %w", err)
 	}
 	return r.a.inTx(context.WithoutCancel(ctx), func(tx *sql.Tx) error {
+		if err := stopWebBots(context.WithoutCancel(ctx), tx, w.subs, res); err != nil {
+			return err
+		}
 		return r.record(ctx, tx, w, m.Seed, res, names, replay)
 	})
 }

@@ -2,15 +2,21 @@ package arena
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
+	"judge/judge"
 	"judge/judge/httpbot"
 	"judge/judge/tournament"
 )
 
 // Web bots are where the organiser says (Config.WebBots): a URL is
 // checked when it is submitted, and the arena's policy goes with the bot
-// to every match, where each connection is checked again.
+// to every match, where each connection is checked again. A web bot
+// whose server fails it (no connection, an HTTP error, an answer that is
+// not a move) is taken out of play after that match: a URL that is not
+// a bot costs its server a request or two per submission, not one per
+// ladder match.
 
 // checkURL checks a submitted web bot's URL: its syntax, and that the
 // arena's policy lets a web bot be there.
@@ -53,4 +59,39 @@ func (a *Arena) webPolicies(prepare tournament.Preparer) tournament.Preparer {
 		}
 		return cs, err
 	}
+}
+
+// stopWebBots takes out of play, in tx, the web bots among subs (0 for a
+// reference bot) that res says their server failed: a crash (no
+// connection, an HTTP error) or an answer that is not a move. The
+// submission becomes compile-error; its log, which only its author
+// sees, gives the reason and the fault's Detail (what the server
+// answered). A web bot that timed out plays on.
+func stopWebBots(ctx context.Context, tx *sql.Tx, subs []int64, res *judge.Result) error {
+	for i, id := range subs {
+		if id == 0 || i >= len(res.Players) {
+			continue
+		}
+		p := res.Players[i]
+		if p.Status != judge.Crash && p.Status != judge.Protocol {
+			continue
+		}
+		var arg string
+		if err := tx.QueryRowContext(ctx, `SELECT arg FROM submissions WHERE id = ?`, id).Scan(&arg); err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+		if _, ok, _ := httpbot.Parse(arg); !ok {
+			continue
+		}
+		log := "cannot play: its server failed it in a match (" + string(p.Status) + "): " + p.Reason +
+			"\nIt plays no more: submit its URL again once it answers."
+		if p.Detail != "" {
+			log += "\n\nWhat the server answered (shown to you only):\n" + p.Detail
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ? AND status IN (?, ?)`,
+			StatusCompileError, log, id, StatusTesting, StatusActive); err != nil {
+			return fmt.Errorf("arena: %w", err)
+		}
+	}
+	return nil
 }

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"judge/judge/arena"
 )
@@ -100,6 +103,31 @@ func TestWebBotsOnlyWhereListed(t *testing.T) {
 	}
 }
 
+// A host name the organiser lists that resolves to the loopback address
+// (as a name its owner points there after the upload would): the upload
+// is taken, its connections are refused, the service is never asked, and
+// the submission leaves play after its first match.
+func TestWebBotNameToLoopback(t *testing.T) {
+	url, asked := service(t, nil)
+	_, a := newArenaOf(t, arena.Config{TestMatches: 4, WebBots: []string{"localhost"}})
+	e, _ := entrant(t, a, "mallory", nil)
+	id, err := a.Submit(context.Background(), e, arena.Upload{URL: strings.Replace(url, "127.0.0.1", "localhost", 1) + "/admin/export"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runArena(t, a)
+	waitFor(t, "the web bot's verdict", func() bool {
+		s := status(t, a, e, id).Status
+		return s != arena.StatusQueued && s != arena.StatusBuilding && s != arena.StatusTesting
+	})
+	if s := status(t, a, e, id); s.Status != arena.StatusCompileError || !strings.Contains(s.Log, "may not connect") || len(s.Replays) != 1 {
+		t.Errorf("status %s, log %q, %d test matches", s.Status, s.Log, len(s.Replays))
+	}
+	if n := asked.Load(); n != 0 {
+		t.Errorf("the service was asked %d times", n)
+	}
+}
+
 // Listed explicitly, the loopback address plays.
 func TestWebBotListedPlays(t *testing.T) {
 	url, asked := service(t, tictactoeBot)
@@ -119,5 +147,64 @@ func TestWebBotListedPlays(t *testing.T) {
 	}
 	if asked.Load() < 4 {
 		t.Errorf("the bot was asked %d times", asked.Load())
+	}
+}
+
+// A web bot whose server answers 404 with a secret: the matches' reasons
+// and replays, which everybody sees, do not give the secret; the log of
+// the submission, its author's only, does. The bot leaves play after its
+// first match: its server gets one request, not one per ladder match.
+func TestWebBotAnswerIsPrivate(t *testing.T) {
+	url, asked := service(t, nil)
+	dir, a := newArenaOf(t, arena.Config{TestMatches: 4, LadderGames: 50, WebBots: []string{"127.0.0.1/32"}})
+	e, _ := entrant(t, a, "mallory", nil)
+	id, err := a.Submit(context.Background(), e, arena.Upload{URL: url + "/admin/export"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An opponent for the ladder, should the web bot get there.
+	bob, bid := entrant(t, a, "bob", source(t))
+	runArena(t, a)
+	waitFor(t, "the web bot's verdict", func() bool {
+		s := status(t, a, e, id).Status
+		return s != arena.StatusQueued && s != arena.StatusBuilding && s != arena.StatusTesting
+	})
+	waitFor(t, "bob's test matches", func() bool { return status(t, a, bob, bid).Status == arena.StatusActive })
+	time.Sleep(time.Second) // time for the ladder, should it play the web bot
+	const secret = "secret-of-the-internal-service"
+	s := status(t, a, e, id)
+	if s.Status != arena.StatusCompileError || !strings.Contains(s.Log, "HTTP 404") || !strings.Contains(s.Log, secret) {
+		t.Errorf("status %s, log %q", s.Status, s.Log)
+	}
+	if n := asked.Load(); n > 1 {
+		t.Errorf("the server was asked %d times", n)
+	}
+	ms, err := a.Matches(context.Background(), "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if strings.Contains(m.Reason, secret) {
+			t.Errorf("match %d's reason %q gives the secret", m.ID, m.Reason)
+		}
+	}
+	if n, err := arena.Count(context.Background(), a, `SELECT count(*) FROM match_seats WHERE reason LIKE '%HTTP 404%'`); err != nil || n != 1 {
+		t.Errorf("%d seats lost by the answer HTTP 404 (%v)", n, err)
+	}
+	if n, err := arena.Count(context.Background(), a, `SELECT count(*) FROM match_seats WHERE reason LIKE '%`+secret+`%'`); err != nil || n != 0 {
+		t.Errorf("%d seats' reasons give the secret (%v)", n, err)
+	}
+	replays, err := os.ReadDir(filepath.Join(dir, "replays"))
+	if err != nil || len(replays) == 0 {
+		t.Fatalf("%d replays: %v", len(replays), err)
+	}
+	for _, r := range replays {
+		b, err := os.ReadFile(filepath.Join(dir, "replays", r.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), secret) {
+			t.Errorf("replay %s gives the secret", r.Name())
+		}
 	}
 }
