@@ -195,8 +195,8 @@ func (p *Policy) allowAddr(a netip.Addr, named bool) error {
 	}
 	switch {
 	case isSpecial:
-		return &RefusedError{fmt.Sprintf("%s is a %s address (%s): web bots may reach it only where a network within %s is listed, such as %s",
-			a, r.what, r.net, r.net, netip.PrefixFrom(a, a.BitLen()))}
+		return &RefusedError{fmt.Sprintf("%s is in %s (%s): web bots may be there only where a network within it is listed, such as %s",
+			a, r.net, r.what, netip.PrefixFrom(a, a.BitLen()))}
 	case named:
 		return nil
 	}
