@@ -114,6 +114,8 @@ type PlayerResult struct {
 	Status Status  `json:"status"`
 	Reason string  `json:"reason,omitempty"`
 	Score  float64 `json:"score"`
+	// Detail is its fault's Detail: for its author only, never encoded.
+	Detail string `json:"-"`
 }
 
 // seat is one player during a match.
@@ -135,6 +137,7 @@ type seat struct {
 	stderrBytes int64
 	stop        sync.Once
 	final       Final
+	detail      string // its fault's Detail
 	trace       []TraceLine
 	buf         []byte // reused for answers
 	lone        string // the last line that was one word, reused for the same line
@@ -252,7 +255,7 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 		Replay: rp,
 	}
 	for i, s := range seats {
-		pr := PlayerResult{Name: s.info.Name, Status: s.status, Reason: s.reason}
+		pr := PlayerResult{Name: s.info.Name, Status: s.status, Reason: s.reason, Detail: s.detail}
 		if i < len(out.Scores) {
 			pr.Score = out.Scores[i]
 		}

@@ -93,6 +93,11 @@ type Settler interface {
 type Fault struct {
 	Status Status
 	Reason string
+	// Detail is what only the player's author may see: what a web bot's
+	// server answered, which may be another server's data. The reason
+	// never quotes it; a result keeps it (PlayerResult.Detail), replays
+	// and results files never do.
+	Detail string
 }
 
 func (f *Fault) Error() string { return fmt.Sprintf("%s: %s", f.Status, f.Reason) }

@@ -105,6 +105,9 @@ func (s *seat) personView(st games.State) *games.View {
 // nil. Anything else stops the match.
 func (s *seat) failed(ctx context.Context, err error) error {
 	if f := AsFault(err); f != nil {
+		if s.status == OK {
+			s.detail = f.Detail
+		}
 		s.fail(f.Status, f.Reason)
 		return nil
 	}

@@ -15,7 +15,7 @@ import (
 
 // arenaCommands are the subcommands of judge arena.
 var arenaCommands = []struct{ name, args, summary string }{
-	{"init", "--game GAME [--config FILE] [--ref BOT]... DIR", "make an arena in DIR"},
+	{"init", "--game GAME [--config FILE] [--ref BOT]... [--web-bots LIST] DIR", "make an arena in DIR"},
 	{"add", "DIR NAME", "add an entrant and print its token"},
 	{"remove", "DIR NAME", "retire an entrant: its token stops working, its matches stay"},
 	{"list", "DIR", "list the entrants, their latest submissions and the standings"},
@@ -88,6 +88,9 @@ func (m *Main) arenaInit(args []string) error {
 	fs.IntVar(&c.SubmissionsPerHour, "per-hour", arena.DefaultSubmissionsPerHour, "submissions an entrant may make in an hour")
 	fs.IntVar(&c.LadderGames, "ladder-games", arena.DefaultLadderGames, "ladder matches each submission plays: then the ladder waits for a new one")
 	fs.StringVar(&c.Languages, "languages", "", "how to build each language (default configs/languages.toml if present, else built in)")
+	var webBots listFlag
+	fs.Var(&webBots, "web-bots", "networks and hosts web bots may be at: 10.0.0.0/24, bots.example.org, *.example.org,\n"+
+		"comma-separated or repeated; the machine's own networks only if listed (127.0.0.1/32); none: no web bots")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -96,6 +99,11 @@ func (m *Main) arenaInit(args []string) error {
 		return fmt.Errorf("%w: want --game GAME and one directory", errUsage)
 	}
 	c.References, c.Params = refs, params
+	for _, l := range webBots {
+		for e := range strings.SplitSeq(l, ",") {
+			c.WebBots = append(c.WebBots, strings.TrimSpace(e))
+		}
+	}
 	if err := arena.Init(pos[0], c); err != nil {
 		return err
 	}

@@ -247,3 +247,25 @@ func TestArenaServeKill(t *testing.T) {
 	_, url = serve()
 	waitUntil("the ladder to go on", func() bool { return matches() >= n+5 })
 }
+
+// --web-bots lists where web bots may be, comma-separated or repeated;
+// an entry that is not a network or a host stops init.
+func TestArenaInitWebBots(t *testing.T) {
+	tmp := judgetest.TempDir(t)
+	dir := filepath.Join(tmp, "arena")
+	if code, _, errs := run(t, "arena", "init", "--game", "tictactoe", "--web-bots", "10.0.0.0/24, bots.example.org", "--web-bots", "127.0.0.1/32", dir); code != 0 {
+		t.Fatalf("arena init: %d\n%s", code, errs)
+	}
+	a, err := arena.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if got, want := strings.Join(a.Config().WebBots, " "), "10.0.0.0/24 bots.example.org 127.0.0.1/32"; got != want {
+		t.Errorf("web bots %q, want %q", got, want)
+	}
+	code, _, errs := run(t, "arena", "init", "--game", "tictactoe", "--web-bots", "http://127.0.0.1:8080/", filepath.Join(tmp, "other"))
+	if code == 0 || !strings.Contains(errs, "not a URL") {
+		t.Errorf("arena init with a URL for --web-bots: %d %q", code, errs)
+	}
+}

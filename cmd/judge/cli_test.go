@@ -155,3 +155,20 @@ func TestMatchWebBot(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+// judge match takes a web bot anywhere, on the loopback address too (the
+// machine's user runs it), and tells that user what its server answered.
+func TestMatchWebBotAnswer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "no such page: /bot.php", http.StatusNotFound)
+	}))
+	defer srv.Close()
+	c := quote(judgetest.Bot(t, "examples/connect4/random.c"))
+	code, out, errs := run(t, "match", "--game", "connect4", "--seed", "2", srv.URL+"/bot.php", c)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, srv.URL+"/bot.php answered HTTP 404") || !strings.Contains(out, "seat 0's server answered: no such page: /bot.php") {
+		t.Errorf("output:\n%s", out)
+	}
+}

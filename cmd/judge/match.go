@@ -98,6 +98,9 @@ func printResult(m *Main, res *judge.Result) {
 			fmt.Fprintf(m.Stdout, "  %s", judge.Printable(p.Reason))
 		}
 		fmt.Fprintln(m.Stdout)
+		if p.Detail != "" {
+			fmt.Fprintf(m.Stdout, "  seat %d's server answered: %s\n", i, judge.PrintableLine(p.Detail))
+		}
 	}
 	if res.Replay != nil {
 		for i, b := range res.Replay.Bots {

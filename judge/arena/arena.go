@@ -24,6 +24,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"judge/judge/httpbot"
 	"judge/judge/tournament"
 )
 
@@ -80,6 +81,10 @@ type Config struct {
 	// Languages is the languages file that builds submissions; "" is
 	// configs/languages.toml where the arena runs, else the built-in one.
 	Languages string `toml:"languages"`
+	// WebBots are where web bots may be (httpbot.ParsePolicy): networks
+	// (10.0.0.0/24), addresses, host names (bots.example.org) and
+	// domains (*.example.org). None: the arena takes no web bots.
+	WebBots []string `toml:"web_bots,omitempty"`
 }
 
 func (c *Config) fill() {
@@ -172,6 +177,7 @@ type Arena struct {
 	dir string
 	cfg Config
 	db  *sql.DB
+	web *httpbot.Policy // where web bots may be, from cfg.WebBots
 
 	mu sync.Mutex // guards what follows
 	// built are the prepared submissions, by id: built once per
@@ -205,6 +211,9 @@ func Init(dir string, c Config) (err error) {
 	c.fill()
 	if c.Game == "" {
 		return errors.New("arena: no game")
+	}
+	if _, err := httpbot.ParsePolicy(c.WebBots...); err != nil {
+		return fmt.Errorf("arena: %w", err)
 	}
 	ents, rerr := os.ReadDir(dir)
 	if rerr == nil && len(ents) > 0 {
@@ -313,6 +322,9 @@ func Open(ctx context.Context, dir string) (*Arena, error) {
 	// closed: only its owner reads its sources and tokens' hashes.
 	if err := os.Chmod(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("arena: %w", err)
+	}
+	if a.web, err = httpbot.ParsePolicy(a.cfg.WebBots...); err != nil {
+		return nil, fmt.Errorf("arena: %s: %w", filepath.Join(dir, "arena.toml"), err)
 	}
 	db, err := openDB(ctx, filepath.Join(dir, "arena.db"))
 	if err != nil {

@@ -474,7 +474,7 @@ func TestKill(t *testing.T) {
 func TestWebBotWrongGame(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join(judgetest.TempDir(t), "arena")
-	if err := arena.Init(dir, arena.Config{Game: "splix-small"}); err != nil {
+	if err := arena.Init(dir, arena.Config{Game: "splix-small", WebBots: []string{"127.0.0.1/32"}}); err != nil {
 		t.Fatal(err)
 	}
 	a, err := arena.Open(ctx, dir)

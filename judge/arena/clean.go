@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"judge/judge/bots"
 )
 
 // staleAfter is how old a staged upload must be before clean removes it:
@@ -37,7 +39,10 @@ func (a *Arena) clean(ctx context.Context, cache string) error {
 	if err := a.cleanReplays(ctx); err != nil {
 		return err
 	}
-	return cleanCache(cache)
+	if err := bots.RemoveStaleBuilds(cache); err != nil {
+		return fmt.Errorf("arena: the build cache: %w", err)
+	}
+	return nil
 }
 
 // cleanReplays removes the replays that no kept match names: written by a
@@ -76,21 +81,3 @@ func (a *Arena) cleanReplays(ctx context.Context) error {
 	return nil
 }
 
-// cleanCache removes the builds cut short in the build cache.
-func cleanCache(cache string) error {
-	ents, err := os.ReadDir(cache)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil
-		}
-		return fmt.Errorf("arena: %w", err)
-	}
-	for _, e := range ents {
-		if strings.Contains(e.Name(), ".tmp-") {
-			if err := os.RemoveAll(filepath.Join(cache, e.Name())); err != nil {
-				return fmt.Errorf("arena: %w", err)
-			}
-		}
-	}
-	return nil
-}

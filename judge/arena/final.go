@@ -35,6 +35,7 @@ func (a *Arena) FinalOptions(ctx context.Context, out string, seed uint64) (tour
 		return o, fmt.Errorf("arena: the final needs two active submissions at least, there are %d", len(o.Bots))
 	}
 	contest.Use(&o, s.langs, s.proc)
+	o.Prepare = a.webPolicies(o.Prepare)
 	return o, nil
 }
 

@@ -97,6 +97,9 @@ func (r *runner) play(ctx context.Context, w *work) error {
 		return fmt.Errorf("arena: %w", err)
 	}
 	err = r.a.inTx(context.WithoutCancel(ctx), func(tx *sql.Tx) error {
+		if err := stopWebBots(context.WithoutCancel(ctx), tx, w.subs, res); err != nil {
+			return err
+		}
 		return r.record(ctx, tx, w, m.Seed, res, names, replay, int64(len(b)))
 	})
 	if err != nil {

@@ -377,6 +377,7 @@ func (r *runner) contestant(ctx context.Context, id int64, arg string) (*tournam
 	if err != nil {
 		return nil, fmt.Errorf("arena: submission %d: %w", id, err)
 	}
+	r.a.webPolicy(cs[0])
 	r.a.mu.Lock()
 	r.a.built[id] = cs[0]
 	r.a.mu.Unlock()

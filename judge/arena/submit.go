@@ -32,6 +32,10 @@ func (a *Arena) Submit(ctx context.Context, e Entrant, u Upload) (int64, error) 
 		return 0, a.refused(ctx, e, ErrTooLarge)
 	case u.URL != "" && !strings.HasPrefix(u.URL, "http://") && !strings.HasPrefix(u.URL, "http+json://"):
 		return 0, a.refused(ctx, e, fmt.Errorf("%w: a bot's URL starts with http:// or http+json://", ErrBadArchive))
+	case u.URL != "":
+		if err := a.checkURL(u.URL); err != nil {
+			return 0, a.refused(ctx, e, err)
+		}
 	}
 	arg, staged := u.URL, ""
 	if u.URL == "" {

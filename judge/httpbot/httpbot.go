@@ -34,8 +34,16 @@
 // Redirects are not followed, except a 307 or 308 to the same origin:
 // those keep the POST and its body, and the same server.
 //
+// What a web bot's server answers is never quoted in a reason or in the
+// log the replay keeps: the server could be another's, not a bot, and
+// its answer another's data. A fault says "HTTP 404" or "answered with
+// a body that is not a move"; the answer itself, its first KiB, is the
+// fault's Detail, for the bot's author only. The moves passed on to the
+// game are numbers only.
+//
 // Web bots run outside the sandbox, wherever their server is: the replay
-// says so.
+// says so. Where they may be is a Policy's: the judge's command line
+// lets them be anywhere, an arena only where its organiser lists.
 package httpbot
 
 import (
@@ -45,12 +53,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"judge/judge"
@@ -67,16 +78,23 @@ type Bot struct {
 	// Client sends the requests; nil for a client of its own. Its
 	// CheckRedirect is replaced: see the package's comment on redirects.
 	Client *http.Client
+	// Policy, when set, says where the bot may be: every connection
+	// goes to an address it allows, never through a proxy (the
+	// client's Transport is the policy's). Nil lets the bot be
+	// anywhere.
+	Policy *Policy
 }
 
 // Parse recognises a web bot argument: http://…, https://…, or with
-// +json after the scheme for Battleship bots that take a JSON body.
+// +json after the scheme for Battleship bots that take a JSON body. The
+// host is an IP address or a host name, with a port from 1 to 65535 if
+// any.
 func Parse(arg string) (Bot, bool, error) {
 	scheme, rest, ok := strings.Cut(arg, "://")
 	if !ok {
 		return Bot{}, false, nil
 	}
-	b := Bot{}
+	b, given := Bot{}, scheme
 	switch scheme {
 	case "http", "https":
 	case "http+json", "https+json":
@@ -85,17 +103,79 @@ func Parse(arg string) (Bot, bool, error) {
 	default:
 		return Bot{}, false, nil
 	}
+	if nested.MatchString(rest) {
+		return Bot{}, true, fmt.Errorf("web bot %q: a URL inside a URL: give one, as %s://HOST[:PORT]/PATH", arg, given)
+	}
 	u, err := url.Parse(scheme + "://" + rest)
 	if err != nil || u.Host == "" {
 		return Bot{}, true, fmt.Errorf("web bot %q: not a URL", arg)
+	}
+	if err := checkHost(u); err != nil {
+		return Bot{}, true, fmt.Errorf("web bot %q: %w", arg, err)
 	}
 	b.URL = u.String()
 	return b, true, nil
 }
 
+// nested is the start of a URL's rest that is another URL.
+var nested = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+
+// checkHost checks the host and port of a web bot's URL: an IP address
+// (IPv6 in brackets) or a host name, and a port from 1 to 65535 if any.
+func checkHost(u *url.URL) error {
+	host, port := u.Hostname(), u.Port()
+	if strings.HasSuffix(u.Host, ":") {
+		return fmt.Errorf("the host %q has an empty port", u.Host)
+	}
+	if port != "" {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("the port %q is not a number from 1 to 65535", port)
+		}
+	}
+	if strings.HasPrefix(u.Host, "[") {
+		if a, err := netip.ParseAddr(host); err != nil || !a.Is6() {
+			return fmt.Errorf("the host %q is not an IPv6 address", host)
+		}
+		return nil
+	}
+	if a, err := netip.ParseAddr(host); err == nil && a.Is4() {
+		return nil
+	}
+	if err := checkHostName(strings.TrimSuffix(host, ".")); err != nil {
+		return fmt.Errorf("the host %q is not an IP address or a host name", host)
+	}
+	return nil
+}
+
+// checkHostName checks a host name's syntax: labels of letters, digits,
+// - and _ (not at a label's ends), at most 63 bytes each, 253 in all, the
+// last starting with a letter (so that it is no address, as 127.1 or
+// 0x7f000001 would be to some resolvers).
+func checkHostName(h string) error {
+	if h == "" || len(h) > 253 {
+		return errors.New("not a host name")
+	}
+	labels := strings.Split(h, ".")
+	for _, l := range labels {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return errors.New("not a host name")
+		}
+		for i := 0; i < len(l); i++ {
+			c := l[i]
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+				return errors.New("not a host name")
+			}
+		}
+	}
+	if last := labels[len(labels)-1]; !('a' <= last[0] && last[0] <= 'z' || 'A' <= last[0] && last[0] <= 'Z') {
+		return errors.New("not a host name: its last label starts with a digit, and it is no address")
+	}
+	return nil
+}
+
 // Info implements judge.Entrant. A web bot is named by its address, host
 // and path (127.0.0.1:8080/bot.php), in every game: the name its init
-// answer may give is only logged (botsarena ignores it, and one author's
+// answer may give is not used (botsarena ignores it, and one author's
 // bots all give the same).
 func (b Bot) Info() (judge.BotInfo, error) {
 	u, err := url.Parse(b.URL)
@@ -107,10 +187,7 @@ func (b Bot) Info() (judge.BotInfo, error) {
 
 // Start implements judge.Entrant.
 func (b Bot) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
-	c := http.Client{}
-	if b.Client != nil {
-		c = *b.Client
-	}
+	c := b.Policy.client(b.Client)
 	c.CheckRedirect = checkRedirect
 	d := &driver{bot: b, seat: s, client: &c}
 	var f goplayer.Func
@@ -245,30 +322,81 @@ func (d *driver) post(ctx context.Context, c *goplayer.Conn, contentType string,
 		if ctx.Err() != nil {
 			return nil, goplayer.ErrStopped
 		}
-		return nil, judge.Faultf(judge.Crash, "%s: %v", d.bot.URL, unwrapURLError(err))
+		return nil, d.connFault(err)
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return nil, judge.Faultf(judge.Crash, "%s: reading the answer: %v", d.bot.URL, unwrapURLError(err))
+		return nil, &judge.Fault{Status: judge.Crash, Reason: fmt.Sprintf("%s: its answer (HTTP %d) was cut off", d.bot.URL, resp.StatusCode),
+			Detail: detail(unwrapURLError(err).Error())}
 	}
-	c.Logf("< %s %s", resp.Status, judge.Clip(string(b), 300))
+	// The log is the replay's: the answer's size, never its text.
+	c.Logf("< HTTP %d, %d bytes", resp.StatusCode, len(b))
 	if resp.Request.URL.String() != d.bot.URL {
-		c.Logf("(from %s, where %s redirected with the method kept)", resp.Request.URL, d.bot.URL)
+		c.Logf("(from where %s redirected with a 307 or 308, the method kept)", d.bot.URL)
 	}
 	if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
-		return nil, judge.Faultf(judge.Crash, "%s answered %s, a redirect to %s: a web bot's redirects are not followed, "+
+		return nil, &judge.Fault{Status: judge.Crash, Reason: fmt.Sprintf("%s answered HTTP %d, a redirect: a web bot's redirects are not followed, "+
 			"except a 307 or 308 (which keep the POST) to the same scheme, host and port; give the bot by the URL that answers",
-			resp.Request.URL, resp.Status, judge.Clip(loc, 200))
+			d.bot.URL, resp.StatusCode), Detail: detail("Location: " + loc + "\n" + string(b))}
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, judge.Faultf(judge.Crash, "%s answered %s: %q", d.bot.URL, resp.Status, judge.Clip(strings.TrimSpace(string(b)), 200))
+		return nil, &judge.Fault{Status: judge.Crash, Reason: fmt.Sprintf("%s answered HTTP %d", d.bot.URL, resp.StatusCode), Detail: detail(string(b))}
 	}
 	return b, nil
 }
 
+// DetailBytes bounds a fault's Detail.
+const DetailBytes = 1 << 10
+
+// detail is s as a fault's Detail: its first DetailBytes, trimmed, valid
+// UTF-8.
+func detail(s string) string {
+	return strings.ToValidUTF8(judge.Clip(strings.TrimSpace(s), DetailBytes), "\uFFFD")
+}
+
+// connFault is the fault of a request that got no answer: the reason
+// says what happened in the judge's words; the error itself, which can
+// quote what the server sent (a malformed answer), is the Detail.
+func (d *driver) connFault(err error) *judge.Fault {
+	err = unwrapURLError(err)
+	var (
+		refused *RefusedError
+		dns     *net.DNSError
+		ne      net.Error
+	)
+	why := "the connection failed"
+	switch {
+	case errors.As(err, &refused):
+		why = "the judge may not connect to it: " + refused.Why
+	case errors.Is(err, errRedirects):
+		why = err.Error()
+	case errors.As(err, &dns):
+		why = "its host name does not resolve"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		why = "connection refused"
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		why = "its host cannot be reached"
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		why = "the connection was closed with no answer"
+	case errors.As(err, &ne) && ne.Timeout():
+		why = "the connection timed out"
+	}
+	return &judge.Fault{Status: judge.Crash, Reason: fmt.Sprintf("%s: %s", d.bot.URL, why), Detail: detail(err.Error())}
+}
+
+// notMove is the fault of an answer that is not a move: want says what a
+// move is.
+func (d *driver) notMove(ans []byte, want string) *judge.Fault {
+	return &judge.Fault{Status: judge.Protocol, Reason: fmt.Sprintf("%s answered with a body that is not a move: %s", d.bot.URL, want),
+		Detail: detail(string(ans))}
+}
+
 // maxRedirects bounds the redirects followed for one request.
 const maxRedirects = 5
+
+// errRedirects is the error of a request redirected too many times.
+var errRedirects = fmt.Errorf("more than %d redirects", maxRedirects)
 
 // checkRedirect follows only what keeps the request as it was: a 307 or a
 // 308 (the method and the body kept) to the same origin. Any other
@@ -285,7 +413,7 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 		return http.ErrUseLastResponse
 	}
 	if len(via) > maxRedirects {
-		return fmt.Errorf("more than %d redirects", maxRedirects)
+		return errRedirects
 	}
 	return nil
 }
@@ -322,7 +450,7 @@ func (d *driver) play(body []byte) (string, error) {
 		Play json.RawMessage `json:"play"`
 	}
 	if err := json.Unmarshal(body, &a); err != nil || len(a.Play) == 0 {
-		return "", judge.Faultf(judge.Protocol, "%s answered %q, not {\"play\": …}", d.bot.URL, judge.Clip(strings.TrimSpace(string(body)), 200))
+		return "", d.notMove(body, `want {"play": …}`)
 	}
 	var s string
 	if json.Unmarshal(a.Play, &s) == nil {
@@ -332,8 +460,21 @@ func (d *driver) play(body []byte) (string, error) {
 	if json.Unmarshal(a.Play, &n) == nil {
 		return n.String(), nil
 	}
-	return "", judge.Faultf(judge.Protocol, "%s answered play %s: not a string or a number", d.bot.URL, judge.Clip(string(a.Play), 100))
+	return "", d.notMove(body, `its "play" is not a string or a number`)
 }
+
+// number is a coordinate or a column as the judge passes it on to the
+// game, which judges its range.
+const number = `-?[0-9]{1,9}`
+
+// Moves as the judge passes them on: numbers only, so that nothing else
+// of an answer reaches the game's text (its reasons, the replay).
+var (
+	columnMove = regexp.MustCompile(`^` + number + `$`)
+	cellMove   = regexp.MustCompile(`^(` + number + `)-(` + number + `)$`)
+	shotMove   = regexp.MustCompile(`^` + number + `,` + number + `$`)
+	shipMove   = regexp.MustCompile(`^[0-9]{1,9},[0-9]{1,9}-[0-9]{1,9},[0-9]{1,9}$`)
+)
 
 // gameNumber is the match's number for the bot.
 func (d *driver) gameNumber() int { return int(d.seat.Seed % 100000) }
@@ -402,7 +543,10 @@ func (d *driver) connect4(ctx context.Context, c *goplayer.Conn) error {
 		if err != nil {
 			return err
 		}
-		if err := sendAll(c, "DropDisc "+oneWord(col), "#END"); err != nil {
+		if !columnMove.MatchString(col) {
+			return d.notMove(ans, `want {"play": COLUMN}, a whole number`)
+		}
+		if err := sendAll(c, "DropDisc "+col, "#END"); err != nil {
 			return err
 		}
 	}
@@ -431,11 +575,11 @@ func (d *driver) tictactoe(ctx context.Context, c *goplayer.Conn) error {
 		if err != nil {
 			return err
 		}
-		y, x, ok := strings.Cut(p, "-")
-		if !ok {
-			return judge.Faultf(judge.Protocol, "%s played %q: want \"y-x\", such as \"1-2\"", d.bot.URL, judge.Clip(p, 40))
+		m := cellMove.FindStringSubmatch(p)
+		if m == nil {
+			return d.notMove(ans, `want {"play": "y-x"}, such as "1-2"`)
 		}
-		if err := sendAll(c, "PlaceSymbol "+oneWord(x)+" "+oneWord(y), "#END"); err != nil {
+		if err := sendAll(c, "PlaceSymbol "+m[2]+" "+m[1], "#END"); err != nil {
 			return err
 		}
 	}
@@ -574,12 +718,14 @@ func (d *driver) bsInit(ctx context.Context, c *goplayer.Conn, b bsBoard) ([]str
 	if d.bot.JSON {
 		read = jsonFleet
 	}
-	ships, name, p := read(ans)
+	ships, p := read(ans)
 	if p.why != "" {
 		return nil, d.answerFault(ans, "init", p)
 	}
-	if name != "" {
-		c.Logf("it names itself %s", judge.Clip(name, 60))
+	for i, s := range ships {
+		if ships[i] = strings.Join(strings.Fields(s), ""); !shipMove.MatchString(ships[i]) {
+			return nil, d.notMove(ans, `a ship is "x1,y1-x2,y2", four whole numbers from 0`)
+		}
 	}
 	return ships, nil
 }
@@ -619,7 +765,7 @@ type problem struct {
 // answerFault is the fault of an answer with a problem; when it looks like
 // the other variant's, the reason says which URL to give.
 func (d *driver) answerFault(ans []byte, act string, p problem) error {
-	msg := fmt.Sprintf("%s answered %q to %s%s", d.bot.URL, judge.Clip(strings.TrimSpace(string(ans)), 200), act, p.why)
+	msg := fmt.Sprintf("%s answered %s with a body that is not a move%s", d.bot.URL, act, p.why)
 	switch {
 	case !p.other:
 	case d.bot.JSON:
@@ -627,50 +773,46 @@ func (d *driver) answerFault(ans []byte, act string, p problem) error {
 	default:
 		msg += "; if the bot reads botsarena's JSON body, give the bot as " + d.otherScheme()
 	}
-	return judge.Faultf(judge.Protocol, "%s", msg)
+	return &judge.Fault{Status: judge.Protocol, Reason: msg, Detail: detail(string(ans))}
 }
 
 // jsonFleet reads an init answer of botsarena's JSON Battleship:
 // {"name":…,"boats":["x1,y1-x2,y2",…]}. What the arena loses a bot for
 // (no boats, or not JSON) is a problem; what the ships are is the game's
 // to judge.
-func jsonFleet(ans []byte) (ships []string, name string, p problem) {
+func jsonFleet(ans []byte) (ships []string, p problem) {
 	if json.Unmarshal(ans, &ships) == nil && ships != nil {
-		return nil, "", problem{`, a bare list of ships as botsarena's form variant answers: in the JSON variant the answer is {"name":…,"boats":[…]}`, true}
+		return nil, problem{`, a bare list of ships as botsarena's form variant answers: in the JSON variant the answer is {"name":…,"boats":[…]}`, true}
 	}
 	if !isObject(ans) {
-		return nil, "", problem{`, not a JSON object: want {"name":…,"boats":["x1,y1-x2,y2",…]}`, true}
+		return nil, problem{`, not a JSON object: want {"name":…,"boats":["x1,y1-x2,y2",…]}`, true}
 	}
 	var a struct {
-		Name  any             `json:"name"`
 		Boats json.RawMessage `json:"boats"`
 	}
 	if json.Unmarshal(ans, &a) != nil || len(a.Boats) == 0 || string(a.Boats) == "null" {
-		return nil, "", problem{`, with no "boats": want {"name":…,"boats":["x1,y1-x2,y2",…]}`, false}
+		return nil, problem{`, with no "boats": want {"name":…,"boats":["x1,y1-x2,y2",…]}`, false}
 	}
 	if json.Unmarshal(a.Boats, &ships) != nil {
-		return nil, "", problem{fmt.Sprintf(`: boats %s is not a list of strings "x1,y1-x2,y2"`, judge.Clip(string(a.Boats), 100)), false}
+		return nil, problem{`: its "boats" is not a list of strings "x1,y1-x2,y2"`, false}
 	}
-	if a.Name != nil {
-		name = fmt.Sprint(a.Name)
-	}
-	return ships, name, problem{}
+	return ships, problem{}
 }
 
 // formFleet reads an init answer of botsarena's form variant: a JSON list
 // of ships.
-func formFleet(ans []byte) ([]string, string, problem) {
+func formFleet(ans []byte) ([]string, problem) {
 	var ships []string
 	if json.Unmarshal(ans, &ships) != nil {
 		switch {
 		case isObject(ans):
-			return nil, "", problem{`: want a JSON list of ships such as ["3,3-3,7", …]; a JSON object is the answer of botsarena's JSON Battleship`, true}
+			return nil, problem{`: want a JSON list of ships such as ["3,3-3,7", …]; a JSON object is the answer of botsarena's JSON Battleship`, true}
 		case len(bytes.TrimSpace(ans)) == 0:
-			return nil, "", problem{`: want a JSON list of ships such as ["3,3-3,7", …], and a bot that reads a JSON body finds none`, true}
+			return nil, problem{`: want a JSON list of ships such as ["3,3-3,7", …], and a bot that reads a JSON body finds none`, true}
 		}
-		return nil, "", problem{`: want a JSON list of ships such as ["3,3-3,7", …]`, false}
+		return nil, problem{`: want a JSON list of ships such as ["3,3-3,7", …]`, false}
 	}
-	return ships, "", problem{}
+	return ships, problem{}
 }
 
 // jsonShot reads a play-turn answer of botsarena's JSON Battleship,
@@ -691,7 +833,7 @@ func jsonShot(ans []byte) (string, problem) {
 }
 
 // formShot reads a fight answer of botsarena's form variant: the cell
-// x,y, quoted or not, which the game judges.
+// x,y, quoted or not, spaces left out, whose range the game judges.
 func formShot(ans []byte) (string, problem) {
 	if jsonShape(ans, "play") {
 		return "", problem{`: that is the answer of botsarena's JSON Battleship`, true}
@@ -700,6 +842,9 @@ func formShot(ans []byte) (string, problem) {
 	var quoted string
 	if json.Unmarshal([]byte(target), &quoted) == nil {
 		target = quoted
+	}
+	if target = strings.Join(strings.Fields(target), ""); !shotMove.MatchString(target) {
+		return "", problem{`: want a cell "x,y", x and y whole numbers`, false}
 	}
 	return target, problem{}
 }

@@ -1,6 +1,7 @@
 package httpbot_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -335,8 +336,8 @@ func TestBattleshipJSON(t *testing.T) {
 		if res.Turns < 20 {
 			t.Errorf("%d turns", res.Turns)
 		}
-		if rb := res.Replay.Bots[seat].Stderr; !strings.Contains(rb, "it names itself gobot") {
-			t.Errorf("the log does not give the bot's name: %q", judge.Clip(rb, 300))
+		if rb := res.Replay.Bots[seat].Stderr; strings.Contains(rb, "gobot") || !strings.Contains(rb, "< HTTP 200, 76 bytes") {
+			t.Errorf("the log quotes the answers, or does not give their sizes: %q", judge.Clip(rb, 300))
 		}
 	}
 	for _, r := range []string{"", "hit", "hit and sunk"} {
@@ -359,26 +360,31 @@ func TestBattleshipAnswers(t *testing.T) {
 		init, turn string
 		status     judge.Status
 		words      []string
+		detail     []string // in the Detail, not in the reason
 	}{
-		{"json ok", true, `{"name":"x","boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"9,9"}`, judge.OK, nil},
-		{"json no boats", true, `{"name":"x"}`, ``, judge.Protocol, []string{`no "boats"`, `{"name":…,"boats":[`}},
-		{"json null boats", true, `{"boats":null}`, ``, judge.Protocol, []string{`no "boats"`}},
-		{"json boats not strings", true, `{"boats":[1,2]}`, ``, judge.Protocol, []string{"boats [1,2]", "list of strings"}},
-		{"json a form fleet", true, `["0,0-0,4"]`, ``, judge.Protocol, []string{"form variant", "give the bot as http://"}},
-		{"json a bad fleet", true, `{"boats":["0,0-0,4"]}`, ``, judge.Illegal, []string{"fleet"}},
-		{"json play with spaces", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"1, 2"}`, judge.Protocol, []string{`1, 2`, `{"play":"x,y"}`}},
-		{"json play a number", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":12}`, judge.Protocol, []string{`{"play":"x,y"}`}},
-		{"json play negative", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"-1,2"}`, judge.Protocol, []string{`-1,2`}},
-		{"json no play", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"shot":"1,2"}`, judge.Protocol, []string{`{"play":"x,y"}`}},
-		{"json a form shot", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `1,2`, judge.Protocol, []string{"form variant", "give the bot as http://"}},
-		{"json off the board", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"10,2"}`, judge.Illegal, []string{"10"}},
-		{"form ok", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `"9,9"`, judge.OK, nil},
-		{"json not JSON", true, `-1,0`, ``, judge.Protocol, []string{"not a JSON object", "give the bot as http://"}},
-		{"json nothing", true, ``, ``, judge.Protocol, []string{"not a JSON object", "give the bot as http://"}},
-		{"form a JSON shot at init", false, `{"play":"0,0"}`, ``, judge.Protocol, []string{"JSON object", "give the bot as http+json://"}},
-		{"form a JSON fleet", false, `{"name":"x","boats":["0,0-0,4"]}`, ``, judge.Protocol, []string{"JSON Battleship", "give the bot as http+json://"}},
-		{"form nothing", false, ``, ``, judge.Protocol, []string{"JSON body", "give the bot as http+json://"}},
-		{"form a JSON shot", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `{"play":"1,2"}`, judge.Protocol, []string{"JSON Battleship", "give the bot as http+json://"}},
+		{"json ok", true, `{"name":"x","boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"9,9"}`, judge.OK, nil, nil},
+		{"json no boats", true, `{"name":"x"}`, ``, judge.Protocol, []string{`no "boats"`, `{"name":…,"boats":[`}, nil},
+		{"json null boats", true, `{"boats":null}`, ``, judge.Protocol, []string{`no "boats"`}, nil},
+		{"json boats not strings", true, `{"boats":[1,2]}`, ``, judge.Protocol, []string{`"boats"`, "list of strings"}, []string{"[1,2]"}},
+		{"json a form fleet", true, `["0,0-0,4"]`, ``, judge.Protocol, []string{"form variant", "give the bot as http://"}, nil},
+		{"json a bad fleet", true, `{"boats":["0,0-0,4"]}`, ``, judge.Illegal, []string{"fleet"}, nil},
+		{"json play with spaces", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"1, 2"}`, judge.Protocol, []string{`{"play":"x,y"}`}, []string{`1, 2`}},
+		{"json play a number", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":12}`, judge.Protocol, []string{`{"play":"x,y"}`}, nil},
+		{"json play negative", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"-1,2"}`, judge.Protocol, []string{`{"play":"x,y"}`}, []string{`-1,2`}},
+		{"json no play", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"shot":"1,2"}`, judge.Protocol, []string{`{"play":"x,y"}`}, nil},
+		{"json a form shot", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `1,2`, judge.Protocol, []string{"form variant", "give the bot as http://"}, nil},
+		{"json off the board", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"10,2"}`, judge.Illegal, []string{"10"}, nil},
+		{"form ok", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `"9,9"`, judge.OK, nil, nil},
+		{"form spaces", false, `[" 0,0-0,4","1,0 - 1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, ` 9, 9 `, judge.OK, nil, nil},
+		{"form not a cell", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `secret-of-the-server`, judge.Protocol, []string{`"x,y"`}, []string{"secret-of-the-server"}},
+		{"form not a ship", false, `["0,0-0,4","secret","2,0-2,2","3,0-3,2","4,0-4,1"]`, ``, judge.Protocol, []string{`"x1,y1-x2,y2"`}, []string{"secret"}},
+		{"form off the board", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `-1,3`, judge.Illegal, []string{"-1"}, nil},
+		{"json not JSON", true, `-1,0`, ``, judge.Protocol, []string{"not a JSON object", "give the bot as http://"}, nil},
+		{"json nothing", true, ``, ``, judge.Protocol, []string{"not a JSON object", "give the bot as http://"}, nil},
+		{"form a JSON shot at init", false, `{"play":"0,0"}`, ``, judge.Protocol, []string{"JSON object", "give the bot as http+json://"}, nil},
+		{"form a JSON fleet", false, `{"name":"x","boats":["0,0-0,4"]}`, ``, judge.Protocol, []string{"JSON Battleship", "give the bot as http+json://"}, nil},
+		{"form nothing", false, ``, ``, judge.Protocol, []string{"JSON body", "give the bot as http+json://"}, nil},
+		{"form a JSON shot", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `{"play":"1,2"}`, judge.Protocol, []string{"JSON Battleship", "give the bot as http+json://"}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -408,7 +414,30 @@ func TestBattleshipAnswers(t *testing.T) {
 					t.Errorf("reason %q does not say %q", p.Reason, w)
 				}
 			}
+			private(t, res, 0, tt.detail)
 		})
+	}
+}
+
+// private checks that seat's Detail says each of words, and that neither
+// its reason nor the replay (as encoded) does.
+func private(t *testing.T, res *judge.Result, seat int, words []string) {
+	t.Helper()
+	rp, err := judge.EncodeReplay(res.Replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res.Players[seat]
+	for _, w := range words {
+		if !strings.Contains(p.Detail, w) {
+			t.Errorf("detail %q does not say %q", p.Detail, w)
+		}
+		if strings.Contains(p.Reason, w) || strings.Contains(res.Reason, w) {
+			t.Errorf("the public reason %q (%q) says %q", p.Reason, res.Reason, w)
+		}
+		if bytes.Contains(rp, []byte(w)) {
+			t.Errorf("the replay says %q", w)
+		}
 	}
 }
 
@@ -471,18 +500,28 @@ func TestFaults(t *testing.T) {
 		url    string
 		status judge.Status
 		words  []string
+		detail []string // in the Detail, not in the reason nor in the replay
 	}{
-		{"connection refused", closed, judge.Crash, []string{closed, "connection refused"}},
+		{"connection refused", closed, judge.Crash, []string{closed, "connection refused"}, nil},
 		{"HTTP error", serve(func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "database down", http.StatusInternalServerError)
-		}), judge.Crash, []string{"500 Internal Server Error", "database down"}},
+		}), judge.Crash, []string{"HTTP 500"}, []string{"database down"}},
+		{"HTTP error with its own status line", serve(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(404)
+			fmt.Fprint(w, `{"user":"root","password":"hunter2"}`)
+		}), judge.Crash, []string{"HTTP 404"}, []string{"hunter2"}},
 		{"not JSON", serve(func(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprint(w, "<html>Parse error</html>")
-		}), judge.Protocol, []string{"<html>Parse error</html>", `not {"play": …}`}},
-		{"too slow", slow, judge.Timeout, []string{"300ms", slow}},
+		}), judge.Protocol, []string{"a body that is not a move", `{"play": …}`}, []string{"<html>Parse error</html>"}},
+		{"not a column", serve(func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, `{"play":"hunter2"}`)
+		}), judge.Protocol, []string{"a body that is not a move", "COLUMN"}, []string{"hunter2"}},
+		{"not HTTP", "http://" + rawServer(t, "SSH-2.0-OpenSSH_9.6 secret-banner\r\n"), judge.Crash, []string{"the connection failed"}, []string{"secret-banner"}},
+		{"too slow", slow, judge.Timeout, []string{"300ms", slow}, nil},
 		{"a wrong column", serve(func(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprint(w, `{"play":"9"}`)
-		}), judge.Illegal, []string{"DropDisc 9", "off the board"}},
+		}), judge.Illegal, []string{"DropDisc 9", "off the board"}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			b, _, err := httpbot.Parse(tt.url)
@@ -499,8 +538,38 @@ func TestFaults(t *testing.T) {
 					t.Errorf("reason %q does not say %q", p.Reason, w)
 				}
 			}
+			private(t, res, 0, tt.detail)
 		})
 	}
+}
+
+// rawServer answers every request with answer, which need not be HTTP,
+// on a port of the loopback address, and gives its address.
+func rawServer(t *testing.T, answer string) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			r := bufio.NewReader(c)
+			for {
+				l, err := r.ReadString('\n')
+				if err != nil || l == "\r\n" {
+					break
+				}
+			}
+			c.Write([]byte(answer))
+			c.Close()
+		}
+	})
+	return ln.Addr().String()
 }
 
 // Two web bots of one server that answers one request at a time, in
@@ -607,15 +676,16 @@ func TestRedirects(t *testing.T) {
 		status judge.Status
 		asked  string // the target that plays, if one does
 		words  []string
+		detail []string // in the Detail only
 	}{
-		{"/same307", judge.OK, "real", nil},
-		{"/same308", judge.OK, "real", nil},
-		{"/same302", judge.Crash, "", []string{"302 Found", "redirect to /real", "not followed", "307 or 308"}},
-		{"/same301", judge.Crash, "", []string{"301 Moved Permanently", "not followed"}},
-		{"/other302", judge.Crash, "", []string{"302 Found", "redirect to " + other.URL + "/bot", "not followed", "same scheme, host and port"}},
-		{"/other307", judge.Crash, "", []string{"307 Temporary Redirect", "redirect to " + other.URL + "/bot", "not followed"}},
-		{"/host307", judge.Crash, "", []string{"307 Temporary Redirect", "redirect to " + localhost + "/real", "not followed"}},
-		{"/loop", judge.Crash, "", []string{"more than 5 redirects"}},
+		{"/same307", judge.OK, "real", nil, nil},
+		{"/same308", judge.OK, "real", nil, nil},
+		{"/same302", judge.Crash, "", []string{"HTTP 302", "not followed", "307 or 308"}, []string{"Location: /real"}},
+		{"/same301", judge.Crash, "", []string{"HTTP 301", "not followed"}, []string{"Location: /real"}},
+		{"/other302", judge.Crash, "", []string{"HTTP 302", "not followed", "same scheme, host and port"}, []string{"Location: " + other.URL + "/bot"}},
+		{"/other307", judge.Crash, "", []string{"HTTP 307", "not followed"}, []string{"Location: " + other.URL + "/bot"}},
+		{"/host307", judge.Crash, "", []string{"HTTP 307", "not followed"}, []string{"Location: " + localhost + "/real"}},
+		{"/loop", judge.Crash, "", []string{"more than 5 redirects"}, nil},
 	} {
 		t.Run(tt.path, func(t *testing.T) {
 			mu.Lock()
@@ -635,6 +705,7 @@ func TestRedirects(t *testing.T) {
 					t.Errorf("reason %q does not say %q", p.Reason, w)
 				}
 			}
+			private(t, res, 0, tt.detail)
 			mu.Lock()
 			defer mu.Unlock()
 			for name, n := range asked {
@@ -661,8 +732,38 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) is a web bot", arg)
 		}
 	}
-	if _, ok, err := httpbot.Parse("http://"); !ok || err == nil {
-		t.Errorf("Parse(http://): %v %v", ok, err)
+	for arg, want := range map[string]string{
+		"http://":                             "not a URL",
+		"http+json://http://127.0.0.1:8080/x": "a URL inside a URL: give one, as http+json://HOST[:PORT]/PATH",
+		"http://https://127.0.0.1/":           "a URL inside a URL",
+		"http://h:/b":                         "empty port",
+		"http://h:0/b":                        "port \"0\"",
+		"http://h:65536/b":                    "port \"65536\"",
+		"http://h:99999999999999999999/b":     "port",
+		"http://[::1/b":                       "not a URL",
+		"http://[127.0.0.1]/b":                "not a URL",
+		"http://-h/":                          "not an IP address or a host name",
+		"http://h_/":                          "",
+		"http://127.1/":                       "not an IP address or a host name",
+		"http://0x7f000001/":                  "not an IP address or a host name",
+		"http://1.2.3.4.5/":                   "not an IP address or a host name",
+		"http://" + strings.Repeat("a.", 127) + "b/": "not an IP address or a host name",
+	} {
+		_, ok, err := httpbot.Parse(arg)
+		switch {
+		case !ok:
+			t.Errorf("Parse(%q) is not a web bot", arg)
+		case want == "" && err != nil:
+			t.Errorf("Parse(%q): %v", arg, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("Parse(%q) = %v, want an error saying %q", arg, err, want)
+		}
+	}
+	for _, arg := range []string{"http://127.0.0.1:8080/bot.php", "http://[::1]:80/", "http://[fe80::1%25eth0]:80/", "http://localhost./x",
+		"https://bots.example.org/a?b=http://c/", "http+json://h-1.example.org:65535/"} {
+		if _, ok, err := httpbot.Parse(arg); !ok || err != nil {
+			t.Errorf("Parse(%q): %v %v", arg, ok, err)
+		}
 	}
 }
 

@@ -366,7 +366,7 @@ func tarOf(t testing.TB, hdrs ...*tar.Header) []byte {
 
 // TestAPIRefuses checks what the API refuses, and with which status.
 func TestAPIRefuses(t *testing.T) {
-	ta := newArena(t, arena.Config{MaxUploadBytes: 64 << 10, SubmissionsPerHour: 100}, web.Options{}, "alice", "bob")
+	ta := newArena(t, arena.Config{MaxUploadBytes: 64 << 10, SubmissionsPerHour: 100, WebBots: []string{"127.0.0.1/32"}}, web.Options{}, "alice", "bob")
 	tok := ta.tokens["alice"]
 	good := []byte("int main(void) { return 0; }\n")
 	code := func(name string, r response, want int) {
@@ -430,6 +430,7 @@ func TestAPIRefuses(t *testing.T) {
 	// A web bot's URL, in a multipart form or a urlencoded one.
 	code("a web bot", ta.upload(t, tok, "", nil, "url", "http+json://127.0.0.1:9/bot.php"), http.StatusCreated)
 	code("not a web bot's URL", ta.upload(t, tok, "", nil, "url", "file:///etc/passwd"), http.StatusBadRequest)
+	code("a web bot where the arena takes none", ta.upload(t, tok, "", nil, "url", "http://10.0.0.5:9000/"), http.StatusBadRequest)
 	code("a file and a URL", ta.upload(t, tok, "bot.c", good, "url", "http://127.0.0.1:9/"), http.StatusBadRequest)
 	req, _ = http.NewRequest("POST", ta.url+"/api/submissions", strings.NewReader("url=http%3A%2F%2F127.0.0.1%3A9%2F"))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
