@@ -80,4 +80,3 @@ func (a *Arena) cleanReplays(ctx context.Context) error {
 	}
 	return nil
 }
-
