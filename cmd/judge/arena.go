@@ -86,6 +86,8 @@ func (m *Main) arenaInit(args []string) error {
 	fs.IntVar(&c.TestMatches, "test-matches", arena.DefaultTestMatches, "test matches of each new submission against the reference bots")
 	fs.Int64Var(&c.MaxUploadBytes, "max-upload", arena.DefaultMaxUploadBytes, "largest upload, in bytes")
 	fs.IntVar(&c.SubmissionsPerHour, "per-hour", arena.DefaultSubmissionsPerHour, "submissions an entrant may make in an hour")
+	fs.IntVar(&c.RefusedPerHour, "refused-per-hour", arena.DefaultRefusedPerHour, "refused uploads (bad archives, too large) an entrant may make in an hour, then its uploads are refused unread")
+	fs.Int64Var(&c.ReplayBudgetMB, "replay-budget-mb", arena.DefaultReplayBudgetMB, "MiB of replays kept: past it the oldest ladder replays are dropped")
 	fs.IntVar(&c.LadderGames, "ladder-games", arena.DefaultLadderGames, "ladder matches each submission plays: then the ladder waits for a new one")
 	fs.StringVar(&c.Languages, "languages", "", "how to build each language (default configs/languages.toml if present, else built in)")
 	var webBots listFlag

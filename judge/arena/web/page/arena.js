@@ -109,6 +109,7 @@ const explain = {
   "testing": "built: playing its test matches against the reference bots",
   "active": "in the ladder: it plays the other bots",
   "retired": "replaced by a later submission",
+  "benched": "the judge cannot play it: the reason is below. Fix it and submit again.",
 };
 
 function showCurrent(sub) {
