@@ -1,16 +1,21 @@
 package web_test
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -313,4 +318,110 @@ func BenchmarkUploads50(b *testing.B) {
 	}
 	b.ReportMetric(rate, "uploads/s")
 	b.ReportMetric(active, "s-until-all-active")
+}
+
+// floodArchive is a .tar.gz that unpacks size bytes, then holds a path
+// out of its folder: refused, once unpacked.
+func floodArchive(t testing.TB, size int) []byte {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	tw := tar.NewWriter(zw)
+	tw.WriteHeader(&tar.Header{Name: "bot/main.c", Typeflag: tar.TypeReg, Mode: 0o644, Size: 1})
+	tw.Write([]byte("\n"))
+	tw.WriteHeader(&tar.Header{Name: "bot/data.bin", Typeflag: tar.TypeReg, Mode: 0o644, Size: int64(size)})
+	tw.Write(make([]byte, size))
+	tw.WriteHeader(&tar.Header{Name: "../escape", Typeflag: tar.TypeReg, Mode: 0o644, Size: 1})
+	tw.Write([]byte("x"))
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestServesThroughAFlood: eight entrants upload archives that unpack
+// megabytes and are refused, over and over, and point web bots at a
+// service of the machine's, while two bots play the ladder: the service
+// is never asked, the flood is cut off by the refusals' limit, the
+// ladder goes on, and another entrant's upload is taken and plays.
+func TestServesThroughAFlood(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a flood of uploads: skipped with -short")
+	}
+	var asked atomic.Int64
+	internal := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		w.Write([]byte("secret export"))
+	}))
+	defer internal.Close()
+	names := []string{"alice", "bob", "carol"}
+	for i := range 8 {
+		names = append(names, fmt.Sprintf("flood%d", i))
+	}
+	ta := newArena(t, arena.Config{TestMatches: 1, LadderGames: 100000}, web.Options{}, names...)
+	src := source(t, "examples/gomoku/random.c")
+	ta.submitted(t, "alice", "bot.c", src)
+	ta.submitted(t, "bob", "bot.c", append(append([]byte{}, src...), "/* bob */\n"...))
+	ta.run(t, 2)
+	ladder := func() int {
+		n, _, err := ta.a.Standings(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	waitUntil(t, "ladder matches", func() bool { return ladder() >= 2 })
+
+	bomb := floodArchive(t, 2<<20)
+	codes := make([]map[int]int, 8)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		codes[i] = map[int]int{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tok := ta.tokens[fmt.Sprintf("flood%d", i)]
+			for range 25 {
+				codes[i][ta.upload(t, tok, "bot.tar.gz", bomb).code]++
+				codes[i][ta.upload(t, tok, "", nil, "url", internal.URL+"/admin/export").code]++
+			}
+		}()
+	}
+	// Meanwhile carol's bot is taken.
+	carol := ta.submitted(t, "carol", "bot.c", append(append([]byte{}, src...), "/* carol */\n"...))
+	wg.Wait()
+	during := ladder()
+	for i, c := range codes {
+		// 20 refused (400), then refused unread (429).
+		if c[http.StatusBadRequest] != 20 || c[http.StatusTooManyRequests] != 30 {
+			t.Errorf("flood%d: answers %v, want 20 × 400 and 30 × 429", i, c)
+		}
+	}
+	ta.waitFor(t, "carol", carol, func(s submission) bool { return s.Status == "active" })
+	waitUntil(t, "ladder matches after the flood", func() bool { return ladder() >= during+3 })
+	if n := asked.Load(); n != 0 {
+		t.Errorf("the machine's own service was asked %d times", n)
+	}
+	// Nothing of the flood is left on disk.
+	ents, err := os.ReadDir(filepath.Join(ta.dir, "submissions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 3 {
+		t.Errorf("submissions/ holds %d entries after the flood, want alice's, bob's and carol's", len(ents))
+	}
+}
+
+// waitUntil polls cond until it holds, failing after two minutes.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited in vain for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
