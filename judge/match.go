@@ -116,6 +116,11 @@ type PlayerResult struct {
 	Score  float64 `json:"score"`
 	// Detail is its fault's Detail: for its author only, never encoded.
 	Detail string `json:"-"`
+	// Turn is the turn of its fault, and Fault the fault in words, as
+	// the match's reason gives it ("alice crashed at turn 3: …"): the
+	// same reason's part, never encoded.
+	Turn  int    `json:"-"`
+	Fault string `json:"-"`
 }
 
 // seat is one player during a match.
@@ -126,7 +131,11 @@ type seat struct {
 	person Person // p, when it is a person
 	status Status
 	reason string
-	turns  int // turns this seat has started
+	// failTurn is the turn of its fault; failLimit the time that turn
+	// had, when it ran out of it.
+	failTurn  int
+	failLimit time.Duration
+	turns     int // turns this seat has started
 	// The seat's clock: what is left of its bank and of its overruns.
 	bank     time.Duration
 	overruns int
@@ -228,7 +237,8 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 		serve = func(_ []Player, play func()) { play() }
 	}
 	var playErr error
-	serve(players, func() { playErr = playGame(ctx, st, seats, m, rp) })
+	var forfeitEnded bool
+	serve(players, func() { forfeitEnded, playErr = playGame(ctx, st, seats, m, rp) })
 	if playErr != nil {
 		return nil, playErr
 	}
@@ -251,11 +261,13 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 		Seed:   m.Seed,
 		Winner: out.Winner,
 		Turns:  len(rp.Turns),
-		Reason: out.Reason,
 		Replay: rp,
 	}
 	for i, s := range seats {
 		pr := PlayerResult{Name: s.info.Name, Status: s.status, Reason: s.reason, Detail: s.detail}
+		if s.status != OK {
+			pr.Turn, pr.Fault = s.failTurn, s.faultWords(s.info.Name)
+		}
 		if i < len(out.Scores) {
 			pr.Score = out.Scores[i]
 		}
@@ -264,21 +276,23 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 		rp.Bots[i].StderrBytes = s.final.StderrBytes
 		rp.Bots[i].Trace = s.trace
 	}
+	res.Reason = faultReason(seats, out.Reason, forfeitEnded)
 	rp.Outcome = ReplayOutcome{Winner: res.Winner, Reason: res.Reason, Players: res.Players}
 	return res, nil
 }
 
-// playGame plays the turns until the game is over.
-func playGame(ctx context.Context, st games.State, seats []*seat, m Match, rp *Replay) error {
+// playGame plays the turns until the game is over. It says whether
+// the seats' faults ended it (a forfeit ends a two-seat game).
+func playGame(ctx context.Context, st games.State, seats []*seat, m Match, rp *Replay) (forfeitEnded bool, err error) {
 	start := time.Now()
 	for !st.Outcome().Over {
 		if err := ctx.Err(); err != nil {
-			return err
+			return false, err
 		}
 		movers := st.Movers()
 		moves, recs, err := playTurns(ctx, st, seats, movers, m.Limits, start, m.Trace)
 		if err != nil {
-			return err
+			return false, err
 		}
 		rp.Turns = append(rp.Turns, ReplayTurn{Turn: st.Turn(), Moves: recs})
 		for _, idx := range movers {
@@ -288,13 +302,13 @@ func playGame(ctx context.Context, st games.State, seats []*seat, m Match, rp *R
 			}
 		}
 		if st.Outcome().Over {
-			break
+			return true, nil
 		}
 		if err := st.Apply(moves); err != nil {
-			return fmt.Errorf("%s: turn %d: a checked move was refused: %w", m.Name, st.Turn(), err)
+			return false, fmt.Errorf("%s: turn %d: a checked move was refused: %w", m.Name, st.Turn(), err)
 		}
 	}
-	return nil
+	return false, nil
 }
 
 // playTurns serves the turn of every mover at once, each with its own

@@ -206,6 +206,13 @@ func TestStatuses(t *testing.T) {
 					t.Errorf("reason %q does not say %q", p.Reason, w)
 				}
 			}
+			// The match's reason says it in words.
+			if want := matchReasons[tt.name]; res.Reason != want {
+				t.Errorf("the match's reason %q, want %q", res.Reason, want)
+			}
+			if p.Turn != 1 || !strings.HasPrefix(res.Reason, p.Fault) {
+				t.Errorf("the seat's fault at turn %d, in words %q; the match's reason %q", p.Turn, p.Fault, res.Reason)
+			}
 			if strings.Contains(p.Reason, "case-sensitive") && strings.Contains(p.Reason, "debug output") {
 				t.Errorf("reason %q gives two hints", p.Reason)
 			}
@@ -217,6 +224,27 @@ func TestStatuses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// matchReasons are the match's reasons of TestStatuses: a seat's fault
+// in words, in one line.
+var matchReasons = map[string]string{
+	"never ends its turn":                 "bad timed out at turn 1 after 5s",
+	"returns an error":                    "bad crashed at turn 1: out of ideas",
+	"returns early":                       "bad crashed at turn 1: it ended before the game did",
+	"panics":                              "bad crashed at turn 1: panic: oops",
+	"a fault of its own":                  "bad ran out of memory at turn 1",
+	"no move":                             "bad made an illegal move at turn 1: no PlaceSymbol before #END",
+	"only invalid moves":                  "bad made an illegal move at turn 1: no valid PlaceSymbol before #END (last one was PlaceSymbol 5 5: (5,5) is off the 3×3 board (cells 0..2))",
+	"unknown verb":                        `bad broke the protocol at turn 1: unknown query or command "Hello judge"`,
+	"a runtime's failure":                 "bad crashed at turn 1: the Java runtime failed; There is insufficient memory for the Java Runtime Environment to continue.; Native memory allocation (mmap) failed",
+	"debug print on stdout":               `bad broke the protocol at turn 1: unknown query or command "thinking about the centre" (debug output belongs on stderr, not stdout: fprintf(stderr, ...), print(..., file=sys.stderr), System.err.println)`,
+	"a command in the wrong case":         `bad broke the protocol at turn 1: unknown query or command "placesymbol 1 1" (queries and commands are case-sensitive: write PlaceSymbol, not placesymbol)`,
+	"the judge's query in the wrong case": `bad broke the protocol at turn 1: unknown query or command "TIMELEFT" (queries and commands are case-sensitive: write TimeLeft, not TIMELEFT)`,
+	"not UTF-8":                           `bad broke the protocol at turn 1: line "Board\xff": not valid UTF-8`,
+	"a control byte":                      `bad broke the protocol at turn 1: line "Bo\x01ard": control byte 0x01`,
+	"a line too long":                     `bad broke the protocol at turn 1: a line longer than 65536 bytes (starting "` + strings.Repeat("a", 80) + `…")`,
+	"never reads its answers":             "bad timed out at turn 1 after 5s",
 }
 
 // A flood of queries is no fault (each is answered), but output is
@@ -380,6 +408,33 @@ func TestSimultaneousTurns(t *testing.T) {
 	for _, i := range []int{0, 2} {
 		if mv := turn1.Moves[i]; mv.Status != judge.OK || len(mv.Move) != 1 {
 			t.Errorf("turn 1, seat %d: %+v", i, mv)
+		}
+	}
+	// The game went on: its own reason first, then the fault in words.
+	if game, fault, ok := strings.Cut(res.Reason, "; "); !ok || strings.Contains(game, "stuck") || fault != "stuck timed out at turn 1 after 5s" {
+		t.Errorf("the match's reason %q", res.Reason)
+	}
+}
+
+// Two seats with one name are told apart by their seats.
+func TestFaultsOfTwins(t *testing.T) {
+	fail := func(context.Context, *goplayer.Conn) error { return errors.New("no") }
+	res, err := runMatch(t, "splix-small", games.Params{"players": 3, "turns": 20}, judge.Limits{},
+		goPlayer{name: "twin", f: fail}, goPlayer{name: "twin", f: fail}, goPlayer{name: "c", f: idle2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "twin (seat 0) crashed at turn 1: no; twin (seat 1) crashed at turn 1: no"; !strings.HasSuffix(res.Reason, want) {
+		t.Errorf("the match's reason %q, want it to end %q", res.Reason, want)
+	}
+}
+
+// idle2 ends every turn with no move: it stays in a game of
+// simultaneous moves whose turns it leaves to its default.
+func idle2(_ context.Context, c *goplayer.Conn) error {
+	for {
+		if err := c.End(); err != nil {
+			return err
 		}
 	}
 }

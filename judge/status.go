@@ -13,3 +13,25 @@ const (
 	Output   Status = "output"   // more output in one turn than allowed
 	Memory   Status = "memory"   // stopped for using more memory than allowed
 )
+
+// verb says what a seat of status st did, in words: "crashed".
+func (st Status) verb(person bool) string {
+	switch st {
+	case Timeout:
+		return "timed out"
+	case Crash:
+		if person {
+			return "left"
+		}
+		return "crashed"
+	case Illegal:
+		return "made an illegal move"
+	case Protocol:
+		return "broke the protocol"
+	case Output:
+		return "wrote too much"
+	case Memory:
+		return "ran out of memory"
+	}
+	return string(st)
+}

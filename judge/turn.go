@@ -50,7 +50,13 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 	if trace {
 		s.turnStderr(&tn.rec)
 	}
+	if s.status == Timeout && s.failTurn == 0 {
+		s.failLimit = t.Limit
+	}
 	s.clock(st, lim, limit, wall, u, &tn.rec)
+	if s.status != OK && s.failTurn == 0 {
+		s.failTurn = st.Turn()
+	}
 	if s.status != OK {
 		move = nil
 	}

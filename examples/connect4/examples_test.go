@@ -82,7 +82,7 @@ func TestRuleBreakers(t *testing.T) {
 			if res.Winner != 1 || res.Players[1].Status != judge.OK {
 				t.Errorf("the other bot: winner %d, %+v", res.Winner, res.Players[1])
 			}
-			if !strings.Contains(res.Reason, "forfeited") {
+			if !strings.HasPrefix(res.Reason, tt.mode) || !strings.Contains(res.Reason, " made an illegal move at turn ") {
 				t.Errorf("reason %q", res.Reason)
 			}
 		})
