@@ -83,7 +83,9 @@ func (m *Main) arenaInit(args []string) error {
 	fs.Var(&params, "param", "game parameter NAME=VALUE (repeatable)")
 	fs.StringVar(&c.ConfigFile, "config", "", "match configuration file (TOML: limits, sandbox, see configs/)")
 	fs.Var(&refs, "ref", "a reference bot every new submission plays its test matches against (repeatable)")
-	fs.IntVar(&c.TestMatches, "test-matches", arena.DefaultTestMatches, "test matches of each new submission against the reference bots")
+	fs.IntVar(&c.TestMatches, "test-matches", arena.DefaultTestMatches, "test matches of each new submission against each reference bot, at least one in each seat")
+	fs.BoolVar(&c.FailingJoinsLadder, "failing-joins-ladder", false, "a submission that lost test matches by its own fault (a crash, a timeout,\n"+
+		"an illegal move) plays in the ladder all the same, as failing (default: it does not)")
 	fs.Int64Var(&c.MaxUploadBytes, "max-upload", arena.DefaultMaxUploadBytes, "largest upload, in bytes")
 	fs.IntVar(&c.SubmissionsPerHour, "per-hour", arena.DefaultSubmissionsPerHour, "submissions an entrant may make in an hour")
 	fs.IntVar(&c.RefusedPerHour, "refused-per-hour", arena.DefaultRefusedPerHour, "refused uploads (bad archives, too large) an entrant may make in an hour, then its uploads are refused unread")
@@ -167,7 +169,7 @@ func listArena(ctx context.Context, a *arena.Arena, w io.Writer) error {
 		rank[s.Name] = s
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "entrant\tstate\tlatest submission\trank\trating\t95% interval\tplayed\tW-D-L")
+	fmt.Fprintln(tw, "entrant\tstate\tlatest submission\trank\trating\t95% interval\tplayed\tW-D-L\tfailures")
 	for _, e := range es {
 		state := "entered"
 		if e.Retired {
@@ -183,11 +185,11 @@ func listArena(ctx context.Context, a *arena.Arena, w io.Writer) error {
 		}
 		s, ok := rank[e.Name]
 		if !ok {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t-\n", e.Name, state, latest)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\n", e.Name, state, latest)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.0f\t%.0f to %.0f\t%d\t%d-%d-%d\n", e.Name, "on the ladder", latest, s.Rank, s.Rating, s.Low, s.High,
-			s.Played, s.Wins, s.Draws, s.Losses)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.0f\t%.0f to %.0f\t%d\t%d-%d-%d\t%d\n", e.Name, "on the ladder", latest, s.Rank, s.Rating, s.Low, s.High,
+			s.Played, s.Wins, s.Draws, s.Losses, s.Failures)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -91,7 +92,7 @@ func TestArenaFinal(t *testing.T) {
 	}
 	a.Close()
 	code, out, errs := run(t, "arena", "list", dir)
-	if code != 0 || strings.Count(out, "on the ladder") != 3 {
+	if code != 0 || strings.Count(out, "on the ladder") != 3 || !regexp.MustCompile(`W-D-L +failures`).MatchString(out) {
 		t.Errorf("arena list: %d\n%s%s", code, out, errs)
 	}
 
@@ -250,6 +251,21 @@ func TestArenaServeKill(t *testing.T) {
 
 // --web-bots lists where web bots may be, comma-separated or repeated;
 // an entry that is not a network or a host stops init.
+// arena init --failing-joins-ladder is failing_joins_ladder in arena.toml.
+func TestArenaInitFailing(t *testing.T) {
+	dir := filepath.Join(judgetest.TempDir(t), "arena")
+	if code, _, errs := run(t, "arena", "init", "--game", "tictactoe", "--failing-joins-ladder", dir); code != 0 {
+		t.Fatalf("arena init: %d\n%s", code, errs)
+	}
+	toml, err := os.ReadFile(filepath.Join(dir, "arena.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(toml), "failing_joins_ladder = true") || !strings.Contains(string(toml), "test_matches = 2") {
+		t.Errorf("arena.toml:\n%s", toml)
+	}
+}
+
 func TestArenaInitWebBots(t *testing.T) {
 	tmp := judgetest.TempDir(t)
 	dir := filepath.Join(tmp, "arena")
@@ -263,6 +279,9 @@ func TestArenaInitWebBots(t *testing.T) {
 	defer a.Close()
 	if got, want := strings.Join(a.Config().WebBots, " "), "10.0.0.0/24 bots.example.org 127.0.0.1/32"; got != want {
 		t.Errorf("web bots %q, want %q", got, want)
+	}
+	if a.Config().FailingJoinsLadder {
+		t.Error("failing submissions join the ladder by default")
 	}
 	code, _, errs := run(t, "arena", "init", "--game", "tictactoe", "--web-bots", "http://127.0.0.1:8080/", filepath.Join(tmp, "other"))
 	if code == 0 || !strings.Contains(errs, "not a URL") {

@@ -41,7 +41,9 @@ var (
 
 // Defaults of Config.
 const (
-	DefaultTestMatches        = 4
+	// DefaultTestMatches is the test matches against each reference
+	// bot: one in each seat of a two-seat game.
+	DefaultTestMatches        = 2
 	DefaultMaxUploadBytes     = 1 << 20
 	DefaultSubmissionsPerHour = 20
 	DefaultRefusedPerHour     = 20
@@ -62,10 +64,12 @@ type Config struct {
 	ConfigFile string `toml:"config"`
 	// References are the reference bots (BOT arguments): files and
 	// directories are copied into DIR/refs, command lines kept as given.
-	References         []string `toml:"references"`
-	TestMatches        int      `toml:"test_matches"`
-	MaxUploadBytes     int64    `toml:"max_upload_bytes"`
-	SubmissionsPerHour int      `toml:"submissions_per_hour"`
+	References []string `toml:"references"`
+	// TestMatches is how many test matches a submission plays against
+	// each reference bot, at least one in each seat (default 2).
+	TestMatches        int   `toml:"test_matches"`
+	MaxUploadBytes     int64 `toml:"max_upload_bytes"`
+	SubmissionsPerHour int   `toml:"submissions_per_hour"`
 	// RefusedPerHour is how many refused uploads (bad archives, uploads
 	// too large) an entrant may make in an hour before its uploads are
 	// refused unread (default 20).
@@ -85,6 +89,10 @@ type Config struct {
 	// (10.0.0.0/24), addresses, host names (bots.example.org) and
 	// domains (*.example.org). None: the arena takes no web bots.
 	WebBots []string `toml:"web_bots,omitempty"`
+	// FailingJoinsLadder lets a submission that failed in its test
+	// matches (it crashed, timed out, broke the rules) play in the
+	// ladder all the same, as failing; by default it does not.
+	FailingJoinsLadder bool `toml:"failing_joins_ladder"`
 }
 
 func (c *Config) fill() {
@@ -137,6 +145,13 @@ const (
 	// build names a file that is gone): its log says why. It plays no
 	// more; its entrant may submit again.
 	StatusBenched = "benched"
+	// StatusFailing is a submission that lost test matches by its own
+	// fault: it crashed, timed out, or broke the game's rules or the
+	// protocol. Its log says which match, which turn, what happened. It
+	// plays in the ladder only where the arena lets failing submissions
+	// (Config.FailingJoinsLadder); else its entrant's earlier active
+	// submission, if any, plays on.
+	StatusFailing = "failing"
 )
 
 // Submission is one upload of an entrant and what became of it.
@@ -155,7 +170,10 @@ type Standing struct {
 	Rank                        int
 	Name                        string
 	Played, Wins, Draws, Losses int
-	Rating, Low, High           float64
+	// Failures are the losses by its own fault: a crash, a timeout,
+	// an illegal move, a protocol fault.
+	Failures          int
+	Rating, Low, High float64
 }
 
 // Match is a finished match.
@@ -367,6 +385,15 @@ func (a *Arena) Dir() string { return a.dir }
 
 // Config is the arena's configuration, defaults filled in.
 func (a *Arena) Config() Config { return a.cfg }
+
+// laddered are the statuses of the submissions that play in the ladder:
+// active ones, and failing ones where the arena lets them.
+func (a *Arena) laddered() (string, string) {
+	if a.cfg.FailingJoinsLadder {
+		return StatusActive, StatusFailing
+	}
+	return StatusActive, StatusActive
+}
 
 // notify wakes Run: there is new work.
 func (a *Arena) notify() {

@@ -82,9 +82,9 @@ func (a *Arena) RemoveEntrant(ctx context.Context, name string) error {
 		if n, _ := r.RowsAffected(); n == 0 {
 			return fmt.Errorf("arena: entrant %q: %w", name, ErrNotFound)
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE submissions SET status = ? WHERE status IN (?, ?, ?, ?)
+		_, err = tx.ExecContext(ctx, `UPDATE submissions SET status = ? WHERE status IN (?, ?, ?, ?, ?)
 			AND entrant_id = (SELECT id FROM entrants WHERE name = ?)`,
-			StatusRetired, StatusQueued, StatusBuilding, StatusTesting, StatusActive, name)
+			StatusRetired, StatusQueued, StatusBuilding, StatusTesting, StatusActive, StatusFailing, name)
 		if err != nil {
 			return fmt.Errorf("arena: %w", err)
 		}

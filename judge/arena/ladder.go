@@ -17,15 +17,18 @@ import (
 // finished ladder matches with each other, and the ratings the
 // tournament's rating fit gives them.
 type ladder struct {
-	subs    []int64  // active submissions, by id
-	names   []string // their entrants
-	idx     map[int64]int
-	games   []tournament.Game
-	played  []int
-	wins    []int
-	draws   []int
-	losses  []int
-	ratings []tournament.Rating
+	subs   []int64  // active submissions, by id
+	names  []string // their entrants
+	idx    map[int64]int
+	games  []tournament.Game
+	played []int
+	wins   []int
+	draws  []int
+	losses []int
+	// failures are the matches the submission lost by its own fault
+	// (a draw when every seat failed).
+	failures []int
+	ratings  []tournament.Rating
 	// last is the last match read: only later ones are read again while
 	// the active submissions stay the same.
 	last int64
@@ -40,6 +43,7 @@ func (l *ladder) copy() *ladder {
 	c.subs, c.names = slices.Clone(l.subs), slices.Clone(l.names)
 	c.games = slices.Clip(l.games)
 	c.played, c.wins, c.draws, c.losses = slices.Clone(l.played), slices.Clone(l.wins), slices.Clone(l.draws), slices.Clone(l.losses)
+	c.failures = slices.Clone(l.failures)
 	c.ratings = slices.Clone(l.ratings)
 	return &c
 }
@@ -74,7 +78,7 @@ func (a *Arena) readLadder(ctx context.Context, stale int) (*ladder, error) {
 	if l == nil || !slices.Equal(l.subs, subs) || !slices.Equal(l.names, names) {
 		n := len(subs)
 		l = &ladder{subs: subs, names: names, idx: map[int64]int{},
-			played: make([]int, n), wins: make([]int, n), draws: make([]int, n), losses: make([]int, n)}
+			played: make([]int, n), wins: make([]int, n), draws: make([]int, n), losses: make([]int, n), failures: make([]int, n)}
 		for i, id := range subs {
 			l.idx[id] = i
 		}
@@ -90,11 +94,13 @@ func (a *Arena) readLadder(ctx context.Context, stale int) (*ladder, error) {
 	return l.copy(), nil
 }
 
-// activeSubmissions are the active submissions of the entrants not
-// removed, by id, and their entrants' names.
+// activeSubmissions are the submissions in the ladder (active ones,
+// failing ones where the arena lets them) of the entrants not removed,
+// by id, and their entrants' names.
 func (a *Arena) activeSubmissions(ctx context.Context) (subs []int64, names []string, err error) {
+	st1, st2 := a.laddered()
 	rows, err := a.query(ctx, `SELECT s.id, e.name FROM submissions s JOIN entrants e ON e.id = s.entrant_id
-		WHERE s.status = ? AND e.retired = 0 ORDER BY s.id`, StatusActive)
+		WHERE s.status IN (?, ?) AND e.retired = 0 ORDER BY s.id`, st1, st2)
 	if err != nil {
 		return nil, nil, fmt.Errorf("arena: %w", err)
 	}
@@ -117,7 +123,7 @@ func (a *Arena) activeSubmissions(ctx context.Context) (subs []int64, names []st
 // submissions. Match ids only grow: one committed after a read has a
 // larger id than every match that read saw.
 func (l *ladder) read(ctx context.Context, a *Arena) error {
-	rows, err := a.query(ctx, `SELECT m.id, m.winner, ms.seat, coalesce(ms.submission_id, 0), ms.score
+	rows, err := a.query(ctx, `SELECT m.id, m.winner, ms.seat, coalesce(ms.submission_id, 0), ms.score, ms.status != 'ok'
 		FROM matches m JOIN match_seats ms ON ms.match_id = m.id WHERE m.test = 0 AND m.id > ? ORDER BY m.id, ms.seat`, l.last)
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)
@@ -127,6 +133,7 @@ func (l *ladder) read(ctx context.Context, a *Arena) error {
 		sub    int64
 		score  float64
 		winner int
+		failed bool
 	}
 	var cur int64 = -1
 	var seats []seat
@@ -153,20 +160,24 @@ func (l *ladder) read(ctx context.Context, a *Arena) error {
 			default:
 				l.losses[i]++
 			}
+			if seats[k].failed {
+				l.failures[i]++
+			}
 		}
 	}
 	for rows.Next() {
 		var id, sub int64
 		var winner, seatNo int
 		var score float64
-		if err := rows.Scan(&id, &winner, &seatNo, &sub, &score); err != nil {
+		var failed bool
+		if err := rows.Scan(&id, &winner, &seatNo, &sub, &score, &failed); err != nil {
 			return fmt.Errorf("arena: %w", err)
 		}
 		if id != cur {
 			flush()
 			cur, seats = id, seats[:0]
 		}
-		seats = append(seats, seat{sub, score, winner})
+		seats = append(seats, seat{sub, score, winner, failed})
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("arena: %w", err)
@@ -189,7 +200,7 @@ func (a *Arena) Standings(ctx context.Context) (int, []Standing, error) {
 	for i := range l.subs {
 		r := l.ratings[i]
 		out[i] = Standing{Name: l.names[i], Played: l.played[i], Wins: l.wins[i], Draws: l.draws[i], Losses: l.losses[i],
-			Rating: r.Elo, Low: r.Low, High: r.High}
+			Failures: l.failures[i], Rating: r.Elo, Low: r.Low, High: r.High}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Rating != out[j].Rating {

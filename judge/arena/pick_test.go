@@ -49,3 +49,22 @@ func TestRefNames(t *testing.T) {
 		t.Errorf("refNames = %q, want %q", got, want)
 	}
 }
+
+// The test slots: every reference bot in every seat, as many against
+// each as asked, at least one in each seat.
+func TestTestSlots(t *testing.T) {
+	for _, c := range []struct {
+		refs, seats, per int
+		want             []slot
+	}{
+		{2, 2, 2, []slot{{0, 0}, {1, 0}, {0, 1}, {1, 1}}},
+		{2, 2, 1, []slot{{0, 0}, {1, 0}, {0, 1}, {1, 1}}},
+		{1, 2, 3, []slot{{0, 0}, {0, 1}, {0, 0}}},
+		{1, 3, 2, []slot{{0, 0}, {0, 1}, {0, 2}}},
+		{2, 3, 1, []slot{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}, {1, 2}}},
+	} {
+		if got := testSlots(c.refs, c.seats, c.per); !slices.Equal(got, c.want) {
+			t.Errorf("testSlots(%d refs, %d seats, %d each) = %v, want %v", c.refs, c.seats, c.per, got, c.want)
+		}
+	}
+}

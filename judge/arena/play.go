@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"judge/judge"
@@ -133,8 +134,8 @@ func (r *runner) unplayable(ctx context.Context, w *work, names []string, err er
 		if qerr := r.a.db.QueryRowContext(ctx, `SELECT arg FROM submissions WHERE id = ?`, id).Scan(&arg); qerr != nil {
 			return fmt.Errorf("arena: %w", qerr)
 		}
-		if _, uerr := r.a.db.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ? AND status IN (?, ?)`,
-			StatusBenched, r.private(arg, "benched: it cannot start: "+serr.Error()), id, StatusTesting, StatusActive); uerr != nil {
+		if _, uerr := r.a.db.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ? AND status IN (?, ?, ?)`,
+			StatusBenched, r.private(arg, "benched: it cannot start: "+serr.Error()), id, StatusTesting, StatusActive, StatusFailing); uerr != nil {
 			return fmt.Errorf("arena: %w", uerr)
 		}
 		r.a.logf("arena: submission %d benched: it cannot start: %v", id, serr)
@@ -208,7 +209,7 @@ func (r *runner) record(ctx context.Context, tx *sql.Tx, w *work, seed uint64, r
 	}
 	for _, sub := range w.subs {
 		if sub != 0 {
-			if err := promote(ctx, tx, sub, r.a.cfg.TestMatches); err != nil {
+			if err := r.promote(ctx, tx, sub); err != nil {
 				return err
 			}
 		}
@@ -216,35 +217,101 @@ func (r *runner) record(ctx context.Context, tx *sql.Tx, w *work, seed uint64, r
 	return nil
 }
 
-// promote makes submission id, still testing, its entrant's active one
-// once it has played tests test matches, retiring the one before; a
-// newer active submission retires it instead.
-func promote(ctx context.Context, tx *sql.Tx, id int64, tests int) error {
-	var status string
+// promote decides, in tx, what becomes of submission id, still testing,
+// once it has played all its test matches (testSlots): it is its
+// entrant's active submission, retiring the one before; or, when it
+// lost any by its own fault, it is failing, with what happened in its
+// log, and plays in the ladder only where the arena lets failing
+// submissions (then retiring the one before), else the one before plays
+// on. A newer submission in the ladder retires it instead.
+func (r *runner) promote(ctx context.Context, tx *sql.Tx, id int64) error {
+	var status, arg string
 	var entrant int64
-	var done int
-	err := tx.QueryRowContext(ctx, `SELECT status, entrant_id, (SELECT count(*) FROM match_seats ms JOIN matches m ON m.id = ms.match_id
-		WHERE m.test = 1 AND ms.submission_id = s.id) FROM submissions s WHERE id = ?`, id).Scan(&status, &entrant, &done)
+	err := tx.QueryRowContext(ctx, `SELECT status, entrant_id, arg FROM submissions WHERE id = ?`, id).Scan(&status, &entrant, &arg)
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
-	if status != StatusTesting || done < tests {
+	if status != StatusTesting {
 		return nil
 	}
+	if len(r.refs) > 0 {
+		played, err := r.playedSlots(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if len(r.slotsLeft(played)) > 0 {
+			return nil
+		}
+	}
+	failures, log, err := testFailures(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	log = r.private(arg, log)
+	a, b := r.a.laddered()
+	next := StatusActive
+	if failures > 0 {
+		next = StatusFailing
+		if r.a.cfg.FailingJoinsLadder {
+			log += "\n\nIt plays in the ladder all the same, as this arena lets failing submissions: its failures are counted in the standings."
+		} else {
+			log += "\n\nIt does not play in the ladder: fix it and submit again. Your earlier active submission, if any, plays on."
+			_, err := tx.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ?`, next, log, id)
+			if err != nil {
+				return fmt.Errorf("arena: %w", err)
+			}
+			return nil
+		}
+	}
 	var newer int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM submissions WHERE entrant_id = ? AND status = ? AND id > ?`,
-		entrant, StatusActive, id).Scan(&newer); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM submissions WHERE entrant_id = ? AND status IN (?, ?) AND id > ?`,
+		entrant, a, b, id).Scan(&newer); err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
-	next := StatusActive
 	if newer > 0 {
 		next = StatusRetired
-	} else if _, err := tx.ExecContext(ctx, `UPDATE submissions SET status = ? WHERE entrant_id = ? AND status = ?`,
-		StatusRetired, entrant, StatusActive); err != nil {
+	} else if _, err := tx.ExecContext(ctx, `UPDATE submissions SET status = ? WHERE entrant_id = ? AND status IN (?, ?)`,
+		StatusRetired, entrant, a, b); err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE submissions SET status = ? WHERE id = ?`, next, id); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ?`, next, log, id); err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
 	return nil
+}
+
+// testFailures are the test matches submission id lost by its own
+// fault, and what happened in each, for its author: which test match,
+// its replay, the fault in words (which says the turn), and the whole
+// reason the judge gave (the tail of its stderr).
+func testFailures(ctx context.Context, tx *sql.Tx, id int64) (int, string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT ms.seat, ms.status, ms.reason, m.reason, m.replay,
+		coalesce((SELECT group_concat(o.name, ', ') FROM match_seats o WHERE o.match_id = m.id AND o.seat != ms.seat), '')
+		FROM match_seats ms JOIN matches m ON m.id = ms.match_id WHERE m.test = 1 AND ms.submission_id = ? ORDER BY m.id`, id)
+	if err != nil {
+		return 0, "", fmt.Errorf("arena: %w", err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	n, failures := 0, 0
+	for rows.Next() {
+		var seat int
+		var st, seatReason, reason, replay, others string
+		if err := rows.Scan(&seat, &st, &seatReason, &reason, &replay, &others); err != nil {
+			return 0, "", fmt.Errorf("arena: %w", err)
+		}
+		n++
+		if st == string(judge.OK) {
+			continue
+		}
+		failures++
+		fmt.Fprintf(&b, "\n\nTest match %d, against %s, in seat %d (replay %s): %s\nWhat the judge saw (%s): %s", n, others, seat, replay, reason, st, seatReason)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, "", fmt.Errorf("arena: %w", err)
+	}
+	if failures == 0 {
+		return 0, "", nil
+	}
+	return failures, fmt.Sprintf("failing: it lost %d of its %d test matches by its own fault (a crash, a timeout, an illegal move, a protocol fault).", failures, n) + b.String(), nil
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -36,9 +37,9 @@ type runner struct {
 	// refNames are the reference bots' names in matches: ref- and their
 	// files' base names, unique.
 	refNames []string
-	// testBusy counts the test matches being played, by submission;
-	// busy the ladder matches (under a.mu, as a.built).
-	testBusy map[int64]int
+	// testBusy counts the test matches being played, by submission and
+	// slot; busy the ladder matches (under a.mu, as a.built).
+	testBusy map[int64]map[slot]int
 	// building are the entrants with a submission being built;
 	// lastBuild says when each entrant's last build started, in builds
 	// (under a.mu).
@@ -50,12 +51,17 @@ type runner struct {
 }
 
 // work is a match to play: its seats' submissions (0 for a reference
-// bot, then ref says which) and whether it is a test match.
+// bot, then ref says which) and whether it is a test match, then which.
 type work struct {
 	subs []int64
 	refs []int
 	test bool
+	slot slot
 }
+
+// slot is a kind of test match: against which reference bot, in which
+// seat.
+type slot struct{ ref, seat int }
 
 // Run builds the queued submissions, plays the test matches of the built
 // ones against the reference bots, then the ladder, jobs builds and jobs
@@ -83,7 +89,7 @@ func (a *Arena) Run(ctx context.Context, jobs int) error {
 		return err
 	}
 	r := &runner{a: a, s: s, prepare: contest.Preparer(s.langs, s.proc), cache: filepath.Join(a.dir, "builds"),
-		testBusy: map[int64]int{}, building: map[int64]bool{}, lastBuild: map[int64]int64{}}
+		testBusy: map[int64]map[slot]int{}, building: map[int64]bool{}, lastBuild: map[int64]int64{}}
 	if err := a.clean(ctx, r.cache); err != nil {
 		return stopped(ctx, err)
 	}
@@ -292,7 +298,7 @@ func (r *runner) build(ctx context.Context, b *build) error {
 		return err
 	}
 	if len(r.refs) == 0 {
-		return r.a.inTx(ctx, func(tx *sql.Tx) error { return promote(ctx, tx, b.id, 0) })
+		return r.a.inTx(ctx, func(tx *sql.Tx) error { return r.promote(ctx, tx, b.id) })
 	}
 	return nil
 }
@@ -444,39 +450,116 @@ func (r *runner) pick(ctx context.Context) (*work, error) {
 	return w, nil
 }
 
-// pickTest is the next test match: a testing submission's next one
-// against the reference bots in turn, in both seat orders.
+// pickTest is the next test match: of the oldest testing submission
+// with test matches left to play, the first of its slots (testSlots)
+// neither played nor being played.
 func (r *runner) pickTest(ctx context.Context) (*work, error) {
-	rows, err := r.a.query(ctx, `SELECT s.id, (SELECT count(*) FROM match_seats ms JOIN matches m ON m.id = ms.match_id
-		WHERE m.test = 1 AND ms.submission_id = s.id) FROM submissions s WHERE s.status = ? ORDER BY s.id`, StatusTesting)
+	rows, err := r.a.query(ctx, `SELECT id FROM submissions WHERE status = ? ORDER BY id`, StatusTesting)
 	if err != nil {
 		return nil, fmt.Errorf("arena: %w", err)
 	}
-	defer rows.Close()
+	var ids []int64
 	for rows.Next() {
 		var id int64
-		var done int
-		if err := rows.Scan(&id, &done); err != nil {
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
 			return nil, fmt.Errorf("arena: %w", err)
 		}
-		k := done + r.testBusy[id]
-		if k >= r.a.cfg.TestMatches {
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	for _, id := range ids {
+		played, err := r.playedSlots(ctx, r.a.db, id)
+		if err != nil {
+			return nil, err
+		}
+		for sl, n := range r.testBusy[id] {
+			played[sl] += n
+		}
+		left := r.slotsLeft(played)
+		if len(left) == 0 {
 			continue
 		}
-		r.testBusy[id]++
-		w := &work{test: true, subs: make([]int64, r.s.seats), refs: make([]int, r.s.seats)}
-		at := k % r.s.seats
+		sl := left[0]
+		if r.testBusy[id] == nil {
+			r.testBusy[id] = map[slot]int{}
+		}
+		r.testBusy[id][sl]++
+		w := &work{test: true, slot: sl, subs: make([]int64, r.s.seats), refs: make([]int, r.s.seats)}
 		for i := range w.subs {
 			w.refs[i] = -1
-			if i == at {
+			if i == sl.seat {
 				w.subs[i] = id
 			} else {
-				w.refs[i] = (k + i) % len(r.refs)
+				w.refs[i] = sl.ref
 			}
 		}
 		return w, nil
 	}
-	return nil, rows.Err()
+	return nil, nil
+}
+
+// testSlots are the test matches a submission plays: TestMatches
+// against each reference bot, and at least one in each seat, the
+// reference bot in every other seat. In order: each reference bot with
+// the submission in seat 0, then each in seat 1, and so on, then again.
+func (r *runner) testSlots() []slot {
+	return testSlots(len(r.refs), r.s.seats, r.a.cfg.TestMatches)
+}
+
+// testSlots are the test slots of refs reference bots in a game of
+// seats seats, per matches against each.
+func testSlots(refs, seats, per int) []slot {
+	per = max(per, seats)
+	out := make([]slot, 0, per*refs)
+	for k := range per * refs {
+		out = append(out, slot{ref: k % refs, seat: (k / refs) % seats})
+	}
+	return out
+}
+
+// slotsLeft are the test slots not yet played, played counting the
+// matches of each slot played (or being played).
+func (r *runner) slotsLeft(played map[slot]int) []slot {
+	var left []slot
+	seen := map[slot]int{}
+	for _, sl := range r.testSlots() {
+		if seen[sl]++; seen[sl] > played[sl] {
+			left = append(left, sl)
+		}
+	}
+	return left
+}
+
+// playedSlots counts the recorded test matches of submission id by
+// slot: its seat, and the reference bot in the first other seat (by
+// name; one the arena no longer has counts for none).
+func (r *runner) playedSlots(ctx context.Context, q querier, id int64) (map[slot]int, error) {
+	rows, err := q.QueryContext(ctx, `SELECT ms.seat, coalesce((SELECT o.name FROM match_seats o
+		WHERE o.match_id = ms.match_id AND o.seat != ms.seat ORDER BY o.seat LIMIT 1), '')
+		FROM match_seats ms JOIN matches m ON m.id = ms.match_id WHERE m.test = 1 AND ms.submission_id = ?`, id)
+	if err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	defer rows.Close()
+	played := map[slot]int{}
+	for rows.Next() {
+		var seat int
+		var name string
+		if err := rows.Scan(&seat, &name); err != nil {
+			return nil, fmt.Errorf("arena: %w", err)
+		}
+		if ref := slices.Index(r.refNames, name); ref >= 0 {
+			played[slot{ref, seat}]++
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("arena: %w", err)
+	}
+	return played, nil
 }
 
 // pickLadder chooses the ladder match whose result tells the most: the
@@ -534,7 +617,10 @@ func (r *runner) done(w *work) {
 		switch {
 		case id == 0:
 		case w.test:
-			if r.testBusy[id]--; r.testBusy[id] <= 0 {
+			if r.testBusy[id][w.slot]--; r.testBusy[id][w.slot] <= 0 {
+				delete(r.testBusy[id], w.slot)
+			}
+			if len(r.testBusy[id]) == 0 {
 				delete(r.testBusy, id)
 			}
 		default:

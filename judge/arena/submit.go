@@ -134,6 +134,7 @@ func (a *Arena) refused(ctx context.Context, e Entrant, err error) error {
 // querier is what a transaction and the database both do.
 type querier interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 }
 
 // stagePrefix names the folders under submissions/ where uploads are

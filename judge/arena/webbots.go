@@ -88,8 +88,8 @@ func stopWebBots(ctx context.Context, tx *sql.Tx, subs []int64, res *judge.Resul
 		if p.Detail != "" {
 			log += "\n\nWhat the server answered (shown to you only):\n" + p.Detail
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ? AND status IN (?, ?)`,
-			StatusCompileError, log, id, StatusTesting, StatusActive); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ? AND status IN (?, ?, ?)`,
+			StatusCompileError, log, id, StatusTesting, StatusActive, StatusFailing); err != nil {
 			return fmt.Errorf("arena: %w", err)
 		}
 	}

@@ -393,15 +393,18 @@ func (s *server) submissions(w http.ResponseWriter, r *http.Request) {
 }
 
 type standingJSON struct {
-	Rank   int     `json:"rank"`
-	Name   string  `json:"name"`
-	Played int     `json:"played"`
-	Wins   int     `json:"wins"`
-	Draws  int     `json:"draws"`
-	Losses int     `json:"losses"`
-	Rating float64 `json:"rating"`
-	Low    float64 `json:"low"`
-	High   float64 `json:"high"`
+	Rank   int    `json:"rank"`
+	Name   string `json:"name"`
+	Played int    `json:"played"`
+	Wins   int    `json:"wins"`
+	Draws  int    `json:"draws"`
+	Losses int    `json:"losses"`
+	// Failures are the losses by its own fault: crashes, timeouts,
+	// illegal moves, protocol faults.
+	Failures int     `json:"failures"`
+	Rating   float64 `json:"rating"`
+	Low      float64 `json:"low"`
+	High     float64 `json:"high"`
 }
 
 func (s *server) standings(w http.ResponseWriter, r *http.Request) {
@@ -412,7 +415,7 @@ func (s *server) standings(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]standingJSON, 0, len(st))
 	for _, x := range st {
-		out = append(out, standingJSON{x.Rank, x.Name, x.Played, x.Wins, x.Draws, x.Losses, x.Rating, x.Low, x.High})
+		out = append(out, standingJSON{x.Rank, x.Name, x.Played, x.Wins, x.Draws, x.Losses, x.Failures, x.Rating, x.Low, x.High})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"matches": n, "standings": out})
 }

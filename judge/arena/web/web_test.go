@@ -307,14 +307,18 @@ func TestAPIFlow(t *testing.T) {
 	var st struct {
 		Matches   int
 		Standings []struct {
-			Name   string
-			Played int
+			Name     string
+			Played   int
+			Failures *int // losses by its own fault
 		}
 	}
 	ta.get(t, "", "/api/standings").json(t, &st)
 	names := map[string]int{}
 	for _, x := range st.Standings {
 		names[x.Name] = x.Played
+		if x.Failures == nil || *x.Failures != 0 {
+			t.Errorf("%s, a bot that does not fail: failures %v", x.Name, x.Failures)
+		}
 	}
 	if st.Matches < 2 || names["alice"] == 0 || names["carol"] == 0 {
 		t.Errorf("standings: %+v", st)

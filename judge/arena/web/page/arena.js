@@ -66,7 +66,7 @@ async function loadStandings() {
     tr.dataset.name = x.name;
     tr.append(el("td", x.rank, "num"), el("td", x.name), el("td", fixed(x.rating), "num"),
       el("td", fixed(x.low) + " – " + fixed(x.high), "num"), el("td", x.played, "num"),
-      el("td", x.wins, "num"), el("td", x.draws, "num"), el("td", x.losses, "num"));
+      el("td", x.wins, "num"), el("td", x.draws, "num"), el("td", x.losses, "num"), el("td", x.failures, "num"));
     tr.addEventListener("click", () => { arena.entrant = x.name; loadMatches(); });
     tb.append(tr);
   }
@@ -110,6 +110,7 @@ const explain = {
   "active": "in the ladder: it plays the other bots",
   "retired": "replaced by a later submission",
   "benched": "the judge cannot play it: the reason is below. Fix it and submit again.",
+  "failing": "it lost test matches by its own fault (a crash, a timeout, an illegal move): what happened, and at which turn, is below, with the replays. Fix it and submit again.",
 };
 
 function showCurrent(sub) {
