@@ -73,7 +73,8 @@ type slot struct{ ref, seat int }
 // tried again, and a submission the judge fails to build or start
 // however often it tries is benched: Run goes on. It returns an error
 // only when it cannot start: another Run holds the arena, or a reference
-// bot cannot play.
+// bot cannot play. A frozen arena (Freeze) builds and plays nothing: its
+// final is the active submissions' as they were when it froze.
 func (a *Arena) Run(ctx context.Context, jobs int) error {
 	// One Run at a time: the lock goes with the process, however it ends.
 	lock, err := os.OpenFile(filepath.Join(a.dir, "run.lock"), os.O_RDWR|os.O_CREATE, 0o600)
@@ -224,8 +225,11 @@ func (r *runner) builder(ctx context.Context) error {
 // of the entrants with a queued submission and none being built, the one
 // whose last build started longest ago (or never), its oldest queued
 // submission. One entrant's queue does not hold another's. Nil when
-// there is none to build.
+// there is none to build, or the arena is frozen.
 func (r *runner) pickBuild(ctx context.Context) (*build, error) {
+	if frozen, err := r.a.Frozen(ctx); err != nil || frozen {
+		return nil, err
+	}
 	r.a.mu.Lock()
 	defer r.a.mu.Unlock()
 	rows, err := r.a.query(ctx, `SELECT id, arg, entrant_id FROM submissions WHERE status = ? ORDER BY id`, StatusQueued)
@@ -422,8 +426,14 @@ func (r *runner) worker(ctx context.Context) error {
 
 // pick chooses the next match and marks its submissions busy: a test
 // match of the oldest submission still testing, else the ladder match
-// that tells the most; nil when there is none to play.
+// that tells the most; nil when there is none to play, or the arena is
+// frozen.
 func (r *runner) pick(ctx context.Context) (*work, error) {
+	// After the final, the arena plays nothing: neither the ladder nor
+	// the test matches of the submissions it had not tested.
+	if frozen, err := r.a.Frozen(ctx); err != nil || frozen {
+		return nil, err
+	}
 	if len(r.refs) > 0 {
 		r.a.mu.Lock()
 		w, err := r.pickTest(ctx)
