@@ -168,3 +168,26 @@ func TestViewerInBrowser(t *testing.T) {
 		})
 	}
 }
+
+// TestViewerSeedDigits: the viewer shows a seed above 2^53 as the replay
+// file writes it, digit for digit (JavaScript's numbers would round it):
+// the seed a reader copies plays the same game.
+func TestViewerSeedDigits(t *testing.T) {
+	const file = `{"version":1,"game":"tictactoe","params":{"n":3,"k":3},"seed":6429213820330511769,` +
+		`"bots":[{"name":"a","command":["a"]},{"name":"b","command":["b"]}],` +
+		`"turns":[{"turn":1,"moves":[{"seat":0,"move":["PlaceSymbol 1 1"],"status":"ok"}]},{"turn":2,"moves":[{"seat":1,"status":"crash"}]}],` +
+		`"outcome":{"winner":0}}`
+	rp, err := judge.ReadReplay(strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := browsertest.New(t, time.Minute)
+	if err := chromedp.Do(ctx, chromedp.Navigate(writeViewer(t, rp)),
+		chromedp.WaitVisible(chromedp.CSS(`body[data-ready="true"]`))); err != nil {
+		t.Fatal(err)
+	}
+	sub := eval[string](t, ctx, `document.getElementById("subtitle").textContent`)
+	if !strings.HasPrefix(sub, "seed 6429213820330511769,") {
+		t.Errorf("the viewer's subtitle is %q, want the seed 6429213820330511769", sub)
+	}
+}

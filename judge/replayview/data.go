@@ -14,7 +14,7 @@ import (
 type Data struct {
 	Game    string       `json:"game"`
 	Params  games.Params `json:"params"`
-	Seed    uint64       `json:"seed"`
+	Seed    uint64       `json:"seed,string"` // a string: JavaScript's numbers hold 53 bits
 	Sandbox string       `json:"sandbox,omitempty"`
 	Bots    []Bot        `json:"bots"`
 	// Grids are the spectators' grids. Layers are the cells drawn: the
