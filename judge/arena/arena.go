@@ -178,8 +178,12 @@ type Standing struct {
 
 // Match is a finished match.
 type Match struct {
-	ID     int64
-	Seats  []string // entrant names, or reference bots' names
+	ID    int64
+	Seed  uint64
+	Seats []string // entrant names, or reference bots' names
+	// Winner is the winner's seat, -1 for a draw; Result says it in
+	// words ("alice won").
+	Winner int
 	Result string
 	Reason string
 	Replay string // "" when dropped

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"judge/judge/tournament"
 )
@@ -212,74 +211,6 @@ func (a *Arena) Standings(ctx context.Context) (int, []Standing, error) {
 		out[i].Rank = i + 1
 	}
 	return len(l.games), out, nil
-}
-
-// Matches are the finished matches, newest first, at most limit (0: all);
-// entrant "" for every entrant's, else that entrant's only.
-func (a *Arena) Matches(ctx context.Context, entrant string, limit int) ([]Match, error) {
-	if limit <= 0 {
-		limit = -1
-	}
-	q := `SELECT id, test, winner, reason, replay, replay_dropped, finished FROM matches ORDER BY id DESC LIMIT ?`
-	args := []any{limit}
-	if entrant != "" {
-		q = `SELECT id, test, winner, reason, replay, replay_dropped, finished FROM matches WHERE id IN
-			(SELECT ms.match_id FROM match_seats ms JOIN submissions s ON s.id = ms.submission_id
-			JOIN entrants e ON e.id = s.entrant_id WHERE e.name = ?) ORDER BY id DESC LIMIT ?`
-		args = []any{entrant, limit}
-	}
-	rows, err := a.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("arena: %w", err)
-	}
-	var out []Match
-	var winners []int
-	for rows.Next() {
-		var m Match
-		var w int
-		var fin int64
-		if err := rows.Scan(&m.ID, &m.Test, &w, &m.Reason, &m.Replay, &m.ReplayDropped, &fin); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("arena: %w", err)
-		}
-		m.Finished = time.Unix(0, fin)
-		if m.ReplayDropped {
-			m.Replay = ""
-		}
-		out, winners = append(out, m), append(winners, w)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("arena: %w", err)
-	}
-	for i := range out {
-		if err := a.seatNames(ctx, &out[i]); err != nil {
-			return nil, err
-		}
-		switch w := winners[i]; {
-		case w < 0 || w >= len(out[i].Seats):
-			out[i].Result = "draw"
-		default:
-			out[i].Result = out[i].Seats[w] + " won"
-		}
-	}
-	return out, nil
-}
-
-func (a *Arena) seatNames(ctx context.Context, m *Match) error {
-	rows, err := a.db.QueryContext(ctx, `SELECT name FROM match_seats WHERE match_id = ? ORDER BY seat`, m.ID)
-	if err != nil {
-		return fmt.Errorf("arena: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return fmt.Errorf("arena: %w", err)
-		}
-		m.Seats = append(m.Seats, n)
-	}
-	return rows.Err()
 }
 
 // replayName says whether name may be the name of a replay file: 1 to 64
