@@ -31,6 +31,7 @@ import (
 	"strings"
 	"time"
 
+	"judge/docs/protocol"
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/arena"
@@ -85,6 +86,8 @@ func Handler(a *arena.Arena, o Options) http.Handler {
 	s.mux.HandleFunc("GET /{$}", s.static("index.html", "text/html; charset=utf-8"))
 	s.mux.HandleFunc("GET /arena.js", s.static("arena.js", "text/javascript; charset=utf-8"))
 	s.mux.HandleFunc("GET /arena.css", s.static("arena.css", "text/css; charset=utf-8"))
+	s.mux.HandleFunc("GET /api/arena", s.arena)
+	s.mux.HandleFunc("GET /rules", s.rules)
 	s.mux.HandleFunc("GET /api/me", s.me)
 	s.mux.HandleFunc("POST /api/submissions", s.submit)
 	s.mux.HandleFunc("GET /api/submissions", s.submissions)
@@ -336,14 +339,21 @@ type submissionJSON struct {
 	Log     string    `json:"log"`
 	Created time.Time `json:"created"`
 	Replays []string  `json:"replays"`
+	// Tests are its test matches, with their results.
+	Tests []matchJSON `json:"tests"`
 }
 
-func (sv *server) toJSON(s arena.Submission) submissionJSON {
+func (sv *server) toJSON(ctx context.Context, s arena.Submission) (submissionJSON, error) {
 	r := s.Replays
 	if r == nil {
 		r = []string{}
 	}
-	return submissionJSON{ID: s.ID, Entrant: s.Entrant, Status: s.Status, Log: sv.relative(s.Log), Created: s.Created, Replays: r}
+	ms, err := sv.a.TestMatches(ctx, s.ID)
+	if err != nil {
+		return submissionJSON{}, err
+	}
+	return submissionJSON{ID: s.ID, Entrant: s.Entrant, Status: s.Status, Log: sv.relative(s.Log), Created: s.Created,
+		Replays: r, Tests: toMatchesJSON(ms)}, nil
 }
 
 // relative writes the paths in a build log relative to the arena's
@@ -371,7 +381,12 @@ func (s *server) submission(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.toJSON(sub))
+	out, err := s.toJSON(r.Context(), sub)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *server) submissions(w http.ResponseWriter, r *http.Request) {
@@ -387,7 +402,12 @@ func (s *server) submissions(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]submissionJSON, 0, len(subs))
 	for _, sub := range subs {
-		out = append(out, s.toJSON(sub))
+		j, err := s.toJSON(r.Context(), sub)
+		if err != nil {
+			fail(w, err)
+			return
+		}
+		out = append(out, j)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"name": e.Name, "submissions": out})
 }
@@ -421,11 +441,15 @@ func (s *server) standings(w http.ResponseWriter, r *http.Request) {
 }
 
 type matchJSON struct {
-	ID     int64    `json:"id"`
-	Seats  []string `json:"seats"`
-	Result string   `json:"result"`
-	Reason string   `json:"reason"`
-	Replay string   `json:"replay"`
+	ID int64 `json:"id"`
+	// Seed is a string: JavaScript's numbers hold 53 bits, a seed 64.
+	Seed  uint64   `json:"seed,string"`
+	Seats []string `json:"seats"`
+	// Winner is the winner's seat, -1 for a draw.
+	Winner int    `json:"winner"`
+	Result string `json:"result"`
+	Reason string `json:"reason"`
+	Replay string `json:"replay"`
 	// Dropped says the replay was dropped to keep the arena's replays
 	// within their disk budget.
 	Dropped  bool      `json:"replay_dropped,omitempty"`
@@ -433,21 +457,99 @@ type matchJSON struct {
 	Finished time.Time `json:"finished"`
 }
 
-func (s *server) matches(w http.ResponseWriter, r *http.Request) {
-	limit := Shown
-	if l, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && l > 0 && l < Shown {
-		limit = l
+func toMatchesJSON(ms []arena.Match) []matchJSON {
+	out := make([]matchJSON, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, matchJSON{m.ID, m.Seed, m.Seats, m.Winner, m.Result, m.Reason, m.Replay, m.ReplayDropped, m.Test, m.Finished})
 	}
-	ms, err := s.a.Matches(r.Context(), r.URL.Query().Get("entrant"), limit)
+	return out
+}
+
+// matches answers a page of the matches, newest first: ?entrant=NAME
+// for one entrant's, ?before=ID for those older than match ID (the
+// "before" of the page before), ?limit=N for at most N (and Shown).
+func (s *server) matches(w http.ResponseWriter, r *http.Request) {
+	q := arena.MatchQuery{Entrant: r.URL.Query().Get("entrant"), Limit: Shown}
+	if l, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && l > 0 && l < Shown {
+		q.Limit = l
+	}
+	if b := r.URL.Query().Get("before"); b != "" {
+		var err error
+		if q.Before, err = strconv.ParseInt(b, 10, 64); err != nil || q.Before <= 0 {
+			fail(w, fmt.Errorf("%w: before=%q is not a match's id", errBadRequest, b))
+			return
+		}
+	}
+	limit := q.Limit
+	q.Limit++ // one more says whether there are more
+	ms, err := s.a.MatchList(r.Context(), q)
 	if err != nil {
 		fail(w, err)
 		return
 	}
-	out := make([]matchJSON, 0, len(ms))
-	for _, m := range ms {
-		out = append(out, matchJSON{m.ID, m.Seats, m.Result, m.Reason, m.Replay, m.ReplayDropped, m.Test, m.Finished})
+	out := map[string]any{}
+	if len(ms) > limit {
+		ms = ms[:limit]
+		out["before"] = ms[limit-1].ID
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"matches": out})
+	out["matches"] = toMatchesJSON(ms)
+	writeJSON(w, http.StatusOK, out)
+}
+
+// arenaJSON is what the page says of the arena before anything else.
+type arenaJSON struct {
+	// Game is the game's name in the arena (tictactoe), Rules its
+	// rules' name (gomoku), Describe the game's line.
+	Game     string         `json:"game"`
+	Rules    string         `json:"rules"`
+	Describe string         `json:"describe"`
+	Params   map[string]int `json:"params"`
+	// Guide is where the page links the game's guide; "" for none.
+	Guide       string `json:"guide"`
+	Frozen      bool   `json:"frozen"`
+	TestMatches int    `json:"test_matches"`
+	References  int    `json:"references"`
+	LadderGames int    `json:"ladder_games"`
+	WebBots     bool   `json:"web_bots"`
+	MaxUpload   int64  `json:"max_upload"`
+}
+
+func (s *server) arena(w http.ResponseWriter, r *http.Request) {
+	c := s.a.Config()
+	frozen, err := s.a.Frozen(r.Context())
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	out := arenaJSON{Game: c.Game, Rules: c.Game, Params: map[string]int{}, Frozen: frozen, TestMatches: c.TestMatches,
+		References: len(c.References), LadderGames: c.LadderGames, WebBots: len(c.WebBots) > 0, MaxUpload: c.MaxUploadBytes}
+	if v, err := catalog.Lookup(c.Game); err == nil {
+		out.Rules, out.Describe = v.Game.Name(), v.Game.Describe()
+		if p, err := v.Resolve(c.Params); err == nil {
+			out.Params = p
+		}
+		if _, ok := protocol.Guide(out.Rules); ok {
+			out.Guide = "/rules"
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// rules serves the guide of the arena's game, as Markdown text.
+func (s *server) rules(w http.ResponseWriter, r *http.Request) {
+	v, err := catalog.Lookup(s.a.Config().Game)
+	if err != nil {
+		fail(w, fmt.Errorf("%w: %v", arena.ErrNotFound, err))
+		return
+	}
+	b, ok := protocol.Guide(v.Game.Name())
+	if !ok {
+		fail(w, fmt.Errorf("%w: no guide to %s", arena.ErrNotFound, v.Game.Name()))
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	w.Write(b)
 }
 
 // openReplay opens a replay of the arena by its name.
