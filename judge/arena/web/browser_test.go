@@ -80,8 +80,8 @@ func TestPageInBrowser(t *testing.T) {
 
 	run(chromedp.SetUploadFiles(chromedp.ID("file"), []string{good}),
 		chromedp.Click(chromedp.ID("upload")),
-		chromedp.WaitVisible(chromedp.CSS(`#current[data-status="active"] #sub-replays a`)))
-	href, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS(`#sub-replays a`), "href"))
+		chromedp.WaitVisible(chromedp.CSS(`#current[data-status="active"] #sub-tests a`)))
+	href, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS(`#sub-tests a`), "href"))
 	if err != nil {
 		t.Fatal(err)
 	}
