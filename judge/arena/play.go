@@ -256,7 +256,7 @@ func (r *runner) promote(ctx context.Context, tx *sql.Tx, id int64) error {
 			log += "\n\nIt plays in the ladder all the same, as this arena lets failing submissions: its failures are counted in the standings."
 		} else {
 			log += "\n\nIt does not play in the ladder: fix it and submit again. Your earlier active submission, if any, plays on."
-			_, err := tx.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ?`, next, log, id)
+			_, err := tx.ExecContext(ctx, `UPDATE submissions SET status = ?, log = `+afterBuildLog+` WHERE id = ?`, next, log, log, log, id)
 			if err != nil {
 				return fmt.Errorf("arena: %w", err)
 			}
@@ -274,11 +274,15 @@ func (r *runner) promote(ctx context.Context, tx *sql.Tx, id int64) error {
 		StatusRetired, entrant, a, b); err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE submissions SET status = ?, log = ? WHERE id = ?`, next, log, id); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE submissions SET status = ?, log = `+afterBuildLog+` WHERE id = ?`, next, log, log, log, id); err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}
 	return nil
 }
+
+// afterBuildLog is a submission's log with a text (given three times)
+// after what its build said (the compiler's warnings), if anything.
+const afterBuildLog = `CASE WHEN ? = '' THEN log WHEN log = '' THEN ? ELSE log || char(10) || char(10) || ? END`
 
 // testFailures are the test matches submission id lost by its own
 // fault, and what happened in each, for its author: which test match,

@@ -298,7 +298,8 @@ func (r *runner) build(ctx context.Context, b *build) error {
 		_, err := r.setStatus(ctx, b.id, StatusBuilding, StatusCompileError, r.private(b.arg, why))
 		return err
 	}
-	if _, err := r.setStatus(ctx, b.id, StatusBuilding, StatusTesting, ""); err != nil {
+	// The compiler's warnings, if any, are its author's to read.
+	if _, err := r.setStatus(ctx, b.id, StatusBuilding, StatusTesting, r.private(b.arg, c.BuildLog)); err != nil {
 		return err
 	}
 	if len(r.refs) == 0 {

@@ -359,11 +359,15 @@ type Build struct {
 	Argv []string // the command that runs the bot
 	Dir  string   // the snapshot directory
 	Key  string
+	// Log is what the compiler said of a build that succeeded (its
+	// warnings), its tail, its paths as a CompileError's.
+	Log string
 }
 
 // builtInfo is stored in a cache entry.
 type builtInfo struct {
 	Argv []string `json:"argv"`
+	Log  string   `json:"log,omitempty"`
 }
 
 // Build compiles a submission into cache (a directory of builds named by
@@ -416,10 +420,12 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 		return nil, err
 	}
 	final := filepath.Join(cache, key)
+	var log string
 	if len(compile) > 0 {
 		// The build runs in the work directory but its paths name the
 		// final one, which the work directory becomes.
 		msg, err := l.runCompiler(ctx, expand(compile, s.vars(src, out)), w.path, cache, s.Lang.Env, l.Limits)
+		log = msg
 		if errors.Is(err, procbot.ErrToolAlive) {
 			keep = true // not to be touched: RemoveStaleBuilds will
 		}
@@ -454,7 +460,7 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 		return nil, judgeFailure{err}
 	}
 	argv := expand(s.Lang.Run, s.vars(filepath.Join(final, "src"), filepath.Join(final, "out")))
-	info, _ := json.Marshal(builtInfo{Argv: argv})
+	info, _ := json.Marshal(builtInfo{Argv: argv, Log: log})
 	if err := writeJudgeFile(w.path, "built.json", info); err != nil {
 		return nil, judgeFailure{err}
 	}
@@ -466,7 +472,7 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 		return nil, judgeFailure{err}
 	}
 	keep = true
-	return &Build{Argv: argv, Dir: filepath.Join(final, "src"), Key: key}, nil
+	return &Build{Argv: argv, Dir: filepath.Join(final, "src"), Key: key, Log: log}, nil
 }
 
 // cached is the build of s in cache, or its cached compile error; nil and
@@ -485,7 +491,7 @@ func cached(s *Submission, cache, key string) (*Build, error) {
 				if why != "" {
 					return nil, &CompileError{Path: s.Path, Message: why}
 				}
-				return &Build{Argv: info.Argv, Dir: filepath.Join(final, "src"), Key: key}, nil
+				return &Build{Argv: info.Argv, Dir: filepath.Join(final, "src"), Key: key, Log: info.Log}, nil
 			}
 		}
 	}

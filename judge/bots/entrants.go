@@ -32,6 +32,8 @@ type Prepared struct {
 	// bot of no language.
 	Runtime string
 	Err     error // why it cannot play (a compile error, a runtime missing); nil when it can
+	// BuildLog is what its compiler said when it built (warnings).
+	BuildLog string
 }
 
 // Skipped is a file of a bots directory that is not taken as a bot, and
@@ -313,7 +315,7 @@ func (e *Prepared) prepare(ctx context.Context, langs *Languages, cache string) 
 		return err
 	}
 	e.Spec = procbot.Spec{Argv: b.Argv, Dir: b.Dir}
-	e.Hash = b.Key
+	e.Hash, e.BuildLog = b.Key, b.Log
 	return nil
 }
 

@@ -83,6 +83,8 @@ type Contestant struct {
 	Hash    string // sha256 of what it runs
 	Runtime string // its language's version; "" for none
 	Err     error  // why it cannot play; nil when it can
+	// BuildLog is what its compiler said when it built it (warnings).
+	BuildLog string
 	// Entrant plays its seats, under Name; nil when it cannot play.
 	Entrant judge.Entrant
 }

@@ -41,7 +41,8 @@ func Preparer(langs *bots.Languages, proc procbot.Options) tournament.Preparer {
 		}
 		cs := make([]*tournament.Contestant, len(ps))
 		for i, p := range ps {
-			cs[i] = &tournament.Contestant{Name: p.Name, Arg: p.Arg, Hash: p.Hash, Runtime: p.Runtime, Err: p.Err, Entrant: p.Entrant(proc)}
+			cs[i] = &tournament.Contestant{Name: p.Name, Arg: p.Arg, Hash: p.Hash, Runtime: p.Runtime, Err: p.Err,
+				BuildLog: p.BuildLog, Entrant: p.Entrant(proc)}
 		}
 		return cs, nil
 	}
