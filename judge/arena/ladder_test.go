@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -359,4 +360,59 @@ func TestLadderEvenSeatsGrow(t *testing.T) {
 		t.Errorf("pairs from %d to %d:\n%s", lo, hi, s.table())
 	}
 	t.Logf("games spread %d, pairs spread %d", s.spread, s.pairSpread)
+}
+
+// Twenty entrants of known strengths, 1100 to 1900, on the ladder with
+// eight matches in flight, results drawn from those strengths and fit as
+// the ladder fits them: the ratings recover their order (Spearman's
+// rank correlation at least 0.9, the strongest and the weakest placed
+// right) and the intervals narrow as the games accrue, about as the
+// square root of the games.
+func TestLadderRatingsRecoverStrengths(t *testing.T) {
+	elos := spreadElos(20)
+	s := newLadderSim(t, 11, elos, 2, 8)
+	var widths []float64
+	for _, games := range []int{200, 2000} {
+		s.run(games - len(s.all))
+		fit := tournament.FitRatings(len(s.subs), s.l.games)
+		w := 0.0
+		for _, r := range fit.Ratings {
+			w += r.High - r.Low
+		}
+		widths = append(widths, w/float64(len(fit.Ratings)))
+		rho := spearman(elos, fit.Ratings)
+		best, worst := 0, 0
+		for i, r := range fit.Ratings {
+			if r.Elo > fit.Ratings[best].Elo {
+				best = i
+			}
+			if r.Elo < fit.Ratings[worst].Elo {
+				worst = i
+			}
+		}
+		t.Logf("%d games: Spearman %.3f, mean interval width %.0f, prior %v", games, rho, widths[len(widths)-1], fit.Prior)
+		if games == 2000 && (rho < 0.9 || best != 19 || worst != 0) {
+			t.Errorf("%d games: Spearman %.3f, strongest placed %d, weakest %d", games, rho, best, worst)
+		}
+	}
+	if widths[1] > widths[0]/2 {
+		t.Errorf("mean interval width %.0f at 2000 games, %.0f at 200: it should narrow about as √10", widths[1], widths[0])
+	}
+}
+
+// spearman is the rank correlation of the true strengths (in increasing
+// order) and the fitted ratings.
+func spearman(elos []float64, rs []tournament.Rating) float64 {
+	n := len(rs)
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(rs[a].Elo, rs[b].Elo) })
+	d2 := 0.0
+	for rank, i := range idx {
+		d := float64(rank - i) // elos are in increasing order: i is the true rank
+		d2 += d * d
+	}
+	return 1 - 6*d2/float64(n*(n*n-1))
 }
