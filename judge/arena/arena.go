@@ -205,8 +205,8 @@ type Arena struct {
 	// built are the prepared submissions, by id: built once per
 	// process.
 	built map[int64]*tournament.Contestant
-	// busy counts the matches being played, by submission.
-	busy map[int64]int
+	// busy counts the ladder matches being played.
+	busy playing
 	// wake is closed, and replaced, when there is new work: every
 	// waiting worker wakes.
 	wake chan struct{}
@@ -334,7 +334,7 @@ func Open(ctx context.Context, dir string) (*Arena, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arena: %w", err)
 	}
-	a := &Arena{dir: dir, built: map[int64]*tournament.Contestant{}, busy: map[int64]int{}, wake: make(chan struct{}),
+	a := &Arena{dir: dir, built: map[int64]*tournament.Contestant{}, wake: make(chan struct{}),
 		unpacking: make(chan struct{}, unpackers)}
 	if _, err := toml.DecodeFile(filepath.Join(dir, "arena.toml"), &a.cfg); err != nil {
 		return nil, fmt.Errorf("arena: %w", err)

@@ -1,8 +1,11 @@
 package arena
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,7 +30,9 @@ type ladder struct {
 	// failures are the matches the submission lost by its own fault
 	// (a draw when every seat failed).
 	failures []int
-	ratings  []tournament.Rating
+	// pairs[i][j] is how many games submissions i and j played together.
+	pairs   [][]int
+	ratings []tournament.Rating
 	// last is the last match read: only later ones are read again while
 	// the active submissions stay the same.
 	last int64
@@ -43,6 +48,10 @@ func (l *ladder) copy() *ladder {
 	c.games = slices.Clip(l.games)
 	c.played, c.wins, c.draws, c.losses = slices.Clone(l.played), slices.Clone(l.wins), slices.Clone(l.draws), slices.Clone(l.losses)
 	c.failures = slices.Clone(l.failures)
+	c.pairs = make([][]int, len(l.pairs))
+	for i, p := range l.pairs {
+		c.pairs[i] = slices.Clone(p)
+	}
 	c.ratings = slices.Clone(l.ratings)
 	return &c
 }
@@ -75,12 +84,7 @@ func (a *Arena) readLadder(ctx context.Context, stale int) (*ladder, error) {
 	defer a.ladderMu.Unlock()
 	l := a.ladder
 	if l == nil || !slices.Equal(l.subs, subs) || !slices.Equal(l.names, names) {
-		n := len(subs)
-		l = &ladder{subs: subs, names: names, idx: map[int64]int{},
-			played: make([]int, n), wins: make([]int, n), draws: make([]int, n), losses: make([]int, n), failures: make([]int, n)}
-		for i, id := range subs {
-			l.idx[id] = i
-		}
+		l = newLadder(subs, names)
 	}
 	if err := l.read(ctx, a); err != nil {
 		return nil, err
@@ -91,6 +95,40 @@ func (a *Arena) readLadder(ctx context.Context, stale int) (*ladder, error) {
 	}
 	a.ladder = l
 	return l.copy(), nil
+}
+
+// newLadder is a ladder of subs, of the entrants names, with no games.
+func newLadder(subs []int64, names []string) *ladder {
+	n := len(subs)
+	l := &ladder{subs: subs, names: names, idx: map[int64]int{},
+		played: make([]int, n), wins: make([]int, n), draws: make([]int, n), losses: make([]int, n),
+		failures: make([]int, n), pairs: make([][]int, n)}
+	for i, id := range subs {
+		l.idx[id] = i
+		l.pairs[i] = make([]int, n)
+	}
+	return l
+}
+
+// add adds a game between l's submissions, won by the seat winner (-1:
+// a draw).
+func (l *ladder) add(g tournament.Game, winner int) {
+	l.games, l.fit = append(l.games, g), false
+	for k, i := range g.Players {
+		l.played[i]++
+		for _, j := range g.Players[k+1:] {
+			l.pairs[i][j]++
+			l.pairs[j][i]++
+		}
+		switch {
+		case winner < 0:
+			l.draws[i]++
+		case winner == k:
+			l.wins[i]++
+		default:
+			l.losses[i]++
+		}
+	}
 }
 
 // activeSubmissions are the submissions in the ladder (active ones,
@@ -148,17 +186,8 @@ func (l *ladder) read(ctx context.Context, a *Arena) error {
 		if len(seats) < 2 {
 			return
 		}
-		l.games, l.fit = append(l.games, g), false
+		l.add(g, seats[0].winner)
 		for k, i := range g.Players {
-			l.played[i]++
-			switch w := seats[k].winner; {
-			case w < 0:
-				l.draws[i]++
-			case w == k:
-				l.wins[i]++
-			default:
-				l.losses[i]++
-			}
 			if seats[k].failed {
 				l.failures[i]++
 			}
@@ -231,4 +260,154 @@ func (a *Arena) ReplayPath(name string) (string, error) {
 		return "", ErrNotFound
 	}
 	return p, nil
+}
+
+// playing counts the ladder matches being played: by submission, and by
+// pair of submissions.
+type playing struct {
+	subs  map[int64]int
+	pairs map[[2]int64]int
+}
+
+// pairOf is the key of the pair a, b in playing.pairs.
+func pairOf(a, b int64) [2]int64 {
+	if a > b {
+		a, b = b, a
+	}
+	return [2]int64{a, b}
+}
+
+// start counts a match of subs as being played.
+func (p *playing) start(subs []int64) {
+	if p.subs == nil {
+		p.subs, p.pairs = map[int64]int{}, map[[2]int64]int{}
+	}
+	for k, a := range subs {
+		p.subs[a]++
+		for _, b := range subs[k+1:] {
+			p.pairs[pairOf(a, b)]++
+		}
+	}
+}
+
+// end counts a match of subs as played no more.
+func (p *playing) end(subs []int64) {
+	for k, a := range subs {
+		if p.subs[a]--; p.subs[a] <= 0 {
+			delete(p.subs, a)
+		}
+		for _, b := range subs[k+1:] {
+			key := pairOf(a, b)
+			if p.pairs[key]--; p.pairs[key] <= 0 {
+				delete(p.pairs, key)
+			}
+		}
+	}
+}
+
+// pickLadder chooses the next ladder match so that the games stay even,
+// counting those being played (busy, nil for none). First the
+// submission with the fewest games; among equals, the one in the pair
+// that met least, then the widest rating interval, then the newest.
+// Then its opponents, one seat at a time, in this order: those that keep
+// the games of the submissions not catching up (within two of the most)
+// within two of each other, those at the bottom of that band first
+// (else they would fall out of it); those that keep the pairs likewise;
+// those that met the seats already chosen least; the fewest games; and
+// only among equals, the nearest in rating. So two submissions' games
+// differ by at most two, and a new one plays until it has caught up,
+// against those it has met least. Seats are in random order. None once
+// every submission has played enough games.
+func pickLadder(l *ladder, busy *playing, seats, enough int) *work {
+	if busy == nil {
+		busy = &playing{}
+	}
+	n := len(l.subs)
+	if n < max(seats, 2) {
+		return nil
+	}
+	games := func(i int) int { return l.played[i] + busy.subs[l.subs[i]] }
+	pair := func(i, j int) int { return l.pairs[i][j] + busy.pairs[pairOf(l.subs[i], l.subs[j])] }
+	width := func(i int) float64 { return l.ratings[i].High - l.ratings[i].Low }
+	// least is the fewest games i played with another.
+	least := func(i int) int {
+		m := -1
+		for j := range n {
+			if j != i && (m < 0 || pair(i, j) < m) {
+				m = pair(i, j)
+			}
+		}
+		return m
+	}
+	focus := 0
+	for i := 1; i < n; i++ {
+		if c := cmp.Or(cmp.Compare(games(i), games(focus)), cmp.Compare(least(i), least(focus)),
+			cmp.Compare(width(focus), width(i)), cmp.Compare(l.subs[focus], l.subs[i])); c < 0 {
+			focus = i
+		}
+	}
+	if games(focus) >= enough {
+		return nil
+	}
+	var all, pairs []int
+	for i := range n {
+		all = append(all, games(i))
+		for j := range i {
+			pairs = append(pairs, pair(i, j))
+		}
+	}
+	floor, floorPair := band(all), band(pairs)
+	chosen := []int{focus}
+	taken := make([]bool, n)
+	taken[focus] = true
+	most := slices.Max(all)
+	// key orders the candidates for the next seat, least first.
+	key := func(i int) [5]float64 {
+		lifts, liftsPair, met := 1.0, 0.0, 0.0
+		switch {
+		case games(i) >= floor+2:
+			lifts = 2
+		case games(i) == most-2:
+			lifts = 0
+		}
+		for _, c := range chosen {
+			if pair(i, c) >= floorPair+2 {
+				liftsPair++
+			}
+			met += float64(pair(i, c))
+		}
+		return [5]float64{lifts, liftsPair, met, float64(games(i)), math.Abs(l.ratings[i].Elo - l.ratings[focus].Elo)}
+	}
+	for len(chosen) < seats {
+		best := -1
+		var bk [5]float64
+		for i := range n {
+			if taken[i] {
+				continue
+			}
+			if k := key(i); best < 0 || slices.Compare(k[:], bk[:]) < 0 {
+				best, bk = i, k
+			}
+		}
+		chosen, taken[best] = append(chosen, best), true
+	}
+	w := &work{}
+	for _, i := range chosen {
+		w.subs, w.refs = append(w.subs, l.subs[i]), append(w.refs, -1)
+	}
+	rand.Shuffle(len(w.subs), func(i, j int) { w.subs[i], w.subs[j] = w.subs[j], w.subs[i] })
+	return w
+}
+
+// band is the fewest of counts within two of the most: those with fewer
+// are catching up.
+func band(counts []int) int {
+	most := slices.Max(counts)
+	floor := most
+	for _, c := range counts {
+		if c >= most-2 {
+			floor = min(floor, c)
+		}
+	}
+	return floor
 }

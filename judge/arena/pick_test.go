@@ -7,34 +7,89 @@ import (
 	"judge/judge/tournament"
 )
 
-// The ladder's next match: the submission with the fewest games (those
-// being played count), the widest interval, then the newest; against the
-// nearest in rating.
+// ladderOf is a ladder of the submissions 1, 2, … with pairs[i][j]
+// games between the i-th and the j-th, rated elos with intervals
+// ±widths/2.
+func ladderOf(pairs [][]int, elos, widths []float64) *ladder {
+	n := len(pairs)
+	subs := make([]int64, n)
+	for i := range subs {
+		subs[i] = int64(i + 1)
+	}
+	l := newLadder(subs, nil)
+	l.ratings = make([]tournament.Rating, n)
+	for i := range pairs {
+		for j := range pairs[i] {
+			l.pairs[i][j] = pairs[i][j] + pairs[j][i]
+			l.played[i] += pairs[i][j] + pairs[j][i]
+		}
+		l.ratings[i] = tournament.Rating{Elo: elos[i], Low: elos[i] - widths[i]/2, High: elos[i] + widths[i]/2}
+	}
+	return l
+}
+
+// busyWith are the matches of subs being played.
+func busyWith(matches ...[]int64) *playing {
+	p := &playing{}
+	for _, m := range matches {
+		p.start(m)
+	}
+	return p
+}
+
+// The ladder's next match keeps the games even: the submission with the
+// fewest games (those being played count), against the one it has met
+// least among those it does not lift above the most games; the nearest
+// in rating only among equals.
 func TestPickLadder(t *testing.T) {
-	l := &ladder{
-		subs:   []int64{1, 2, 3, 4},
-		played: []int{10, 10, 3, 10},
-		ratings: []tournament.Rating{
-			{Elo: 1400, Low: 1350, High: 1450},
-			{Elo: 1520, Low: 1470, High: 1570},
-			{Elo: 1550, Low: 1400, High: 1700},
-			{Elo: 1600, Low: 1550, High: 1650},
-		},
-	}
-	seats := func(w *work) []int64 { s := slices.Clone(w.subs); slices.Sort(s); return s }
-	if w := pickLadder(l, nil, 2, 100); !slices.Equal(seats(w), []int64{2, 3}) {
-		t.Errorf("fewest games: %v, want 3 against its nearest, 2", w.subs)
-	}
-	// Submission 3 busy in 8 matches: 1, 2 and 4 have played 10 each;
-	// the widest interval among them ties, so the newest, 4, against 3.
-	if w := pickLadder(l, map[int64]int{3: 8}, 2, 100); !slices.Equal(seats(w), []int64{3, 4}) {
-		t.Errorf("with 3 busy: %v, want 4 against 3", w.subs)
-	}
-	if w := pickLadder(l, nil, 3, 100); !slices.Equal(seats(w), []int64{2, 3, 4}) {
-		t.Errorf("three seats: %v, want 3 with 2 and 4", w.subs)
-	}
-	if w := pickLadder(l, nil, 2, 3); w != nil {
-		t.Errorf("every submission has played enough, yet %v", w.subs)
+	even := [][]int{{0, 2, 2, 2}, {0, 0, 2, 2}, {0, 0, 0, 2}, {0, 0, 0, 0}}
+	elos := []float64{1200, 1250, 1700, 1900}
+	widths := []float64{100, 100, 100, 100}
+	for _, c := range []struct {
+		name   string
+		l      *ladder
+		busy   *playing
+		seats  int
+		enough int
+		want   []int64 // nil: none
+	}{
+		{name: "even: the widest interval against the nearest in rating",
+			l: ladderOf(even, elos, []float64{100, 100, 300, 100}), seats: 2, enough: 100, want: []int64{3, 4}},
+		{name: "even, the same widths: the newest against the nearest in rating",
+			l: ladderOf(even, elos, widths), seats: 2, enough: 100, want: []int64{3, 4}},
+		{name: "the pair that met least, however far apart in rating",
+			l:     ladderOf([][]int{{0, 3, 3, 2}, {0, 0, 3, 3}, {0, 0, 0, 3}, {0, 0, 0, 0}}, elos, widths),
+			seats: 2, enough: 100, want: []int64{1, 4}},
+		{name: "fewest games: against the one met least, not the nearest",
+			l:     ladderOf([][]int{{0, 2, 1, 2}, {0, 0, 2, 2}, {0, 0, 0, 2}, {0, 0, 0, 0}}, elos, widths),
+			seats: 2, enough: 100, want: []int64{1, 3}},
+		{name: "not lifting one above the most games, though met least",
+			l:     ladderOf([][]int{{0, 2, 2, 1}, {0, 0, 3, 3}, {0, 0, 0, 3}, {0, 0, 0, 0}}, elos, widths),
+			seats: 2, enough: 100, want: []int64{1, 4}},
+		{name: "a new submission: against those it met least, then the fewest games",
+			l:     ladderOf([][]int{{0, 5, 5, 0}, {0, 0, 6, 1}, {0, 0, 0, 1}, {0, 0, 0, 0}}, elos, widths),
+			seats: 2, enough: 100, want: []int64{1, 4}},
+		{name: "matches being played count, by submission and by pair",
+			l: ladderOf(even, elos, widths), busy: busyWith([]int64{1, 2}, []int64{3, 4}, []int64{3, 4}),
+			seats: 2, enough: 100, want: []int64{2, 3}},
+		{name: "three seats: the two met least with the first",
+			l:     ladderOf([][]int{{0, 3, 2, 2}, {0, 0, 2, 3}, {0, 0, 0, 3}, {0, 0, 0, 0}}, elos, widths),
+			seats: 3, enough: 100, want: []int64{1, 3, 4}},
+		{name: "every submission has played enough",
+			l: ladderOf(even, elos, widths), seats: 2, enough: 6},
+	} {
+		w := pickLadder(c.l, c.busy, c.seats, c.enough)
+		switch {
+		case w == nil && c.want != nil:
+			t.Errorf("%s: none, want %v", c.name, c.want)
+		case w != nil && c.want == nil:
+			t.Errorf("%s: %v, want none", c.name, w.subs)
+		case w != nil:
+			got := slices.Sorted(slices.Values(w.subs))
+			if !slices.Equal(got, c.want) {
+				t.Errorf("%s: %v, want %v", c.name, got, c.want)
+			}
+		}
 	}
 }
 

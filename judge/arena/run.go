@@ -4,11 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -451,13 +449,11 @@ func (r *runner) pick(ctx context.Context) (*work, error) {
 	}
 	r.a.mu.Lock()
 	defer r.a.mu.Unlock()
-	w := pickLadder(l, r.a.busy, min(r.s.seats, len(l.subs)), r.a.cfg.LadderGames)
+	w := pickLadder(l, &r.a.busy, min(r.s.seats, len(l.subs)), r.a.cfg.LadderGames)
 	if w == nil {
 		return nil, nil
 	}
-	for _, id := range w.subs {
-		r.a.busy[id]++
-	}
+	r.a.busy.start(w.subs)
 	return w, nil
 }
 
@@ -573,71 +569,23 @@ func (r *runner) playedSlots(ctx context.Context, q querier, id int64) (map[slot
 	return played, nil
 }
 
-// pickLadder chooses the ladder match whose result tells the most: the
-// submission with the fewest games (counting those being played), the
-// widest rating interval among them, the newest among those; against the
-// submissions closest to it in rating. Seats are in random order. None
-// once every submission has played enough games.
-func pickLadder(l *ladder, busy map[int64]int, seats, enough int) *work {
-	n := len(l.subs)
-	games := func(i int) int { return l.played[i] + busy[l.subs[i]] }
-	width := func(i int) float64 { return l.ratings[i].High - l.ratings[i].Low }
-	focus := 0
-	for i := 1; i < n; i++ {
-		gi, gf := games(i), games(focus)
-		if gi < gf || gi == gf && (width(i) > width(focus) || width(i) == width(focus) && l.subs[i] > l.subs[focus]) {
-			focus = i
-		}
-	}
-	if games(focus) >= enough {
-		return nil
-	}
-	others := make([]int, 0, n-1)
-	for i := range n {
-		if i != focus {
-			others = append(others, i)
-		}
-	}
-	dist := func(i int) float64 {
-		d := l.ratings[i].Elo - l.ratings[focus].Elo
-		if d < 0 {
-			d = -d
-		}
-		return d
-	}
-	sort.SliceStable(others, func(x, y int) bool {
-		i, j := others[x], others[y]
-		if dist(i) != dist(j) {
-			return dist(i) < dist(j)
-		}
-		return games(i) < games(j)
-	})
-	w := &work{subs: []int64{l.subs[focus]}, refs: []int{-1}}
-	for _, i := range others[:seats-1] {
-		w.subs, w.refs = append(w.subs, l.subs[i]), append(w.refs, -1)
-	}
-	rand.Shuffle(len(w.subs), func(i, j int) { w.subs[i], w.subs[j] = w.subs[j], w.subs[i] })
-	return w
-}
-
 // done marks w's submissions no longer busy.
 func (r *runner) done(w *work) {
 	r.a.mu.Lock()
 	defer r.a.mu.Unlock()
+	if !w.test {
+		r.a.busy.end(w.subs)
+		return
+	}
 	for _, id := range w.subs {
-		switch {
-		case id == 0:
-		case w.test:
-			if r.testBusy[id][w.slot]--; r.testBusy[id][w.slot] <= 0 {
-				delete(r.testBusy[id], w.slot)
-			}
-			if len(r.testBusy[id]) == 0 {
-				delete(r.testBusy, id)
-			}
-		default:
-			if r.a.busy[id]--; r.a.busy[id] <= 0 {
-				delete(r.a.busy, id)
-			}
+		if id == 0 {
+			continue
+		}
+		if r.testBusy[id][w.slot]--; r.testBusy[id][w.slot] <= 0 {
+			delete(r.testBusy[id], w.slot)
+		}
+		if len(r.testBusy[id]) == 0 {
+			delete(r.testBusy, id)
 		}
 	}
 }

@@ -9,8 +9,8 @@ import (
 )
 
 // Ratings are on the Elo scale: a difference of 400 points means odds of
-// 10 to 1, and the average bot (or, when the prior is used, the virtual
-// opponent) is at 1500.
+// 10 to 1, and the average bot is at 1500 (when the prior is used, the
+// average weighted by how much the games say of each bot).
 const (
 	eloBase  = 1500.0
 	eloScale = 400 / math.Ln10 // Elo points per unit of natural log-strength
@@ -33,7 +33,12 @@ type Rating struct {
 type Fit struct {
 	Ratings []Rating
 	Prior   bool // the data did not determine every rating: the prior was used
-	Iter    int  // Newton steps taken
+	// When it was, the bots that won every game (ranked above every
+	// other in each), lost every game, and played none: empty when
+	// none did, and a group of bots won every game against the others
+	// or never met them.
+	Unbeaten, Winless, Unplayed []int
+	Iter                        int // Newton steps taken
 }
 
 // Game is one match as the rating fit sees it: who played and the score
@@ -153,7 +158,12 @@ func fact(n int) float64 {
 // that links them all (the comparison graph is strongly connected).
 // When it does not — a bot that won or lost everything, a bot with no
 // games — each bot gets priorGames virtual draws against a virtual bot
-// fixed at 1500, which keeps every rating finite; Fit.Prior says so.
+// fixed at 1500, which keeps every rating finite; Fit.Prior says so. The
+// ratings are then placed so that their average, weighted by how much
+// the games say of each, is 1500, and their intervals are those of each
+// rating less that average: the games tell the bots apart, only the
+// prior sets their level, which would otherwise add the same few
+// hundred points to every interval however many games were played.
 func FitRatings(n int, gs []Game) Fit {
 	if n == 0 {
 		return Fit{}
@@ -166,6 +176,9 @@ func FitRatings(n int, gs []Game) Fit {
 		return v
 	}
 	fit := Fit{Prior: prior}
+	if prior {
+		fit.Unbeaten, fit.Winless, fit.Unplayed = extremes(n, st)
+	}
 	cur := ll(theta)
 	for fit.Iter = 0; fit.Iter < 200; fit.Iter++ {
 		_, g, h := derivs(n, st, theta, prior, true)
@@ -208,7 +221,33 @@ func FitRatings(n int, gs []Game) Fit {
 	info := negate(h)
 	var cov [][]float64
 	if prior {
+		// The games tell the ratings apart, only the prior's few
+		// virtual draws set their level. The ratings are each taken
+		// less their average weighted by how much the games say of each
+		// (the information's diagonal): a bot that won or lost
+		// everything, whose rating only the prior bounds, weighs
+		// little. Their covariance is A·Σ·Aᵀ, A = I - 1·wᵀ: what the
+		// games say, narrowing as they accrue.
+		w := make([]float64, n)
+		sum := 0.0
+		for i := range w {
+			w[i] = info[i][i]
+			sum += w[i]
+		}
+		for i := range w {
+			w[i] /= sum
+		}
 		cov, _ = inverse(info)
+		if cov != nil {
+			cov = relative(cov, w)
+		}
+		level := 0.0
+		for i, x := range theta {
+			level += w[i] * x
+		}
+		for i := range theta {
+			theta[i] -= level
+		}
 	} else {
 		// Moore–Penrose inverse of the information, whose null space is
 		// the all-ones vector: (I + J/n)^-1 - J/n.
@@ -289,6 +328,30 @@ func derivs(n int, st []stage, th []float64, prior, full bool) (float64, []float
 	return v, g, h
 }
 
+// extremes are the bots never ranked below another, never ranked above
+// another, and in no game, by the stages.
+func extremes(n int, st []stage) (unbeaten, winless, unplayed []int) {
+	above, below := make([]bool, n), make([]bool, n)
+	for _, s := range st {
+		for _, x := range s.set {
+			if x != s.winner {
+				above[s.winner], below[x] = true, true
+			}
+		}
+	}
+	for i := range n {
+		switch {
+		case !above[i] && !below[i]:
+			unplayed = append(unplayed, i)
+		case !below[i]:
+			unbeaten = append(unbeaten, i)
+		case !above[i]:
+			winless = append(winless, i)
+		}
+	}
+	return unbeaten, winless, unplayed
+}
+
 // stronglyConnected reports whether every bot can be reached from every
 // other by following "ranked at least as high as" edges of the stages.
 func stronglyConnected(n int, st []stage) bool {
@@ -321,6 +384,28 @@ func stronglyConnected(n int, st []stage) bool {
 		return count == n
 	}
 	return reach(fwd) && reach(back)
+}
+
+// relative is A·a·Aᵀ, A = I - 1·wᵀ: the covariance of x - wᵀx·1 when a
+// is that of x.
+func relative(a [][]float64, w []float64) [][]float64 {
+	n := len(a)
+	aw := make([]float64, n) // a·w
+	waw := 0.0               // wᵀ·a·w
+	for i := range a {
+		for j := range a[i] {
+			aw[i] += a[i][j] * w[j]
+		}
+		waw += w[i] * aw[i]
+	}
+	out := make([][]float64, n)
+	for i := range a {
+		out[i] = make([]float64, n)
+		for j := range a[i] {
+			out[i][j] = a[i][j] - aw[i] - aw[j] + waw
+		}
+	}
+	return out
 }
 
 func negate(a [][]float64) [][]float64 {

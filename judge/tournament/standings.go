@@ -27,7 +27,8 @@ type Standings struct {
 	Scheduled int        `json:"scheduled"` // matches in the schedule (of this shard)
 	ScoreKind string     `json:"score_kind"`
 	RatingFit string     `json:"rating_model"`
-	Prior     bool       `json:"rating_prior"` // the ratings needed the prior (see docs/tournaments.md)
+	Prior     bool       `json:"rating_prior"`                // the ratings needed the prior (see docs/tournaments.md)
+	PriorNote string     `json:"rating_prior_note,omitempty"` // why
 	Standings []Standing `json:"standings"`
 	Excluded  []Excluded `json:"excluded,omitempty"`
 	// Replayed are the bots that had changed since their matches were
@@ -214,6 +215,7 @@ func ComputeStandings(h *Header, names []string, excluded []Excluded, recs []*Ma
 		Matches: used, Scheduled: scheduled,
 		ScoreKind: "points", RatingFit: "bradley-terry",
 		Prior:     fit.Prior,
+		PriorNote: priorNote(fit, names),
 		Standings: rows,
 		Excluded:  excluded,
 	}
@@ -221,6 +223,28 @@ func ComputeStandings(h *Header, names []string, excluded []Excluded, recs []*Ma
 		s.ScoreKind, s.RatingFit = "average", "plackett-luce"
 	}
 	return s
+}
+
+// priorNote says why fit needed its prior, naming the bots.
+func priorNote(fit Fit, names []string) string {
+	if !fit.Prior {
+		return ""
+	}
+	var parts []string
+	for _, c := range []struct {
+		bots []int
+		what string
+	}{{fit.Unbeaten, "won every game"}, {fit.Winless, "lost every game"}, {fit.Unplayed, "played none"}} {
+		for _, i := range c.bots {
+			if i < len(names) {
+				parts = append(parts, names[i]+" "+c.what)
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return "some bots won every game against the others, or never played them"
+	}
+	return strings.Join(parts, "; ")
 }
 
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
@@ -463,7 +487,7 @@ func (s *Standings) Print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "%d of %d matches played; score: %s; rating: %s, Elo scale", s.Matches, s.Scheduled, scoreDoc(s.ScoreKind), s.RatingFit)
 	if s.Prior {
-		fmt.Fprint(w, " (with a weak prior: some bot won or lost everything)")
+		fmt.Fprintf(w, " (with a weak prior: %s)", judge.PrintableLine(s.PriorNote))
 	}
 	fmt.Fprintln(w)
 }
