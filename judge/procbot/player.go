@@ -152,12 +152,23 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(spec.Argv) == 0 {
+		return nil, errors.New("empty bot command")
+	}
+	// What the program runs, a script's interpreter, is looked at before
+	// it starts: one that is not a program is the bot's error, at once.
+	interp := ""
+	if prog, err := lookPath(inDir(spec.Argv[0], spec.Dir)); err == nil {
+		if interp, err = interpreterOf(prog, spec.Dir); err != nil {
+			return nil, fmt.Errorf("bot %s: %w", spec.Argv[0], err)
+		}
+	}
 	inR, inW, err := stdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("stdin pipe: %w", err)
 	}
 	defer inR.Close()
-	mode, shims := chooseIO(mode, spec.Argv)
+	mode, shims := chooseIO(mode, interp)
 	var outR, outW *os.File
 	if mode == PTY {
 		outR, outW, err = openRawPTY()
