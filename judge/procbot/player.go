@@ -266,22 +266,13 @@ func (p *Player) watchStdin() {
 	p.outR.inClosed()
 }
 
-// Env is the whole environment of a bot: PATH, HOME, LANG and SystemEnv
-// from the judge's, JUDGE_SEED, RuntimeEnv(memory) for a memory limit of
-// memory bytes, and what the configuration adds (which may replace any of
-// them).
-// Nothing else of the judge's environment reaches a bot.
+// Env is the whole environment of a bot: BaseEnv, JUDGE_SEED,
+// RuntimeEnv(memory) for a memory limit of memory bytes, and what the
+// configuration adds (which may replace any of them). Nothing of the
+// judge's own environment reaches a bot on Linux and macOS; on Windows
+// only SystemEnv and PATH do.
 func Env(extra map[string]string, seed uint64, memory int64) []string {
-	env := map[string]string{
-		"PATH": "/usr/local/bin:/usr/bin:/bin",
-		"HOME": "/tmp",
-		"LANG": "C.UTF-8",
-	}
-	for _, k := range append([]string{"PATH", "HOME", "LANG"}, SystemEnv...) {
-		if v, ok := os.LookupEnv(k); ok {
-			env[k] = v
-		}
-	}
+	env := BaseEnv()
 	env["JUDGE_SEED"] = strconv.FormatUint(seed, 10)
 	for k, v := range RuntimeEnv(memory) {
 		env[k] = v
