@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -110,6 +111,7 @@ type Player struct {
 	stderr *tailBuffer
 	errEnd chan struct{} // closed once stderr is read to its end
 	jvmMsg []byte        // a JVM's first line on stderr, which no reason needs (jvmLine)
+	dir    string        // the bot's directory, absolute, with a slash; "" for none
 	io     IO            // PTY or Pipe
 	freeze bool          // stop the bot between its turns
 	// A bot is left unfrozen between its turns until it is found
@@ -229,6 +231,7 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 		stderr:  newTailBuffer(o.Stderr),
 		errEnd:  make(chan struct{}),
 		jvmMsg:  jvmLine(env),
+		dir:     dirPrefix(spec.Dir),
 		freeze:  proc.Level() != sandbox.None,
 		started: started,
 	}
@@ -522,9 +525,29 @@ func (p *Player) closed(what string) error {
 	}
 	p.waitStderr()
 	if text, _ := p.stderr.Bytes(); len(bytes.TrimPrefix(text, p.jvmMsg)) > 0 {
-		f.Reason += "; stderr: " + judge.LastLines(bytes.TrimPrefix(text, p.jvmMsg), 5, 600)
+		text = bytes.TrimPrefix(text, p.jvmMsg)
+		if p.dir != "" {
+			text = bytes.ReplaceAll(text, []byte(p.dir), nil)
+		}
+		f.Reason += "; stderr: " + judge.LastLines(text, 5, 600)
 	}
 	return f
+}
+
+// dirPrefix is dir, a bot's directory, made absolute and ending in a
+// slash, as it begins the paths of the bot's files in what the bot
+// writes (a Python traceback names its script by its absolute path): a
+// crash's reason names them relative to it ("bot.py", not
+// /srv/arena/builds/KEY/src/bot.py). "" for none, or the root.
+func dirPrefix(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil || abs == string(filepath.Separator) {
+		return ""
+	}
+	return abs + string(filepath.Separator)
 }
 
 // endedEarly is the reason of a bot that exited with status 0 while the
