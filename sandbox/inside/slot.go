@@ -31,8 +31,8 @@ import (
 // nothing of it: its processes die with it, and the thread starts the
 // next program only if the program left nothing in its namespaces (no
 // file at any depth of /tmp, /dev/shm or /dev/mqueue, no System V IPC
-// object: see traces); otherwise the thread ends, its namespaces with it, and a new
-// one is made for the next program.
+// object: see traces); otherwise the thread ends, its namespaces with
+// it, and a new one is made for the next program.
 func runSlot() {
 	const ctl = 3
 	st := os.NewFile(4, "status")
