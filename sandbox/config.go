@@ -84,9 +84,13 @@ func configFor(spec Spec) (cfg *wire.Config, ro, rw []string, err error) {
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if real, _ := pyenvProgram(spec.Argv[0], spec.Env); real != "" {
+	switch real, _ := pyenvProgram(spec.Argv[0], spec.Env); {
+	case real != "":
 		// Python finds its library from argv[0].
 		cfg.Path, cfg.Argv[0] = real, real
+	case !strings.Contains(spec.Argv[0], "/") && !envFinds(spec.Argv[0], spec.Env, cfg.Path, visible):
+		// Found in the judge's PATH only (lookup.go).
+		cfg.Argv[0] = cfg.Path
 	}
 	switch {
 	case spec.Dir != "" && visible(base):
@@ -110,10 +114,10 @@ func configFor(spec Spec) (cfg *wire.Config, ro, rw []string, err error) {
 	return cfg, ro, rw, nil
 }
 
-// findProgram resolves argv0 the way execvp would, but among the
-// directories visible accepts, so that a program found outside the
-// sandbox first (a pyenv shim in the judge's PATH) does not hide the one
-// inside it.
+// findProgram resolves argv0 the way execvp would, in the judge's PATH
+// and then env's (searchPath), but among the directories visible
+// accepts, so that a program found outside the sandbox first (a pyenv
+// shim in the judge's PATH) does not hide the one inside it.
 func findProgram(argv0, base string, env []string, visible func(string) bool) (string, error) {
 	if strings.Contains(argv0, "/") {
 		p := argv0
@@ -125,17 +129,8 @@ func findProgram(argv0, base string, env []string, visible func(string) bool) (s
 		}
 		return p, nil
 	}
-	path := os.Getenv("PATH")
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			path = v
-		}
-	}
 	var hidden string
-	for _, dir := range filepath.SplitList(path) {
-		if dir == "" || !filepath.IsAbs(dir) {
-			continue
-		}
+	for _, dir := range searchPath(env) {
 		p := filepath.Join(dir, argv0)
 		st, err := os.Stat(p)
 		if err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
@@ -152,41 +147,6 @@ func findProgram(argv0, base string, env []string, visible func(string) bool) (s
 		return "", fmt.Errorf("sandbox: %s is %s, which the sandbox does not show (add its installation to the read-only paths)", argv0, hidden)
 	}
 	return "", fmt.Errorf("sandbox: %s: %w", argv0, exec.ErrNotFound)
-}
-
-// pyenvProgram resolves a program that the judge's PATH finds first as a
-// pyenv shim (a script that runs pyenv, which the sandbox does not show)
-// to the interpreter it stands for, with its installation directory.
-// Only the global version ($PYENV_VERSION, else $PYENV_ROOT/version)
-// counts. It returns "" when argv0 is no pyenv shim.
-func pyenvProgram(argv0 string, env []string) (real, install string) {
-	if strings.Contains(argv0, "/") {
-		return "", ""
-	}
-	path, err := exec.LookPath(argv0)
-	if err != nil || filepath.Base(filepath.Dir(path)) != "shims" {
-		return "", ""
-	}
-	root := filepath.Dir(filepath.Dir(path))
-	version := os.Getenv("PYENV_VERSION")
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PYENV_VERSION="); ok {
-			version = v
-		}
-	}
-	if version == "" {
-		b, err := os.ReadFile(filepath.Join(root, "version"))
-		if err != nil {
-			return "", ""
-		}
-		version = strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
-	}
-	install = filepath.Join(root, "versions", version)
-	real = filepath.Join(install, "bin", argv0)
-	if st, err := os.Stat(real); err != nil || st.IsDir() {
-		return "", ""
-	}
-	return real, install
 }
 
 // othersCanRead checks that a program running as nobody can use path.

@@ -797,3 +797,58 @@ print("queue" if libc.mq_open(b"/left", flags, 0o600, None) >= 0 else "no queue"
 		})
 	}
 }
+
+// TestReuseForgetsTmpAtAnyDepth runs, eight times in one slot, a program
+// that writes a file somewhere in its /tmp, each time elsewhere: in /tmp
+// itself, in the directories the sandbox made there to show a directory
+// of the judge's that lies under /tmp (as it shows Ruby bots'
+// line-buffering file), in new ones several levels deep, hidden ones. No
+// run finds a file an earlier one wrote.
+func TestReuseForgetsTmpAtAnyDepth(t *testing.T) {
+	for _, l := range []Level{Full, Namespaces} {
+		t.Run(string(l), func(t *testing.T) {
+			available(t, l)
+			ReleaseIdle()
+			// Shown two levels below a directory of /tmp: the sandbox
+			// makes top and top/shown in each program's /tmp.
+			top, err := os.MkdirTemp("/tmp", "judge-depth-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(top) })
+			dir := filepath.Join(top, "shown", "bot")
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range []string{top, filepath.Dir(dir), dir} {
+				if err := os.Chmod(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			places := []string{
+				top + "/shown/left",
+				top + "/left",
+				top + "/shown/.hidden/a/b/left",
+				top + "/.hidden/left",
+				"/tmp/left",
+				"/tmp/.hidden/a/b/c/left",
+				top + "/shown/new/left",
+				top + "/shown/left",
+			}
+			var s *slot
+			for run, place := range places {
+				script := fmt.Sprintf(`echo "found:$(find /tmp -xdev -name 'left*' | sort | tr '\n' ' ')"
+					mkdir -p %[1]s && echo %[2]d >%[3]s && echo wrote`, filepath.Dir(place), run, place)
+				keepOnly(s)
+				out, e, s2 := runIn(t, l, script, hostileLimits, dir)
+				if e.Code != 0 || s2 == nil || s != nil && s2 != s || !strings.Contains(out, "\nwrote\n") {
+					t.Fatalf("run %d: %v, %q (the same slot: %v): nothing proven", run, e, out, s2 == s)
+				}
+				s = s2
+				if found, _, _ := strings.Cut(out, "\n"); found != "found:" {
+					t.Errorf("run %d finds what an earlier one wrote: %s", run, found)
+				}
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -110,6 +111,7 @@ type Player struct {
 	stderr *tailBuffer
 	errEnd chan struct{} // closed once stderr is read to its end
 	jvmMsg []byte        // a JVM's first line on stderr, which no reason needs (jvmLine)
+	dir    string        // the bot's directory, absolute, with a slash; "" for none
 	io     IO            // PTY or Pipe
 	freeze bool          // stop the bot between its turns
 	// A bot is left unfrozen between its turns until it is found
@@ -152,12 +154,23 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(spec.Argv) == 0 {
+		return nil, errors.New("empty bot command")
+	}
+	// What the program runs, a script's interpreter, is looked at before
+	// it starts: one that is not a program is the bot's error, at once.
+	interp := ""
+	if prog, err := lookPath(inDir(spec.Argv[0], spec.Dir)); err == nil {
+		if interp, err = interpreterOf(prog, spec.Dir); err != nil {
+			return nil, fmt.Errorf("bot %s: %w", spec.Argv[0], err)
+		}
+	}
 	inR, inW, err := stdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("stdin pipe: %w", err)
 	}
 	defer inR.Close()
-	mode, shims := chooseIO(mode, spec.Argv)
+	mode, shims := chooseIO(mode, interp)
 	var outR, outW *os.File
 	if mode == PTY {
 		outR, outW, err = openRawPTY()
@@ -218,6 +231,7 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 		stderr:  newTailBuffer(o.Stderr),
 		errEnd:  make(chan struct{}),
 		jvmMsg:  jvmLine(env),
+		dir:     dirPrefix(spec.Dir),
 		freeze:  proc.Level() != sandbox.None,
 		started: started,
 	}
@@ -255,22 +269,13 @@ func (p *Player) watchStdin() {
 	p.outR.inClosed()
 }
 
-// Env is the whole environment of a bot: PATH, HOME, LANG and SystemEnv
-// from the judge's, JUDGE_SEED, RuntimeEnv(memory) for a memory limit of
-// memory bytes, and what the configuration adds (which may replace any of
-// them).
-// Nothing else of the judge's environment reaches a bot.
+// Env is the whole environment of a bot: BaseEnv, JUDGE_SEED,
+// RuntimeEnv(memory) for a memory limit of memory bytes, and what the
+// configuration adds (which may replace any of them). Nothing of the
+// judge's own environment reaches a bot on Linux and macOS; on Windows
+// only SystemEnv and PATH do.
 func Env(extra map[string]string, seed uint64, memory int64) []string {
-	env := map[string]string{
-		"PATH": "/usr/local/bin:/usr/bin:/bin",
-		"HOME": "/tmp",
-		"LANG": "C.UTF-8",
-	}
-	for _, k := range append([]string{"PATH", "HOME", "LANG"}, SystemEnv...) {
-		if v, ok := os.LookupEnv(k); ok {
-			env[k] = v
-		}
-	}
+	env := BaseEnv()
 	env["JUDGE_SEED"] = strconv.FormatUint(seed, 10)
 	for k, v := range RuntimeEnv(memory) {
 		env[k] = v
@@ -520,9 +525,29 @@ func (p *Player) closed(what string) error {
 	}
 	p.waitStderr()
 	if text, _ := p.stderr.Bytes(); len(bytes.TrimPrefix(text, p.jvmMsg)) > 0 {
-		f.Reason += "; stderr: " + judge.LastLines(bytes.TrimPrefix(text, p.jvmMsg), 5, 600)
+		text = bytes.TrimPrefix(text, p.jvmMsg)
+		if p.dir != "" {
+			text = bytes.ReplaceAll(text, []byte(p.dir), nil)
+		}
+		f.Reason += "; stderr: " + judge.LastLines(text, 5, 600)
 	}
 	return f
+}
+
+// dirPrefix is dir, a bot's directory, made absolute and ending in a
+// slash, as it begins the paths of the bot's files in what the bot
+// writes (a Python traceback names its script by its absolute path): a
+// crash's reason names them relative to it ("bot.py", not
+// /srv/arena/builds/KEY/src/bot.py). "" for none, or the root.
+func dirPrefix(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil || abs == string(filepath.Separator) {
+		return ""
+	}
+	return abs + string(filepath.Separator)
 }
 
 // endedEarly is the reason of a bot that exited with status 0 while the

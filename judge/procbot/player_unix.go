@@ -33,9 +33,21 @@ func MakeRaw(f *os.File) error {
 func stdinPipe() (r, w *os.File, err error) { return os.Pipe() }
 
 // SystemEnv are the variables of the judge's environment that every
-// program needs on this system, besides PATH, HOME and LANG: none on
-// Unix.
+// program needs on this system: none on Unix.
 var SystemEnv []string
+
+// BaseEnv is the environment every bot starts from, the same whatever
+// the judge's: programs in the system's directories (a program named
+// without a slash is found in the judge's PATH before it starts, see
+// package sandbox), its private /tmp as its home (at level basic its
+// private temporary directory), and UTF-8 text.
+func BaseEnv() map[string]string {
+	return map[string]string{
+		"PATH": "/usr/local/bin:/usr/bin:/bin",
+		"HOME": "/tmp",
+		"LANG": "C.UTF-8",
+	}
+}
 
 // pipeBytes is how many bytes the pipe fd holds, unread (FIONREAD); 0
 // when it cannot tell.

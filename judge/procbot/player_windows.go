@@ -46,8 +46,21 @@ func stdinPipe() (r, w *os.File, err error) {
 const stdinBuffer = 1 << 20
 
 // SystemEnv are the variables of the judge's environment that every
-// program needs on this system, besides PATH, HOME and LANG: where
-// Windows, the user's profile and temporary files are, and how commands
-// are found.
+// program needs on this system: where Windows, the user's profile and
+// temporary files are, and how commands are found.
 var SystemEnv = []string{"SystemRoot", "SystemDrive", "windir", "ComSpec", "PATHEXT",
 	"TEMP", "TMP", "USERPROFILE", "APPDATA", "LOCALAPPDATA", "ProgramData"}
+
+// BaseEnv is the environment every bot starts from: on Windows, which
+// has no sandbox (bots run as the judge's user, for trying them), the
+// judge's PATH and SystemEnv, without which Windows programs do not
+// start, and UTF-8 text.
+func BaseEnv() map[string]string {
+	env := map[string]string{"LANG": "C.UTF-8"}
+	for _, k := range append([]string{"PATH"}, SystemEnv...) {
+		if v, ok := os.LookupEnv(k); ok {
+			env[k] = v
+		}
+	}
+	return env
+}

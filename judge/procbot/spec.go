@@ -50,6 +50,11 @@ func ParseBot(arg string) (Spec, error) {
 	if err := checkSpecial(argv); err != nil {
 		return Spec{}, err
 	}
+	if p, err := lookPath(argv[0]); err == nil {
+		if _, err := interpreterOf(p, ""); err != nil {
+			return Spec{}, fmt.Errorf("bot %s: %w", argv[0], err)
+		}
+	}
 	if len(argv) == 1 {
 		if err := checkProgram(argv[0]); err != nil {
 			return Spec{}, err
@@ -112,6 +117,61 @@ func special(m os.FileMode) string {
 		return "not a regular file"
 	}
 	return ""
+}
+
+// maxShebangs is how many #! lines the kernel follows from a program to
+// the one it runs (Linux's BINPRM_MAX_RECURSION).
+const maxShebangs = 4
+
+// interpreterOf is the program that runs for the program at path: path
+// itself for a binary, else the program its #! line names, followed
+// through scripts as the kernel does. Relative paths are taken from dir
+// (the program's working directory; "" for the current one). It never
+// waits: a file of the chain that is not a regular file (a FIFO, a
+// directory, a socket, a device) is an error that says what it is, found
+// before it is opened, and every file is opened with OpenFile.
+func interpreterOf(path, dir string) (string, error) {
+	head := make([]byte, 256) // what the kernel reads of a #! line
+	from := ""                // the script whose #! line names path
+	for range maxShebangs + 1 {
+		p := path
+		if dir != "" && !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		st, err := os.Stat(p)
+		switch {
+		case err != nil && from != "":
+			return "", fmt.Errorf("the #! line of %s names %s: %w", from, path, err)
+		case err != nil:
+			return "", err
+		case from != "" && !st.Mode().IsRegular():
+			kind := special(st.Mode())
+			if st.IsDir() {
+				kind = "a directory"
+			}
+			return "", fmt.Errorf("the #! line of %s names %s, which is %s, not a program", from, path, kind)
+		}
+		f, err := OpenFile(p)
+		if err != nil {
+			if st.Mode().IsRegular() {
+				return p, nil // one the judge may not read (or replaced since): the kernel knows
+			}
+			return "", err
+		}
+		n, _ := f.ReadAt(head, 0)
+		f.Close()
+		line, ok := bytes.CutPrefix(head[:n], []byte("#!"))
+		if !ok {
+			return p, nil
+		}
+		line, _, _ = bytes.Cut(line, []byte("\n"))
+		fields := strings.Fields(string(line))
+		if len(fields) == 0 {
+			return p, nil // the kernel will not run it, and says so
+		}
+		from, path = p, fields[0]
+	}
+	return "", fmt.Errorf("%s: more than %d #! lines lead to a program", from, maxShebangs)
 }
 
 // ReadFile is os.ReadFile through OpenFile: it never waits on a FIFO or
@@ -276,6 +336,15 @@ func mainFile(argv []string) string {
 		return ""
 	}
 	return p
+}
+
+// inDir is the program name as found from the directory dir: a
+// relative path with a slash is taken from dir.
+func inDir(name, dir string) string {
+	if dir == "" || filepath.IsAbs(name) || !strings.Contains(name, "/") {
+		return name
+	}
+	return filepath.Join(dir, name)
 }
 
 func lookPath(name string) (string, error) {

@@ -4,11 +4,15 @@ package procbot_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"judge/judge"
 	"judge/judge/judgetest"
+	"judge/judge/procbot"
 )
 
 const stderrBot = "judge/procbot/testdata/stderr_turns.py"
@@ -67,5 +71,28 @@ func TestTurnStderrUntraced(t *testing.T) {
 	}
 	if b := res.Replay.Bots[0]; b.StderrBytes < 300000 || !strings.Contains(b.Stderr, "yyy") {
 		t.Errorf("the bot's stderr: %d bytes in all, a tail of %d bytes", b.StderrBytes, len(b.Stderr))
+	}
+}
+
+// A crash's reason names the bot's files relative to its directory, as
+// its author knows them: a Python traceback says File "bot.py", not the
+// path of the directory the judge built it in.
+func TestCrashReasonPathsAreRelative(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "builds", "key", "src")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for d := dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bot := filepath.Join(dir, "bot.py")
+	if err := os.WriteFile(bot, []byte("import sys\n\n\nraise RuntimeError('no idea how to play')\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := playTurn(t, procbot.Spec{Name: "bot", Argv: []string{"python3", bot}, Dir: dir}, procbot.Options{}, 20*time.Second)
+	if tr.status != judge.Crash || !strings.Contains(tr.reason, `File "bot.py", line 4`) || strings.Contains(tr.reason, dir) {
+		t.Errorf("%s: %s; want a crash whose traceback names bot.py, not %s", tr.status, tr.reason, dir)
 	}
 }

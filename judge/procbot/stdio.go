@@ -1,7 +1,6 @@
 package procbot
 
 import (
-	"bytes"
 	"debug/elf"
 	"fmt"
 	"os"
@@ -121,22 +120,23 @@ func writeRubySync() (string, error) {
 	return path, nil
 }
 
-// chooseIO is the output a bot of argv gets in mode m, and whether the
-// line buffering of mode AutoIO is added to its environment.
-func chooseIO(m IO, argv []string) (out IO, shims bool) {
+// chooseIO is the output a bot whose program runs interp (its #!
+// interpreter for a script; "" when it was not found) gets in mode m,
+// and whether the line buffering of mode AutoIO is added to its
+// environment.
+func chooseIO(m IO, interp string) (out IO, shims bool) {
 	switch m {
 	case PTY, Pipe:
 		return m, false
 	}
-	if lineBuffering().err != nil || len(argv) == 0 {
+	if lineBuffering().err != nil {
 		return PTY, false
 	}
-	path, err := lookPath(argv[0])
-	if err != nil {
+	if interp == "" {
 		// The sandbox says why it cannot start it.
 		return Pipe, true
 	}
-	if unreached(path) {
+	if unreachedProgram(interp) {
 		return PTY, false
 	}
 	return Pipe, true
@@ -185,43 +185,35 @@ type progKey struct {
 var progCache sync.Map // progKey → bool
 
 // unreached says whether the program at path is an ELF file into which
-// libstdbuf cannot be preloaded: one that the kernel runs without an
-// interpreter (ld.so), unless it is Go (whose output has no buffer of the
-// C library), or one of another ELF class or machine than libstdbuf. A
-// script is judged by its interpreter (the #! line's program).
+// libstdbuf cannot be preloaded (unreachedProgram); a script is judged by
+// its interpreter (the #! line's program).
 func unreached(path string) bool {
-	for range 4 { // a script's interpreter may be a script
-		st, err := os.Stat(path)
-		if err != nil {
-			return false
-		}
-		key := progKey{path, st.Size(), st.ModTime()}
-		if v, ok := progCache.Load(key); ok {
-			return v.(bool)
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return false
-		}
-		head := make([]byte, 256)
-		n, _ := f.ReadAt(head, 0)
-		head = head[:n]
-		if interp, ok := bytes.CutPrefix(head, []byte("#!")); ok {
-			f.Close()
-			line, _, _ := bytes.Cut(interp, []byte("\n"))
-			fields := strings.Fields(string(line))
-			if len(fields) == 0 {
-				return false
-			}
-			path = fields[0]
-			continue
-		}
-		static := unreachedELF(f)
-		f.Close()
-		progCache.Store(key, static)
-		return static
+	interp, err := interpreterOf(path, "")
+	return err == nil && unreachedProgram(interp)
+}
+
+// unreachedProgram says whether the program at path (no script) is an
+// ELF file into which libstdbuf cannot be preloaded: one that the kernel
+// runs without an interpreter (ld.so), unless it is Go (whose output has
+// no buffer of the C library), or one of another ELF class or machine
+// than libstdbuf.
+func unreachedProgram(path string) bool {
+	f, err := OpenFile(path)
+	if err != nil {
+		return false
 	}
-	return false
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	key := progKey{path, st.Size(), st.ModTime()}
+	if v, ok := progCache.Load(key); ok {
+		return v.(bool)
+	}
+	static := unreachedELF(f)
+	progCache.Store(key, static)
+	return static
 }
 
 // unreachedELF tells an ELF program with no interpreter that is not Go,

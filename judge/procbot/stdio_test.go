@@ -1,11 +1,17 @@
 package procbot
 
 import (
+	"context"
 	"encoding/binary"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
+
+	"judge/judge"
+	"judge/sandbox"
 )
 
 // unreached tells the programs that libstdbuf cannot be preloaded into,
@@ -73,5 +79,50 @@ func TestUnreachedPrograms(t *testing.T) {
 		if got := unreached(tt.path); got != tt.want {
 			t.Errorf("unreached(%s) = %v, want %v", filepath.Base(tt.path), got, tt.want)
 		}
+	}
+}
+
+// A bot that writes next to the line-buffering file of Ruby bots, which
+// the sandbox shows in a directory of the bot's /tmp, leaves nothing
+// there for the bots that run after it in the same reused sandboxes: a
+// counter kept there stays at 0, match after match.
+func TestNothingLeftNextToTheRubyFile(t *testing.T) {
+	if lineBuffering().err != nil {
+		t.Skipf("no line buffering here: %v", lineBuffering().err)
+	}
+	const script = `d=$(dirname "${RUBYOPT#-r}")
+		n=$(cat "$d/counter" 2>/dev/null || echo 0)
+		echo $((n+1)) 2>/dev/null >"$d/counter" && echo "count $n, wrote $d/counter" || echo "count $n"
+		echo '#END'`
+	for _, l := range []sandbox.Level{sandbox.Full, sandbox.Namespaces} {
+		t.Run(string(l), func(t *testing.T) {
+			if best := RunLevel(sandbox.Auto); best != sandbox.Full && (l == sandbox.Full || best != sandbox.Namespaces) {
+				t.Skipf("level %s is not available here", l)
+			}
+			wrote := false
+			for run := range 8 {
+				p, err := Start(Spec{Name: "counter", Argv: []string{"sh", "-c", script}}, Options{Level: l}, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ctx := context.Background()
+				limit := 20 * time.Second
+				if err := p.BeginTurn(ctx, judge.Turn{Number: 1, Limit: limit, Deadline: time.Now().Add(limit), First: true}); err != nil {
+					t.Fatal(err)
+				}
+				line, err := p.ReadLine(ctx)
+				p.Stop(time.Second)
+				if err != nil || p.IO() != Pipe {
+					t.Fatalf("run %d: %v, on a %s", run, err, p.IO())
+				}
+				wrote = wrote || strings.Contains(string(line), "wrote")
+				if !strings.HasPrefix(string(line), "count 0") {
+					t.Errorf("run %d finds a counter an earlier one left: %s", run, line)
+				}
+			}
+			if !wrote {
+				t.Error("no run could write next to the Ruby file: nothing proven")
+			}
+		})
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"syscall"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -31,9 +30,9 @@ import (
 // and reaps them all before it reports, so that the next program finds
 // nothing of it: its processes die with it, and the thread starts the
 // next program only if the program left nothing in its namespaces (no
-// file in /tmp, /dev/shm or /dev/mqueue, no System V IPC object: see
-// traces); otherwise the thread ends, its namespaces with it, and a new
-// one is made for the next program.
+// file at any depth of /tmp, /dev/shm or /dev/mqueue, no System V IPC
+// object: see traces); otherwise the thread ends, its namespaces with
+// it, and a new one is made for the next program.
 func runSlot() {
 	const ctl = 3
 	st := os.NewFile(4, "status")
@@ -83,6 +82,9 @@ func runSlot() {
 		}
 		<-goOn
 		status, botRU := reapProgram(r.pid)
+		// Nothing of the program runs any more: the thread looks at
+		// what it left while the judge reads the end.
+		next.ended <- struct{}{}
 		var after unix.Rusage
 		_ = unix.Getrusage(unix.RUSAGE_CHILDREN, &after)
 		us := func(t unix.Timeval) int64 { return t.Sec*1e6 + t.Usec }
@@ -294,6 +296,9 @@ func pidfdWaits() bool {
 type readyThread struct {
 	run  chan runRequest
 	done chan runResult
+	// ended tells the thread that the program it started has ended,
+	// with every process it started.
+	ended chan struct{}
 	// spoiled is what intact.check found before the next program (set
 	// by the init before it hands the thread on), or nil.
 	spoiled error
@@ -312,7 +317,7 @@ type runResult struct {
 // prepareThread makes a new thread ready to start programs of a slot
 // (serve).
 func prepareThread(cfg *wire.Config, ctl int) *readyThread {
-	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1)}
+	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1), ended: make(chan struct{}, 1)}
 	goOffMain(func() { t.serve(cfg, ctl, nil) })
 	return t
 }
@@ -323,11 +328,11 @@ func prepareThread(cfg *wire.Config, ctl int) *readyThread {
 // each program, it waits for the command, joins the programs' cgroup
 // (v1), forks the program (or its restricted parent, runExec, when
 // rlimits must not bind the init, or on cgroup v2), answers the judge on
-// ctl (reply), and tells the init on done. A command that comes after a
-// program that left something in the thread's namespaces (traces) goes
-// to a new thread, taking first, and this one ends, its namespaces with
-// it: the last program has ended by then, with every process it started,
-// for the init asks for the next only once it has reaped them all. What
+// ctl (reply), and tells the init on done. Once the init has reaped the
+// program and everything it started (ended), the thread looks at what it
+// left in its namespaces (traces), while the judge reads the end: the
+// next command, after a program that left something, goes to a new
+// thread, taking first, and this one ends, its namespaces with it. What
 // fails in the preparing is told at the start, and the thread ends; so
 // it does after any start that failed.
 //
@@ -339,14 +344,14 @@ func (t *readyThread) serve(cfg *wire.Config, ctl int, first *runRequest) {
 	if err == nil {
 		clean = takeTraces()
 	}
-	for used := false; ; used = true {
+	for left := false; ; {
 		var req runRequest
 		if first != nil {
 			req, first = *first, nil
 		} else {
 			req = <-t.run
 		}
-		if used && !clean.same() {
+		if left {
 			goOffMain(func() { t.serve(cfg, ctl, &req) })
 			return
 		}
@@ -376,75 +381,9 @@ func (t *readyThread) serve(cfg *wire.Config, ctl int, first *runRequest) {
 		if err != nil {
 			return
 		}
+		<-t.ended
+		left = !clean.same()
 	}
-}
-
-// traces are what a program could leave in the namespaces of the thread
-// that started it, for the next program to find: entries of /tmp,
-// /dev/shm and /dev/mqueue (POSIX message queues), seen in the inodes of
-// those directories, which every entry made, removed or renamed changes,
-// and so does a change of their owner, mode or attributes; and System V
-// IPC objects. A program can neither mount nor leave a process behind,
-// and its other traces are in files it was given, or die with it.
-type traces struct {
-	dirs [len(traceDirs)]unix.Stat_t
-}
-
-var traceDirs = [...]string{"/tmp", "/dev/shm", "/dev/mqueue"}
-
-// mqueueMagic is the file system type of a POSIX message queue mount.
-const mqueueMagic = 0x19800202
-
-// takeTraces notes the calling thread's traces, or returns nil when it
-// cannot see them all (no message queue file system at /dev/mqueue) or
-// there are System V IPC objects.
-func takeTraces() *traces {
-	var tr traces
-	for i, d := range traceDirs {
-		if err := unix.Stat(d, &tr.dirs[i]); err != nil {
-			return nil
-		}
-		tr.dirs[i].Atim = unix.Timespec{} // reading a directory is no trace
-	}
-	var fs unix.Statfs_t
-	if err := unix.Statfs("/dev/mqueue", &fs); err != nil || fs.Type != mqueueMagic {
-		return nil
-	}
-	if n, err := sysvObjects(); err != nil || n != 0 {
-		return nil
-	}
-	return &tr
-}
-
-// same says whether the calling thread's traces are still tr (false for
-// a nil tr).
-func (tr *traces) same() bool {
-	if tr == nil {
-		return false
-	}
-	now := takeTraces()
-	return now != nil && *now == *tr
-}
-
-// sysvObjects counts the System V shared memory segments, semaphore sets
-// and message queues of the calling thread's IPC namespace.
-func sysvObjects() (int, error) {
-	const shmInfo, semInfo, msgInfo = 14, 19, 12 // SHM_INFO, SEM_INFO, MSG_INFO
-	var buf [64]int32                            // larger than shm_info, seminfo, msginfo
-	if _, _, e := unix.RawSyscall(unix.SYS_SHMCTL, 0, shmInfo, uintptr(unsafe.Pointer(&buf[0]))); e != 0 {
-		return 0, fmt.Errorf("shmctl: %w", e)
-	}
-	n := int(buf[0]) // shm_info.used_ids
-	buf = [64]int32{}
-	if _, _, e := unix.RawSyscall6(unix.SYS_SEMCTL, 0, 0, semInfo, uintptr(unsafe.Pointer(&buf[0])), 0, 0); e != 0 {
-		return 0, fmt.Errorf("semctl: %w", e)
-	}
-	n += int(buf[7]) // seminfo.semusz: the sets in use
-	buf = [64]int32{}
-	if _, _, e := unix.RawSyscall(unix.SYS_MSGCTL, 0, msgInfo, uintptr(unsafe.Pointer(&buf[0]))); e != 0 {
-		return 0, fmt.Errorf("msgctl: %w", e)
-	}
-	return n + int(buf[0]), nil // msginfo.msgpool: the queues in use
 }
 
 // reply answers a run request on the control socket: kind 'P' (the
@@ -495,16 +434,19 @@ func prepareSelf(cfg *wire.Config) error {
 		trees = append(trees, fd)
 	}
 	tmpOpts := tmpOptions(cfg.TmpSize)
-	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
+	// No access times: the thread looks through them between programs
+	// (traces), and a time that only a look changed would hide one that
+	// a program set.
+	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOATIME, tmpOpts); err != nil {
 		return fmt.Errorf("mounting /tmp: %w", err)
 	}
-	if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, tmpOpts); err != nil {
+	if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC|unix.MS_NOATIME, tmpOpts); err != nil {
 		return fmt.Errorf("mounting /dev/shm: %w", err)
 	}
 	// The new IPC namespace's message queues, shown where Linux shows
 	// them, for the thread to see what a program left there (traces).
 	// Without them the thread serves one program.
-	_ = unix.Mount("mqueue", "/dev/mqueue", "mqueue", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
+	_ = unix.Mount("mqueue", "/dev/mqueue", "mqueue", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC|unix.MS_NOATIME, "")
 	for i, m := range inside {
 		var st unix.Stat_t
 		if err := unix.Fstat(trees[i], &st); err != nil {
