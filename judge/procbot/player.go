@@ -525,13 +525,20 @@ func (p *Player) closed(what string) error {
 	}
 	p.waitStderr()
 	if text, _ := p.stderr.Bytes(); len(bytes.TrimPrefix(text, p.jvmMsg)) > 0 {
-		text = bytes.TrimPrefix(text, p.jvmMsg)
-		if p.dir != "" {
-			text = bytes.ReplaceAll(text, []byte(p.dir), nil)
-		}
-		f.Reason += "; stderr: " + judge.LastLines(text, 5, 600)
+		f.Reason += "; stderr: " + judge.LastLines(p.relative(bytes.TrimPrefix(text, p.jvmMsg)), 5, 600)
 	}
 	return f
+}
+
+// relative is text the bot wrote, the paths under its directory made
+// relative to it: what a reason and a replay keep of its stderr names its
+// files as its author knows them, and nothing of where the judge keeps
+// them.
+func (p *Player) relative(text []byte) []byte {
+	if p.dir == "" || !bytes.Contains(text, []byte(p.dir)) {
+		return text
+	}
+	return bytes.ReplaceAll(text, []byte(p.dir), nil)
 }
 
 // dirPrefix is dir, a bot's directory, made absolute and ending in a
@@ -623,7 +630,7 @@ func (p *Player) TurnStderr() ([]byte, int64) {
 		}
 	}
 	text, cut, _ := p.stderr.take()
-	return text, cut
+	return p.relative(text), cut
 }
 
 // stderrPending is how many bytes the bot's stderr pipe holds, not yet
@@ -710,7 +717,7 @@ func (p *Player) Stop(grace time.Duration) judge.Final {
 		p.out.Close()
 		p.waitStderr()
 		text, total := p.stderr.Bytes()
-		p.final = judge.Final{Stderr: text, StderrBytes: total}
+		p.final = judge.Final{Stderr: p.relative(text), StderrBytes: total}
 	})
 	return p.final
 }

@@ -74,9 +74,10 @@ func TestTurnStderrUntraced(t *testing.T) {
 	}
 }
 
-// A crash's reason names the bot's files relative to its directory, as
-// its author knows them: a Python traceback says File "bot.py", not the
-// path of the directory the judge built it in.
+// A crash's reason and the stderr a replay keeps name the bot's files
+// relative to its directory, as its author knows them: a Python
+// traceback says File "bot.py", not the path of the directory the judge
+// built it in.
 func TestCrashReasonPathsAreRelative(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "builds", "key", "src")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -94,5 +95,9 @@ func TestCrashReasonPathsAreRelative(t *testing.T) {
 	tr := playTurn(t, procbot.Spec{Name: "bot", Argv: []string{"python3", bot}, Dir: dir}, procbot.Options{}, 20*time.Second)
 	if tr.status != judge.Crash || !strings.Contains(tr.reason, `File "bot.py", line 4`) || strings.Contains(tr.reason, dir) {
 		t.Errorf("%s: %s; want a crash whose traceback names bot.py, not %s", tr.status, tr.reason, dir)
+	}
+	// The stderr a replay keeps, too.
+	if s := string(tr.final.Stderr); !strings.Contains(s, `File "bot.py", line 4`) || strings.Contains(s, dir) {
+		t.Errorf("the stderr kept: %q; want the traceback naming bot.py, not %s", s, dir)
 	}
 }
