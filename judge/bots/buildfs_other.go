@@ -10,7 +10,6 @@ import (
 
 const (
 	canLock  = false
-	noFollow = 0
 	nonBlock = 0
 )
 

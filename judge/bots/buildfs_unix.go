@@ -14,9 +14,6 @@ import (
 // canLock: work directories are locked, and stale ones can be told.
 const canLock = true
 
-// noFollow is the flag that makes an open fail on a symbolic link.
-const noFollow = unix.O_NOFOLLOW
-
 // nonBlock opens without waiting (a FIFO waits for a writer otherwise).
 const nonBlock = unix.O_NONBLOCK
 
@@ -62,7 +59,7 @@ func judgeOwner() (uid, gid int) {
 // openIn opens name, one name in directory dir, never through a link:
 // neither dir nor name may be one.
 func openIn(dir, name string, flag int, perm os.FileMode) (*os.File, error) {
-	dfd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	dfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: dir, Err: err}
 	}
