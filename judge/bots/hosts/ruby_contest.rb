@@ -160,6 +160,10 @@ end
 # when it is not there), the contest's folder or that there was none,
 # then Ruby's own libraries.
 def searched(name)
+  if name.start_with?("/")
+    shown = name.start_with?(HOME) ? name.sub(HOME, "") : name
+    return "#{shown}#{File.extname(name).empty? ? '.rb' : ''}: no such file"
+  end
   own = ($LOAD_PATH - RUBY_LOAD_PATH).map do |d|
     d = d.to_s
     shown = d.start_with?(HOME) ? d.sub(HOME, "") + "/" : d + "/"
