@@ -115,6 +115,9 @@ type Outcome struct {
 	Scores []float64
 	// Reason says in a few words how the game ended.
 	Reason string
+	// Notes says, per seat, what the game did to a player that its score
+	// alone does not tell (a Splix player killed, who scores 0), or "".
+	Notes []string
 }
 
 // Line is one protocol line split into a verb and its arguments.

@@ -271,6 +271,9 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 		if i < len(out.Scores) {
 			pr.Score = out.Scores[i]
 		}
+		if s.status == OK && i < len(out.Notes) {
+			pr.Reason = out.Notes[i] // why a player that played by the rules scored as it did
+		}
 		res.Players = append(res.Players, pr)
 		rp.Bots[i].Stderr = string(s.final.Stderr)
 		rp.Bots[i].StderrBytes = s.final.StderrBytes

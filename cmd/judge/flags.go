@@ -42,8 +42,8 @@ func addMatchFlags(fs *flag.FlagSet) *matchFlags {
 		fs:        fs,
 		game:      fs.String("game", "", "game to play (see 'judge games'); may come from --config"),
 		io:        fs.String("io", "", "bots' stdout: auto (default: a pipe, a pty for static programs), pty or pipe"),
-		turn:      fs.Duration("turn", 0, "time limit per turn (default 1s)"),
-		firstTurn: fs.Duration("first-turn", 0, "time limit of each bot's first turn (default 5s)"),
+		turn:      fs.Duration("turn", 0, "time limit per turn (default 1s; battleship-contest: 1m)"),
+		firstTurn: fs.Duration("first-turn", 0, "time limit of each bot's first turn (default 5s; battleship-contest: 1m)"),
 		turnCPU:   fs.Duration("turn-cpu", 0, "CPU-time limit per turn, besides the wall-clock one (default none)"),
 		bank:      fs.Duration("bank", 0, "a time bank each bot's turns may run into past --turn (default none)"),
 		increment: fs.Duration("increment", 0, "time added to the bank after each turn (default none)"),
@@ -177,14 +177,21 @@ func (f *matchFlags) resolveGame(s *setup, file *config.File, path string) error
 	return nil
 }
 
-// resolveLimits resolves the match's limits: each the file's [limits]
-// value when it has one, then the flag's when it was given.
+// resolveLimits resolves the match's limits: the variant's own (a
+// contest's), then each the file's [limits] value when it has one, then
+// the flag's when it was given.
 func (f *matchFlags) resolveLimits(s *setup, file *config.File) error {
 	var l config.Limits
 	if file != nil {
 		l = file.Limits
 	}
 	lim := &s.match.Limits
+	if s.variant.Turn > 0 {
+		lim.Turn = s.variant.Turn
+	}
+	if s.variant.FirstTurn > 0 {
+		lim.FirstTurn = s.variant.FirstTurn
+	}
 	for _, d := range []struct {
 		name string // the flag; "" for none
 		file config.Duration

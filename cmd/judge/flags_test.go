@@ -67,6 +67,20 @@ func TestResolve(t *testing.T) {
 			}
 			return ""
 		}},
+		// The Ruby contest's runner had no time limit: its preset's is a
+		// minute, which the file and the flags still override.
+		{name: "contest limits", flags: []string{"--game", "battleship-contest"}, check: func(s *setup) string {
+			if s.match.Limits.Turn != time.Minute || s.match.Limits.FirstTurn != time.Minute {
+				return "not the contest's minute"
+			}
+			return ""
+		}},
+		{name: "contest limits over", file: conf("game = \"battleship-contest\"\n[limits]\nturn = \"3s\"\n"), flags: []string{"--first-turn", "4s"}, check: func(s *setup) string {
+			if s.match.Limits.Turn != 3*time.Second || s.match.Limits.FirstTurn != 4*time.Second {
+				return "not the file's turn and the flag's first turn"
+			}
+			return ""
+		}},
 		{name: "no game", flags: []string{"--turn", "1s"}, err: "no game: give --game NAME or --config FILE"},
 		{name: "other game", file: limits, flags: []string{"--game", "connect4"}, err: `--game connect4 does not match game "gomoku"`},
 		{name: "time limit", flags: []string{"--game", "gomoku", "--bank", "0s"}, err: "--bank 0s: a time limit must be positive"},

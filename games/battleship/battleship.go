@@ -473,6 +473,9 @@ type orders struct {
 	refused []error // placement: PlaceShip commands refused
 	move    games.Move
 	lastErr error
+	// noFleet is why a contest player's host read no fleet in what its
+	// new_game returned (NoFleet).
+	noFleet string
 }
 
 func (o *orders) Command(l games.Line) error {
@@ -489,6 +492,14 @@ func (o *orders) Command(l games.Line) error {
 			return o.refuse(l, fmt.Errorf("ship %s leaves the %d×%d board (cells 0..%d, 0..%d)", sh, o.s.w, o.s.h, o.s.w-1, o.s.h-1), true)
 		}
 		o.ships = append(o.ships, sh)
+		return nil
+	case "NoFleet":
+		// The contest's host, for a player whose new_game returned what
+		// the contest's runner reads as no fleet at all: why, in its words.
+		if !o.s.contest || !o.s.Placing() {
+			break
+		}
+		o.noFleet = strings.Join(l.Args, " ")
 		return nil
 	case "Shoot":
 		if o.s.Placing() {
@@ -534,6 +545,9 @@ func (o *orders) Commit() (games.Move, error) {
 			more = fmt.Sprintf(" (and %d more refused)", n-1)
 		}
 		return nil, fmt.Errorf("illegal fleet: %v%s", o.refused[0], more)
+	}
+	if len(o.ships) == 0 && o.noFleet != "" {
+		return nil, fmt.Errorf("no fleet: %s (the contest's runner reads %d arrays [x, y, length, :across or :down])", o.noFleet, len(o.s.fleet))
 	}
 	if len(o.ships) == 0 {
 		why := fmt.Errorf("no PlaceShip before #END: place %d ships (%s)", len(o.s.fleet), lengths(o.s.fleet))

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"judge/games"
 	"judge/games/battleship"
@@ -25,6 +26,9 @@ type Variant struct {
 	// Fixed variants are a contest's setup: Resolve refuses to change a
 	// preset (restating one is harmless) or to set any other parameter.
 	Fixed bool
+	// Turn and FirstTurn, when set, are the variant's time limits where
+	// the configuration and the flags give none: a contest's own.
+	Turn, FirstTurn time.Duration
 }
 
 var variants = []Variant{
@@ -40,9 +44,13 @@ var variants = []Variant{
 	{Name: "battleship-botsarena", Game: battleship.Game{}, Params: games.Params{
 		"width": 10, "height": 10, "ship1": 0, "ship2": 1, "ship3": 2, "ship4": 1, "ship5": 1, "ship6": 0}},
 	// The Ruby contest's game: 10×10, lengths 5, 4, 3, 3, 2, nothing else;
-	// shots judged as its runner judges them.
+	// shots judged as its runner judges them. Its runner had no time
+	// limit: a minute a turn is never reached by a player that answers
+	// (the slowest known turn takes 5 s of CPU), and a player stuck in a
+	// loop loses its game instead of stopping the tournament.
 	{Name: "battleship-contest", Game: battleship.Game{Contest: true}, Fixed: true, Params: games.Params{
-		"width": 10, "height": 10, "ship1": 0, "ship2": 1, "ship3": 2, "ship4": 1, "ship5": 1, "ship6": 0}},
+		"width": 10, "height": 10, "ship1": 0, "ship2": 1, "ship3": 2, "ship4": 1, "ship5": 1, "ship6": 0},
+		Turn: time.Minute, FirstTurn: time.Minute},
 	// The Splix king-of-the-hill contest's game: 200×200, 2000 turns, its
 	// controller's rules (the trail lags one step).
 	{Name: "splix", Game: splix.Game{}, Params: games.Params{"size": 200, "turns": 2000, "lag": 1}},

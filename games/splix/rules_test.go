@@ -414,4 +414,9 @@ func TestScoresAtTheEnd(t *testing.T) {
 	if !strings.Contains(o.Reason, "turns") {
 		t.Errorf("reason %q", o.Reason)
 	}
+	// The killed player's score of 0 says why; the living ones' need no word.
+	if len(o.Notes) != 3 || o.Notes[0] != "" || o.Notes[1] != "" ||
+		!strings.HasPrefix(o.Notes[2], "killed in turn 1 (") || !strings.Contains(o.Notes[2], "scores 0") {
+		t.Errorf("notes %q, want seat 2's death and nothing else", o.Notes)
+	}
 }

@@ -670,11 +670,14 @@ func (s *State) settle() {
 }
 
 func (s *State) finish(reason string) {
-	o := games.Outcome{Over: true, Winner: -1, Reason: reason, Scores: make([]float64, len(s.p))}
+	o := games.Outcome{Over: true, Winner: -1, Reason: reason, Scores: make([]float64, len(s.p)), Notes: make([]string, len(s.p))}
 	best, count := -1, 0
 	for i := range s.p {
 		sc := s.Score(i)
 		o.Scores[i] = float64(sc)
+		if p := &s.p[i]; !p.alive {
+			o.Notes[i] = fmt.Sprintf("killed in turn %d (%s): a player that dies scores 0 for the round", p.died, p.death)
+		}
 		switch {
 		case sc > best:
 			best, count, o.Winner = sc, 1, i

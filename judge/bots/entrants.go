@@ -185,8 +185,15 @@ func rubyPlayersIn(dir string) (players []string, skipped []Skipped) {
 // file that is no bot — is kept with the reason in its Err, and the
 // others play: one broken submission never stops a tournament. Only the
 // judge's own failures (its cache, its sandbox) stop it. Names come from
-// the file names, made unique.
+// the file names, made unique. Ruby contest players are loaded at the
+// strongest sandbox level (PrepareAt says at which).
 func Prepare(ctx context.Context, args []string, langs *Languages, cache string, jobs int) ([]*Prepared, error) {
+	return PrepareAt(ctx, args, langs, procbot.Auto, cache, jobs)
+}
+
+// PrepareAt is Prepare with the sandbox level the bots play at: a Ruby
+// contest player is loaded there, seeing what it sees in its games.
+func PrepareAt(ctx context.Context, args []string, langs *Languages, level procbot.Level, cache string, jobs int) ([]*Prepared, error) {
 	ents := make([]*Prepared, len(args))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(jobs, 1))
@@ -194,7 +201,7 @@ func Prepare(ctx context.Context, args []string, langs *Languages, cache string,
 		e := &Prepared{Arg: arg}
 		ents[i] = e
 		g.Go(func() error {
-			err := e.prepare(gctx, langs, cache)
+			err := e.prepare(gctx, langs, level, cache)
 			if err == nil || gctx.Err() == nil {
 				ready(ctx, arg)
 			}
@@ -249,7 +256,7 @@ type judgeFailure struct{ error }
 
 func (j judgeFailure) Unwrap() error { return j.error }
 
-func (e *Prepared) prepare(ctx context.Context, langs *Languages, cache string) error {
+func (e *Prepared) prepare(ctx context.Context, langs *Languages, level procbot.Level, cache string) error {
 	if b, ok, err := httpbot.Parse(e.Arg); ok {
 		if err != nil {
 			return err
@@ -273,7 +280,7 @@ func (e *Prepared) prepare(ctx context.Context, langs *Languages, cache string) 
 		if e.Hash, err = spec.Hash(); err != nil {
 			return fmt.Errorf("bot %q: %w", e.Arg, err)
 		}
-		why, err := procbot.CheckRubyContest(ctx, spec)
+		why, err := procbot.CheckRubyContest(ctx, spec, level)
 		switch {
 		case err != nil:
 			return judgeFailure{err}

@@ -28,15 +28,19 @@ var (
 	// Player itself too: the contest's runner takes every class whose
 	// name matches /Player$/.
 	rubyPlayerClass = regexp.MustCompile(`(?m)^\s*class\s+(?:[A-Z]\w*::)*(?:[A-Z]\w*)?Player\b`)
-	rubyNewGame     = regexp.MustCompile(`(?m)^\s*def\s+new_game\b`)
-	rubyTakeTurn    = regexp.MustCompile(`(?m)^\s*def\s+take_turn\b`)
+	// A method the runner finds among instance_methods: def, or an
+	// attribute reader (attr_reader :name, :new_game).
+	rubyNewGame  = regexp.MustCompile(`(?m)^\s*(?:def\s+new_game\b|attr_(?:reader|accessor)\b[^\n#]*:new_game\b)`)
+	rubyTakeTurn = regexp.MustCompile(`(?m)^\s*(?:def\s+take_turn\b|attr_(?:reader|accessor)\b[^\n#]*:take_turn\b)`)
 	// def name; "Team" end, or def name with the string on its own line.
 	rubyName = regexp.MustCompile(`(?m)^\s*def\s+name\b(?:\s*\(\s*\))?\s*(?:;|\n)\s*(?:return\s+)?(?:"([^"\\\n]*)"|'([^'\\\n]*)')`)
 )
 
 // IsRubyContest reports whether path looks like a contest player, read
 // without running it: a .rb file with a class whose name ends in Player
-// (or is Player) and methods new_game and take_turn. Whether it loads is
+// (or is Player) and methods new_game and take_turn (defined, or
+// attribute readers, as the contest's runner finds them among the
+// class's instance methods). Whether it loads is
 // procbot.CheckRubyContest's to say.
 func IsRubyContest(path string) bool {
 	if filepath.Ext(path) != ".rb" {
@@ -48,8 +52,9 @@ func IsRubyContest(path string) bool {
 
 // ParseRubyContest turns a ruby-contest:FILE.rb argument into the spec
 // that runs the file's player under the judge's host: ruby --disable-gems
-// HOST FILE.rb (Ruby starts without RubyGems, which the host loads when a
-// player requires what only a gem has).
+// HOST [--contest DIR] FILE.rb (Ruby starts without RubyGems, which the
+// host loads when a player requires what only a gem has). DIR is the
+// contest's folder the file is in (RubyContestFolder), when it is in one.
 // ok is false when arg has another form. The name is what the player's
 // name method returns when it is a plain string literal (read from the
 // source, not run), else the file's name. Whether the file holds a player
@@ -83,13 +88,43 @@ func RubyContestSpec(file string) (procbot.Spec, error) {
 	if !strings.Contains(file, "/") {
 		file = "./" + file
 	}
+	argv := []string{"ruby", "--disable-gems", host}
+	if dir := RubyContestFolder(file); dir != "" {
+		argv = append(argv, "--contest", dir)
+	}
 	name := strings.TrimSuffix(filepath.Base(file), ".rb")
 	if m := rubyName.FindSubmatch(src); m != nil {
 		if n := strings.TrimSpace(string(m[1]) + string(m[2])); n != "" {
 			name = n
 		}
 	}
-	return procbot.Spec{Name: name, Argv: []string{"ruby", "--disable-gems", host, file}}, nil
+	return procbot.Spec{Name: name, Argv: append(argv, file)}, nil
+}
+
+// RubyContestRunner is the contest's runner, in the contest's folder: a
+// folder holding it is a contest's.
+const RubyContestRunner = "bin/player_server.rb"
+
+// RubyContestFolder is the contest's folder that holds file, or "": the
+// nearest folder above it that holds the contest's runner
+// (bin/player_server.rb), as eschen2013/battleship holds
+// contestants/don_bot_player.rb. The runner puts its lib/ on the load
+// path (require 'battleship/board'), and players reach its other folders
+// from their own (File.expand_path("../../data", __FILE__)): the host
+// does the same, and the sandbox shows it, read-only.
+func RubyContestFolder(file string) string {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return ""
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		if st, err := os.Stat(filepath.Join(dir, RubyContestRunner)); err == nil && st.Mode().IsRegular() {
+			return dir
+		}
+		if dir == filepath.Dir(dir) {
+			return ""
+		}
+	}
 }
 
 // RubyContestHost writes the host program where the sandbox can read

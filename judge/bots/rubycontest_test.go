@@ -63,6 +63,10 @@ func TestRubyContestFiles(t *testing.T) {
 		{"player.rb", strings.Replace(player, "XPlayer", "Player", 1), true, "player"},
 		{"g.rb", strings.Replace(player, "XPlayer", "PlayerX", 1), false, "g"},
 		{"h.rb", strings.Replace(player, "XPlayer", "Club::Player < Base", 1), true, "h"},
+		// Methods as attribute readers, found by the runner among the
+		// class's instance methods.
+		{"r.rb", "class RPlayer\n  attr_accessor :shots\n  attr_reader   :name, :new_game\n  def take_turn(s, r)\n  end\nend\n", true, "r"},
+		{"s.rb", "class SPlayer\n  attr_reader :name, :new_game_x\n  def take_turn(s, r)\n  end\nend\n", false, "s"},
 	} {
 		p := write(tt.name, tt.src)
 		if got := IsRubyContest(p); got != tt.is {
@@ -80,5 +84,33 @@ func TestRubyContestFiles(t *testing.T) {
 	}
 	if _, ok, _ := ParseRubyContest("ruby x.rb"); ok {
 		t.Error("a command line taken for a contest player")
+	}
+}
+
+// TestRubyContestBotArgs: --bots finds the players of a contest's folder
+// as its runner loads them, attribute readers included, and each is
+// given the folder (--contest DIR) that holds the runner.
+func TestRubyContestBotArgs(t *testing.T) {
+	dir := filepath.Join("..", "procbot", "testdata", "rubycontest", "contest")
+	args, skipped, err := BotArgs(filepath.Join(dir, "contestants"), &Languages{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, a := range args {
+		names = append(names, filepath.Base(a))
+	}
+	if want := "new_game_raises_player.rb reader_player.rb runner_lib_player.rb"; strings.Join(names, " ") != want || len(skipped) != 0 {
+		t.Errorf("bots %v, skipped %v; want %s", names, skipped, want)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := RubyContestFolder(filepath.Join(dir, "contestants", "reader_player.rb")); got != abs {
+		t.Errorf("RubyContestFolder = %q, want %q", got, abs)
+	}
+	if got := RubyContestFolder(filepath.Join(dir, "..", "corner_player.rb")); got != "" {
+		t.Errorf("RubyContestFolder of a player in no contest's folder = %q", got)
 	}
 }

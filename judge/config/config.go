@@ -253,7 +253,11 @@ func Decode(path string, v any) error {
 	if und := md.Undecoded(); len(und) > 0 {
 		var msgs []string
 		for _, k := range und {
-			msgs = append(msgs, fmt.Sprintf("%s:%d: unknown key %s", path, lineOfKey(string(data), k), k))
+			if n := lineOfKey(string(data), k); n > 0 {
+				msgs = append(msgs, fmt.Sprintf("%s:%d: unknown key %s", path, n, k))
+			} else {
+				msgs = append(msgs, fmt.Sprintf("%s: unknown key %s", path, k))
+			}
 		}
 		return errors.New(strings.Join(msgs, "\n"))
 	}
@@ -275,7 +279,7 @@ func lineOfKey(text string, key toml.Key) int {
 	for i, l := range strings.Split(text, "\n") {
 		if m := tableRe.FindStringSubmatch(l); m != nil {
 			cur = m[1]
-			if len(key) >= 2 && cur == strings.Join(key, ".") {
+			if cur == strings.Join(key, ".") {
 				return i + 1 // an unknown table
 			}
 			continue

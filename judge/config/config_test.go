@@ -66,6 +66,8 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{"game = \"gomoku\"\n[limits]\nturns = \"1s\"\n", ":3: unknown key limits.turns"},
 		{"game = \"gomoku\"\n[limit]\nturn = \"1s\"\n", "unknown key limit"},
+		// A table of another command's file: its own line, never line 0.
+		{"game = \"splix\"\n\n[tournament]\nformat = \"groups\"\n", ":3: unknown key tournament\n"},
 		{"game = \"gomoku\"\n\n[sandbox]\nlevel = \"max\"\n", ":4: sandbox.level"},
 		{"game = \"gomoku\"\n[sandbox]\nmemory = \"lots\"\n", `bad size "lots"`},
 		{"game = \"gomoku\"\n[sandbox]\nmemory = \"0MiB\"\n", `bad size`},

@@ -50,7 +50,14 @@ func TestRubyContest(t *testing.T) {
 		// Fleets read as the runner reads them: a length of 5.0 is 5
 		// cells; "across" is no direction, so no ship at all.
 		{"loose_fleet_player.rb", "Loose", judge.OK, nil},
-		{"word_fleet_player.rb", "Words", judge.Illegal, []string{"turn 1: no PlaceShip before #END"}},
+		{"word_fleet_player.rb", "Words", judge.Illegal, []string{`turn 1: no fleet: new_game returned [[0, 0, 5, "across"],`,
+			`[0, 0, 5, "across"] is not [x, y, length, :across or :down]`}},
+		// In a contest's folder: its lib/ and data/, what its runner
+		// loads before the player; readers for methods; new_game raising.
+		{"contest/contestants/runner_lib_player.rb", "Runner Lib", judge.OK, nil},
+		{"contest/contestants/reader_player.rb", "reader_player", judge.OK, nil},
+		{"contest/contestants/new_game_raises_player.rb", "Raises At Start", judge.Crash, []string{"new_game: IOError: no fleet file",
+			"new_game_raises_player.rb:18:in `fleet_from_file'"}},
 		// Ruby 2's subclasses of Array, as the contest ran them.
 		{"subclass_player.rb", "Subclass", judge.OK, nil},
 		// A class named Player, writing files where it runs.
@@ -198,12 +205,61 @@ func TestCheckRubyContest(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		why, err := procbot.CheckRubyContest(context.Background(), spec)
+		why, err := procbot.CheckRubyContest(context.Background(), spec, procbot.Auto)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		if tt.why == "" && why != "" || !strings.Contains(why, tt.why) {
 			t.Errorf("%s: %q, want %q", tt.name, why, tt.why)
+		}
+	}
+}
+
+// TestCheckRubyContestFolder: a player in a contest's folder (one holding
+// bin/player_server.rb) loads with the folder's lib/ and data/, as the
+// runner loads it; copied out of it, its LoadError says which require,
+// where it looked, that there is no contest folder, and what the player
+// could see, at the level its games run.
+func TestCheckRubyContestFolder(t *testing.T) {
+	judgetest.NeedTools(t, "ruby")
+	in := filepath.Join("testdata", "rubycontest", "contest", "contestants", "runner_lib_player.rb")
+	spec, err := bots.RubyContestSpec(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why, err := procbot.CheckRubyContest(t.Context(), spec, procbot.Auto); err != nil || why != "" {
+		t.Errorf("in the contest's folder: %q %v", why, err)
+	}
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "runner_lib_player.rb")
+	if err := os.WriteFile(out, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if spec, err = bots.RubyContestSpec(out); err != nil {
+		t.Fatal(err)
+	}
+	for _, level := range []procbot.Level{procbot.Auto, procbot.None} {
+		why, err := procbot.CheckRubyContest(t.Context(), spec, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := "the sandbox (level "
+		if procbot.RunLevel(level) == procbot.None {
+			seen = "at sandbox level none the player sees every folder"
+		}
+		for _, w := range []string{"LoadError: cannot load such file -- battleship/board",
+			"require 'battleship/board' looked in: lib/ (not there), Ruby's own libraries; no contest folder (none above the player holds bin/player_server.rb",
+			seen} {
+			if !strings.Contains(why, w) {
+				t.Errorf("level %q: %q does not say %q", level, why, w)
+			}
 		}
 	}
 }

@@ -440,13 +440,26 @@ func (t *tourney) plan(g *game) (Plan, error) {
 		}
 	}
 	if len(t.ents) < 2 {
-		return Plan{}, fmt.Errorf("a tournament needs at least 2 bots that can play, have %d", len(t.ents))
+		return Plan{}, fmt.Errorf("a tournament needs at least 2 bots that can play, have %d%s", len(t.ents), t.leftOut())
 	}
 	plan := Plan{Format: o.Format, Names: t.names, Rounds: rounds, Seed: o.Seed, TestBot: testBot, GroupSize: k}
 	if err := plan.checkSize(); err != nil {
 		return Plan{}, err
 	}
 	return plan, nil
+}
+
+// leftOut says which bots were left out and why, for an error that
+// stops the tournament (--quiet prints nothing else): "" when none was.
+func (t *tourney) leftOut() string {
+	var b strings.Builder
+	for _, e := range t.excluded {
+		fmt.Fprintf(&b, "\n  %s is left out: %s", e.Name, firstLines(judge.Printable(e.Error), 6))
+	}
+	for _, s := range t.o.Skipped {
+		fmt.Fprintf(&b, "\n  %s is skipped: %s", s.Path, s.Why)
+	}
+	return b.String()
 }
 
 // recordRun records this run, once it is sure to play what the runs

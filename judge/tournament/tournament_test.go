@@ -634,3 +634,22 @@ func TestRubyContestFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestTooFewSaysWhy: a tournament that leaves out all but one bot stops
+// with an error that says which were left out and why, and which files
+// were skipped: with --quiet it is all that is printed.
+func TestTooFewSaysWhy(t *testing.T) {
+	_, args := botDir(t)
+	o := options(t, filepath.Join(tempDir(t), "out"), tempDir(t), []string{args[1], args[2]})
+	o.Skipped = []Skipped{{Path: "bots/notes.txt", Why: "not executable, and no language for \".txt\" files"}}
+	_, err := Run(context.Background(), o)
+	if err == nil {
+		t.Fatal("a tournament of one bot played")
+	}
+	for _, w := range []string{"needs at least 2 bots that can play, have 1", "broken is left out: ", "undefined_thing",
+		"bots/notes.txt is skipped: not executable"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("%q does not say %q", err, w)
+		}
+	}
+}

@@ -32,10 +32,11 @@ func UseSPRT(o *tournament.SPRTOptions, langs *bots.Languages, proc procbot.Opti
 }
 
 // Preparer makes bot arguments contestants (bots.Prepare) that run as
-// proc says, sources built as langs says.
+// proc says, sources built as langs says, Ruby contest players loaded at
+// proc's sandbox level.
 func Preparer(langs *bots.Languages, proc procbot.Options) tournament.Preparer {
 	return func(ctx context.Context, args []string, cache string, jobs int) ([]*tournament.Contestant, error) {
-		ps, err := bots.Prepare(bots.WithReady(ctx, tournament.OnReady(ctx)), args, langs, cache, jobs)
+		ps, err := bots.PrepareAt(bots.WithReady(ctx, tournament.OnReady(ctx)), args, langs, proc.Level, cache, jobs)
 		if err != nil {
 			return nil, err
 		}

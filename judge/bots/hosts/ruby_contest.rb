@@ -1,6 +1,9 @@
 # The host of a Ruby Battleship contest player:
-# ruby --disable-gems ruby_contest.rb PLAYER.rb (or ... --check PLAYER.rb:
-# load it and say whether it is a player, without playing).
+# ruby --disable-gems ruby_contest.rb [--contest DIR] PLAYER.rb (or ...
+# --check PLAYER.rb: load it and say whether it is a player, without
+# playing). DIR is the contest's folder, the one holding its runner
+# (bin/player_server.rb): its lib/ is on the load path, as the runner puts
+# it, and the libraries the runner loads before the player are loaded.
 #
 # It loads the player's class (the class defined in the file whose name
 # ends in Player, with name, new_game and take_turn), with the lib/ directory
@@ -25,6 +28,9 @@
 # that finds nothing there (a library that is a gem since Ruby 3.1, such
 # as matrix or prime) loads RubyGems and is tried again, and so does a
 # call of gem (RubyGems' own methods replace these ones as it loads).
+# Ruby's own load path, before the player's folders join it.
+RUBY_LOAD_PATH = $LOAD_PATH.dup
+
 unless defined?(Gem)
   module Kernel
     alias_method :require_without_gems, :require
@@ -55,11 +61,22 @@ $stdout = STDERR
 # The judge shows the last 5 lines of stderr: the message and 3 frames.
 BACKTRACE_LINES = 3
 
-check = ARGV[0] == "--check"
-file = check ? ARGV[1] : ARGV[0]
-abort "usage: ruby #{$0} [--check] PLAYER.rb" if file.nil?
+USAGE = "usage: ruby #{$0} [--contest DIR] [--check] PLAYER.rb"
+check = false
+contest = nil
+args = ARGV.dup
+while args[0].to_s.start_with?("--")
+  case args.shift
+  when "--check" then check = true
+  when "--contest" then contest = args.shift or abort USAGE
+  else abort USAGE
+  end
+end
+file = args[0]
+abort USAGE if file.nil? || args.size != 1
 PATH = File.expand_path(file)
 HOME = File.dirname(PATH) + "/"
+CONTEST = contest && File.expand_path(contest)
 
 # The working directory: fresh, empty and the player's own, in the
 # sandbox's private temporary directory (TMPDIR: a tmpfs of the bot's tmp
@@ -132,8 +149,32 @@ def fail_with(what, e)
   STDERR.puts "#{what}: #{e.class}: #{message(e)}"
   frames = (e.backtrace || []).reject { |l| l.start_with?(__FILE__ + ":") }
   own = frames.select { |l| l.start_with?(HOME) }
-  (own.empty? ? frames : own).first(BACKTRACE_LINES).each { |l| STDERR.puts "  #{l.sub(HOME, '')}" }
+  lines = e.is_a?(LoadError) && e.path ? BACKTRACE_LINES - 1 : BACKTRACE_LINES
+  (own.empty? ? frames : own).first(lines).each { |l| STDERR.puts "  #{l.sub(HOME, '')}" }
+  STDERR.puts "  #{searched(e.path)}" if e.is_a?(LoadError) && e.path
   finish(1)
+end
+
+# searched says where a require of name looked, in the player's words:
+# the folders the player and the contest put on the load path (each said
+# when it is not there), the contest's folder or that there was none,
+# then Ruby's own libraries.
+def searched(name)
+  if name.start_with?("/")
+    shown = name.start_with?(HOME) ? name.sub(HOME, "") : name
+    return "#{shown}#{File.extname(name).empty? ? '.rb' : ''}: no such file"
+  end
+  own = ($LOAD_PATH - RUBY_LOAD_PATH).map do |d|
+    d = d.to_s
+    shown = d.start_with?(HOME) ? d.sub(HOME, "") + "/" : d + "/"
+    File.directory?(d) ? shown : "#{shown} (not there)"
+  end
+  contest = if CONTEST
+    "the contest's folder #{CONTEST}/ (its lib/ on the path)"
+  else
+    "no contest folder (none above the player holds bin/player_server.rb, whose lib/ the contest's runner puts on the path)"
+  end
+  "require '#{name}' looked in: #{(own + ["Ruby's own libraries"]).join(', ')}; #{contest}"
 end
 
 def ask(query, lines = 1)
@@ -145,6 +186,16 @@ def ask(query, lines = 1)
   end
 end
 
+# As bin/player_server.rb: the contest's lib/ first, the libraries it
+# loads before the player, then the player's lib/ before the contest's.
+if CONTEST
+  $LOAD_PATH.unshift(File.join(CONTEST, "lib"))
+  %w[drb forwardable battleship/util].each do |lib|
+    require lib
+  rescue LoadError
+    nil
+  end
+end
 $LOAD_PATH.unshift(File.join(File.dirname(PATH), "lib"))
 
 before = ObjectSpace.each_object(Class).to_a
@@ -219,6 +270,20 @@ rescue ArgumentError, NoMethodError
   []
 end
 
+# unreadable says why the runner reads no fleet in what new_game
+# returned, or nil when it reads one.
+def unreadable(positions)
+  return "not an Enumerable" unless positions.is_a?(Enumerable)
+  positions.each do |p|
+    expand_position(*p)
+  rescue ArgumentError, NoMethodError
+    return "#{p.inspect[0, 80]} is not [x, y, length, :across or :down]"
+  end
+  nil
+rescue ArgumentError, NoMethodError => e
+  e.message.lines.first.to_s.chomp
+end
+
 def expand_position(x, y, length, direction)
   raise ArgumentError unless [:across, :down].include?(direction)
   dx, dy = direction == :across ? [1, 0] : [0, 1]
@@ -238,9 +303,16 @@ loop do
   phase = ask("Phase")[0]
   if phase == "place"
     begin
-      ships = expand_positions(player.new_game)
+      fleet = player.new_game
+      ships = expand_positions(fleet)
+      why = unreadable(fleet) if ships.empty?
     rescue Exception => e
       fail_with("new_game", e)
+    end
+    if why
+      # No ship is sent, and the fleet is illegal, as for the runner;
+      # NoFleet says why, for the judge's reason.
+      PROTO.puts "NoFleet new_game returned #{fleet.inspect.gsub(/\s+/, ' ')[0, 120]}: #{why}"
     end
     # Each ship goes by its end cells; an empty one is not sent, and the
     # judge finds the fleet short. Cells that are not two Integers (a
