@@ -95,6 +95,41 @@ func (ta *tarena) fill(t testing.TB, names []string, n int) {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
+	ta.checkpoint(t, db)
+}
+
+// played records one more ladder match, a draw, between the two newest
+// active submissions, as a worker of the ladder would.
+func (ta *tarena) played(t testing.TB) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(ta.dir, "arena.db")+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var x, y int64
+	if err := db.QueryRowContext(ctx, `SELECT max(id), (SELECT max(id) FROM submissions WHERE status = 'active' AND id < s.m)
+		FROM (SELECT max(id) AS m, max(id) AS id FROM submissions WHERE status = 'active') s`).Scan(&x, &y); err != nil {
+		t.Fatal(err)
+	}
+	r, err := db.ExecContext(ctx, `INSERT INTO matches (test, seed, winner, turns, reason, replay, finished) VALUES (0, 1, -1, 9, 'the board is full', 'seed.json', ?)`,
+		time.Now().UnixNano())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := r.LastInsertId()
+	for s, sub := range []int64{x, y} {
+		if _, err := db.ExecContext(ctx, `INSERT INTO match_seats (match_id, seat, submission_id, name, status, score) VALUES (?, ?, ?, '', 'ok', 0.5)`, m, s, sub); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// checkpoint moves what db's log holds into its file.
+func (ta *tarena) checkpoint(t testing.TB, db *sql.DB) {
+	t.Helper()
+	ctx := context.Background()
 	// The database's file holds it all, as the arena's would once
 	// SQLite checkpoints its log.
 	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {

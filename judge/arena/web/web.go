@@ -428,7 +428,7 @@ type standingJSON struct {
 }
 
 func (s *server) standings(w http.ResponseWriter, r *http.Request) {
-	n, st, err := s.a.Standings(r.Context())
+	n, st, err := s.a.LiveStandings(r.Context())
 	if err != nil {
 		fail(w, err)
 		return
