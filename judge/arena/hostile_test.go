@@ -93,7 +93,8 @@ func TestRunOutlastsALockedDatabase(t *testing.T) {
 	run(t, a, 2)
 	waitFor(t, "ladder matches", func() bool { return count(t, dir, `SELECT count(*) FROM matches WHERE test = 0`) >= 2 })
 
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "arena.db"))
+	// It waits for the arena's own writes to take the lock.
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "arena.db")+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}
