@@ -258,10 +258,21 @@
     }
     return run.length ? { kind: "sunk", g, cells: run } : null;
   }
+  // At the end of a game won by sinking a fleet, the whole fleet sunk in
+  // the loser's waters (grid p is seat p's).
+  function sunkFleet(g) {
+    const info = D.grids[g], cells = cur[layerOf(g)], run = [];
+    if (info.kind !== "sea" || !D.frames[frame].over || D.outcome.winner < 0 || g !== 1 - D.outcome.winner) return null;
+    for (let i = 0; i < cells.length; i++) {
+      if (cells[i] === 83) return null; // 'S': a ship afloat
+      if (cells[i] === 35) run.push([i % info.w, Math.floor(i / info.w)]);
+    }
+    return run.length ? { kind: "sunk", g, cells: run } : null;
+  }
   let highlight = null;
   function drawHighlight() {
     highlight = null;
-    for (let g = 0; g < G && !highlight; g++) highlight = winLine(g, cur[layerOf(g)]) || sunkShip(g);
+    for (let g = 0; g < G && !highlight; g++) highlight = winLine(g, cur[layerOf(g)]) || sunkFleet(g) || sunkShip(g);
     document.body.dataset.highlight = highlight ? highlight.kind : "";
     if (!highlight) return;
     const [ox, oy] = origin(highlight.g);
@@ -691,8 +702,19 @@
     axes: (g) => axisLabels(g),
     // For pages that draw a game as it is played (judge play --web):
     // put draws other cells (one array per layer) and marks in place of
-    // the first frame's; geometry says where the cells are on the canvas.
-    put: (layers, marks) => { layers.forEach((c, i) => cur[i].set(c)); D.frames[0].marks = marks; frame = 0; draw(); },
+    // the first frame's, and with end ({reason, winner, params}) as the
+    // end of the game, its winning line or sunk fleet highlighted;
+    // geometry says where the cells are on the canvas.
+    put: (layers, marks, end) => {
+      layers.forEach((c, i) => cur[i].set(c));
+      D.frames[0].marks = marks;
+      if (end) {
+        D.frames[0].over = end.reason || "over";
+        D.outcome.winner = end.winner;
+        D.params = end.params || {};
+      } else delete D.frames[0].over;
+      frame = 0; draw();
+    },
     geometry: () => ({ cell, origins: D.grids.map((_, g) => origin(g)) }),
   };
   document.body.dataset.ready = "true";
