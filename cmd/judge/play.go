@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -128,7 +127,8 @@ func printEnd(m *Main, g games.Game, res *judge.Result) {
 
 // playWeb plays the match with the person's seat in the browser: it
 // serves page on addr (a loopback address), prints its address, and once
-// the match is over shows the result there too and waits (a while) for
+// the match is over shows the result there too, in words over the board
+// of the end, and waits (a while) for
 // the page to have it; of writes the replay.
 func (m *Main) playWeb(ctx context.Context, mt judge.Match, page *human.Web, addr string, seat int, of *oneMatchFlags) error {
 	ln, err := net.Listen("tcp", addr)
@@ -156,15 +156,11 @@ func (m *Main) playWeb(ctx context.Context, mt judge.Match, page *human.Web, add
 		page.End("The replay could not be written: " + err.Error())
 		return err
 	}
-	var end strings.Builder
-	out := m.Stdout
-	m.Stdout = io.MultiWriter(out, &end)
-	defer func() { m.Stdout = out }()
 	printEnd(m, mt.Game, res)
 	if b, ok := endBoard(mt.Game, res.Replay); ok {
 		page.Draw(b)
 	}
-	page.End(end.String())
+	page.Finish(human.EndOf(res, seat))
 	t := time.NewTimer(time.Minute)
 	defer t.Stop()
 	select {

@@ -62,7 +62,7 @@ func TestPlayInProcess(t *testing.T) {
 		t.Fatalf("status %d\n%s\n%s", code, out.String(), errb.String())
 	}
 	text := out.String()
-	for _, w := range []string{"tictactoe (k=3 n=3), seed 3: you are seat 1 of 2. Ctrl-D leaves the game.", "You are O", "X played",
+	for _, w := range []string{"tictactoe (k=3 n=3), seed 3: you are seat 1 of 2. Ctrl-D leaves the game.", "You are O", "(X) played",
 		"already taken by X", "The end of the game:", "seat 1  ann                  ok"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("the output does not say %q:\n%s", w, text)

@@ -89,3 +89,27 @@ func CanvasColors(ctx context.Context, sel string) (int, error) {
 		return seen.size;
 	})()`))
 }
+
+// ScreenshotDir, when set (JUDGE_SCREENSHOTS=dir go test -run ...), is a
+// directory where tests leave screenshots of the pages they saw, to look
+// at as a person would.
+var ScreenshotDir = os.Getenv("JUDGE_SCREENSHOTS")
+
+// Screenshot saves what the window shows as ScreenshotDir/name.png, and
+// the whole page as name-full.png, when ScreenshotDir is set.
+func Screenshot(tb testing.TB, ctx context.Context, name string) {
+	tb.Helper()
+	if ScreenshotDir == "" {
+		return
+	}
+	// Quality 100: a PNG.
+	for suffix, a := range map[string]chromedp.Action[[]byte]{"": chromedp.CaptureScreenshot(), "-full": chromedp.FullScreenshot(100)} {
+		b, err := chromedp.Run(ctx, a)
+		if err != nil {
+			tb.Fatalf("screenshot %s: %v", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(ScreenshotDir, name+suffix+".png"), b, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}

@@ -169,8 +169,41 @@ func other(sym string) string {
 	return "X"
 }
 
+// seatColors name the colours the boards are drawn in, seat by seat (the
+// replay viewer's; TestSeatColors holds them to it).
+var seatColors = []string{"red", "blue", "green", "orange", "purple"}
+
+// colorOf names seat's colour.
+func colorOf(seat int) string { return seatColors[seat%len(seatColors)] }
+
+// opponent is the name of the other seat of a two-seat game.
+func opponent(s judge.Seat) string {
+	for _, o := range s.Opponents {
+		return o
+	}
+	return "the opponent"
+}
+
+// opponentFirst is opponent at the start of a sentence.
+func opponentFirst(s judge.Seat) string {
+	if len(s.Opponents) == 0 {
+		return "The opponent"
+	}
+	return opponent(s)
+}
+
+// symbolSeats says who plays which symbol, and in which colour, in a game
+// of X and O: "You are X (red), against NAME (O, blue)".
+func symbolSeats(s judge.Seat, sym string) string {
+	me, them := s.Index, 1-s.Index
+	if sym == "X" && me != 0 || sym == "O" && me != 1 {
+		me, them = them, me // a seat that is not its symbol's
+	}
+	return fmt.Sprintf("You are %s (%s), against %s (%s, %s)", sym, colorOf(me), opponent(s), other(sym), colorOf(them))
+}
+
 // gomokuPlan: the board, and "x y" → PlaceSymbol x y.
-func gomokuPlan(q Querier, _ judge.Seat, view *games.View) (turnPlan, error) {
+func gomokuPlan(q Querier, s judge.Seat, view *games.View) (turnPlan, error) {
 	cells, err := board("gomoku", view, 0)
 	if err != nil {
 		return turnPlan{}, err
@@ -180,17 +213,17 @@ func gomokuPlan(q Querier, _ judge.Seat, view *games.View) (turnPlan, error) {
 		return turnPlan{}, err
 	}
 	sym, last, params := a[0], a[1], strings.Fields(a[2])
-	var head string
+	var news string
 	if last != "-1 -1" {
-		head = fmt.Sprintf("%s played %s.\n", other(sym), last)
+		news = fmt.Sprintf("%s (%s) played %s.", opponentFirst(s), other(sym), last)
 	}
 	k := "?"
 	if len(params) == 2 {
 		k = params[1]
 	}
 	tail := fmt.Sprintf("You are %s: make %s in a row. A cell is x (the column) then y (the row).", sym, k)
-	return turnPlan{view: head + strings.Join(drawGrid(cells, true), "\n") + "\n" + tail,
-		say: head + tail, board: viewBoard(view),
+	return turnPlan{news: news, view: strings.Join(drawGrid(cells, true), "\n") + "\n" + tail,
+		status: fmt.Sprintf("%s: make %s in a row.", symbolSeats(s, sym), k), board: viewBoard(view),
 		steps: []step{{prompt: "your move (x y)", parse: parseGomoku, click: ClickCell}}}, nil
 }
 
@@ -208,7 +241,7 @@ func parseGomoku(in string) ([]string, error) {
 }
 
 // connect4Plan: the board, and a column → DropDisc c.
-func connect4Plan(q Querier, _ judge.Seat, view *games.View) (turnPlan, error) {
+func connect4Plan(q Querier, s judge.Seat, view *games.View) (turnPlan, error) {
 	cells, err := board("connect4", view, 0)
 	if err != nil {
 		return turnPlan{}, err
@@ -218,13 +251,16 @@ func connect4Plan(q Querier, _ judge.Seat, view *games.View) (turnPlan, error) {
 		return turnPlan{}, err
 	}
 	sym, last := a[0], a[1]
-	var head string
+	var news string
 	if last != "-1" {
-		head = fmt.Sprintf("%s dropped a disc in column %s.\n", other(sym), last)
+		news = fmt.Sprintf("%s (%s) dropped a disc in column %s.", opponentFirst(s), other(sym), last)
 	}
-	tail := fmt.Sprintf("You are %s.", sym)
-	return turnPlan{view: head + strings.Join(drawGrid(cells, false), "\n") + "\n" + tail,
-		say: head + tail, board: viewBoard(view),
+	k := "four"
+	if n, ok := s.Params["k"]; ok && n != 4 {
+		k = strconv.Itoa(n)
+	}
+	return turnPlan{news: news, view: strings.Join(drawGrid(cells, false), "\n") + "\n" + fmt.Sprintf("You are %s.", sym),
+		status: fmt.Sprintf("%s: %s in a row wins.", symbolSeats(s, sym), k), board: viewBoard(view),
 		steps: []step{{prompt: "your column", parse: parseConnect4, click: ClickColumn}}}, nil
 }
 
@@ -263,22 +299,22 @@ func battleshipPlan(q Querier, s judge.Seat, view *games.View) (turnPlan, error)
 	if err != nil {
 		return turnPlan{}, err
 	}
-	var head strings.Builder
+	var news []string
 	if f := strings.Fields(b[0]); len(f) == 3 && f[2] != "none" {
-		fmt.Fprintf(&head, "Your last shot, at %s %s: %s.\n", f[0], f[1], f[2])
+		news = append(news, fmt.Sprintf("Your last shot, at %s %s: %s.", f[0], f[1], f[2]))
 	}
 	if l := strings.Split(b[1], "\n"); len(l) > 1 {
 		if f := strings.Fields(l[len(l)-1]); len(f) == 3 {
-			fmt.Fprintf(&head, "The opponent fired at %s %s: %s.\n", f[0], f[1], f[2])
+			news = append(news, fmt.Sprintf("%s fired at %s %s: %s.", opponentFirst(s), f[0], f[1], f[2]))
 		}
 	}
 	tail := fmt.Sprintf("The opponent's ships afloat: %s.", b[2])
 	grids := seaNames(view.Grids, s.Index)
-	return turnPlan{view: head.String() + sideBySide("Your shots (x hit, o miss)", drawGrid(theirs, true),
+	return turnPlan{news: strings.Join(news, "\n"), view: sideBySide("Your shots (x hit, o miss)", drawGrid(theirs, true),
 		"Your waters (S ship, x hit, o miss)", drawGrid(mine, true)) + "\n" + tail,
-		say:   head.String() + tail,
-		board: func() Board { return Board{Grids: grids, Marks: view.Marks} },
-		steps: []step{{prompt: "your shot (x y)", parse: parseShot, click: ClickCell, clickGrid: 1 - s.Index}}}, nil
+		status: fmt.Sprintf("Against %s: shoot in their waters (your shots). Their ships afloat: %s.", opponent(s), b[2]),
+		board:  func() Board { return Board{Grids: grids, Marks: view.Marks} },
+		steps:  []step{{prompt: "your shot (x y)", parse: parseShot, click: ClickCell, clickGrid: 1 - s.Index}}}, nil
 }
 
 // seaNames are the two seas of a Battleship view (grid p is seat p's
@@ -331,7 +367,7 @@ func placement(q Querier, s judge.Seat, view *games.View, w, h int) (turnPlan, e
 	v.WriteString("across or down (such as 0 0 across, or 0 0 5 down with its length);\n")
 	v.WriteString("random places the rest of the fleet at random.\n")
 	v.WriteString(fl.draw())
-	p := turnPlan{view: v.String(), say: head + "Click each ship's two ends, or place the rest of the fleet at random.",
+	p := turnPlan{view: v.String(), status: fmt.Sprintf("Against %s. ", opponent(s)) + head + "Click each ship's two ends, or place the rest of the fleet at random.",
 		board: func() Board { return fl.board(view, s.Index) }}
 	for i, n := range lengths {
 		p.steps = append(p.steps, step{
@@ -512,31 +548,38 @@ func splixPlan(q Querier, _ judge.Seat, _ *games.View) (turnPlan, error) {
 		return turnPlan{}, err
 	}
 	seat, turn, left, pos, players, view := a[0], a[1], a[2], a[3], a[4], a[5]
-	var v strings.Builder
+	var v, st strings.Builder
 	s, _ := strconv.Atoi(seat)
 	head := string(rune('A' + s))
 	fmt.Fprintf(&v, "Turn %s, %s to play. You are seat %s: %s your head, %s your trail, %s your land.\n",
 		turn, left, seat, head, strings.ToLower(head), seat)
+	fmt.Fprintf(&st, "Turn %s, %s to play. You are seat %s (%s).", turn, left, seat, colorOf(s))
 	if f := strings.Fields(pos); len(f) == 3 {
 		fmt.Fprintf(&v, "You are at %s %s (x from the west, y from the south), heading %s.\n", f[0], f[1], f[2])
+		fmt.Fprintf(&st, " At %s %s, heading %s.", f[0], f[1], f[2])
 	}
+	st.WriteString("\n")
 	for _, l := range strings.Split(players, "\n") {
 		f := strings.Fields(l)
 		if len(f) != 7 {
 			continue
 		}
-		who := "seat " + f[0]
+		who, color := "seat "+f[0], ""
+		if n, err := strconv.Atoi(f[0]); err == nil {
+			color = " (" + colorOf(n) + ")"
+		}
 		if f[0] == seat {
 			who += " (you)"
 		}
 		fmt.Fprintf(&v, "  %s: %s, land %s, kills %s, score %s\n", who, f[1], f[4], f[5], f[6])
+		fmt.Fprintf(&st, "%s%s: %s, land %s, kills %s, score %s\n", who, color, f[1], f[4], f[5], f[6])
 	}
-	say := v.String() + "Steer with the arrow keys; north is up."
+	st.WriteString("Steer with the arrow keys; north is up.")
 	for _, r := range rows(view) {
 		v.WriteString("  " + strings.Join(r, " ") + "\n")
 	}
 	v.WriteString("North is up; # is off the board.")
-	return turnPlan{view: v.String(), say: say, board: func() Board { return splixBoard(view) }, steps: []step{{
+	return turnPlan{view: v.String(), status: st.String(), board: func() Board { return splixBoard(view) }, steps: []step{{
 		prompt: "your move (n, e, s, w or an arrow key; Enter goes straight on)",
 		parse:  parseSplix,
 		key:    true,

@@ -86,13 +86,19 @@ type Querier interface {
 // turnPlan is one turn as a game's table lays it out: what to show, and
 // the questions whose answers make the turn's commands.
 type turnPlan struct {
+	// news is what happened since the seat's last turn (the opponent's
+	// move): shown once, not again when a refused move is asked again.
+	news string
+	// view is the text drawing of the turn and what it says, for a
+	// console that does not draw.
 	view  string
 	steps []step
 	// board, when set, is the turn's drawing for a Drawer, which is shown
-	// say (the view without its text drawing) instead of view. It is
-	// called before each question: a placement grows as it is answered.
-	board func() Board
-	say   string
+	// the news only, and status with the board (Board.Status) instead of
+	// view. It is called before each question: a placement grows as it
+	// is answered.
+	board  func() Board
+	status string
 }
 
 // step is one question to the person.
@@ -134,30 +140,34 @@ func play(g game, con Console, s judge.Seat) goplayer.Func {
 			return err
 		}
 		var notes []string
+		retry := false
 		for {
 			p, err := g.plan(c, s, c.Turn().View)
 			if err != nil {
 				return err
 			}
-			view := p.view
 			d, draws := con.(Drawer)
-			draws = draws && d.Draws()
-			if draws && p.board != nil {
-				view = p.say
+			draws = draws && d.Draws() && p.board != nil
+			var shown []string
+			shown = append(shown, notes...)
+			if !retry && p.news != "" {
+				shown = append(shown, p.news)
 			}
-			if len(notes) > 0 {
-				view = strings.TrimRight(strings.Join(notes, "\n")+"\n"+view, "\n")
-				notes = nil
+			if !draws {
+				shown = append(shown, p.view)
 			}
-			con.Show(view)
+			notes = nil
+			if text := strings.TrimRight(strings.Join(shown, "\n"), "\n"); text != "" {
+				con.Show(text)
+			}
 			var cmds []string
 			for _, st := range p.steps {
 				if st.skip != nil && st.skip() {
 					continue
 				}
-				if draws && p.board != nil {
+				if draws {
 					b := p.board()
-					b.Click, b.Grid = st.click, st.clickGrid
+					b.Click, b.Grid, b.Status = st.click, st.clickGrid, p.status
 					d.Draw(b)
 					st.after = nil
 				}
@@ -172,7 +182,7 @@ func play(g game, con Console, s judge.Seat) goplayer.Func {
 					return err
 				}
 			}
-			if c.Turn().Shared {
+			if c.Turn().Shared && !draws {
 				con.Show("(waiting for the other players)")
 			}
 			// The turn goes on when the judge refused it: CurrentTurn is
@@ -187,8 +197,10 @@ func play(g game, con Console, s judge.Seat) goplayer.Func {
 					refused = []string{"the judge did not take the move"}
 				}
 				notes = append(notes, "Refused: "+strings.Join(refused, "; ")+". Try again.")
+				retry = true
 				continue
 			}
+			retry = false
 			if len(refused) > 0 {
 				notes = append(notes, "Note: refused "+strings.Join(refused, "; ")+".")
 			}
@@ -271,6 +283,10 @@ type Board struct {
 	// that takes the clicks.
 	Click string
 	Grid  int
+	// Status is what is shown with the board: who the person is (with
+	// the colour of their pieces) and the state of the game, said in
+	// place of the turn before's.
+	Status string
 }
 
 // KeyAsker is a Console that can read a single key press, without

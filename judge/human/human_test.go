@@ -130,9 +130,9 @@ func TestHumanViews(t *testing.T) {
 		prompt string
 	}{
 		{"tictactoe", answers{"MySymbol": "X", "LastMove": "1 0", "Params": "3 3"}, view(kindGrid(games.KindStones, "-O-", "-X-", "---")),
-			[]string{"O played 1 0.", "   0 1 2", "0  - O -", "1  - X -", "You are X: make 3 in a row"}, "your move (x y)"},
+			[]string{"The opponent (O) played 1 0.", "   0 1 2", "0  - O -", "1  - X -", "You are X: make 3 in a row"}, "your move (x y)"},
 		{"connect4", answers{"MySymbol": "X", "LastMove": "1"}, view(kindGrid(games.KindDiscs, "---", "---", "XO-")),
-			[]string{"O dropped a disc in column 1.", "0 1 2\n- - -\n- - -\nX O -", "You are X."}, "your column"},
+			[]string{"The opponent (O) dropped a disc in column 1.", "0 1 2\n- - -\n- - -\nX O -", "You are X."}, "your column"},
 		// Seat 0: grid 0 is its waters, grid 1 the opponent's.
 		{"battleship", answers{"Phase": "fire", "Params": "3 2 0 1 0 0 0 0",
 			"LastShot": "2 0 miss", "OpponentShots": "1\n2 0 miss", "ShipsRemaining": "2"},
@@ -154,8 +154,8 @@ func TestHumanViews(t *testing.T) {
 			t.Fatalf("%s: %v", tt.game, err)
 		}
 		for _, w := range tt.want {
-			if !strings.Contains(p.view, w) {
-				t.Errorf("%s: the view does not show %q:\n%s", tt.game, w, p.view)
+			if !strings.Contains(p.news+"\n"+p.view, w) {
+				t.Errorf("%s: the news and the view do not show %q:\n%s\n%s", tt.game, w, p.news, p.view)
 			}
 		}
 		if len(p.steps) != 1 || !strings.HasPrefix(p.steps[0].prompt, tt.prompt) {
@@ -284,7 +284,7 @@ func TestHumanPlaysTicTacToe(t *testing.T) {
 		"Refused: PlaceSymbol 9 9: (9,9) is off the 3×3 board (cells 0..2). Try again.",
 		`"hello" is not a cell`,
 		"Refused: PlaceSymbol 2 2: (2,2) is already taken by O. Try again.",
-		"O played 1 2.\n   0 1 2\n0  X X -\n1  - - -\n2  - O O",
+		"last (O) played 1 2.\n   0 1 2\n0  X X -\n1  - - -\n2  - O O",
 	} {
 		if !strings.Contains(text, w) {
 			t.Errorf("the person was not shown %q:\n%s", w, text)
@@ -292,6 +292,13 @@ func TestHumanPlaysTicTacToe(t *testing.T) {
 	}
 	if strings.Contains(text, "no valid PlaceSymbol before #END") {
 		t.Errorf("a refusal shown twice:\n%s", text)
+	}
+	// The opponent's moves are announced once each, not again after a
+	// refused move.
+	for _, w := range []string{"last (O) played 2 2.", "last (O) played 1 2."} {
+		if n := strings.Count(text, w); n != 1 {
+			t.Errorf("%q shown %d times:\n%s", w, n, text)
+		}
 	}
 	if got := res.Replay.Turns[0].Moves[0].Move; strings.Join(got, ";") != "PlaceSymbol 0 0" {
 		t.Errorf("turn 1: %q", got)
@@ -479,9 +486,9 @@ func TestHumanBoards(t *testing.T) {
 		say   string
 	}{
 		{"tictactoe", 0, answers{"MySymbol": "X", "LastMove": "1 0", "Params": "3 3"}, stones,
-			[]string{": -O--X----"}, ClickCell, 0, "O played 1 0.\nYou are X: make 3 in a row."},
+			[]string{": -O--X----"}, ClickCell, 0, "The opponent (O) played 1 0.\nYou are X (red), against the opponent (O, blue): make 3 in a row."},
 		{"connect4", 0, answers{"MySymbol": "X", "LastMove": "1"}, view(kindGrid(games.KindDiscs, "---", "XO-")),
-			[]string{": ---XO-"}, ClickColumn, 0, "O dropped a disc in column 1.\nYou are X."},
+			[]string{": ---XO-"}, ClickColumn, 0, "The opponent (O) dropped a disc in column 1.\nYou are X (red), against the opponent (O, blue): four in a row wins."},
 		{"battleship", 1, answers{"Phase": "fire", "Params": "3 2 0 1 0 0 0 0",
 			"LastShot": "2 0 miss", "OpponentShots": "0", "ShipsRemaining": "2"}, seas,
 			[]string{"The opponent's waters (your shots): SSo---", "Your waters: x-o---"}, ClickCell, 0, "Your last shot"},
@@ -510,8 +517,8 @@ func TestHumanBoards(t *testing.T) {
 		if st := p.steps[0]; st.click != tt.click || st.clickGrid != tt.grid {
 			t.Errorf("%s: a click is %q on grid %d, want %q on %d", tt.game, st.click, st.clickGrid, tt.click, tt.grid)
 		}
-		if !strings.Contains(p.say, tt.say) || strings.Contains(p.say, "0  ") {
-			t.Errorf("%s: says %q, want %q and no text drawing", tt.game, p.say, tt.say)
+		if say := p.news + "\n" + p.status; !strings.Contains(say, tt.say) || strings.Contains(say, "0  ") {
+			t.Errorf("%s: says %q, want %q and no text drawing", tt.game, say, tt.say)
 		}
 	}
 	g, _ := gameOf("tictactoe")

@@ -40,7 +40,8 @@ type Web struct {
 	prompt  string        // the question asked, "" when none
 	key     bool          // the question takes one key press
 	seq     int           // counts changes
-	over    string        // the game's end, once set by End
+	over    string        // the game's end, once set by End or Finish
+	ending  *Ending       // the game's end in words, once set by Finish
 	changed chan struct{} // closed and replaced at each change
 	answers chan string
 	seen    chan struct{} // closed once the page was sent the end
@@ -62,10 +63,11 @@ func (w *Web) bump() {
 
 // webBoard is a Board as the page reads it.
 type webBoard struct {
-	Grids []webGrid    `json:"grids"`
-	Marks []games.Mark `json:"marks"`
-	Click string       `json:"click"`
-	Grid  int          `json:"grid"`
+	Grids  []webGrid    `json:"grids"`
+	Marks  []games.Mark `json:"marks"`
+	Click  string       `json:"click"`
+	Grid   int          `json:"grid"`
+	Status string       `json:"status,omitempty"`
 }
 
 type webGrid struct {
@@ -82,7 +84,7 @@ func (w *Web) Draws() bool { return w.Viewer != nil }
 
 // Draw implements Drawer.
 func (w *Web) Draw(b Board) {
-	wb := &webBoard{Marks: b.Marks, Click: b.Click, Grid: b.Grid}
+	wb := &webBoard{Marks: b.Marks, Click: b.Click, Grid: b.Grid, Status: b.Status}
 	if wb.Marks == nil {
 		wb.Marks = []games.Mark{}
 	}
@@ -141,6 +143,16 @@ func (w *Web) End(text string) {
 	w.bump()
 }
 
+// Finish shows the end of the game over its board (drawn last, with
+// Draw): the result in words, the winning line or the sunk fleet drawn,
+// each seat's part; and tells the page that no more questions come.
+func (w *Web) Finish(e Ending) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.over, w.ending = e.Headline, &e
+	w.bump()
+}
+
 // Seen is closed once a page was sent the end of the game.
 func (w *Web) Seen() <-chan struct{} { return w.seen }
 
@@ -153,6 +165,7 @@ type webState struct {
 	Prompt string   `json:"prompt"`
 	Key    bool     `json:"key"`
 	Over   string   `json:"over"`
+	Ending *Ending  `json:"ending,omitempty"`
 	// Board is the board drawn last (nil before the first, and without
 	// a Viewer).
 	Board *webBoard `json:"board"`
@@ -227,7 +240,7 @@ func (w *Web) state(rw http.ResponseWriter, r *http.Request) {
 	}
 	from = min(max(from, 0), len(w.texts))
 	st := webState{Game: w.game, Seq: w.seq, Texts: append([]string{}, w.texts[from:]...), From: from,
-		Prompt: w.prompt, Key: w.key, Over: w.over}
+		Prompt: w.prompt, Key: w.key, Over: w.over, Ending: w.ending}
 	if w.Viewer != nil {
 		st.Board = w.board
 	}

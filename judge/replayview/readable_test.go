@@ -81,7 +81,7 @@ func TestViewerLayout(t *testing.T) {
 // TestViewerReadable: the winning line and a sunk ship are highlighted,
 // the axes are numbered as the protocols count, the result names the bots
 // in words, each turn shows what the bots wrote on stderr in it, and
-// Splix and Battleship have their charts.
+// Splix and Battleship have their charts besides every game's time chart.
 func TestViewerReadable(t *testing.T) {
 	ctx := browsertest.New(t, 3*time.Minute)
 	type highlight struct {
@@ -229,8 +229,8 @@ func TestViewerReadable(t *testing.T) {
 		for _, name := range []string{"splix", "battleship", "tictactoe"} {
 			rp := replay(t, matchNamed(t, name))
 			open(t, ctx, rp, 1280, 800)
-			charts := eval[int](t, ctx, `document.querySelectorAll("#charts:not([hidden]) svg.chart").length`)
-			lines := eval[int](t, ctx, `document.querySelectorAll("#charts svg.chart polyline").length`)
+			charts := eval[int](t, ctx, `document.querySelectorAll("#charts:not([hidden]) svg.chart:not(#chart-time)").length`)
+			lines := eval[int](t, ctx, `document.querySelectorAll("#charts svg.chart:not(#chart-time) polyline").length`)
 			want := 2
 			if name == "tictactoe" {
 				want = 0

@@ -35,6 +35,8 @@ var matches = []match{
 	{name: "gomoku", variant: "gomoku", seed: 2, params: games.Params{"n": 9}, bots: []string{"examples/gomoku/strong", "examples/gomoku/random.c"}},
 	{name: "connect4", variant: "connect4", seed: 3, bots: []string{"examples/connect4/random.c", "examples/connect4/random.c"}},
 	{name: "battleship", variant: "battleship", seed: 4, bots: []string{"examples/battleship/hunter", "examples/battleship/random.c"}},
+	// The Ruby contest's rules judge shots their own way.
+	{name: "battleship-contest", variant: "battleship-contest", seed: 7, bots: []string{"examples/battleship/random.c", "examples/battleship/hunter"}},
 	// A bot that crashes on its second turn: the viewer shows why.
 	{name: "crash", variant: "tictactoe", seed: 6, bots: []string{"examples/gomoku/strong", "judge/procbot/testdata/crash.c"}},
 	// A bot that writes to its stderr in every turn.

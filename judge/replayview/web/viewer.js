@@ -258,10 +258,21 @@
     }
     return run.length ? { kind: "sunk", g, cells: run } : null;
   }
+  // At the end of a game won by sinking a fleet, the whole fleet sunk in
+  // the loser's waters (grid p is seat p's).
+  function sunkFleet(g) {
+    const info = D.grids[g], cells = cur[layerOf(g)], run = [];
+    if (info.kind !== "sea" || !D.frames[frame].over || D.outcome.winner < 0 || g !== 1 - D.outcome.winner) return null;
+    for (let i = 0; i < cells.length; i++) {
+      if (cells[i] === 83) return null; // 'S': a ship afloat
+      if (cells[i] === 35) run.push([i % info.w, Math.floor(i / info.w)]);
+    }
+    return run.length ? { kind: "sunk", g, cells: run } : null;
+  }
   let highlight = null;
   function drawHighlight() {
     highlight = null;
-    for (let g = 0; g < G && !highlight; g++) highlight = winLine(g, cur[layerOf(g)]) || sunkShip(g);
+    for (let g = 0; g < G && !highlight; g++) highlight = winLine(g, cur[layerOf(g)]) || sunkFleet(g) || sunkShip(g);
     document.body.dataset.highlight = highlight ? highlight.kind : "";
     if (!highlight) return;
     const [ox, oy] = origin(highlight.g);
@@ -396,6 +407,7 @@
     if (f.over) d += '<div class="refused">the game ends here: ' + esc(named(f.over)) + "</div>";
     $("details").innerHTML = d;
     chartCursor();
+    markMove();
   }
   // The result in words: who won, and how, with names.
   function headline() {
@@ -429,40 +441,79 @@
     $("stderr").innerHTML = s;
   }
 
-  // Charts over the turns, from the seats' lines: Splix's score and land,
-  // Battleship's shots and hits. Plain SVG; a click jumps to the turn.
+  // Charts over the turns: every game's time per turn, from the moves'
+  // records, then the numbers of the seats' lines: Splix's score and
+  // land, Battleship's shots and hits. Plain SVG; a click jumps to the
+  // turn.
   function series(re) {
-    return D.bots.map((_, s) => D.frames.map((f) => {
+    return D.bots.map((_, s) => ({ seat: s, vals: D.frames.map((f) => {
       const m = re.exec((f.seats || [])[s] || "");
       return m ? +m[1] : 0;
-    }));
+    }) }));
+  }
+  // times are each seat's wall and CPU time per turn, in ms, where it
+  // moved (null where it did not).
+  function times() {
+    const out = [];
+    D.bots.forEach((_, s) => {
+      const of = (k) => D.frames.map((f) => {
+        const m = (f.moves || []).find((m) => m.seat === s);
+        return m ? m[k] / 1000 : null;
+      });
+      out.push({ seat: s, vals: of("wall_us"), name: "wall" }, { seat: s, vals: of("cpu_us"), name: "CPU", dash: true });
+    });
+    return out;
   }
   function chartsOf() {
-    const kinds = D.grids.map((g) => g.kind);
-    if (kinds.includes("land")) return [["score", series(/score (\d+)/)], ["land (cells)", series(/land (\d+)/)]];
-    if (kinds.includes("sea")) return [["shots fired", series(/^(\d+) shots/)], ["ship cells hit", series(/(\d+) ship cells hit/)]];
-    return [];
+    const kinds = D.grids.map((g) => g.kind), list = [];
+    if (N > 1) list.push({ title: "time per turn (ms): wall —, CPU - -", lines: times(), log: true, id: "time" });
+    if (kinds.includes("land")) list.push({ title: "score", lines: series(/score (\d+)/) }, { title: "land (cells)", lines: series(/land (\d+)/) });
+    if (kinds.includes("sea")) list.push({ title: "shots fired", lines: series(/^(\d+) shots/) }, { title: "ship cells hit", lines: series(/(\d+) ship cells hit/) });
+    return list;
   }
   const charts = [];
-  // chart adds to box an SVG chart of data[seat][frame]; its markup is
+  // chart adds to box an SVG chart of c.lines, each {seat, vals[frame]
+  // (null: no point), dash}; on a log scale when c.log. Its markup is
   // parsed as HTML, which puts it in the SVG namespace.
-  function chart(box, title, data) {
-    const W = 380, H = 150, L = 36, B = 18, T = 20;
-    const max = Math.max(1, ...data.flat());
-    const x = (f) => L + (N > 1 ? (f * (W - L - 6)) / (N - 1) : 0), y = (v) => T + (H - T - B) * (1 - v / max);
+  function chart(box, c) {
+    const W = 380, H = 150, L = 40, B = 18, T = 20;
+    const all = c.lines.flatMap((l) => l.vals).filter((v) => v !== null);
+    let y, ticks;
+    if (c.log) {
+      // From the smallest power of ten under the values (0.01 ms at
+      // least) to the first above them.
+      const lo = Math.min(0, Math.floor(Math.log10(Math.max(0.01, Math.min(...all.filter((v) => v > 0), 1)))));
+      const hi = Math.max(lo + 1, Math.ceil(Math.log10(Math.max(...all, 0.01))));
+      y = (v) => T + (H - T - B) * (1 - (Math.log10(Math.max(v, 10 ** lo)) - lo) / (hi - lo));
+      ticks = [];
+      for (let e = lo; e <= hi; e++) ticks.push(10 ** e);
+    } else {
+      const max = Math.max(1, ...all);
+      y = (v) => T + (H - T - B) * (1 - v / max);
+      ticks = [0, max];
+    }
+    const x = (f) => L + (N > 1 ? (f * (W - L - 6)) / (N - 1) : 0);
     const el = (name, attrs, text) => "<" + name + Object.keys(attrs).map((k) => " " + k + '="' + esc(attrs[k]) + '"').join("") + ">" +
       (text === undefined ? "" : esc(text)) + "</" + name + ">";
-    let m = el("text", { x: L, y: 13, class: "title" }, title) +
-      el("line", { x1: L, y1: y(0), x2: W - 6, y2: y(0), class: "axis" }) +
-      el("line", { x1: L, y1: T, x2: L, y2: y(0), class: "axis" }) +
-      el("text", { x: L - 4, y: y(max) + 4, class: "tick", "text-anchor": "end" }, String(max)) +
-      el("text", { x: L - 4, y: y(0), class: "tick", "text-anchor": "end" }, "0") +
+    const bottom = H - B;
+    let m = el("text", { x: L, y: 13, class: "title" }, c.title) +
+      el("line", { x1: L, y1: bottom, x2: W - 6, y2: bottom, class: "axis" }) +
+      el("line", { x1: L, y1: T, x2: L, y2: bottom, class: "axis" }) +
       el("text", { x: W - 6, y: H - 4, class: "tick", "text-anchor": "end" }, "turn " + D.frames[N - 1].turn);
-    data.forEach((vals, s) => {
-      m += el("polyline", { points: vals.map((v, f) => x(f).toFixed(1) + "," + y(v).toFixed(1)).join(" "), stroke: seatColor(s), class: "series", "data-seat": s });
-    });
-    m += el("line", { x1: x(0), y1: T, x2: x(0), y2: y(0), class: "cursor" });
-    box.insertAdjacentHTML("beforeend", '<svg class="chart" viewBox="0 0 ' + W + " " + H + '" data-title="' + esc(title) + '">' + m + "</svg>");
+    for (const v of ticks) {
+      m += el("text", { x: L - 4, y: y(v) + 3, class: "tick", "text-anchor": "end" }, String(+v.toPrecision(3)));
+      if (c.log) m += el("line", { x1: L, y1: y(v), x2: W - 6, y2: y(v), class: "grid" });
+    }
+    for (const l of c.lines) {
+      const pts = [];
+      l.vals.forEach((v, f) => { if (v !== null) pts.push(x(f).toFixed(1) + "," + y(v).toFixed(1)); });
+      if (pts.length === 1) pts.push(pts[0]);
+      m += el("polyline", { points: pts.join(" "), stroke: seatColor(l.seat), class: "series" + (l.dash ? " dash" : ""), "data-seat": l.seat,
+        "data-name": l.name || "" });
+    }
+    m += el("line", { x1: x(0), y1: T, x2: x(0), y2: bottom, class: "cursor" });
+    box.insertAdjacentHTML("beforeend", '<svg class="chart" viewBox="0 0 ' + W + " " + H + '" data-title="' + esc(c.title) + '"' +
+      (c.id ? ' id="chart-' + c.id + '"' : "") + ">" + m + "</svg>");
     const svg = box.lastElementChild;
     svg.addEventListener("click", (e) => {
       const r = svg.getBoundingClientRect();
@@ -480,8 +531,48 @@
     const list = chartsOf();
     if (!list.length) return;
     const box = $("charts");
-    for (const [title, data] of list) chart(box, title, data);
+    for (const c of list) chart(box, c);
     box.hidden = false;
+  }
+
+  // The list of moves, a row a turn; a click on one shows its turn.
+  function moveText(m) {
+    if (m.status !== "ok") return m.status;
+    return (m.move || []).join("; ") || "–";
+  }
+  function buildMoves() {
+    const box = $("moves");
+    if (!box || N < 2) return;
+    let h = '<table><tr><th>turn</th><th>player</th><th>move</th></tr>';
+    for (let f = 1; f < N; f++) {
+      const ms = D.frames[f].moves || [];
+      ms.forEach((m, i) => {
+        h += '<tr class="mv' + (i === 0 ? " first" : "") + '" data-frame="' + f + '">' +
+          (i === 0 ? '<td class="num" rowspan="' + ms.length + '">' + D.frames[f].turn + "</td>" : "") +
+          '<td class="who">' + who(m.seat) + '</td><td class="' + (m.status === "ok" ? "move" : "move st-bad") + '">' + esc(moveText(m)) + "</td></tr>";
+      });
+      if (!ms.length) h += '<tr class="mv first" data-frame="' + f + '"><td class="num">' + D.frames[f].turn + '</td><td colspan="2" class="idle">no moves</td></tr>';
+    }
+    box.innerHTML = h + "</table>";
+    box.addEventListener("click", (e) => {
+      const tr = e.target.closest("tr[data-frame]");
+      if (tr) { setPlaying(false); show(+tr.dataset.frame); }
+    });
+    $("moves-box").hidden = false;
+  }
+  let marked = [];
+  // markMove marks the rows of the frame on screen, and scrolls the list
+  // (not the page) to them.
+  function markMove() {
+    const box = $("moves");
+    if (!box) return;
+    for (const r of marked) r.classList.remove("now");
+    marked = [...box.querySelectorAll('tr[data-frame="' + frame + '"]')];
+    for (const r of marked) r.classList.add("now");
+    if (marked.length) {
+      const r = marked[0], top = r.offsetTop, bottom = marked[marked.length - 1].offsetTop + marked[marked.length - 1].offsetHeight;
+      if (top < box.scrollTop + 20 || bottom > box.scrollTop + box.clientHeight) box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+    } else if (frame === 0) box.scrollTop = 0;
   }
   function show(f) {
     const step = f === frame + 1;
@@ -489,6 +580,20 @@
     draw();
     panel();
     if (step && !playing) drop();
+    if (!playing) keepHash();
+  }
+  // The address says the frame on screen (viewer.html#40), to be copied;
+  // the start has none.
+  function keepHash() {
+    if (N < 2) return;
+    const want = frame ? "#" + frame : "";
+    if (location.hash === want || !location.hash && !want) return;
+    try { history.replaceState(null, "", want || location.pathname + location.search); } catch (e) { /* a page that cannot */ }
+  }
+  // hashFrame is the frame the address asks for (#40), or -1.
+  function hashFrame() {
+    const at = /^#(\d+)$/.exec(location.hash);
+    return at ? +at[1] : -1;
   }
   // Connect Four: the disc just dropped falls from the top to its cell.
   let dropping = 0;
@@ -520,12 +625,14 @@
       const to = Math.min(N - 1, frame + steps);
       for (let f = frame + 1; f <= to; f++) seek(f);
       draw(); panel();
-      if (frame >= N - 1) { setPlaying(false); return; }
+      if (frame >= N - 1) { setPlaying(false); keepHash(); return; }
     }
     requestAnimationFrame(tick);
   }
   function setPlaying(p) {
+    const was = playing;
     playing = p && N > 1;
+    if (was && !playing) keepHash();
     $("play").textContent = playing ? "pause" : "play";
     document.body.dataset.playing = playing;
     if (playing) {
@@ -569,12 +676,17 @@
     e.preventDefault();
   });
   window.addEventListener("resize", () => { layout(); draw(); });
+  // viewer.html#40 opens at frame 40, and going to #12 later shows frame
+  // 12 (a link in the page, an address typed, back and forward).
+  window.addEventListener("hashchange", () => {
+    const f = hashFrame();
+    if (f >= 0 && f !== frame) { setPlaying(false); show(f); }
+  });
   layout();
   result();
   buildCharts();
-  // viewer.html#40 opens at frame 40.
-  const at = /^#(\d+)$/.exec(location.hash);
-  if (at) seek(+at[1]);
+  buildMoves();
+  if (hashFrame() >= 0) seek(hashFrame());
   draw();
   panel();
   // For scripts and tests: where the viewer is and a way to move it.
@@ -590,8 +702,19 @@
     axes: (g) => axisLabels(g),
     // For pages that draw a game as it is played (judge play --web):
     // put draws other cells (one array per layer) and marks in place of
-    // the first frame's; geometry says where the cells are on the canvas.
-    put: (layers, marks) => { layers.forEach((c, i) => cur[i].set(c)); D.frames[0].marks = marks; frame = 0; draw(); },
+    // the first frame's, and with end ({reason, winner, params}) as the
+    // end of the game, its winning line or sunk fleet highlighted;
+    // geometry says where the cells are on the canvas.
+    put: (layers, marks, end) => {
+      layers.forEach((c, i) => cur[i].set(c));
+      D.frames[0].marks = marks;
+      if (end) {
+        D.frames[0].over = end.reason || "over";
+        D.outcome.winner = end.winner;
+        D.params = end.params || {};
+      } else delete D.frames[0].over;
+      frame = 0; draw();
+    },
     geometry: () => ({ cell, origins: D.grids.map((_, g) => origin(g)) }),
   };
   document.body.dataset.ready = "true";
