@@ -23,6 +23,8 @@ judge play --game gomoku --web bin/examples/gomoku/random`,
 judge replay --delay 300ms --trace replay.json`,
 	"view": `judge view replay.json    # writes replay.html beside it
 judge view -o /tmp/game.html --open replay.json`,
+	"explain": `judge explain game.json
+judge explain --seat 1 results/tournament-connect4/replays/r001-alpha-vs-beta.json`,
 	"serve": `judge serve results/demo/splix
 judge serve --addr 127.0.0.1:8080 --open results/tournament-tictactoe`,
 	"games": `judge games`,
