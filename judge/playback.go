@@ -44,34 +44,8 @@ func walk(game games.Game, rp *Replay, f func(i int, st games.State)) error {
 	}
 	f(-1, st)
 	for i, t := range rp.Turns {
-		if st.Outcome().Over {
-			return fmt.Errorf("replay: turn %d comes after the end of the game", t.Turn)
-		}
-		moves := map[int]games.Move{}
-		for _, m := range t.Moves {
-			if m.Seat < 0 || m.Seat >= st.Seats() {
-				return fmt.Errorf("replay: turn %d: seat %d of %d", t.Turn, m.Seat, st.Seats())
-			}
-			if m.Status != OK {
-				st.Forfeit(m.Seat)
-				continue
-			}
-			o := st.Orders(m.Seat)
-			for _, c := range m.Move {
-				if err := o.Command(games.ParseLine(c)); err != nil {
-					return fmt.Errorf("replay: turn %d, seat %d: %q: %w", t.Turn, m.Seat, c, err)
-				}
-			}
-			mv, err := o.Commit()
-			if err != nil {
-				return fmt.Errorf("replay: turn %d, seat %d: %w", t.Turn, m.Seat, err)
-			}
-			moves[m.Seat] = mv
-		}
-		if !st.Outcome().Over {
-			if err := st.Apply(moves); err != nil {
-				return fmt.Errorf("replay: turn %d: %w", t.Turn, err)
-			}
+		if err := applyTurn(st, t); err != nil {
+			return err
 		}
 		f(i, st)
 	}
@@ -81,6 +55,41 @@ func walk(game games.Game, rp *Replay, f func(i int, st games.State)) error {
 	}
 	if out.Winner != rp.Outcome.Winner {
 		return fmt.Errorf("replay: the rules say winner %d, the replay says %d", out.Winner, rp.Outcome.Winner)
+	}
+	return nil
+}
+
+// applyTurn plays the recorded turn t on st: the seats that failed
+// forfeit, the others' moves are taken as commands and applied.
+func applyTurn(st games.State, t ReplayTurn) error {
+	if st.Outcome().Over {
+		return fmt.Errorf("replay: turn %d comes after the end of the game", t.Turn)
+	}
+	moves := map[int]games.Move{}
+	for _, m := range t.Moves {
+		if m.Seat < 0 || m.Seat >= st.Seats() {
+			return fmt.Errorf("replay: turn %d: seat %d of %d", t.Turn, m.Seat, st.Seats())
+		}
+		if m.Status != OK {
+			st.Forfeit(m.Seat)
+			continue
+		}
+		o := st.Orders(m.Seat)
+		for _, c := range m.Move {
+			if err := o.Command(games.ParseLine(c)); err != nil {
+				return fmt.Errorf("replay: turn %d, seat %d: %q: %w", t.Turn, m.Seat, c, err)
+			}
+		}
+		mv, err := o.Commit()
+		if err != nil {
+			return fmt.Errorf("replay: turn %d, seat %d: %w", t.Turn, m.Seat, err)
+		}
+		moves[m.Seat] = mv
+	}
+	if !st.Outcome().Over {
+		if err := st.Apply(moves); err != nil {
+			return fmt.Errorf("replay: turn %d: %w", t.Turn, err)
+		}
 	}
 	return nil
 }
