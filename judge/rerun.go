@@ -106,10 +106,10 @@ type LineKind int
 const (
 	// LineOther is not the protocol: the program's or its debugger's own
 	// output, for the person debugging it.
-	LineOther LineKind = iota
-	LineQuery          // a query: Served.Answer is the judge's answer
-	LineCommand        // a command, taken or refused (Served.Note)
-	LineEnd            // #END: the turn is over, and the game at the seat's next one
+	LineOther   LineKind = iota
+	LineQuery            // a query: Served.Answer is the judge's answer
+	LineCommand          // a command, taken or refused (Served.Note)
+	LineEnd              // #END: the turn is over, and the game at the seat's next one
 )
 
 // Served is what a rerun did with a line of the program.
