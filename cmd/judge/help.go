@@ -23,6 +23,11 @@ judge play --game gomoku --web bin/examples/gomoku/random`,
 judge replay --delay 300ms --trace replay.json`,
 	"view": `judge view replay.json    # writes replay.html beside it
 judge view -o /tmp/game.html --open replay.json`,
+	"explain": `judge explain game.json
+judge explain --seat 1 results/tournament-connect4/replays/r001-alpha-vs-beta.json`,
+	"debug": `judge debug game.json -- python3 bot.py               # the seat that failed, up to its failing turn
+judge debug game.json --seat 1 --turn 12 -- python3 -m pdb bot.py
+judge debug game.json -- gdb --args ./bot`,
 	"serve": `judge serve results/demo/splix
 judge serve --addr 127.0.0.1:8080 --open results/tournament-tictactoe`,
 	"games": `judge games`,

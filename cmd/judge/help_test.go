@@ -36,6 +36,9 @@ func TestHelpCommand(t *testing.T) {
 				continue
 			}
 			for _, a := range argv[2:] {
+				if a == "--" {
+					break // what follows is another program's (judge debug)
+				}
 				if !strings.HasPrefix(a, "-") {
 					continue
 				}

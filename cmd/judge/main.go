@@ -4,6 +4,8 @@
 //	judge play --game NAME [flags] [BOT...]     play bots yourself, in the terminal or a browser
 //	judge replay FILE                           watch a replay in the terminal
 //	judge view REPLAY [-o FILE.html]            watch a replay in a browser
+//	judge explain REPLAY                        why a match ended as it did, turn by turn
+//	judge debug REPLAY -- CMD...                run a bot (or a debugger) on the input it had in a match
 //	judge serve DIR                             follow a tournament in a browser
 //	judge games                                 list the games and their parameters
 //	judge tournament [flags] BOT...             play a tournament: standings, ratings, replays
@@ -145,6 +147,8 @@ func init() {
 		{"play", "--game NAME [--seat N] BOT...", "play a match yourself against bots, in the terminal or a browser", (*Main).play},
 		{"replay", "[flags] FILE", "play a replay back in the terminal", (*Main).replay},
 		{"view", "[-o FILE.html] REPLAY", "write a replay viewer: one HTML file to open in a browser", (*Main).view},
+		{"explain", "[--seat S] REPLAY", "say why a match ended as it did, and the turns that decided it", (*Main).explain},
+		{"debug", "REPLAY [--seat S] [--turn N] -- CMD", "run a bot, or a debugger on it, with the input it had in a match", (*Main).debug},
 		{"serve", "[--addr HOST:PORT] DIR", "show a tournament's standings and replays in a browser, live", (*Main).serve},
 		{"games", "", "list the games and their parameters", (*Main).games},
 		{"tournament", "[--config FILE] [flags] BOT...", "play a tournament: standings, ratings, replays", (*Main).tournament},

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,6 +18,7 @@ import (
 	"judge/judge"
 	"judge/judge/httpbot"
 	"judge/judge/procbot"
+	"judge/judge/replayview"
 )
 
 func (m *Main) match(ctx context.Context, args []string) error {
@@ -30,6 +32,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	mf := addMatchFileFlags(fs)
 	of := addOneMatchFlags(fs, "bot")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
+	stderrAll := fs.Bool("stderr", false, "print all that each bot wrote on stderr, turn by turn (a failing bot's last lines are printed without it)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -53,7 +56,8 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	if mt.Entrants, err = entrants(ctx, pos, su.proc); err != nil {
 		return err
 	}
-	mt.Trace = *of.trace
+	// Per turn, a bot's stderr is kept with the transcript.
+	mt.Trace = *of.trace || *stderrAll
 	mt.Serve = procbot.OneCPU
 
 	res, err := judge.Run(ctx, mt)
@@ -66,12 +70,61 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	if err := of.writeReplay(res.Replay); err != nil {
 		return err
 	}
+	// What the bots wrote goes to the terminal, not into --json's object.
+	w := m.Stdout
+	if *asJSON {
+		w = m.Stderr
+	}
+	if *of.trace && *of.replay == "" || *stderrAll {
+		printTranscript(w, res.Replay, *of.trace && *of.replay == "", *stderrAll)
+	}
 	if *asJSON {
 		enc := json.NewEncoder(m.Stdout)
 		return enc.Encode(res)
 	}
-	printResult(m, res)
+	printResult(m, mt.Game, res)
 	return nil
+}
+
+// printTranscript prints, turn by turn, each bot's protocol lines
+// (lines) and what it wrote on stderr (stderr), labelled by seat and
+// turn, escaped.
+func printTranscript(w io.Writer, rp *judge.Replay, lines, stderr bool) {
+	traces := replayview.TurnTraces(rp)
+	for i, t := range rp.Turns {
+		for _, mv := range t.Moves {
+			var seat []judge.TraceLine
+			if lines && traces != nil {
+				seat = traces[i][mv.Seat]
+			}
+			if len(seat) == 0 && (!stderr || mv.Stderr == "" && mv.StderrCut == 0) {
+				continue
+			}
+			fmt.Fprintf(w, "turn %d, seat %d (%s):\n", t.Turn, mv.Seat, judge.PrintableLine(rp.Bots[mv.Seat].Name))
+			for _, l := range seat {
+				arrow := "bot>"
+				switch l.Dir {
+				case "in":
+					arrow = "   <"
+				case "cut":
+					arrow = "  ✂ "
+				}
+				for _, line := range strings.Split(l.Line, "\n") {
+					fmt.Fprintf(w, "  %s %s\n", arrow, judge.PrintableLine(line))
+				}
+			}
+			if stderr {
+				for _, line := range strings.Split(strings.TrimSuffix(mv.Stderr, "\n"), "\n") {
+					if mv.Stderr != "" {
+						fmt.Fprintf(w, "  stderr: %s\n", judge.PrintableLine(line))
+					}
+				}
+				if mv.StderrCut > 0 {
+					fmt.Fprintf(w, "  stderr: ✂ %d bytes not kept\n", mv.StderrCut)
+				}
+			}
+		}
+	}
 }
 
 func randomSeed() uint64 {
@@ -82,16 +135,24 @@ func randomSeed() uint64 {
 	return binary.LittleEndian.Uint64(b[:]) >> 1
 }
 
-// printResult writes a result for people; what the bots wrote is
-// escaped (judge.Printable).
-func printResult(m *Main, res *judge.Result) {
+// printResult writes a result for people, the seats named as the viewer
+// names them; what the bots wrote is escaped (judge.Printable). A seat
+// that failed has its stderr's last lines under its line, unless its
+// reason quotes them.
+func printResult(m *Main, g games.Game, res *judge.Result) {
+	name := func(s string) string { return s }
+	if g != nil && res.Replay != nil {
+		if st, err := g.New(res.Params, res.Seed); err == nil {
+			name = judge.Namer(st, res.Replay)
+		}
+	}
 	fmt.Fprintf(m.Stdout, "%s (%s), seed %d: ", res.Game, formatParams(res.Params), res.Seed)
 	if res.Winner >= 0 && res.Winner < len(res.Players) {
 		fmt.Fprintf(m.Stdout, "seat %d (%s) wins", res.Winner, judge.PrintableLine(res.Players[res.Winner].Name))
 	} else {
 		fmt.Fprint(m.Stdout, "no winner")
 	}
-	fmt.Fprintf(m.Stdout, " after %d turns: %s\n", res.Turns, judge.Printable(res.Reason))
+	fmt.Fprintf(m.Stdout, " after %s: %s\n", games.Plural(res.Turns, "turn", "turns"), judge.Printable(name(res.Reason)))
 	for i, p := range res.Players {
 		fmt.Fprintf(m.Stdout, "  seat %d  %-20s %-8s score %g", i, judge.PrintableLine(p.Name), p.Status, p.Score)
 		if p.Reason != "" {
@@ -100,6 +161,14 @@ func printResult(m *Main, res *judge.Result) {
 		fmt.Fprintln(m.Stdout)
 		if p.Detail != "" {
 			fmt.Fprintf(m.Stdout, "  seat %d's server answered: %s\n", i, judge.PrintableLine(p.Detail))
+		}
+		if res.Replay != nil && i < len(res.Replay.Bots) && p.Status != judge.OK && !strings.Contains(p.Reason, "; stderr: ") {
+			if tail := judge.LastLines([]byte(res.Replay.Bots[i].Stderr), stderrTail, 4000); tail != "" {
+				fmt.Fprintf(m.Stdout, "  seat %d's stderr, its last lines (it failed at turn %d):\n", i, p.Turn)
+				for _, l := range strings.Split(tail, "\n") {
+					fmt.Fprintf(m.Stdout, "    %s\n", judge.PrintableLine(l))
+				}
+			}
 		}
 	}
 	if res.Replay != nil {
@@ -110,6 +179,10 @@ func printResult(m *Main, res *judge.Result) {
 		}
 	}
 }
+
+// stderrTail is how many lines of a failing bot's stderr judge match
+// prints.
+const stderrTail = 10
 
 func formatParams(p games.Params) string {
 	keys := make([]string, 0, len(p))

@@ -122,7 +122,7 @@ func printEnd(m *Main, g games.Game, res *judge.Result) {
 			fmt.Fprintf(m.Stdout, "The end of the game:\n%s\n", strings.TrimRight(b, "\n"))
 		}
 	}
-	printResult(m, res)
+	printResult(m, g, res)
 }
 
 // playWeb plays the match with the person's seat in the browser: it

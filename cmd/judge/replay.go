@@ -19,6 +19,8 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 			"browser.")
 	delay := fs.Duration("delay", 0, "pause between turns, e.g. 300ms")
 	trace := fs.Bool("trace", false, "also print each bot's protocol transcript and stderr under its turns, if recorded")
+	stdinOf := fs.Int("stdin-of", -1, "print only what the match wrote on this seat's stdin (the answers to its queries), from the replay's transcript (--trace)")
+	upTo := fs.Int("turn", 0, "with --stdin-of: up to the end of this turn (default: to the end)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -29,6 +31,14 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 	rp, err := readReplay(pos[0])
 	if err != nil {
 		return err
+	}
+	if *stdinOf >= 0 {
+		in, err := judge.StdinOf(rp, *stdinOf, *upTo)
+		if err != nil {
+			return fmt.Errorf("%s: %w", pos[0], err)
+		}
+		fmt.Fprint(m.Stdout, judge.Printable(in))
+		return nil
 	}
 	v, err := catalog.Lookup(rp.Game)
 	if err != nil {

@@ -425,7 +425,12 @@ func (s *State) Render() string {
 	var b strings.Builder
 	switch {
 	case s.out.Over:
-		fmt.Fprintf(&b, "turn %d, game over: %s\n", s.turn, s.out.Reason)
+		// The last turn played: a shot ends its turn, a forfeit does not.
+		last := s.turn - 1
+		if s.forfeitTurn >= 0 {
+			last = s.forfeitTurn
+		}
+		fmt.Fprintf(&b, "game over after turn %d: %s\n", last, s.out.Reason)
 	case s.turn == 1:
 		b.WriteString("turn 1: placement\n")
 	default:

@@ -110,7 +110,6 @@ type Player struct {
 	errR   *os.File        // the bot's stderr
 	stderr *tailBuffer
 	errEnd chan struct{} // closed once stderr is read to its end
-	jvmMsg []byte        // a JVM's first line on stderr, which no reason needs (jvmLine)
 	dir    string        // the bot's directory, absolute, with a slash; "" for none
 	io     IO            // PTY or Pipe
 	freeze bool          // stop the bot between its turns
@@ -228,9 +227,8 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 		r:       bufio.NewReaderSize(fr, judge.MaxLine),
 		in:      inW,
 		errR:    errR,
-		stderr:  newTailBuffer(o.Stderr),
+		stderr:  newTailBuffer(o.Stderr, jvmLine(env)),
 		errEnd:  make(chan struct{}),
-		jvmMsg:  jvmLine(env),
 		dir:     dirPrefix(spec.Dir),
 		freeze:  proc.Level() != sandbox.None,
 		started: started,
@@ -300,7 +298,9 @@ func Env(extra map[string]string, seed uint64, memory int64) []string {
 //     of the java run line of configs/languages.toml, and the JVM's own
 //     messages on stderr. Under an RLIMIT_DATA (sandbox levels namespaces
 //     and basic) a JVM that plans for the machine's RAM cannot start. The
-//     JVM says "Picked up JAVA_TOOL_OPTIONS: ..." on stderr.
+//     JVM says "Picked up JAVA_TOOL_OPTIONS: ..." first on stderr, whatever
+//     its options (every variable it reads options from makes it say so):
+//     the bot's stderr is kept without that line (jvmLine).
 //   - GOMEMLIMIT, half the limit: Go's collector then works to keep the
 //     heap there, where it would otherwise let it grow to twice what is
 //     live, and the memory it maps (which RLIMIT_DATA counts, used or not)
@@ -318,9 +318,8 @@ func RuntimeEnv(memory int64) map[string]string {
 }
 
 // jvmLine is the line a JVM started with the environment env writes
-// first on its stderr, to say that it read JAVA_TOOL_OPTIONS: it stays
-// in the bot's stderr, but a crash's reason, a few lines of it, leaves it
-// out for the bot's own.
+// first on its stderr, to say that it read JAVA_TOOL_OPTIONS: the judge's
+// words, not the bot's, left out of the bot's stderr when it comes first.
 func jvmLine(env []string) []byte {
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "JAVA_TOOL_OPTIONS="); ok {
@@ -524,8 +523,8 @@ func (p *Player) closed(what string) error {
 		}
 	}
 	p.waitStderr()
-	if text, _ := p.stderr.Bytes(); len(bytes.TrimPrefix(text, p.jvmMsg)) > 0 {
-		f.Reason += "; stderr: " + judge.LastLines(p.relative(bytes.TrimPrefix(text, p.jvmMsg)), 5, 600)
+	if text, _ := p.stderr.Bytes(); len(text) > 0 {
+		f.Reason += "; stderr: " + judge.LastLines(p.relative(text), 5, 600)
 	}
 	return f
 }
@@ -752,37 +751,64 @@ func (p *Player) waitStderr() {
 
 // tailBuffer keeps the last cap bytes written to it and counts the rest.
 // It also keeps, for TurnStderr, the first judge.TraceTurnBytes written
-// since the last take, and counts what it left out of them.
+// since the last take, and counts what it left out of them. The line
+// skip, when the stream starts with it, is left out: it is not the
+// program's (jvmLine).
 type tailBuffer struct {
 	mu      sync.Mutex
 	buf     []byte
 	cap     int
-	total   int64
+	total   int64 // written and kept or counted
+	raw     int64 // written, skip included
+	skip    []byte
+	matched int // bytes of skip seen so far, held back
 	turn    []byte
 	turnCut int64
 }
 
-func newTailBuffer(n int) *tailBuffer { return &tailBuffer{cap: n} }
+func newTailBuffer(n int, skip []byte) *tailBuffer { return &tailBuffer{cap: n, skip: skip} }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	n := len(p)
+	t.raw += int64(n)
+	if t.skip != nil {
+		k := min(len(p), len(t.skip)-t.matched)
+		if bytes.Equal(p[:k], t.skip[t.matched:t.matched+k]) {
+			t.matched += k
+			if t.matched < len(t.skip) {
+				return n, nil
+			}
+			t.skip, p = nil, p[k:]
+		} else {
+			// Not the line after all: what was held back is the program's.
+			held := t.skip[:t.matched]
+			t.skip = nil
+			t.keep(held)
+		}
+	}
+	t.keep(p)
+	return n, nil
+}
+
+// keep adds p to the tail and to the turn's text; t.mu is held.
+func (t *tailBuffer) keep(p []byte) {
 	t.total += int64(len(p))
 	room := max(0, judge.TraceTurnBytes-len(t.turn))
 	t.turn = append(t.turn, p[:min(room, len(p))]...)
 	t.turnCut += int64(len(p) - min(room, len(p)))
 	if t.cap <= 0 {
-		return len(p), nil
+		return
 	}
 	if len(p) >= t.cap {
 		t.buf = append(t.buf[:0], p[len(p)-t.cap:]...)
-		return len(p), nil
+		return
 	}
 	if over := len(t.buf) + len(p) - t.cap; over > 0 {
 		t.buf = append(t.buf[:0], t.buf[over:]...)
 	}
 	t.buf = append(t.buf, p...)
-	return len(p), nil
 }
 
 // take returns what was written since the last take (its first
@@ -796,11 +822,12 @@ func (t *tailBuffer) take() ([]byte, int64, int64) {
 	return text, cut, t.total
 }
 
-// written is how many bytes were written in all.
+// written is how many bytes were written in all, a skipped line's too:
+// what was read of the pipe.
 func (t *tailBuffer) written() int64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.total
+	return t.raw
 }
 
 // Bytes returns what is kept and how many bytes were written in all.

@@ -37,14 +37,13 @@ func TestGoKeepsToTheLimit(t *testing.T) {
 }
 
 // A JVM given as a plain command says that it read JAVA_TOOL_OPTIONS on
-// its stderr, which keeps it, never on its stdout; a crash's reason leaves
-// that line out, for the bot's own.
+// its stderr, never on its stdout; the bot's stderr keeps only what the
+// bot wrote, and a crash's reason quotes the bot's own lines.
 func TestJVMSaysItOnStderr(t *testing.T) {
 	argv := judgetest.Bot(t, "sandbox/testdata/hostile/Memory.java")
 	tr := playTurn(t, procbot.Spec{Name: "Memory", Argv: argv}, procbot.Options{}, 20*time.Second)
-	says := "Picked up JAVA_TOOL_OPTIONS: " + procbot.RuntimeEnv(procbot.DefaultLimits.Memory)["JAVA_TOOL_OPTIONS"] + "\n"
-	if !strings.HasPrefix(string(tr.final.Stderr), says) {
-		t.Errorf("stderr does not begin with %q:\n%s", says, tr.final.Stderr)
+	if strings.Contains(string(tr.final.Stderr), "Picked up") || !strings.Contains(string(tr.final.Stderr), "OutOfMemoryError") {
+		t.Errorf("the bot's stderr has the JVM's line, or not its own:\n%s", tr.final.Stderr)
 	}
 	if strings.Contains(tr.out, "Picked up") {
 		t.Errorf("stdout has the JVM's line: %q", tr.out)

@@ -176,7 +176,7 @@ func TestParseBotHints(t *testing.T) {
 }
 
 func TestTailBuffer(t *testing.T) {
-	b := newTailBuffer(8)
+	b := newTailBuffer(8, nil)
 	b.Write([]byte("hello "))
 	b.Write([]byte("world"))
 	got, total := b.Bytes()
@@ -186,6 +186,33 @@ func TestTailBuffer(t *testing.T) {
 	b.Write([]byte("0123456789"))
 	if got, _ := b.Bytes(); string(got) != "23456789" {
 		t.Errorf("kept %q after a long write", got)
+	}
+}
+
+// The JVM's line is left out when the stream starts with it, written in
+// pieces or not, and kept when the stream does not.
+func TestTailBufferSkipsTheJVMLine(t *testing.T) {
+	line := "Picked up JAVA_TOOL_OPTIONS: -Xss4m\n"
+	for _, tt := range []struct {
+		writes []string
+		want   string
+	}{
+		{[]string{line + "Exception in thread\n"}, "Exception in thread\n"},
+		{[]string{line[:5], line[5:20], line[20:], "mine\n"}, "mine\n"},
+		{[]string{line[:5], "xx\n"}, line[:5] + "xx\n"},
+		{[]string{"mine first\n", line}, "mine first\n" + line},
+	} {
+		b := newTailBuffer(1<<10, []byte(line))
+		raw := 0
+		for _, w := range tt.writes {
+			b.Write([]byte(w))
+			raw += len(w)
+		}
+		got, total := b.Bytes()
+		turn, _, _ := b.take()
+		if string(got) != tt.want || string(turn) != tt.want || total != int64(len(tt.want)) || b.written() != int64(raw) {
+			t.Errorf("%q: kept %q (turn %q) of %d, read %d; want %q", tt.writes, got, turn, total, b.written(), tt.want)
+		}
 	}
 }
 

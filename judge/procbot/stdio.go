@@ -234,3 +234,15 @@ func unreachedELF(f *os.File) bool {
 	}
 	return e.Section(".go.buildinfo") == nil && e.Section(".note.go.buildid") == nil
 }
+
+// LineEnv is env (KEY=VALUE) with the variables that make a program's
+// runtimes send every line of its stdout on a pipe as it ends (C's stdio
+// through libstdbuf, Python, Ruby), as mode AutoIO gives a bot; env as
+// it is on a machine without libstdbuf. For a program the judge runs
+// outside a match (judge debug).
+func LineEnv(env []string) []string {
+	if lineBuffering().err != nil {
+		return append(env, "PYTHONUNBUFFERED=1")
+	}
+	return lineEnv(env)
+}
