@@ -35,7 +35,7 @@ func UseSPRT(o *tournament.SPRTOptions, langs *bots.Languages, proc procbot.Opti
 // proc says, sources built as langs says.
 func Preparer(langs *bots.Languages, proc procbot.Options) tournament.Preparer {
 	return func(ctx context.Context, args []string, cache string, jobs int) ([]*tournament.Contestant, error) {
-		ps, err := bots.Prepare(bots.WithReady(ctx, tournament.OnReady(ctx)), args, langs, cache, jobs)
+		ps, err := bots.Prepare(bots.WithStart(bots.WithReady(ctx, tournament.OnReady(ctx)), tournament.OnStart(ctx)), args, langs, cache, jobs)
 		if err != nil {
 			return nil, err
 		}
