@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"judge/docs/protocol"
+	"judge/games/catalog"
 	"judge/judge"
 )
 
@@ -153,6 +155,9 @@ func (m *Main) help(ctx context.Context, args []string) int {
 		f.(func(io.Writer))(m.Stdout)
 		return 0
 	}
+	if topic == "protocol" {
+		return m.helpProtocol(args[1:])
+	}
 	if topic == "version" {
 		fmt.Fprintln(m.Stdout, "Usage: judge version (or judge --version)\n\nPrints the judge's build: the module's version, the revision it was built from\n(and whether its sources had changed), and the Go release that built it.")
 		return 0
@@ -160,6 +165,41 @@ func (m *Main) help(ctx context.Context, args []string) int {
 	fmt.Fprintf(m.Stderr, "judge help: no help on %q\n", topic)
 	m.usage(m.Stderr)
 	return 2
+}
+
+// helpProtocol is judge help protocol [GAME]: the guide of GAME's game
+// (a variant's name works: tictactoe gives gomoku's), as the judge holds
+// it, so that a bot's author needs nothing but the program; without
+// GAME, the games that have one.
+func (m *Main) helpProtocol(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprintln(m.Stdout, "Usage: judge help protocol GAME\n\nPrints the rules of GAME and every line its bots read and write (its protocol\nguide, in Markdown). GAME is a game or a variant of one (see 'judge games'):")
+		seen := map[string]bool{}
+		for _, v := range catalog.All() {
+			g := v.Game.Name()
+			if _, ok := protocol.Guide(g); ok && !seen[g] {
+				seen[g] = true
+				fmt.Fprintf(m.Stdout, "  judge help protocol %s\n", g)
+			}
+		}
+		return 0
+	}
+	if len(args) > 1 {
+		fmt.Fprintf(m.Stderr, "judge help protocol: one game, got %d\n", len(args))
+		return 2
+	}
+	v, err := catalog.Lookup(args[0])
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "judge help protocol: %v\n", err)
+		return 2
+	}
+	b, ok := protocol.Guide(v.Game.Name())
+	if !ok {
+		fmt.Fprintf(m.Stderr, "judge help protocol: no guide for %s\n", v.Name)
+		return 1
+	}
+	m.Stdout.Write(b)
+	return 0
 }
 
 // version prints the judge's build (judge --version, judge version).

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"judge/docs/protocol"
 	"judge/judge"
 	"judge/judge/judgetest"
 	"judge/judge/procbot"
@@ -129,5 +130,33 @@ func TestVersion(t *testing.T) {
 	}
 	if want := "revision " + strings.TrimSpace(string(rev)) + " of "; !strings.Contains(string(out), want) || strings.Contains(string(out), "modified") {
 		t.Errorf("judge --version = %q, want %q and unmodified", out, want)
+	}
+}
+
+// TestHelpProtocol: judge help protocol GAME prints the game's guide as
+// the program holds it, for a game or one of its variants; with no game
+// it lists them; an unknown one is a usage error.
+func TestHelpProtocol(t *testing.T) {
+	for variant, game := range map[string]string{"tictactoe": "gomoku", "connect4": "connect4", "battleship-contest": "battleship", "splix-small": "splix"} {
+		want, ok := protocol.Guide(game)
+		if !ok {
+			t.Fatalf("no guide for %s", game)
+		}
+		code, out, errs := run(t, "help", "protocol", variant)
+		if code != 0 || out != string(want) || errs != "" {
+			t.Errorf("help protocol %s: exit %d, stderr %q, %d bytes of output, want the %d of %s's guide", variant, code, errs, len(out), len(want), game)
+		}
+	}
+	code, out, _ := run(t, "help", "protocol")
+	for _, g := range []string{"battleship", "connect4", "gomoku", "splix"} {
+		if code != 0 || !strings.Contains(out, "judge help protocol "+g+"\n") {
+			t.Errorf("help protocol: exit %d, no %s:\n%s", code, g, out)
+		}
+	}
+	if code, _, errs := run(t, "help", "protocol", "chess"); code != 2 || !strings.Contains(errs, `"chess"`) {
+		t.Errorf("help protocol chess: exit %d, %q", code, errs)
+	}
+	if _, out, _ := run(t, "help"); !strings.Contains(out, "judge help protocol GAME") {
+		t.Errorf("judge help does not name help protocol:\n%s", out)
 	}
 }

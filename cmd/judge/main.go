@@ -217,7 +217,7 @@ func (m *Main) usage(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  judge %-10s %-34s %s\n", "version", "", "print the judge's build (also judge --version)")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'judge help COMMAND' (or 'judge COMMAND --help') for a command's flags and examples.")
+	fmt.Fprintln(w, "Run 'judge help COMMAND' (or 'judge COMMAND --help') for a command's flags and examples,\nand 'judge help protocol GAME' for the rules of a game and its bots' protocol.")
 }
 
 // newFlags makes a flag set for a command whose help goes to m.Stdout.

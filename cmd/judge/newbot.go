@@ -129,20 +129,53 @@ func (m *Main) newBot(ctx context.Context, args []string) error {
 const notOnPath = "(judge is not on your PATH: 'make install' in the judge's checkout puts it in ~/.local/bin;\n" +
 	"or write the program's path for judge, such as bin/judge)"
 
-// howTo says how to build, play and test a starter bot in dir.
+// howTo says where a starter bot's rules are, and how to play, watch,
+// debug, judge and build the bot in dir.
 func howTo(variant, game string, l starterLang, dir string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Play it:   judge match --game %s %s %s   (builds it for you)\n", variant, dir, dir)
-	fmt.Fprintf(&b, "Judge it:  judge tournament --game %s %s OTHER_BOT...\n", variant, dir)
-	fmt.Fprintf(&b, "Better?    judge sprt --game %s OLD_VERSION %s\n", variant, dir)
 	run := strings.Trim(fmt.Sprintf(l.run, dir), `"`)
-	if l.build != "" {
-		fmt.Fprintf(&b, "By hand:   %s, then run %s\n", fmt.Sprintf(l.build, dir), run)
-	} else {
-		fmt.Fprintf(&b, "By hand:   run %s\n", run)
+	var b strings.Builder
+	line := func(label, cmd, why string) {
+		fmt.Fprintf(&b, "%-11s %s", label, cmd)
+		if why != "" {
+			fmt.Fprintf(&b, "   (%s)", why)
+		}
+		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "The rules: docs/protocol/%s.md\n", game)
+	line("The rules:", "judge help protocol "+variant, "every query and command, from this program")
+	line("Try it:", fmt.Sprintf("judge play --game %s %s", variant, dir), "you against it; --web in a browser")
+	line("Play it:", fmt.Sprintf("judge match --game %s --replay r.json --trace %s %s", variant, dir, dir), "builds it for you")
+	line("Watch it:", "judge view r.json", "writes r.html: the game turn by turn, what each bot read and wrote")
+	line("Why?", "judge explain r.json", "how the game ended, and whose fault")
+	line("Debug it:", "judge debug r.json --seat S --turn N -- "+run, "seat S's turn N played again by your bot, built by hand")
+	line("Judge it:", fmt.Sprintf("judge tournament --game %s %s OTHER_BOT...", variant, dir), "")
+	line("Better?", fmt.Sprintf("judge sprt --game %s OLD_VERSION %s", variant, dir), "")
+	if l.build != "" {
+		line("By hand:", fmt.Sprintf("%s, then run %s", fmt.Sprintf(l.build, dir), run), "")
+	} else {
+		line("By hand:", "run "+run, "")
+	}
 	return b.String()
+}
+
+// strategyCalls says which functions of a starter bot in lang hold its
+// strategy, by their names in that language (chooseMove in Go and Java,
+// choose_move elsewhere).
+func strategyCalls(game, lang string) string {
+	name := func(snake string) string {
+		if lang != "go" && lang != "java" {
+			return snake
+		}
+		parts := strings.Split(snake, "_")
+		for i := 1; i < len(parts); i++ {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+		return strings.Join(parts, "")
+	}
+	if game == "battleship" {
+		return "calls " + name("place_fleet") + " on the first turn (put your placement there)\n" +
+			"and " + name("choose_shot") + " on every other (put your strategy there)."
+	}
+	return "calls " + name("choose_move") + ": put your strategy there."
 }
 
 // renderStarter makes the files of a starter bot: name → contents.
@@ -165,8 +198,8 @@ func renderStarter(variant, game, title, lang, dir string) (map[string][]byte, e
 	how := howTo(variant, game, l, dir)
 	var buf bytes.Buffer
 	err = t.Execute(&buf, map[string]string{
-		"Variant": variant, "Game": game, "Title": title, "Guide": game, "File": l.file,
-		"HowTo": how,
+		"Variant": variant, "Game": game, "Title": title, "File": l.file,
+		"HowTo": how, "Calls": strategyCalls(game, lang),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("starter for %s: %w", lang, err)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -65,7 +66,9 @@ func TestNewBot(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				e := procbot.Bot{Spec: bot}
+				// A bare pipe, nothing added to make its runtime flush: the
+				// starter flushes every line itself, as its comment says.
+				e := procbot.Bot{Spec: bot, Options: procbot.Options{IO: procbot.Pipe}}
 				m := judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: 5, Limits: judge.DefaultLimits, Entrants: []judge.Entrant{e, e}}
 				m.Limits.FirstTurn = 20 * time.Second // a JVM on a busy machine
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -208,7 +211,7 @@ func TestNewBotPlayLine(t *testing.T) {
 	if code, _, errs := run(t, "new-bot", "--game", "connect4", "--lang", "c", bob); code != 0 {
 		t.Fatalf("new-bot: exit %d: %s", code, errs)
 	}
-	want := "Play it:   judge match --game connect4 " + alice + " " + alice + " "
+	want := "Play it:    judge match --game connect4 --replay r.json --trace " + alice + " " + alice + " "
 	if !strings.Contains(out, want) {
 		t.Fatalf("new-bot does not print %q:\n%s", want, out)
 	}
@@ -246,7 +249,7 @@ func TestNewBotSaysWhenJudgeIsNotOnPath(t *testing.T) {
 	bin := t.TempDir()
 	t.Setenv("PATH", bin)
 	_, out, _ := run(t, "new-bot", "--game", "tictactoe", "--lang", "python", filepath.Join(t.TempDir(), "a"))
-	if !strings.Contains(out, "Play it:   judge match") || !strings.Contains(out, "judge is not on your PATH: 'make install'") {
+	if !strings.Contains(out, "Play it:    judge match") || !strings.Contains(out, "judge is not on your PATH: 'make install'") {
 		t.Errorf("no judge on PATH:\n%s", out)
 	}
 	if err := os.WriteFile(filepath.Join(bin, "judge"), []byte("#!/bin/sh\n"), 0o755); err != nil {
@@ -255,5 +258,73 @@ func TestNewBotSaysWhenJudgeIsNotOnPath(t *testing.T) {
 	_, out, _ = run(t, "new-bot", "--game", "tictactoe", "--lang", "python", filepath.Join(t.TempDir(), "b"))
 	if strings.Contains(out, "not on your PATH") {
 		t.Errorf("a judge on PATH, and still:\n%s", out)
+	}
+}
+
+// TestNewBotNextSteps: new-bot says how to read the rules without the
+// judge's repository, and what to run next: play, a match with a replay
+// and a trace, the viewer, explain and debug.
+func TestNewBotNextSteps(t *testing.T) {
+	for _, variant := range []string{"tictactoe", "connect4", "battleship", "splix-small"} {
+		dir := filepath.Join(t.TempDir(), "mine")
+		code, out, errs := run(t, "new-bot", "--game", variant, "--lang", "python", dir)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", variant, code, errs)
+		}
+		for _, want := range []string{
+			"judge help protocol " + variant,
+			"judge play --game " + variant + " " + dir,
+			"judge match --game " + variant + " --replay r.json --trace " + dir + " " + dir,
+			"judge view r.json",
+			"judge explain r.json",
+			"judge debug r.json --seat S --turn N -- python3 " + dir + "/bot.py",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: new-bot does not print %q:\n%s", variant, want, out)
+			}
+		}
+		if strings.Contains(out, "docs/") {
+			t.Errorf("%s: new-bot names a file of the judge's repository:\n%s", variant, out)
+		}
+		src, err := os.ReadFile(filepath.Join(dir, "bot.py"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(src), "docs/") || !strings.Contains(string(src), "judge help protocol "+variant) {
+			t.Errorf("%s: the starter does not say where the rules are as new-bot does:\n%.600s", variant, src)
+		}
+	}
+}
+
+// TestStarterCommentsNameTheCode: every name of a function or variable a
+// starter's comments give (choose_shot, chooseMove, setvbuf…) is one its
+// code uses, in every language and game; and none says the bot's output
+// is a terminal: it is a pipe (TestNewBot plays them on a bare one).
+func TestStarterCommentsNameTheCode(t *testing.T) {
+	ident := regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+|[A-Z][a-z0-9]*)+\b`)
+	comment := map[bool]*regexp.Regexp{
+		false: regexp.MustCompile(`(?s)//[^\n]*|/\*.*?\*/`),
+		true:  regexp.MustCompile(`(?s)#[^\n]*|""".*?"""`),
+	}
+	for _, lang := range starterLangNames() {
+		for game, title := range starterGames {
+			files, err := renderStarter(game, game, title, lang, "DIR")
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := string(files[starterLangs[lang].file])
+			re := comment[lang == "python"]
+			code := re.ReplaceAllString(src, "")
+			for _, c := range re.FindAllString(src, -1) {
+				if i := strings.Index(strings.ToLower(c), "terminal"); i >= 0 {
+					t.Errorf("%s %s: a comment speaks of a terminal: %q", lang, game, c[max(i-40, 0):min(i+40, len(c))])
+				}
+				for _, name := range ident.FindAllString(c, -1) {
+					if !regexp.MustCompile(`\b` + name + `\b`).MatchString(code) {
+						t.Errorf("%s %s: the comments name %s, which the code does not have", lang, game, name)
+					}
+				}
+			}
+		}
 	}
 }

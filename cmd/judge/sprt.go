@@ -29,6 +29,7 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 		elo1      = fs.Float64("elo1", sprt.Default.Elo1, "H1: B is this much stronger (Elo)")
 		alpha     = fs.Float64("alpha", sprt.Default.Alpha, "chance of accepting H1 when H0 holds")
 		beta      = fs.Float64("beta", sprt.Default.Beta, "chance of accepting H0 when H1 holds")
+		early     = fs.Float64("early", sprt.Default.Early, "also stop early when B is this much stronger or weaker (Elo; 0: never), with a tenth of alpha and beta")
 		maxGames  = fs.Int("max-games", tournament.DefaultSPRTMaxGames, "stop undecided after this many games")
 		seed      = fs.Uint64("seed", 1, "seed; every game's seed derives from it")
 		jobs      = fs.Int("jobs", 0, "games at once (default: one per CPU)")
@@ -49,7 +50,7 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 		return err
 	}
 	mt := su.match
-	test := sprt.Test{Elo0: *elo0, Elo1: *elo1, Alpha: *alpha, Beta: *beta}
+	test := sprt.Test{Elo0: *elo0, Elo1: *elo1, Alpha: *alpha, Beta: *beta, Early: *early}
 	if err := test.Check(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -80,6 +81,15 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 
 // sprtLine is a test's state in one line.
 func sprtLine(st *tournament.SPRTState) string {
+	if st.Early {
+		lo, hi := st.Test.EarlyBound()
+		bound := fmt.Sprintf("past %.2f", hi)
+		if st.Verdict == sprt.H0 {
+			bound = fmt.Sprintf("past %.2f", lo)
+		}
+		return fmt.Sprintf("%s vs %s: %d games  W/D/L %d/%d/%d  Elo %s  LLR %.2f [%.2f, %.2f]  early test %s",
+			judge.PrintableLine(st.B), judge.PrintableLine(st.A), st.Games(), st.W, st.D, st.L, st.Elo, st.LLR, st.Lower, st.Upper, bound)
+	}
 	return fmt.Sprintf("%s vs %s: %d games  W/D/L %d/%d/%d  Elo %s  LLR %.2f [%.2f, %.2f]",
 		judge.PrintableLine(st.B), judge.PrintableLine(st.A), st.Games(), st.W, st.D, st.L, st.Elo, st.LLR, st.Lower, st.Upper)
 }
@@ -88,6 +98,12 @@ func sprtLine(st *tournament.SPRTState) string {
 func verdict(st *tournament.SPRTState) string {
 	t := st.Test
 	a, b := judge.PrintableLine(st.A), judge.PrintableLine(st.B)
+	switch {
+	case st.Early && st.Verdict == sprt.H1:
+		return fmt.Sprintf("H1 accepted: %s is stronger than %s (by far: the early test of %g Elo decided; at %g%% risk of error)", b, a, t.Early, 100*t.Alpha)
+	case st.Early && st.Verdict == sprt.H0:
+		return fmt.Sprintf("H0 accepted: %s is not %g Elo stronger than %s (it is far weaker: the early test of %g Elo decided; at %g%% risk of error)", b, t.Elo1, a, t.Early, 100*t.Beta)
+	}
 	switch st.Verdict {
 	case sprt.H1:
 		return fmt.Sprintf("H1 accepted: %s is stronger than %s (by %g Elo or more, at %g%% risk of error)", b, a, t.Elo1, 100*t.Alpha)

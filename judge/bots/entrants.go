@@ -201,6 +201,7 @@ func PrepareAt(ctx context.Context, args []string, langs *Languages, level procb
 		e := &Prepared{Arg: arg}
 		ents[i] = e
 		g.Go(func() error {
+			started(ctx, arg)
 			err := e.prepare(gctx, langs, level, cache)
 			if err == nil || gctx.Err() == nil {
 				ready(ctx, arg)
@@ -245,6 +246,27 @@ func WithReady(ctx context.Context, f func(arg string)) context.Context {
 // ready says that the bot of arg is ready, to the function of WithReady.
 func ready(ctx context.Context, arg string) {
 	if f, ok := ctx.Value(readyKey{}).(func(string)); ok {
+		f(arg)
+	}
+}
+
+// startKey carries the function WithStart gives.
+type startKey struct{}
+
+// WithStart returns ctx with a function Prepare calls when it starts
+// making the bot of an argument ready (building it, or finding it built):
+// which builds are still going.
+func WithStart(ctx context.Context, f func(arg string)) context.Context {
+	if f == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, startKey{}, f)
+}
+
+// started says that the bot of arg is being made ready, to the function
+// of WithStart.
+func started(ctx context.Context, arg string) {
+	if f, ok := ctx.Value(startKey{}).(func(string)); ok {
 		f(arg)
 	}
 }

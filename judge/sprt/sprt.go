@@ -18,13 +18,36 @@ import (
 // Test is the hypotheses and error rates of a test: H0 is "B is Elo0
 // stronger than A", H1 "B is Elo1 stronger"; Alpha is the chance of
 // accepting H1 when H0 holds, Beta of accepting H0 when H1 holds.
+//
+// Early, when above Elo1 - Elo0, lets a wide gap end the test in a few
+// games: beside the test of Elo1 against Elo0 (the main test) run two
+// one-sided tests as wide as Early, one of Elo0 + Early against Elo0
+// that can only accept H1, one of Elo1 - Early against Elo1 that can only
+// accept H0. Each takes EarlyShare of the error rates, and the main test
+// the rest, so that Alpha and Beta still bound the whole.
 type Test struct {
 	Elo0, Elo1  float64
 	Alpha, Beta float64
+	Early       float64
 }
 
 // Default is the test the command line uses unless told otherwise.
-var Default = Test{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
+var Default = Test{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Early: 200}
+
+// EarlyShare is the part of Alpha (and of Beta) the early tests take.
+const EarlyShare = 0.1
+
+// early reports whether t runs the early tests.
+func (t Test) early() bool { return t.Early > t.Elo1-t.Elo0 }
+
+// main is the main test's error rates: all of t's, or what the early
+// tests leave.
+func (t Test) main() (alpha, beta float64) {
+	if t.early() {
+		return t.Alpha * (1 - EarlyShare), t.Beta * (1 - EarlyShare)
+	}
+	return t.Alpha, t.Beta
+}
 
 // Check reports what is wrong with t, if anything.
 func (t Test) Check() error {
@@ -37,14 +60,26 @@ func (t Test) Check() error {
 		return fmt.Errorf("elo0 %g must be less than elo1 %g", t.Elo0, t.Elo1)
 	case math.Abs(t.Elo0) >= 1200 || math.Abs(t.Elo1) >= 1200:
 		return errors.New("elo0 and elo1 must be within ±1200")
+	case t.Early < 0 || t.early() && (math.Abs(t.Elo0+t.Early) >= 1200 || math.Abs(t.Elo1-t.Early) >= 1200):
+		return fmt.Errorf("early %g: must be 0 (none) or such that elo0 + early and elo1 - early are within ±1200", t.Early)
 	}
 	return nil
 }
 
-// Bounds are the LLR's stopping bounds: at or below lower the test
-// accepts H0, at or above upper it accepts H1.
+// Bounds are the main test's stopping bounds on its LLR: at or below
+// lower it accepts H0, at or above upper H1.
 func (t Test) Bounds() (lower, upper float64) {
-	return math.Log(t.Beta / (1 - t.Alpha)), math.Log((1 - t.Beta) / t.Alpha)
+	a, b := t.main()
+	return math.Log(b / (1 - a)), math.Log((1 - b) / a)
+}
+
+// EarlyBound is the early tests' bound: the LLR of the wide H1 against
+// H0 at or above it accepts H1, that of the wide H0 against H1 at or
+// below minus it accepts H0. A one-sided test that stops at log(1/a)
+// errs with chance at most a (Ville's inequality): a = EarlyShare·Alpha
+// (and ·Beta for the other).
+func (t Test) EarlyBound() (lower, upper float64) {
+	return math.Log(EarlyShare * t.Beta), -math.Log(EarlyShare * t.Alpha)
 }
 
 // Verdict is where a test stands.
@@ -66,7 +101,7 @@ func (v Verdict) String() string {
 	return "continue"
 }
 
-// Decide compares an LLR with t's bounds.
+// Decide compares the main test's LLR with its bounds.
 func (t Test) Decide(llr float64) Verdict {
 	lo, hi := t.Bounds()
 	switch {
@@ -76,6 +111,34 @@ func (t Test) Decide(llr float64) Verdict {
 		return H0
 	}
 	return Continue
+}
+
+// Decision is what a test makes of the pairs so far.
+type Decision struct {
+	Verdict Verdict
+	LLR     float64 // the main test's
+	// Early says that an early test took the verdict: the gap is wider
+	// than Early, either way.
+	Early bool
+}
+
+// Judge is t's decision on the pairs p: the main test's, or an early
+// test's when one decides first (see Test).
+func (t Test) Judge(p Penta) Decision {
+	d := Decision{LLR: p.LLR(t)}
+	d.Verdict = t.Decide(d.LLR)
+	if d.Verdict != Continue || !t.early() {
+		return d
+	}
+	lo, hi := t.EarlyBound()
+	s0, s1 := ScoreOf(t.Elo0), ScoreOf(t.Elo1)
+	switch {
+	case llr(p[:], pentaScores, s0, ScoreOf(t.Elo0+t.Early)) >= hi:
+		d.Verdict, d.Early = H1, true
+	case llr(p[:], pentaScores, ScoreOf(t.Elo1-t.Early), s1) <= lo:
+		d.Verdict, d.Early = H0, true
+	}
+	return d
 }
 
 // Penta counts pairs of games by B's total score in the pair: [0] both

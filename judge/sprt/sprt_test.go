@@ -8,11 +8,24 @@ import (
 
 func near(got, want, tol float64) bool { return math.Abs(got-want) <= tol }
 
+// classic is the default test without the early ones.
+var classic = Test{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
+
 func TestBounds(t *testing.T) {
-	lo, hi := Default.Bounds()
+	lo, hi := classic.Bounds()
 	// log(0.05/0.95) and log(0.95/0.05).
 	if !near(lo, -2.9444389791664403, 1e-12) || !near(hi, 2.9444389791664403, 1e-12) {
 		t.Errorf("bounds %v, %v; want ∓2.9444389791664403", lo, hi)
+	}
+	// With the early tests, the main one has 90% of the error rates:
+	// log(0.045/0.955) and log(0.955/0.045); the early ones log(1/0.005).
+	lo, hi = Default.Bounds()
+	if !near(lo, -3.0550488507, 1e-9) || !near(hi, 3.0550488507, 1e-9) {
+		t.Errorf("default bounds %v, %v; want ∓3.0550488507", lo, hi)
+	}
+	lo, hi = Default.EarlyBound()
+	if !near(lo, math.Log(0.005), 1e-12) || !near(hi, -math.Log(0.005), 1e-12) {
+		t.Errorf("early bounds %v, %v; want ∓%v", lo, hi, -math.Log(0.005))
 	}
 	lo, hi = Test{Elo0: 0, Elo1: 5, Alpha: 0.1, Beta: 0.01}.Bounds()
 	if !near(lo, math.Log(0.01/0.9), 1e-12) || !near(hi, math.Log(0.99/0.1), 1e-12) {
@@ -25,7 +38,7 @@ func TestDecide(t *testing.T) {
 		llr  float64
 		want Verdict
 	}{{0, Continue}, {2.9, Continue}, {-2.9, Continue}, {2.95, H1}, {-2.95, H0}, {100, H1}} {
-		if got := Default.Decide(c.llr); got != c.want {
+		if got := classic.Decide(c.llr); got != c.want {
 			t.Errorf("Decide(%v) = %v, want %v", c.llr, got, c.want)
 		}
 	}
@@ -43,6 +56,9 @@ func TestCheck(t *testing.T) {
 		{Test{Elo0: 0, Elo1: 5, Alpha: 0, Beta: 0.05}, false},
 		{Test{Elo0: 0, Elo1: 5, Alpha: 0.6, Beta: 0.5}, false},
 		{Test{Elo0: 0, Elo1: 5000, Alpha: 0.05, Beta: 0.05}, false},
+		{Test{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Early: -1}, false},
+		{Test{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Early: 1200}, false},
+		{Test{Elo0: 0, Elo1: 500, Alpha: 0.05, Beta: 0.05, Early: 200}, true}, // narrower than the test: none
 	} {
 		if err := c.test.Check(); (err == nil) != c.ok {
 			t.Errorf("%+v: Check() = %v, want ok %v", c.test, err, c.ok)
@@ -199,4 +215,68 @@ func TestLLRMonotone(t *testing.T) {
 	if l := (Penta{0, 0, 7, 0, 0}).LLR(tt); math.IsNaN(l) || math.IsInf(l, 0) {
 		t.Errorf("all drawn: LLR %v", l)
 	}
+}
+
+// results409to5 is 60 games at the odds of a bot that won 409 of 414:
+// one lost (in the first pair, where it weighs most), the others won.
+func results409to5() []float64 {
+	out := make([]float64, 60)
+	for i := range out {
+		out[i] = 1
+	}
+	out[1] = 0
+	return out
+}
+
+// TestJudgeWideGap: the default test tells a bot that wins 409 games of
+// 414 stronger within 60 games, through its early test, where the main
+// test alone (0 against 5 Elo) is still far from its bound.
+func TestJudgeWideGap(t *testing.T) {
+	r := results409to5()
+	var p Penta
+	games := 0
+	var d Decision
+	for i := 0; i < len(r); i += 2 {
+		p.Add(r[i], r[i+1])
+		if d = Default.Judge(p); d.Verdict != Continue {
+			games = i + 2
+			break
+		}
+	}
+	if d.Verdict != H1 || !d.Early || games == 0 {
+		t.Fatalf("after %d games of 409:5 (%v): %+v, want H1 by the early test", len(r), p, d)
+	}
+	t.Logf("H1 after %d games, pairs %v", games, p)
+	if v := classic.Judge(p); v.Verdict != Continue || v.Early {
+		t.Errorf("the main test alone: %+v, want no verdict yet", v)
+	}
+	// And the other way round: B that loses them all is told weaker.
+	var q Penta
+	d = Decision{}
+	for i := 0; i < len(r) && d.Verdict == Continue; i += 2 {
+		q.Add(1-r[i], 1-r[i+1])
+		d = Default.Judge(q)
+	}
+	if d.Verdict != H0 || !d.Early {
+		t.Errorf("60 games at 5:409: %+v, want H0 by the early test", d)
+	}
+}
+
+// TestJudgeCloseCall: where the gap is not wide the early tests keep out
+// of the way: two bots that draw every game are told apart by the main
+// test, and a main-test verdict is the main test's.
+func TestJudgeCloseCall(t *testing.T) {
+	var p Penta
+	var d Decision
+	for d.Verdict == Continue && p.Pairs() < 1000 {
+		p.Add(0.5, 0.5)
+		d = Default.Judge(p)
+	}
+	if d.Verdict != H0 || d.Early {
+		t.Fatalf("all drawn: %+v after %d pairs, want H0 by the main test", d, p.Pairs())
+	}
+	if lo, _ := Default.Bounds(); d.LLR > lo {
+		t.Errorf("all drawn: H0 with LLR %v above the bound %v", d.LLR, lo)
+	}
+	t.Logf("all drawn: H0 after %d games", 2*p.Pairs())
 }

@@ -33,7 +33,7 @@ func use(o *Options, langs *bots.Languages, proc procbot.Options) {
 // says.
 func preparer(langs *bots.Languages, proc procbot.Options) Preparer {
 	return func(ctx context.Context, args []string, cache string, jobs int) ([]*Contestant, error) {
-		ps, err := bots.Prepare(bots.WithReady(ctx, OnReady(ctx)), args, langs, cache, jobs)
+		ps, err := bots.Prepare(bots.WithStart(bots.WithReady(ctx, OnReady(ctx)), OnStart(ctx)), args, langs, cache, jobs)
 		if err != nil {
 			return nil, err
 		}

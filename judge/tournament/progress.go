@@ -28,6 +28,7 @@ type Progress struct {
 	built   int           // building: bots ready
 	bots    int           // building: bots to build; 0 when not building
 	lastBot string        // building: the last bot ready
+	busy    []building    // building: the bots started and not ready, oldest first
 	lines   int           // lines reported in this phase
 	total   int
 	done    int // matches finished in this run
@@ -39,6 +40,21 @@ type Progress struct {
 	average bool
 	shown   bool
 	held    string // why new matches are held back, or ""
+}
+
+// building is a bot being made ready: its argument and since when.
+type building struct {
+	arg   string
+	since time.Time
+}
+
+// shortArg is a bot argument as the progress names it: a path by its
+// file's name, which says enough; a command line as it is.
+func shortArg(arg string) string {
+	if !strings.ContainsAny(arg, " \t") {
+		return filepath.Base(arg)
+	}
+	return arg
 }
 
 // holding says why new matches are held back ("" when they are not), in
@@ -78,9 +94,10 @@ func (p *Progress) every() time.Duration {
 }
 
 // ticking starts, when the lines are plain, the ticker that prints one
-// every Interval; end stops it.
+// every Interval, and on a terminal while bots build, the one that keeps
+// the time of the slowest build current; end stops it.
 func (p *Progress) ticking() {
-	if p.Terminal || p.stop != nil || p.now != nil {
+	if p.Terminal && p.bots == 0 || p.stop != nil || p.now != nil {
 		return
 	}
 	p.stop = make(chan struct{})
@@ -118,13 +135,23 @@ func (p *Progress) building(n int) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.bots, p.built, p.lastBot, p.lines = n, 0, "", 0
+	p.bots, p.built, p.lastBot, p.busy, p.lines = n, 0, "", nil, 0
 	p.start = p.clock()
 	p.last = p.start
 	p.ticking()
 }
 
-// built counts one bot ready (arg as given) and maybe reports.
+// startOne says that the bot of arg (as given) is being made ready.
+func (p *Progress) startOne(arg string) {
+	if p == nil || p.W == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.busy = append(p.busy, building{arg, p.clock()})
+}
+
+// builtOne counts one bot ready (arg as given) and maybe reports.
 func (p *Progress) builtOne(arg string) {
 	if p == nil || p.W == nil {
 		return
@@ -132,9 +159,12 @@ func (p *Progress) builtOne(arg string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.built++
-	p.lastBot = arg
-	if !strings.ContainsAny(arg, " \t") {
-		p.lastBot = filepath.Base(arg) // a path: its file's name says enough
+	p.lastBot = shortArg(arg)
+	for i, b := range p.busy {
+		if b.arg == arg {
+			p.busy = append(p.busy[:i], p.busy[i+1:]...)
+			break
+		}
 	}
 	now := p.clock()
 	// The last one is said only after others were: quick builds (from
@@ -201,7 +231,16 @@ func (p *Progress) finished(r *MatchRecord) {
 func (p *Progress) line(now time.Time) string {
 	if p.bots > 0 {
 		line := fmt.Sprintf("building %d bots: %d/%d", p.bots, p.built, p.bots)
-		if p.lastBot != "" {
+		switch {
+		case len(p.busy) > 0 && p.built < p.bots:
+			// The slowest build is the one to wait for: named, with its time.
+			b := p.busy[0]
+			line += ", " + judge.PrintableLine(shortArg(b.arg))
+			if n := len(p.busy) - 1; n > 0 {
+				line += fmt.Sprintf(" (and %d more)", n)
+			}
+			line += fmt.Sprintf(" still building (%d s)", int(now.Sub(b.since).Seconds()))
+		case p.lastBot != "":
 			line += ", " + judge.PrintableLine(p.lastBot) + " ready"
 		}
 		return line

@@ -110,3 +110,43 @@ func TestProgressSwissCounts(t *testing.T) {
 		}
 	}
 }
+
+// While bots build, the line names the build still going, the oldest
+// first, and for how long: a slow one is seen, not a count that stands
+// still.
+func TestProgressNamesSlowBuild(t *testing.T) {
+	var buf bytes.Buffer
+	clock := time.Unix(1000, 0)
+	p := &Progress{W: &buf, Interval: 10 * time.Second, now: func() time.Time { return clock }}
+	args := []string{"bots/go-strong", "bots/a.c", "bots/b.py", "python3 bots/c.py"}
+	p.building(len(args))
+	for _, a := range args {
+		p.startOne(a)
+	}
+	p.mu.Lock()
+	p.stop = make(chan struct{}) // as the ticker runs
+	p.mu.Unlock()
+	clock = clock.Add(2 * time.Second)
+	p.builtOne(args[1])
+	clock = clock.Add(9 * time.Second)
+	p.tick()
+	clock = clock.Add(time.Second)
+	p.builtOne(args[2])
+	p.builtOne(args[3])
+	clock = clock.Add(46 * time.Second)
+	p.tick()
+	want := []string{
+		"building 4 bots: 1/4, go-strong (and 2 more) still building (11 s)",
+		"building 4 bots: 3/4, go-strong still building (58 s)",
+	}
+	if got := strings.Split(strings.TrimSpace(buf.String()), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("lines:\n%s\nwant:\n%s", buf.String(), strings.Join(want, "\n"))
+	}
+	buf.Reset()
+	clock = clock.Add(17 * time.Second)
+	p.builtOne(args[0])
+	if got, want := buf.String(), "building 4 bots: 4/4, go-strong ready\n"; got != want {
+		t.Errorf("the last one ready: %q, want %q", got, want)
+	}
+	p.end()
+}

@@ -66,6 +66,7 @@ type SPRTState struct {
 	Lower, Upper float64
 	Elo          sprt.Estimate
 	Verdict      sprt.Verdict
+	Early        bool // an early test took the verdict (see sprt.Test)
 	Recorded     int  // pairs found in the results log
 	MaxGames     int  // the limit in force
 	Limited      bool // stopped undecided at MaxGames
@@ -88,9 +89,9 @@ func (s *SPRTState) add(a, b float64) {
 		}
 	}
 	s.Penta.Add(a, b)
-	s.LLR = s.Penta.LLR(s.Test)
+	d := s.Test.Judge(s.Penta)
+	s.LLR, s.Verdict, s.Early = d.LLR, d.Verdict, d.Early
 	s.Elo = s.Penta.Elo()
-	s.Verdict = s.Test.Decide(s.LLR)
 }
 
 // pairFixtures are the two games of pair k (from 1): A in seat 0, then

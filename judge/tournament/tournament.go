@@ -302,14 +302,26 @@ func openOut(out string, log io.Writer, p *Progress, what string, dups bool) (*S
 	return store, replays, nil
 }
 
-// readyKey carries a tournament's count of bots made ready.
-type readyKey struct{}
+// readyKey carries a tournament's count of bots made ready; startKey,
+// its note of the bots being made ready.
+type (
+	readyKey struct{}
+	startKey struct{}
+)
 
 // OnReady is what a Preparer calls, with its argument, each time a bot
 // is ready (or found unable to play), so that the progress shows how far
 // the builds are; nil when no one counts.
 func OnReady(ctx context.Context) func(arg string) {
 	f, _ := ctx.Value(readyKey{}).(func(string))
+	return f
+}
+
+// OnStart is what a Preparer calls, with its argument, when it starts
+// making a bot ready, so that the progress names the builds still going
+// and for how long; nil when no one counts.
+func OnStart(ctx context.Context) func(arg string) {
+	f, _ := ctx.Value(startKey{}).(func(string))
 	return f
 }
 
@@ -320,6 +332,7 @@ func prepare(ctx context.Context, p *Progress, prepare Preparer, args []string, 
 		p.building(len(args))
 		defer p.end()
 		ctx = context.WithValue(ctx, readyKey{}, p.builtOne)
+		ctx = context.WithValue(ctx, startKey{}, p.startOne)
 	}
 	all, err := prepare(ctx, args, cache, jobs)
 	if err != nil {

@@ -36,7 +36,7 @@ func UseSPRT(o *tournament.SPRTOptions, langs *bots.Languages, proc procbot.Opti
 // proc's sandbox level.
 func Preparer(langs *bots.Languages, proc procbot.Options) tournament.Preparer {
 	return func(ctx context.Context, args []string, cache string, jobs int) ([]*tournament.Contestant, error) {
-		ps, err := bots.PrepareAt(bots.WithReady(ctx, tournament.OnReady(ctx)), args, langs, proc.Level, cache, jobs)
+		ps, err := bots.PrepareAt(bots.WithStart(bots.WithReady(ctx, tournament.OnReady(ctx)), tournament.OnStart(ctx)), args, langs, proc.Level, cache, jobs)
 		if err != nil {
 			return nil, err
 		}
