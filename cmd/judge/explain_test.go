@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,6 +45,18 @@ func TestExplainConnect4Threat(t *testing.T) {
 	}
 	if strings.Contains(out, "turn 4 ") || strings.Contains(out, "turn 5 ") {
 		t.Errorf("explain names turns that did not decide the game:\n%s", out)
+	}
+	// The viewer's result banner says the same, linked to the turn.
+	if code, out, errs := run(t, "view", replay); code != 0 {
+		t.Fatalf("view: exit %d\n%s%s", code, out, errs)
+	}
+	page, err := os.ReadFile(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `"turn":6,"seat":1,"kind":"threat","text":"column.py (O, seat 1) did not block`) ||
+		!strings.Contains(string(page), "Where it turned") {
+		t.Errorf("the viewer's page has no point at turn 6 for its banner")
 	}
 	// --seat 0: the winner left nothing open.
 	_, out, _ = run(t, "explain", "--seat", "0", replay)

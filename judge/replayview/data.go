@@ -26,6 +26,9 @@ type Data struct {
 	Start   [][]byte            `json:"start"`
 	Frames  []Frame             `json:"frames"` // Frames[0] is the start
 	Outcome judge.ReplayOutcome `json:"outcome"`
+	// Points are where the match turned, as judge explain says them:
+	// the result banner lists them, each linked to its turn.
+	Points []judge.Point `json:"points,omitempty"`
 }
 
 // Bot is a seat's bot, without its transcript (which Frame holds turn by
@@ -94,6 +97,11 @@ func Decode(g games.Game, rp *judge.Replay) (*Data, error) {
 		return nil
 	})
 	if err != nil {
+		return nil, err
+	}
+	// What explain says is the banner's: a replay that plays (as this
+	// one did) explains.
+	if d.Points, err = judge.Explain(g, rp); err != nil {
 		return nil, err
 	}
 	return d, nil

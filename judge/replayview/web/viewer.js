@@ -432,7 +432,17 @@
       h += '<tr><td class="who">' + who(s) + '</td><td class="st ' + (p.status === "ok" ? "st-ok" : "st-bad") + '">' + esc(p.status) +
         '</td><td class="num">' + p.score + '</td><td class="reason">' + reasonHTML(p.reason) + "</td></tr>";
     });
-    $("result").innerHTML = h + "</table>";
+    h += "</table>";
+    // Where the match turned (judge explain), each linked to its turn.
+    const pts = (D.points || []).filter((p) => p.kind !== "end");
+    if (pts.length) {
+      h += '<div id="points"><b>Where it turned</b><ul>';
+      pts.forEach((p) => {
+        h += '<li><a href="#' + p.turn + '">turn ' + p.turn + "</a>: " + esc(p.text) + "</li>";
+      });
+      h += "</ul></div>";
+    }
+    $("result").innerHTML = h;
     let s = "";
     D.bots.forEach((b, i) => {
       s += "<details><summary>" + who(i) + ": " + esc((b.command || []).join(" ")) +
