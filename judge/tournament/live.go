@@ -76,6 +76,7 @@ func ReadLive(fsys fs.FS) (*Live, error) {
 	var (
 		names    []string
 		excluded []Excluded
+		skipped  []Excluded
 		hash     = map[string]string{}
 	)
 	if len(runs) > 0 {
@@ -83,7 +84,7 @@ func ReadLive(fsys fs.FS) (*Live, error) {
 		for _, e := range last.Entrants {
 			names = append(names, e.Name)
 		}
-		hash, excluded = last.hashes(), last.Excluded
+		hash, excluded, skipped = last.hashes(), last.Excluded, last.Skipped
 	}
 	latest := map[string]*MatchRecord{}
 	for _, m := range all {
@@ -98,6 +99,7 @@ func ReadLive(fsys fs.FS) (*Live, error) {
 	}
 	l.Scheduled = scheduled(l.Header, names, runs)
 	l.Standings = ComputeStandings(l.Header, names, excluded, l.Matches, l.Scheduled)
+	l.Standings.Skipped = skipped
 	if l.Standings.Matches < l.Scheduled {
 		byRate(l.Standings.Standings, l.Standings.ScoreKind == "average")
 	}

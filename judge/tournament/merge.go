@@ -449,6 +449,7 @@ func (m *mergeSet) write(out string) (*Standings, error) {
 		}
 	}
 	st := ComputeStandings(m.h, m.names(), m.run.Excluded, kept, m.sched)
+	st.Skipped = m.run.Skipped
 	if err := st.Write(out); err != nil {
 		return st, err
 	}

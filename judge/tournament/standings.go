@@ -31,6 +31,9 @@ type Standings struct {
 	PriorNote string     `json:"rating_prior_note,omitempty"` // why
 	Standings []Standing `json:"standings"`
 	Excluded  []Excluded `json:"excluded,omitempty"`
+	// Skipped are the files of the bots directory not taken as bots, and
+	// why: a teacher reading the standings sees who is missing.
+	Skipped []Excluded `json:"skipped,omitempty"`
 	// Replayed are the bots that had changed since their matches were
 	// recorded, and how many of their matches this run played again.
 	Replayed []Replayed `json:"replayed,omitempty"`
@@ -350,6 +353,12 @@ func (s *Standings) Markdown() string {
 			fmt.Fprintf(&b, "- **%s**:\n\n%s\n%s\n%s\n", mdEscape(e.Name), fence, judge.Printable(e.Error), fence)
 		}
 	}
+	if len(s.Skipped) > 0 {
+		b.WriteString("\n## Not taken as bots\n\n")
+		for _, e := range s.Skipped {
+			fmt.Fprintf(&b, "- `%s`: %s\n", strings.ReplaceAll(judge.PrintableLine(e.Name), "`", "'"), mdEscape(judge.PrintableLine(e.Error)))
+		}
+	}
 	if len(s.Replayed) > 0 {
 		b.WriteString("\n## Played again\n\n")
 		for _, r := range s.Replayed {
@@ -481,6 +490,9 @@ func (s *Standings) Print(w io.Writer) {
 	}
 	for _, e := range s.Excluded {
 		fmt.Fprintf(w, "  %s left out: %s\n", judge.PrintableLine(e.Name), firstLines(judge.Printable(e.Error), 6))
+	}
+	for _, e := range s.Skipped {
+		fmt.Fprintf(w, "  %s is not taken as a bot: %s\n", judge.PrintableLine(e.Name), judge.PrintableLine(e.Error))
 	}
 	for _, r := range s.Replayed {
 		fmt.Fprintf(w, "replayed %d matches of %s (changed)\n", r.Matches, judge.PrintableLine(r.Bot))

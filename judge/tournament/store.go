@@ -131,8 +131,11 @@ func checkFirst(path string, data []byte) error {
 type RunInfo struct {
 	Entrants []EntrantInfo `json:"entrants"`
 	Excluded []Excluded    `json:"excluded,omitempty"`
-	Rounds   int           `json:"rounds"`
-	Shard    Shard         `json:"shard"`
+	// Skipped are the files of a bots directory not taken as bots (Name
+	// their path, Error why), for the standings to list.
+	Skipped []Excluded `json:"skipped,omitempty"`
+	Rounds  int        `json:"rounds"`
+	Shard   Shard      `json:"shard"`
 	// Sandbox is the level the bots ran at (full, namespaces, basic,
 	// none): it changes what a bot may do, so shards at different levels
 	// are not merged. Empty in logs written before it was recorded.

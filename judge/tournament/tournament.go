@@ -475,12 +475,22 @@ func (t *tourney) leftOut() string {
 	return b.String()
 }
 
+// skipped are the files of the bots directory not taken as bots, as the
+// run log and the standings keep them.
+func (t *tourney) skipped() []Excluded {
+	var out []Excluded
+	for _, s := range t.o.Skipped {
+		out = append(out, Excluded{Name: s.Path, Error: s.Why})
+	}
+	return out
+}
+
 // recordRun records this run, once it is sure to play what the runs
 // before it played: the same sandbox level, runtimes and settings. A bot
 // whose program changed is not refused: its matches are played again.
 func (t *tourney) recordRun() error {
 	o, store := &t.o, t.store
-	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: t.excluded, Sandbox: o.Process.Level,
+	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: t.excluded, Skipped: t.skipped(), Sandbox: o.Process.Level,
 		Settings: RunSettings(o), Command: o.Command, Dir: o.Dir}
 	for _, e := range t.ents {
 		run.Entrants = append(run.Entrants, EntrantInfo{Name: e.Name, SHA256: e.Hash, Runtime: e.Runtime})
@@ -545,6 +555,7 @@ func (t *tourney) runAll(ctx context.Context, plan Plan) (*Standings, error) {
 		}
 	}
 	st := ComputeStandings(t.header, t.names, t.excluded, recs, total)
+	st.Skipped = t.skipped()
 	st.Replayed = t.replayed()
 	writeErr := st.Write(o.Out)
 	el := time.Since(t0).Round(time.Millisecond)

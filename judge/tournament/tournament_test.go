@@ -635,6 +635,36 @@ func TestRubyContestFolder(t *testing.T) {
 	}
 }
 
+// TestStandingsSayWhoIsMissing: the bots left out and the files not
+// taken as bots are in the standings' files, not only printed, so that a
+// teacher reading them sees who is missing.
+func TestStandingsSayWhoIsMissing(t *testing.T) {
+	_, args := botDir(t)
+	out := filepath.Join(tempDir(t), "out")
+	o := options(t, out, tempDir(t), args)
+	o.Skipped = []Skipped{{Path: "bots/notes.txt", Why: "not executable, and no language for \".txt\" files"}}
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "standings.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"## Left out", "**broken**", "## Not taken as bots", "`bots/notes.txt`: not executable"} {
+		if !strings.Contains(string(md), w) {
+			t.Errorf("standings.md does not say %q:\n%s", w, md)
+		}
+	}
+	js, err := os.ReadFile(filepath.Join(out, "standings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sj struct{ Excluded, Skipped []Excluded }
+	if err := json.Unmarshal(js, &sj); err != nil || len(sj.Excluded) != 1 || len(sj.Skipped) != 1 || sj.Skipped[0].Name != "bots/notes.txt" {
+		t.Errorf("standings.json: excluded %+v, skipped %+v, %v", sj.Excluded, sj.Skipped, err)
+	}
+}
+
 // TestTooFewSaysWhy: a tournament that leaves out all but one bot stops
 // with an error that says which were left out and why, and which files
 // were skipped: with --quiet it is all that is printed.
