@@ -83,12 +83,10 @@ func TestConnectFour(t *testing.T) {
 		errs   []string
 		played = map[int]int{} // discs per column the bot expects
 	)
-	bad := func(f string, a ...any) {
-		mu.Lock()
-		errs = append(errs, fmt.Sprintf(f, a...))
-		mu.Unlock()
-	}
+	bad := func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) } // mu held
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
 		var q c4Request
 		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&q) != nil {
 			bad("not a JSON POST")
@@ -99,8 +97,6 @@ func TestConnectFour(t *testing.T) {
 		if q.Game != "connectfour" || q.Players != 2 || q.PlayerIndex == nil {
 			bad("request %+v", q)
 		}
-		mu.Lock()
-		defer mu.Unlock()
 		switch q.Action {
 		case "init":
 			inits++
