@@ -5,20 +5,28 @@
 // turns its answer into the game's commands, so the rules and deadlines
 // stay in the match loop.
 //
-// Wire formats, as the botsarena documents give them:
+// Wire formats, as botsarena's act.php sends them (testdata/botsarena
+// holds one match of each, written down from its code):
 //
-//   - Connect Four: a JSON body {"game-id","action":"init","game":"connectFour",
-//     "players":2,"board":"","player-index"} once, then "action":"play-turn"
-//     with "board" (rows of "", "X", "O"; row 0 is the bottom), "you" and
+//   - Connect Four: a JSON body {"game-id","action":"init",
+//     "game":"connectfour","players":2,"board":"","player-index"} (the
+//     id a number) to both bots before the first move, seat 0's first,
+//     then "action":"play-turn" with the id as a string, "opponent",
+//     "you", "board" (rows of "", "X", "O"; row 0 is the bottom) and
 //     "player-index"; the answer is {"play":"3"} (a string or a number).
-//   - Tic-tac-toe, as Bolosseum serves it: the same, with "game":"tictactoe"
-//     and "board" an object whose keys are "y-x"; the answer {"play":"y-x"}.
-//   - Battleship, given as http://…: botsarena's form fields (seed 000)
-//     game=Battleship, match_id (N-1 or N-2), act (init, fight), opponent,
-//     width, height, ship1..ship6, and in fights your_strikes and
-//     his_strikes (JSON lists of {"target":"x,y","result": "" | "hit" |
-//     "hit and sunk"}); the answer to init is a JSON list of ships
-//     "x1,y1-x2,y2", to fight a cell "x,y".
+//   - Tic-tac-toe, as Bolosseum serves it: the same, with "game":
+//     "tictactoe", the id a string, no "opponent", and "board" an object
+//     whose keys are "y-x"; the answer {"play":"y-x"}.
+//     In both games the answer to init is not used and a failed init is
+//     no fault: act.php ignores it ("don't care about result").
+//   - Battleship, given as http://…: botsarena's form fields (seed 000),
+//     multipart as its curl sent them, in its order: game=Battleship,
+//     match_id (N-1 or N-2; N-1 for both at init in battleship-botsarena,
+//     as its code had it), act (init, fight), opponent, width, height,
+//     ship1..ship6, and in fights your_strikes and his_strikes (JSON lists
+//     of {"target":"x,y","result": "" | "hit" | "hit and sunk"}); the
+//     answer to init is a JSON list of ships "x1,y1-x2,y2", to fight a
+//     cell "x,y" (in battleship-botsarena checked as the arena does).
 //   - Battleship, given as http+json://… (or https+json://…): botsarena's
 //     JSON body, as its Battleship act.php sends it: {"game-id":1609,
 //     "game":"battleship","action":"init","players":2,"player-index":0,
@@ -30,6 +38,8 @@
 //     against ^[0-9]+,[0-9]+$ as the arena does: an answer without boats or
 //     a malformed play loses. An answer in the other variant's shape says
 //     which scheme to give the bot.
+//
+// The game-id (match_id) is the match's number, the same for both bots.
 //
 // Redirects are not followed, except a 307 or 308 to the same origin:
 // those keep the POST and its body, and the same server.
@@ -645,7 +655,7 @@ func (d *driver) opponent() string {
 	return ""
 }
 
-// connect4 plays Connect Four (botsarena's connectFour).
+// connect4 plays Connect Four (botsarena's connectfour).
 func (d *driver) connect4(ctx context.Context, c *goplayer.Conn) error {
 	for {
 		b, you, err := d.boardTurn(ctx, c)
