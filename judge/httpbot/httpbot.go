@@ -405,12 +405,12 @@ func (d *driver) post(ctx context.Context, lim limit, logf func(string, ...any),
 		logf("(from where %s redirected with a 307 or 308, the method kept)", d.bot.URL)
 	}
 	if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
-		return nil, &judge.Fault{Status: judge.Crash, Reason: fmt.Sprintf("%s answered the %s request with HTTP %d, a redirect: a web bot's redirects are not followed, "+
+		return nil, &judge.Fault{Status: judge.Crash, Reason: fmt.Sprintf("%s answered HTTP %d to the %s request, a redirect: a web bot's redirects are not followed, "+
 			"except a 307 or 308 (which keep the POST) to the same scheme, host and port; give the bot by the URL that answers",
-			d.bot.URL, r.act, resp.StatusCode), Detail: detail("Location: " + loc + "\n" + string(b))}
+			d.bot.URL, resp.StatusCode, r.act), Detail: detail("Location: " + loc + "\n" + string(b))}
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, &judge.Fault{Status: judge.Crash, Reason: fmt.Sprintf("%s answered the %s request with HTTP %d", d.bot.URL, r.act, resp.StatusCode), Detail: detail(string(b))}
+		return nil, &judge.Fault{Status: judge.Crash, Reason: fmt.Sprintf("%s answered HTTP %d to the %s request", d.bot.URL, resp.StatusCode, r.act), Detail: detail(string(b))}
 	}
 	return b, nil
 }
