@@ -8,7 +8,8 @@
 // turn 2 on, seat 0 fires on even turns and seat 1 on odd turns. Each
 // player may fire at most width×height shots (enough to hit every cell
 // once); when both have, the game ends and whoever hit more enemy ship
-// cells wins, equal hits being a draw.
+// cells wins, equal hits being a draw. Under botsarena's rules
+// (Game.Botsarena) there is no such cap, and a sunk ship is gone.
 //
 // Coordinates are (x, y) from 0, (0,0) the top-left cell, x to the right
 // and y downwards, as in gomoku.
@@ -41,6 +42,11 @@ type Game struct {
 	// a Shoot of numbers inside the board that is not a cell, such as
 	// 0.0 0.0, is a wasted shot rather than no shot (see Wasted).
 	Contest bool
+	// Botsarena plays as botsarena's act.php does: no cap on the shots
+	// (the game goes on until a fleet is sunk; see MaxShots for the
+	// judge's bound), and a sunk ship is gone, so that a shot at one of
+	// its cells is a miss.
+	Botsarena bool
 }
 
 // Name implements games.Game.
@@ -88,7 +94,7 @@ func (g Game) New(p games.Params, _ uint64) (games.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.contest = g.Contest
+	s.contest, s.arena = g.Contest, g.Botsarena
 	return s, nil
 }
 
@@ -184,6 +190,7 @@ type State struct {
 	out         games.Outcome
 	forfeitTurn int  // the turn a forfeit ended the game, or -1
 	contest     bool // shots as the Ruby contest's runner takes them
+	arena       bool // botsarena's rules: no cap, sunk ships gone
 }
 
 // Clone returns an independent copy.
@@ -215,7 +222,19 @@ func (s *State) Ships(seat int) []Ship { return append([]Ship(nil), s.seas[seat]
 func (s *State) Shots(seat int) []Shot { return append([]Shot(nil), s.shots[seat]...) }
 
 // MaxShots is the number of shots each player may fire: width×height.
-func (s *State) MaxShots() int { return s.w * s.h }
+// botsarena has no cap: under its rules the bound is ArenaShots times
+// that, which only a bot that fires at the same cells forever reaches
+// (botsarena would play on for ever); random shots sink a fleet long
+// before.
+func (s *State) MaxShots() int {
+	if s.arena {
+		return ArenaShots * s.w * s.h
+	}
+	return s.w * s.h
+}
+
+// ArenaShots is the bound of botsarena's game, in grids: see MaxShots.
+const ArenaShots = 100
 
 // Seats implements games.State.
 func (s *State) Seats() int { return 2 }
@@ -692,7 +711,7 @@ func (s *State) Fire(x, y int) Result {
 	sea := &s.seas[1-seat]
 	i := y*s.w + x
 	r := Miss
-	if o := sea.owner[i]; o >= 0 {
+	if o := sea.owner[i]; o >= 0 && !(s.arena && sea.hits[o] == sea.ships[o].Len) {
 		r = Hit
 		if !sea.shot[i] {
 			sea.hitCells++

@@ -695,3 +695,82 @@ func FuzzContestShot(f *testing.F) {
 		}
 	})
 }
+
+// arenaGame is a game on a row of w cells with ships of length 2 at
+// 0,0-1,0 and of length 1 at w-1,0 for both seats, under botsarena's
+// rules or the judge's.
+func arenaGame(t *testing.T, w int, arena bool) *battleship.State {
+	t.Helper()
+	st, err := battleship.Game{Botsarena: arena}.New(games.Params{"width": w, "height": 1,
+		"ship1": 1, "ship2": 1, "ship3": 0, "ship4": 0, "ship5": 0, "ship6": 0}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st.(*battleship.State)
+	fleet := games.Move{"PlaceShip 0,0-1,0", "PlaceShip " + strconv.Itoa(w-1) + ",0-" + strconv.Itoa(w-1) + ",0"}
+	if err := s.Apply(map[int]games.Move{0: fleet, 1: fleet}); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestBotsarenaSunkShipGone: under botsarena's rules a sunk ship is gone
+// (act.php takes it out of the fleet): a shot at one of its cells is a
+// miss, while a hit ship still afloat answers hit again. Under the
+// judge's rules the cell of a sunk ship is a hit.
+func TestBotsarenaSunkShipGone(t *testing.T) {
+	for _, arena := range []bool{true, false} {
+		s := arenaGame(t, 6, arena)
+		var got []string
+		for _, shot := range []string{"0 0", "0 0", "1 0", "0 0", "1 0"} {
+			if err := s.Apply(map[int]games.Move{0: {"Shoot " + shot}}); err != nil {
+				t.Fatal(err)
+			}
+			sh := s.Shots(0)
+			got = append(got, sh[len(sh)-1].Result.String())
+			if err := s.Apply(map[int]games.Move{1: {"Shoot 2 0"}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := "hit hit sunk hit hit"
+		if arena {
+			want = "hit hit sunk miss miss"
+		}
+		if g := strings.Join(got, " "); g != want || s.Outcome().Over {
+			t.Errorf("botsarena %v: got %s (over %v), want %s", arena, g, s.Outcome().Over, want)
+		}
+	}
+}
+
+// TestBotsarenaNoCap: botsarena has no cap on the shots. Bots that fire
+// at the same cell go on past width×height shots, to the judge's bound
+// of ArenaShots grids; under the judge's rules they stop at one grid.
+func TestBotsarenaNoCap(t *testing.T) {
+	for _, arena := range []bool{true, false} {
+		s := arenaGame(t, 3, arena)
+		shots := 0
+		for !s.Outcome().Over {
+			if err := s.Apply(map[int]games.Move{s.ToMove(): {"Shoot 1 0"}}); err != nil {
+				t.Fatal(err)
+			}
+			shots++
+		}
+		want := 2 * 3
+		if arena {
+			want *= battleship.ArenaShots
+		}
+		if o := s.Outcome(); shots != want || o.Winner != -1 {
+			t.Errorf("botsarena %v: ended after %d shots (%+v), want %d, a draw", arena, shots, o, want)
+		}
+	}
+	// A fleet sunk ends botsarena's game at once, as always.
+	s := arenaGame(t, 4, true)
+	for _, shot := range []string{"0 0", "2 0", "1 0", "2 0", "3 0"} {
+		if err := s.Apply(map[int]games.Move{s.ToMove(): {"Shoot " + shot}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o := s.Outcome(); !o.Over || o.Winner != 0 {
+		t.Errorf("seat 0 sank the fleet: %+v", o)
+	}
+}

@@ -40,8 +40,9 @@ var variants = []Variant{
 	{Name: "battleship", Game: battleship.Game{}, Params: games.Params{
 		"width": 10, "height": 10, "ship1": 0, "ship2": 1, "ship3": 2, "ship4": 1, "ship5": 1, "ship6": 0}},
 	// botsarena's game: its example request's values as defaults, within
-	// its ranges (width and height 1..100, 0..10 ships of each length 1..6).
-	{Name: "battleship-botsarena", Game: battleship.Game{}, Params: games.Params{
+	// its ranges (width and height 1..100, 0..10 ships of each length 1..6);
+	// its act.php's rules: no cap on the shots, sunk ships gone.
+	{Name: "battleship-botsarena", Game: battleship.Game{Botsarena: true}, Params: games.Params{
 		"width": 10, "height": 10, "ship1": 0, "ship2": 1, "ship3": 2, "ship4": 1, "ship5": 1, "ship6": 0}},
 	// The Ruby contest's game: 10×10, lengths 5, 4, 3, 3, 2, nothing else;
 	// shots judged as its runner judges them. Its runner had no time

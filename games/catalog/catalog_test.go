@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"judge/games"
+	"judge/games/battleship"
 )
 
 // TestSharedNames checks the names every game agrees on: each lists its
@@ -109,5 +110,13 @@ func TestFixedVariant(t *testing.T) {
 	}
 	if _, err := b.Resolve(games.Params{"width": 101}); err == nil {
 		t.Error("botsarena: width=101 accepted")
+	}
+	// It is played by botsarena's rules (no cap on the shots, sunk ships
+	// gone); battleship keeps the judge's.
+	for name, want := range map[string]bool{"battleship-botsarena": true, "battleship": false, "battleship-contest": false} {
+		v, _ := Lookup(name)
+		if g, ok := v.Game.(battleship.Game); !ok || g.Botsarena != want {
+			t.Errorf("%s: game %+v, want Botsarena %v", name, v.Game, want)
+		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"judge/judge"
 )
 
 // The readers of botsarena's Battleship answers, on any bytes: they never
@@ -23,6 +25,7 @@ func FuzzBattleshipAnswers(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	play := regexp.MustCompile(`^[0-9]+,[0-9]+$`)
+	arenaShot := regexp.MustCompile(`^[0-9]+,[0-9]+\n?$`)
 	f.Fuzz(func(t *testing.T, ans []byte) {
 		if ships, p := jsonFleet(ans); p.why == "" {
 			var a struct{ Boats []string }
@@ -40,9 +43,19 @@ func FuzzBattleshipAnswers(f *testing.F) {
 		if s, p := jsonShot(ans); p.why == "" && !play.MatchString(s) {
 			t.Errorf("jsonShot(%q) took %q", ans, s)
 		}
-		if s, p := formShot(ans); p.why == "" {
+		for _, arena := range []bool{false, true} {
+			d := &driver{arena: arena}
+			s, p := d.formShot(ans)
+			if p.why != "" {
+				continue
+			}
 			if w := oneWord(s); strings.ContainsAny(w, " \t\r\n") || w == "" {
 				t.Errorf("formShot(%q) passed on %q", ans, w)
+			}
+			// botsarena's act.php: preg_match('/^[0-9]+,[0-9]+$/', …), its
+			// $ matching before a final newline too.
+			if arena && !arenaShot.Match(ans) {
+				t.Errorf("formShot(%q) in botsarena's game took what the arena refuses", ans)
 			}
 		}
 		if ships, p := formFleet(ans); p.why == "" {
@@ -50,6 +63,21 @@ func FuzzBattleshipAnswers(f *testing.F) {
 				if w := oneWord(s); strings.ContainsAny(w, " \t\r\n") || w == "" {
 					t.Errorf("ship %q passed on as %q", s, w)
 				}
+			}
+		}
+	})
+}
+
+// matchSeed recovers the match's seed from any seat's seed: both seats
+// of a match give botsarena's match id alike.
+func FuzzMatchSeed(f *testing.F) {
+	for _, s := range []uint64{0, 1, 3, 1 << 63, ^uint64(0), 4345336574102529630} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		for seat := range 4 {
+			if got := matchSeed(judge.SeatSeed(seed, seat), seat); got != seed {
+				t.Errorf("seed %d, seat %d: got %d", seed, seat, got)
 			}
 		}
 	})

@@ -5,20 +5,28 @@
 // turns its answer into the game's commands, so the rules and deadlines
 // stay in the match loop.
 //
-// Wire formats, as the botsarena documents give them:
+// Wire formats, as botsarena's act.php sends them (testdata/botsarena
+// holds one match of each, written down from its code):
 //
-//   - Connect Four: a JSON body {"game-id","action":"init","game":"connectFour",
-//     "players":2,"board":"","player-index"} once, then "action":"play-turn"
-//     with "board" (rows of "", "X", "O"; row 0 is the bottom), "you" and
+//   - Connect Four: a JSON body {"game-id","action":"init",
+//     "game":"connectfour","players":2,"board":"","player-index"} (the
+//     id a number) to both bots before the first move, seat 0's first,
+//     then "action":"play-turn" with the id as a string, "opponent",
+//     "you", "board" (rows of "", "X", "O"; row 0 is the bottom) and
 //     "player-index"; the answer is {"play":"3"} (a string or a number).
-//   - Tic-tac-toe, as Bolosseum serves it: the same, with "game":"tictactoe"
-//     and "board" an object whose keys are "y-x"; the answer {"play":"y-x"}.
-//   - Battleship, given as http://…: botsarena's form fields (seed 000)
-//     game=Battleship, match_id (N-1 or N-2), act (init, fight), opponent,
-//     width, height, ship1..ship6, and in fights your_strikes and
-//     his_strikes (JSON lists of {"target":"x,y","result": "" | "hit" |
-//     "hit and sunk"}); the answer to init is a JSON list of ships
-//     "x1,y1-x2,y2", to fight a cell "x,y".
+//   - Tic-tac-toe, as Bolosseum serves it: the same, with "game":
+//     "tictactoe", the id a string, no "opponent", and "board" an object
+//     whose keys are "y-x"; the answer {"play":"y-x"}.
+//     In both games the answer to init is not used and a failed init is
+//     no fault: act.php ignores it ("don't care about result").
+//   - Battleship, given as http://…: botsarena's form fields (seed 000),
+//     multipart as its curl sent them, in its order: game=Battleship,
+//     match_id (N-1 or N-2; N-1 for both at init in battleship-botsarena,
+//     as its code had it), act (init, fight), opponent, width, height,
+//     ship1..ship6, and in fights your_strikes and his_strikes (JSON lists
+//     of {"target":"x,y","result": "" | "hit" | "hit and sunk"}); the
+//     answer to init is a JSON list of ships "x1,y1-x2,y2", to fight a
+//     cell "x,y" (in battleship-botsarena checked as the arena does).
 //   - Battleship, given as http+json://… (or https+json://…): botsarena's
 //     JSON body, as its Battleship act.php sends it: {"game-id":1609,
 //     "game":"battleship","action":"init","players":2,"player-index":0,
@@ -30,6 +38,8 @@
 //     against ^[0-9]+,[0-9]+$ as the arena does: an answer without boats or
 //     a malformed play loses. An answer in the other variant's shape says
 //     which scheme to give the bot.
+//
+// The game-id (match_id) is the match's number, the same for both bots.
 //
 // Redirects are not followed, except a 307 or 308 to the same origin:
 // those keep the POST and its body, and the same server.
@@ -53,6 +63,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"net/netip"
@@ -193,22 +204,58 @@ func (b Bot) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
 	var f goplayer.Func
 	switch s.Game {
 	case "connect4":
-		f = d.connect4
+		f, d.arena, d.init = d.connect4, true, d.boardInit("connectfour", true)
 	case "tictactoe", "gomoku":
-		f = d.tictactoe
-	case "battleship", "battleship-botsarena", "battleship-contest":
+		f, d.arena, d.init = d.tictactoe, true, d.boardInit("tictactoe", false)
+	case "battleship-botsarena":
+		f, d.arena = d.battleship, true
+	case "battleship", "battleship-contest":
 		f = d.battleship
 	default:
 		return nil, fmt.Errorf("web bot %s: botsarena's bots play connect4, tictactoe and battleship, not %s", b.URL, s.Game)
 	}
-	return goplayer.Start(f, goplayer.Options{Busy: d.busy}), nil
+	return &player{Player: goplayer.Start(f, goplayer.Options{Busy: d.busy}), d: d}, nil
 }
+
+// player is a web bot's player: a Go player that sends its init before
+// the first turn, as botsarena does.
+type player struct {
+	*goplayer.Player
+	d *driver
+}
+
+// Settle implements judge.Settler. The match loop settles its players in
+// seat order before the first turn: a tic-tac-toe or Connect Four bot
+// gets its init then, as act.php sends both inits, seat 0's first, before
+// any play-turn. What it answers, or whether it answers, is not used.
+func (p *player) Settle(ctx context.Context) {
+	if p.d.init != nil {
+		p.d.sendInit(ctx, limit{time.Now().Add(initLimit), initLimit}, p.Logf)
+	}
+}
+
+// InitLimit bounds the wait for the answer to a tic-tac-toe or Connect
+// Four init, sent before the first turn: the judge's default time for a
+// bot's first turn. botsarena waits up to 10 s (its curl timeout) and
+// does not use the answer.
+const InitLimit = 5 * time.Second
+
+// initLimit is InitLimit, shorter in tests.
+var initLimit = InitLimit
 
 // driver speaks for one web bot in one match.
 type driver struct {
 	bot    Bot
 	seat   judge.Seat
 	client *http.Client
+	// arena is set where the judge plays as botsarena's act.php does:
+	// its web games (tic-tac-toe, Connect Four) and battleship-botsarena.
+	arena bool
+	// init is the init request of tic-tac-toe and Connect Four, sent
+	// once (initOnce): before the first turn when the match loop settles
+	// the players, else at the bot's first turn.
+	init     []byte
+	initOnce sync.Once
 
 	mu       sync.Mutex
 	sent     time.Time // when the request waiting for its answer was sent
@@ -271,20 +318,42 @@ func (d *driver) queued() string {
 		"(php -S without PHP_CLI_SERVER_WORKERS), or has fewer CPUs than requests, makes its bots wait behind each other", others, d.origin)
 }
 
-// post sends one request before the turn's deadline and returns the body
-// of the answer. Failures are the bot's faults.
-func (d *driver) post(ctx context.Context, c *goplayer.Conn, contentType string, body []byte) ([]byte, error) {
-	if dl := c.Turn().Deadline; !dl.IsZero() {
+// limit is the time a request has: its deadline, and the limit it comes
+// from, for the reasons.
+type limit struct {
+	deadline time.Time
+	d        time.Duration
+}
+
+// turnLimit is the time left in c's turn.
+func turnLimit(c *goplayer.Conn) limit {
+	t := c.Turn()
+	return limit{t.Deadline, t.Limit}
+}
+
+// request is one request to the bot: act names it in reasons ("init",
+// "play-turn", "fight").
+type request struct {
+	act         string
+	contentType string
+	body        []byte
+}
+
+// post sends one request before the deadline and returns the body of the
+// answer. Failures are the bot's faults, whose reasons say which request
+// failed.
+func (d *driver) post(ctx context.Context, lim limit, logf func(string, ...any), r request) ([]byte, error) {
+	if !lim.deadline.IsZero() {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, dl)
+		ctx, cancel = context.WithDeadline(ctx, lim.deadline)
 		defer cancel()
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.bot.URL, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.bot.URL, bytes.NewReader(r.body))
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Content-Type", contentType)
-	c.Logf("> POST %s %s", d.bot.URL, judge.Clip(string(body), 300))
+	req.Header.Set("Content-Type", r.contentType)
+	logf("> POST %s %s", d.bot.URL, judge.Clip(string(r.body), 300))
 	o := origin(req.URL)
 	d.mu.Lock()
 	waiting.Lock()
@@ -317,31 +386,31 @@ func (d *driver) post(ctx context.Context, c *goplayer.Conn, contentType string,
 			d.mu.Lock()
 			q := d.queued()
 			d.mu.Unlock()
-			return nil, judge.Faultf(judge.Timeout, "%s did not answer within %v%s", d.bot.URL, c.Turn().Limit, q)
+			return nil, judge.Faultf(judge.Timeout, "%s did not answer the %s request within %v%s", d.bot.URL, r.act, lim.d, q)
 		}
 		if ctx.Err() != nil {
 			return nil, goplayer.ErrStopped
 		}
-		return nil, d.connFault(err)
+		return nil, d.connFault(err, r.act)
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return nil, &judge.Fault{Status: judge.Crash, Reason: fmt.Sprintf("%s: its answer (HTTP %d) was cut off", d.bot.URL, resp.StatusCode),
+		return nil, &judge.Fault{Status: judge.Crash, Reason: fmt.Sprintf("%s: its answer to the %s request (HTTP %d) was cut off", d.bot.URL, r.act, resp.StatusCode),
 			Detail: detail(unwrapURLError(err).Error())}
 	}
 	// The log is the replay's: the answer's size, never its text.
-	c.Logf("< HTTP %d, %d bytes", resp.StatusCode, len(b))
+	logf("< HTTP %d, %d bytes", resp.StatusCode, len(b))
 	if resp.Request.URL.String() != d.bot.URL {
-		c.Logf("(from where %s redirected with a 307 or 308, the method kept)", d.bot.URL)
+		logf("(from where %s redirected with a 307 or 308, the method kept)", d.bot.URL)
 	}
 	if loc := resp.Header.Get("Location"); loc != "" && resp.StatusCode >= 300 && resp.StatusCode < 400 {
-		return nil, &judge.Fault{Status: judge.Crash, Reason: fmt.Sprintf("%s answered HTTP %d, a redirect: a web bot's redirects are not followed, "+
+		return nil, &judge.Fault{Status: judge.Crash, Reason: fmt.Sprintf("%s answered HTTP %d to the %s request, a redirect: a web bot's redirects are not followed, "+
 			"except a 307 or 308 (which keep the POST) to the same scheme, host and port; give the bot by the URL that answers",
-			d.bot.URL, resp.StatusCode), Detail: detail("Location: " + loc + "\n" + string(b))}
+			d.bot.URL, resp.StatusCode, r.act), Detail: detail("Location: " + loc + "\n" + string(b))}
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, &judge.Fault{Status: judge.Crash, Reason: fmt.Sprintf("%s answered HTTP %d", d.bot.URL, resp.StatusCode), Detail: detail(string(b))}
+		return nil, &judge.Fault{Status: judge.Crash, Reason: fmt.Sprintf("%s answered HTTP %d to the %s request", d.bot.URL, resp.StatusCode, r.act), Detail: detail(string(b))}
 	}
 	return b, nil
 }
@@ -355,34 +424,39 @@ func detail(s string) string {
 	return strings.ToValidUTF8(judge.Clip(strings.TrimSpace(s), DetailBytes), "\uFFFD")
 }
 
-// connFault is the fault of a request that got no answer: the reason
-// says what happened in the judge's words; the error itself, which can
-// quote what the server sent (a malformed answer), is the Detail.
-func (d *driver) connFault(err error) *judge.Fault {
+// connFault is the fault of request act that got no answer: the reason
+// says what happened in the judge's words. The error itself is the
+// Detail only where it can hold what the server sent (a malformed
+// answer): where the server sent nothing, there is no Detail.
+func (d *driver) connFault(err error, act string) *judge.Fault {
 	err = unwrapURLError(err)
 	var (
 		refused *RefusedError
 		dns     *net.DNSError
 		ne      net.Error
 	)
-	why := "the connection failed"
+	why, sent := fmt.Sprintf("the connection failed while it sent the %s request", act), ""
 	switch {
 	case errors.As(err, &refused):
 		why = "the judge may not connect to it: " + refused.Why
 	case errors.Is(err, errRedirects):
-		why = err.Error()
+		why = fmt.Sprintf("the %s request was %v", act, err)
 	case errors.As(err, &dns):
 		why = "its host name does not resolve"
 	case errors.Is(err, syscall.ECONNREFUSED):
-		why = "connection refused"
+		why = fmt.Sprintf("connection refused: nothing listens there for the %s request", act)
 	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
 		why = "its host cannot be reached"
-	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		why = "the connection was closed with no answer"
+	case errors.Is(err, syscall.ECONNRESET):
+		why = fmt.Sprintf("the server reset the connection without answering the %s request", act)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		why = fmt.Sprintf("the server closed the connection without answering the %s request", act)
 	case errors.As(err, &ne) && ne.Timeout():
-		why = "the connection timed out"
+		why = fmt.Sprintf("the connection timed out while it sent the %s request", act)
+	default:
+		sent = detail(err.Error())
 	}
-	return &judge.Fault{Status: judge.Crash, Reason: fmt.Sprintf("%s: %s", d.bot.URL, why), Detail: detail(err.Error())}
+	return &judge.Fault{Status: judge.Crash, Reason: fmt.Sprintf("%s: %s", d.bot.URL, why), Detail: sent}
 }
 
 // notMove is the fault of an answer that is not a move: want says what a
@@ -435,13 +509,13 @@ func unwrapURLError(err error) error {
 	return err
 }
 
-// postJSON posts v as JSON.
-func (d *driver) postJSON(ctx context.Context, c *goplayer.Conn, v any) ([]byte, error) {
+// postJSON posts v as JSON, request act of the turn of c.
+func (d *driver) postJSON(ctx context.Context, c *goplayer.Conn, act string, v any) ([]byte, error) {
 	body, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	return d.post(ctx, c, "application/json", body)
+	return d.post(ctx, turnLimit(c), c.Logf, request{act, "application/json", body})
 }
 
 // play reads a {"play": …} answer: a string or a number.
@@ -476,11 +550,44 @@ var (
 	shipMove   = regexp.MustCompile(`^[0-9]{1,9},[0-9]{1,9}-[0-9]{1,9},[0-9]{1,9}$`)
 )
 
-// gameNumber is the match's number for the bot.
-func (d *driver) gameNumber() int { return int(d.seat.Seed % 100000) }
+// gameNumber is the match's number, one for both seats as botsarena's
+// match id: the match's seed, recovered from the seat's (see matchSeed),
+// below 100000.
+func (d *driver) gameNumber() int { return int(matchSeed(d.seat.Seed, d.seat.Index) % 100000) }
 
-// gameID is the match's number as a string, as Connect Four sends it.
+// gameID is the match's number as a string, as tic-tac-toe and Connect
+// Four's play-turn send it.
 func (d *driver) gameID() string { return strconv.Itoa(d.gameNumber()) }
+
+// matchSeed is the seed of the match whose seat's seed is seatSeed: it
+// undoes judge.SeatSeed (splitmix64's steps are each invertible), so that
+// the two seats of a match, which know only their own seeds, name it
+// alike.
+func matchSeed(seatSeed uint64, seat int) uint64 {
+	z := unshift(seatSeed, 31)
+	z = unshift(z*inverse(0x94d049bb133111eb), 27)
+	z = unshift(z*inverse(0xbf58476d1ce4e5b9), 30)
+	return z - uint64(seat+1)*0x9e3779b97f4a7c15
+}
+
+// unshift inverts y = x ^ x>>s.
+func unshift(y uint64, s uint) uint64 {
+	x := y
+	for i := s; i < 64; i += s {
+		x = y ^ x>>s
+	}
+	return x
+}
+
+// inverse is the inverse of the odd number a modulo 2^64 (Newton's
+// iteration doubles the bits that are right each time).
+func inverse(a uint64) uint64 {
+	x := a
+	for range 5 {
+		x *= 2 - a*x
+	}
+	return x
+}
 
 // board reads a Board answer into rows of cells, top row first.
 func board(ans string) [][]string {
@@ -499,28 +606,59 @@ func cell(sym string) string {
 	return sym
 }
 
+// boardInit is the init request of tic-tac-toe or Connect Four, game
+// named as act.php names it: botsarena's Connect Four sends its match id
+// as a number there (and as a string in play-turn), tic-tac-toe as a
+// string in both.
+func (d *driver) boardInit(game string, numericID bool) []byte {
+	var id any = d.gameID()
+	if numericID {
+		id = d.gameNumber()
+	}
+	b, _ := json.Marshal(map[string]any{"game-id": id, "action": "init", "game": game,
+		"players": d.seat.Seats, "board": "", "player-index": d.seat.Index})
+	return b
+}
+
+// sendInit sends the init of tic-tac-toe or Connect Four, once. The
+// answer is not used, and a failure is no fault: botsarena's act.php
+// ignores both ("don't care about result"), and Bolosseum sends none.
+// The bot's log says what went wrong.
+func (d *driver) sendInit(ctx context.Context, lim limit, logf func(string, ...any)) {
+	d.initOnce.Do(func() {
+		_, err := d.post(ctx, lim, logf, request{"init", "application/json", d.init})
+		if f := judge.AsFault(err); f != nil {
+			logf("%s; botsarena does not use the answer to init: the bot plays on", f.Reason)
+		}
+	})
+}
+
 // boardTurn asks for the board and the bot's symbol at the start of a
-// turn, and the first time sends the bot the botsarena init of game.
-func (d *driver) boardTurn(ctx context.Context, c *goplayer.Conn, first *bool, game string) (board, you string, err error) {
+// turn; if the bot has not had its init (the players were not settled),
+// it is sent now.
+func (d *driver) boardTurn(ctx context.Context, c *goplayer.Conn) (board, you string, err error) {
 	if board, err = c.Ask("Board"); err != nil {
 		return "", "", err
 	}
 	if you, err = c.Ask("MySymbol"); err != nil {
 		return "", "", err
 	}
-	if *first {
-		*first = false
-		_, err = d.postJSON(ctx, c, map[string]any{"game-id": d.gameID(), "action": "init", "game": game,
-			"players": d.seat.Seats, "board": "", "player-index": d.seat.Index})
-	}
-	return board, you, err
+	d.sendInit(ctx, turnLimit(c), c.Logf)
+	return board, you, nil
 }
 
-// connect4 plays Connect Four (botsarena's connectFour).
+// opponent is the name of the other seat's bot, botsarena's opponent.
+func (d *driver) opponent() string {
+	if len(d.seat.Opponents) > 0 {
+		return d.seat.Opponents[0]
+	}
+	return ""
+}
+
+// connect4 plays Connect Four (botsarena's connectfour).
 func (d *driver) connect4(ctx context.Context, c *goplayer.Conn) error {
-	first := true
 	for {
-		b, you, err := d.boardTurn(ctx, c, &first, "connectFour")
+		b, you, err := d.boardTurn(ctx, c)
 		if err != nil {
 			return err
 		}
@@ -534,8 +672,8 @@ func (d *driver) connect4(ctx context.Context, c *goplayer.Conn) error {
 			}
 			grid[len(rows)-1-i] = out
 		}
-		ans, err := d.postJSON(ctx, c, map[string]any{"game-id": d.gameID(), "action": "play-turn", "game": "connectFour",
-			"players": d.seat.Seats, "board": grid, "you": you, "player-index": d.seat.Index})
+		ans, err := d.postJSON(ctx, c, "play-turn", map[string]any{"game-id": d.gameID(), "action": "play-turn", "game": "connectfour",
+			"players": d.seat.Seats, "opponent": d.opponent(), "you": you, "board": grid, "player-index": d.seat.Index})
 		if err != nil {
 			return err
 		}
@@ -554,9 +692,8 @@ func (d *driver) connect4(ctx context.Context, c *goplayer.Conn) error {
 
 // tictactoe plays tic-tac-toe (and gomoku boards) as Bolosseum serves it.
 func (d *driver) tictactoe(ctx context.Context, c *goplayer.Conn) error {
-	first := true
 	for {
-		b, you, err := d.boardTurn(ctx, c, &first, "tictactoe")
+		b, you, err := d.boardTurn(ctx, c)
 		if err != nil {
 			return err
 		}
@@ -566,7 +703,7 @@ func (d *driver) tictactoe(ctx context.Context, c *goplayer.Conn) error {
 				grid[fmt.Sprintf("%d-%d", y, x)] = cell(s)
 			}
 		}
-		ans, err := d.postJSON(ctx, c, map[string]any{"game-id": d.gameID(), "action": "play-turn", "game": "tictactoe",
+		ans, err := d.postJSON(ctx, c, "play-turn", map[string]any{"game-id": d.gameID(), "action": "play-turn", "game": "tictactoe",
 			"players": d.seat.Seats, "board": grid, "you": you, "player-index": d.seat.Index})
 		if err != nil {
 			return err
@@ -657,11 +794,7 @@ func (d *driver) battleship(ctx context.Context, c *goplayer.Conn) error {
 	if len(p) != 8 {
 		return fmt.Errorf("the query Params answered %q", params)
 	}
-	opponent := ""
-	if len(d.seat.Opponents) > 0 {
-		opponent = d.seat.Opponents[0]
-	}
-	board := bsBoard{Opponent: opponent, Width: p[0], Height: p[1], Ship1: p[2], Ship2: p[3], Ship3: p[4], Ship4: p[5], Ship5: p[6], Ship6: p[7]}
+	board := bsBoard{Opponent: d.opponent(), Width: p[0], Height: p[1], Ship1: p[2], Ship2: p[3], Ship3: p[4], Ship4: p[5], Ship5: p[6], Ship6: p[7]}
 	for {
 		phase, err := c.Ask("Phase")
 		if err != nil {
@@ -706,10 +839,10 @@ func (d *driver) bsInit(ctx context.Context, c *goplayer.Conn, b bsBoard) ([]str
 		err error
 	)
 	if d.bot.JSON {
-		ans, err = d.postJSON(ctx, c, bsInit{GameID: d.gameNumber(), Game: "battleship", Action: "init", Players: d.seat.Seats,
+		ans, err = d.postJSON(ctx, c, "init", bsInit{GameID: d.gameNumber(), Game: "battleship", Action: "init", Players: d.seat.Seats,
 			PlayerIndex: d.seat.Index, Board: b})
 	} else {
-		ans, err = d.postForm(ctx, c, d.bsForm("init", b))
+		ans, err = d.postForm(ctx, c, "init", d.bsForm("init", b))
 	}
 	if err != nil {
 		return nil, err
@@ -737,14 +870,14 @@ func (d *driver) bsTurn(ctx context.Context, c *goplayer.Conn, b bsBoard) (strin
 		err error
 	)
 	if d.bot.JSON {
-		ans, err = d.postJSON(ctx, c, bsTurn{Game: "Battleship", GameID: d.gameNumber(), Action: "play-turn", PlayerIndex: d.seat.Index, Board: b})
+		ans, err = d.postJSON(ctx, c, "play-turn", bsTurn{Game: "Battleship", GameID: d.gameNumber(), Action: "play-turn", PlayerIndex: d.seat.Index, Board: b})
 	} else {
-		ans, err = d.postForm(ctx, c, d.bsForm("fight", b))
+		ans, err = d.postForm(ctx, c, "fight", d.bsForm("fight", b))
 	}
 	if err != nil {
 		return "", err
 	}
-	read, act := formShot, "fight"
+	read, act := d.formShot, "fight"
 	if d.bot.JSON {
 		read, act = jsonShot, "play-turn"
 	}
@@ -833,10 +966,18 @@ func jsonShot(ans []byte) (string, problem) {
 }
 
 // formShot reads a fight answer of botsarena's form variant: the cell
-// x,y, quoted or not, spaces left out, whose range the game judges.
-func formShot(ans []byte) (string, problem) {
+// x,y, whose range the game judges. In botsarena's game it is checked as
+// the arena checks it (^[0-9]+,[0-9]+$); elsewhere it may be quoted and
+// hold spaces.
+func (d *driver) formShot(ans []byte) (string, problem) {
 	if jsonShape(ans, "play") {
 		return "", problem{`: that is the answer of botsarena's JSON Battleship`, true}
+	}
+	if d.arena {
+		if !bsPlay.Match(ans) {
+			return "", problem{`: want x,y, x and y whole numbers from 0, nothing else (botsarena refuses quotes and spaces)`, false}
+		}
+		return strings.TrimSpace(string(ans)), problem{}
 	}
 	target := strings.TrimSpace(string(ans))
 	var quoted string
@@ -849,26 +990,43 @@ func formShot(ans []byte) (string, problem) {
 	return target, problem{}
 }
 
-// bsForm is the form of botsarena's Battleship (seed 000) for act.
-func (d *driver) bsForm(act string, b bsBoard) url.Values {
-	f := url.Values{}
-	for k, v := range map[string]string{"game": "Battleship", "match_id": fmt.Sprintf("%d-%d", d.gameNumber(), d.seat.Index+1),
-		"act": act, "opponent": b.Opponent, "width": b.Width, "height": b.Height, "ship1": b.Ship1, "ship2": b.Ship2,
-		"ship3": b.Ship3, "ship4": b.Ship4, "ship5": b.Ship5, "ship6": b.Ship6} {
-		f.Set(k, v)
+// field is a form field.
+type field struct{ name, value string }
+
+// bsForm is the form of botsarena's Battleship (seed 000) for act, its
+// fields in the order of its act.php. The match_id ends in the seat, 1
+// or 2; botsarena's init sent "-1" to both players, and so does the
+// judge in botsarena's game.
+func (d *driver) bsForm(act string, b bsBoard) []field {
+	seat := d.seat.Index + 1
+	if act == "init" && d.arena {
+		seat = 1
 	}
+	f := []field{{"game", "Battleship"}, {"match_id", fmt.Sprintf("%d-%d", d.gameNumber(), seat)}, {"act", act},
+		{"opponent", b.Opponent}, {"width", b.Width}, {"height", b.Height}, {"ship1", b.Ship1}, {"ship2", b.Ship2},
+		{"ship3", b.Ship3}, {"ship4", b.Ship4}, {"ship5", b.Ship5}, {"ship6", b.Ship6}}
 	if act == "fight" {
 		mine, _ := json.Marshal(b.YourStrikes)
 		his, _ := json.Marshal(b.HisStrikes)
-		f.Set("your_strikes", string(mine))
-		f.Set("his_strikes", string(his))
+		f = append(f, field{"your_strikes", string(mine)}, field{"his_strikes", string(his)})
 	}
 	return f
 }
 
-// postForm posts form fields.
-func (d *driver) postForm(ctx context.Context, c *goplayer.Conn, f url.Values) ([]byte, error) {
-	return d.post(ctx, c, "application/x-www-form-urlencoded", []byte(f.Encode()))
+// postForm posts form fields as botsarena's curl did, given them as an
+// array: multipart/form-data, one part for each, in order.
+func (d *driver) postForm(ctx context.Context, c *goplayer.Conn, act string, f []field) ([]byte, error) {
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	for _, x := range f {
+		if err := w.WriteField(x.name, x.value); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return d.post(ctx, turnLimit(c), c.Logf, request{act, w.FormDataContentType(), body.Bytes()})
 }
 
 // isObject reports whether an answer is a JSON object.

@@ -7,12 +7,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -61,13 +63,14 @@ func example(t *testing.T, path string) judge.Entrant {
 
 // botsarena's connectFour request.
 type c4Request struct {
-	GameID      string `json:"game-id"`
-	Action      string `json:"action"`
-	Game        string `json:"game"`
-	Players     int    `json:"players"`
-	Board       any    `json:"board"`
-	You         string `json:"you"`
-	PlayerIndex *int   `json:"player-index"`
+	GameID      json.RawMessage `json:"game-id"`
+	Action      string          `json:"action"`
+	Game        string          `json:"game"`
+	Players     int             `json:"players"`
+	Opponent    *string         `json:"opponent"`
+	Board       any             `json:"board"`
+	You         string          `json:"you"`
+	PlayerIndex *int            `json:"player-index"`
 }
 
 // A Connect Four web bot in Go that checks every request against the
@@ -80,31 +83,32 @@ func TestConnectFour(t *testing.T) {
 		errs   []string
 		played = map[int]int{} // discs per column the bot expects
 	)
-	bad := func(f string, a ...any) {
-		mu.Lock()
-		errs = append(errs, fmt.Sprintf(f, a...))
-		mu.Unlock()
-	}
+	bad := func(f string, a ...any) { errs = append(errs, fmt.Sprintf(f, a...)) } // mu held
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
 		var q c4Request
 		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&q) != nil {
 			bad("not a JSON POST")
 			return
 		}
-		if q.Game != "connectFour" || q.Players != 2 || q.PlayerIndex == nil || q.GameID == "" {
+		// act.php's game is "connectfour" (its doc and Bolosseum too); the
+		// match id a number in init, a string in play-turn.
+		if q.Game != "connectfour" || q.Players != 2 || q.PlayerIndex == nil {
 			bad("request %+v", q)
 		}
-		mu.Lock()
-		defer mu.Unlock()
 		switch q.Action {
 		case "init":
 			inits++
-			if q.Board != "" {
-				bad("init board %v", q.Board)
+			if q.Board != "" || string(q.GameID) != "3" || q.Opponent != nil {
+				bad("init board %v, game-id %s, opponent %v", q.Board, q.GameID, q.Opponent)
 			}
 			fmt.Fprint(w, `{"name":"gobot"}`)
 			return
 		case "play-turn":
+			if string(q.GameID) != `"3"` || q.Opponent == nil || *q.Opponent != "random.c" {
+				bad("play-turn game-id %s, opponent %v", q.GameID, q.Opponent)
+			}
 		default:
 			bad("action %q", q.Action)
 		}
@@ -177,8 +181,8 @@ func TestBattleshipForm(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		var mine, his []struct{ Target, Result string }
-		if r.Header.Get("Content-Type") != "application/x-www-form-urlencoded" || r.ParseForm() != nil {
-			bad("not a form")
+		if !strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data; boundary=") || r.ParseMultipartForm(1<<20) != nil {
+			bad("not a multipart form")
 			return
 		}
 		f := map[string]string{}
@@ -361,30 +365,37 @@ func TestBattleshipAnswers(t *testing.T) {
 		status     judge.Status
 		words      []string
 		detail     []string // in the Detail, not in the reason
+		game       string   // battleship-botsarena if empty
 	}{
-		{"json ok", true, `{"name":"x","boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"9,9"}`, judge.OK, nil, nil},
-		{"json no boats", true, `{"name":"x"}`, ``, judge.Protocol, []string{`no "boats"`, `{"name":…,"boats":[`}, nil},
-		{"json null boats", true, `{"boats":null}`, ``, judge.Protocol, []string{`no "boats"`}, nil},
-		{"json boats not strings", true, `{"boats":[1,2]}`, ``, judge.Protocol, []string{`"boats"`, "list of strings"}, []string{"[1,2]"}},
-		{"json a form fleet", true, `["0,0-0,4"]`, ``, judge.Protocol, []string{"form variant", "give the bot as http://"}, nil},
-		{"json a bad fleet", true, `{"boats":["0,0-0,4"]}`, ``, judge.Illegal, []string{"fleet"}, nil},
-		{"json play with spaces", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"1, 2"}`, judge.Protocol, []string{`{"play":"x,y"}`}, []string{`1, 2`}},
-		{"json play a number", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":12}`, judge.Protocol, []string{`{"play":"x,y"}`}, nil},
-		{"json play negative", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"-1,2"}`, judge.Protocol, []string{`{"play":"x,y"}`}, []string{`-1,2`}},
-		{"json no play", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"shot":"1,2"}`, judge.Protocol, []string{`{"play":"x,y"}`}, nil},
-		{"json a form shot", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `1,2`, judge.Protocol, []string{"form variant", "give the bot as http://"}, nil},
-		{"json off the board", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"10,2"}`, judge.Illegal, []string{"10"}, nil},
-		{"form ok", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `"9,9"`, judge.OK, nil, nil},
-		{"form spaces", false, `[" 0,0-0,4","1,0 - 1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, ` 9, 9 `, judge.OK, nil, nil},
-		{"form not a cell", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `secret-of-the-server`, judge.Protocol, []string{`"x,y"`}, []string{"secret-of-the-server"}},
-		{"form not a ship", false, `["0,0-0,4","secret","2,0-2,2","3,0-3,2","4,0-4,1"]`, ``, judge.Protocol, []string{`"x1,y1-x2,y2"`}, []string{"secret"}},
-		{"form off the board", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `-1,3`, judge.Illegal, []string{"-1"}, nil},
-		{"json not JSON", true, `-1,0`, ``, judge.Protocol, []string{"not a JSON object", "give the bot as http://"}, nil},
-		{"json nothing", true, ``, ``, judge.Protocol, []string{"not a JSON object", "give the bot as http://"}, nil},
-		{"form a JSON shot at init", false, `{"play":"0,0"}`, ``, judge.Protocol, []string{"JSON object", "give the bot as http+json://"}, nil},
-		{"form a JSON fleet", false, `{"name":"x","boats":["0,0-0,4"]}`, ``, judge.Protocol, []string{"JSON Battleship", "give the bot as http+json://"}, nil},
-		{"form nothing", false, ``, ``, judge.Protocol, []string{"JSON body", "give the bot as http+json://"}, nil},
-		{"form a JSON shot", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `{"play":"1,2"}`, judge.Protocol, []string{"JSON Battleship", "give the bot as http+json://"}, nil},
+		{"json ok", true, `{"name":"x","boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"9,9"}`, judge.OK, nil, nil, ""},
+		{"json no boats", true, `{"name":"x"}`, ``, judge.Protocol, []string{`no "boats"`, `{"name":…,"boats":[`}, nil, ""},
+		{"json null boats", true, `{"boats":null}`, ``, judge.Protocol, []string{`no "boats"`}, nil, ""},
+		{"json boats not strings", true, `{"boats":[1,2]}`, ``, judge.Protocol, []string{`"boats"`, "list of strings"}, []string{"[1,2]"}, ""},
+		{"json a form fleet", true, `["0,0-0,4"]`, ``, judge.Protocol, []string{"form variant", "give the bot as http://"}, nil, ""},
+		{"json a bad fleet", true, `{"boats":["0,0-0,4"]}`, ``, judge.Illegal, []string{"fleet"}, nil, ""},
+		{"json play with spaces", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"1, 2"}`, judge.Protocol, []string{`{"play":"x,y"}`}, []string{`1, 2`}, ""},
+		{"json play a number", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":12}`, judge.Protocol, []string{`{"play":"x,y"}`}, nil, ""},
+		{"json play negative", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"-1,2"}`, judge.Protocol, []string{`{"play":"x,y"}`}, []string{`-1,2`}, ""},
+		{"json no play", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"shot":"1,2"}`, judge.Protocol, []string{`{"play":"x,y"}`}, nil, ""},
+		{"json a form shot", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `1,2`, judge.Protocol, []string{"form variant", "give the bot as http://"}, nil, ""},
+		{"json off the board", true, `{"boats":["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]}`, `{"play":"10,2"}`, judge.Illegal, []string{"10"}, nil, ""},
+		{"form ok", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, "9,9\n", judge.OK, nil, nil, ""},
+		// botsarena's act.php checks the shot against ^[0-9]+,[0-9]+$; the
+		// judge's battleship takes it quoted and with spaces too.
+		{"form quoted", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `"9,9"`, judge.Protocol, []string{"botsarena refuses quotes and spaces"}, []string{`"9,9"`}, ""},
+		{"form spaces", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `9, 9`, judge.Protocol, []string{"x,y"}, nil, ""},
+		{"form quoted in battleship", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `"9,9"`, judge.OK, nil, nil, "battleship"},
+		{"form spaces in battleship", false, `[" 0,0-0,4","1,0 - 1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, ` 9, 9 `, judge.OK, nil, nil, "battleship"},
+		{"form not a cell", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `secret-of-the-server`, judge.Protocol, []string{`x,y`}, []string{"secret-of-the-server"}, ""},
+		{"form not a ship", false, `["0,0-0,4","secret","2,0-2,2","3,0-3,2","4,0-4,1"]`, ``, judge.Protocol, []string{`"x1,y1-x2,y2"`}, []string{"secret"}, ""},
+		{"form negative", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `-1,3`, judge.Protocol, []string{"x,y"}, nil, ""},
+		{"form off the board", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `-1,3`, judge.Illegal, []string{"-1"}, nil, "battleship"},
+		{"json not JSON", true, `-1,0`, ``, judge.Protocol, []string{"not a JSON object", "give the bot as http://"}, nil, ""},
+		{"json nothing", true, ``, ``, judge.Protocol, []string{"not a JSON object", "give the bot as http://"}, nil, ""},
+		{"form a JSON shot at init", false, `{"play":"0,0"}`, ``, judge.Protocol, []string{"JSON object", "give the bot as http+json://"}, nil, ""},
+		{"form a JSON fleet", false, `{"name":"x","boats":["0,0-0,4"]}`, ``, judge.Protocol, []string{"JSON Battleship", "give the bot as http+json://"}, nil, ""},
+		{"form nothing", false, ``, ``, judge.Protocol, []string{"JSON body", "give the bot as http+json://"}, nil, ""},
+		{"form a JSON shot", false, `["0,0-0,4","1,0-1,3","2,0-2,2","3,0-3,2","4,0-4,1"]`, `{"play":"1,2"}`, judge.Protocol, []string{"JSON Battleship", "give the bot as http+json://"}, nil, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -404,7 +415,11 @@ func TestBattleshipAnswers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := play(t, "battleship-botsarena", judge.Limits{}, b, example(t, "examples/battleship/random.c"))
+			game := tt.game
+			if game == "" {
+				game = "battleship-botsarena"
+			}
+			res := play(t, game, judge.Limits{}, b, example(t, "examples/battleship/random.c"))
 			p := res.Players[0]
 			if p.Status != tt.status {
 				t.Fatalf("got %s %q, want %s", p.Status, p.Reason, tt.status)
@@ -495,6 +510,7 @@ func TestFaults(t *testing.T) {
 	})
 	lim := judge.DefaultLimits
 	lim.FirstTurn = 300 * time.Millisecond
+	httpbot.SetInitLimit(t, 300*time.Millisecond)
 	for _, tt := range []struct {
 		name   string
 		url    string
@@ -581,6 +597,7 @@ func TestQueuedBehindOneAnother(t *testing.T) {
 		<-r.Context().Done()        // never answers
 	}))
 	defer srv.Close()
+	httpbot.SetInitLimit(t, 100*time.Millisecond)
 	lim := judge.DefaultLimits
 	lim.FirstTurn = 5 * time.Second
 	reasons := make([]string, 2)
@@ -797,5 +814,86 @@ func TestPHPBots(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// dropsInit is a web bot that drops the connection on init without
+// answering, as a Go bot that panics on botsarena's "board":"" does, and
+// plays the first free cell (tic-tac-toe, keys "y-x") or the leftmost
+// column with room (Connect Four) after.
+func dropsInit(t *testing.T) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var q struct {
+			Action string
+			Board  json.RawMessage
+		}
+		if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
+			q.Action = r.FormValue("act") // Battleship's form
+		} else {
+			_ = json.NewDecoder(r.Body).Decode(&q)
+		}
+		if q.Action == "init" {
+			panic(http.ErrAbortHandler) // the connection closes, unanswered
+		}
+		var grid [][]string
+		if json.Unmarshal(q.Board, &grid) == nil {
+			for col := range 7 {
+				if grid[5][col] == "" {
+					fmt.Fprintf(w, `{"play":"%d"}`, col)
+					return
+				}
+			}
+		}
+		var cells map[string]string
+		_ = json.Unmarshal(q.Board, &cells)
+		for _, k := range slices.Sorted(maps.Keys(cells)) {
+			if cells[k] == "" {
+				fmt.Fprintf(w, `{"play":%q}`, k)
+				return
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/bot"
+}
+
+// A tic-tac-toe or Connect Four bot whose init fails plays on: botsarena
+// does not use the answer to init. The bot's log says what happened, in
+// words.
+func TestInitFailureIgnored(t *testing.T) {
+	url := dropsInit(t)
+	for _, game := range []string{"tictactoe", "connect4"} {
+		t.Run(game, func(t *testing.T) {
+			a, _, _ := httpbot.Parse(url + "?a")
+			b, _, _ := httpbot.Parse(url + "?b")
+			res := play(t, game, judge.Limits{}, a, b)
+			for i, p := range res.Players {
+				if p.Status != judge.OK {
+					t.Errorf("seat %d: %s %s", i, p.Status, p.Reason)
+				}
+				log := res.Replay.Bots[i].Stderr
+				if !strings.Contains(log, "the server closed the connection without answering the init request; botsarena does not use the answer to init: the bot plays on") {
+					t.Errorf("seat %d's log: %q", i, judge.Clip(log, 400))
+				}
+			}
+			if res.Winner != 0 {
+				t.Errorf("winner %d: %s", res.Winner, res.Reason)
+			}
+		})
+	}
+}
+
+// A Battleship bot needs its init's answer, its fleet: one that drops
+// the connection loses, with a reason in words, and no Detail, since the
+// server sent nothing.
+func TestBattleshipInitDropped(t *testing.T) {
+	url := dropsInit(t)
+	for _, arg := range []string{url, strings.Replace(url, "http://", "http+json://", 1)} {
+		b, _, _ := httpbot.Parse(arg)
+		res := play(t, "battleship-botsarena", judge.Limits{}, b, example(t, "examples/battleship/random.c"))
+		p := res.Players[0]
+		if want := b.URL + ": the server closed the connection without answering the init request"; p.Status != judge.Crash || p.Reason != want || p.Detail != "" {
+			t.Errorf("%s: got %s %q (detail %q), want crash %q", arg, p.Status, p.Reason, p.Detail, want)
+		}
 	}
 }
