@@ -65,9 +65,16 @@ func (m *Main) debug(ctx context.Context, args []string) error {
 	if *upTo <= 0 {
 		*upTo = lastTurn(rp, *seat)
 	}
+	// The judge's words and the bot's stderr go to the same place: a
+	// file takes both as they come; anything else (a test's buffer) is
+	// written by one at a time.
+	errw := m.Stderr
+	if _, ok := errw.(*os.File); !ok {
+		errw = &lockedWriter{w: errw}
+	}
 	say := func(format string, a ...any) {
 		text := strings.TrimRight(fmt.Sprintf(format, a...), "\n")
-		fmt.Fprintf(m.Stderr, "judge: %s\n", strings.ReplaceAll(text, "\n", "\njudge: "))
+		fmt.Fprintf(errw, "judge: %s\n", strings.ReplaceAll(text, "\n", "\njudge: "))
 	}
 	if !*quiet {
 		say("%s as seat %d (%s) of %s, its turns up to %d; then the terminal is its input", strings.Join(argv, " "), *seat,
@@ -76,7 +83,7 @@ func (m *Main) debug(ctx context.Context, args []string) error {
 
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = procbot.LineEnv(append(os.Environ(), "JUDGE_SEED="+strconv.FormatUint(judge.SeatSeed(rp.Seed, *seat), 10)))
-	cmd.Stderr = m.Stderr
+	cmd.Stderr = errw
 	cmd.WaitDelay = time.Second
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -318,4 +325,17 @@ func (d *debugSession) line(text string) error {
 		d.mu.Unlock()
 	}
 	return nil
+}
+
+// lockedWriter is a writer that several goroutines write to, one at a
+// time.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
