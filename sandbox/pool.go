@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -36,10 +37,11 @@ import (
 
 // pooling says whether Start uses the pool (tests compare both);
 // slotFault, when set, is the error every build of a ready sandbox gives
-// (tests of what a machine that refuses them sees).
+// (tests of what a machine that refuses them sees): an atomic value, as
+// the pool's refills read it while a test sets it.
 var (
 	pooling   = true
-	slotFault error
+	slotFault atomic.Pointer[error]
 	// noSeccomp, for tests, runs programs without the seccomp filter:
 	// what holds when a machine has none.
 	noSeccomp bool
@@ -344,8 +346,8 @@ func Prewarm(spec Spec, n int) error {
 // buildSlot starts the init of a new slot of shape sh and waits until it
 // is ready.
 func buildSlot(sh *shape) (*slot, error) {
-	if slotFault != nil {
-		return nil, slotFault
+	if err := slotFault.Load(); err != nil {
+		return nil, *err
 	}
 	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {

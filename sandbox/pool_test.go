@@ -325,9 +325,10 @@ func TestReuseFallsBack(t *testing.T) {
 	saved, savedChecks := reuse.done, reuse.checks
 	reuse.done, reuse.checks = nil, nil
 	reuse.mu.Unlock()
-	slotFault = errors.New("sandbox: this machine refuses ready sandboxes")
+	fault := errors.New("sandbox: this machine refuses ready sandboxes")
+	slotFault.Store(&fault)
 	t.Cleanup(func() {
-		slotFault = nil
+		slotFault.Store(nil)
 		reuse.mu.Lock()
 		reuse.done, reuse.checks = saved, savedChecks
 		reuse.mu.Unlock()
