@@ -254,7 +254,13 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 	}
 	wg.Wait()
 
-	out := st.Outcome()
+	return result(m, st.Outcome(), seats, rp, forfeitEnded), nil
+}
+
+// result is the match's result once its game is over with outcome out,
+// and the end of its replay: each seat's status, reason and score, the
+// stderr it kept, the reason in words.
+func result(m Match, out games.Outcome, seats []*seat, rp *Replay, forfeitEnded bool) *Result {
 	res := &Result{
 		Game:   m.Name,
 		Params: m.Params,
@@ -281,7 +287,7 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 	}
 	res.Reason = faultReason(seats, out.Reason, forfeitEnded)
 	rp.Outcome = ReplayOutcome{Winner: res.Winner, Reason: res.Reason, Players: res.Players}
-	return res, nil
+	return res
 }
 
 // playGame plays the turns until the game is over. It says whether

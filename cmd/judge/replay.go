@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -75,44 +76,11 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 		}
 		fmt.Fprintf(w, "turn %d\n", s.Turn.Turn)
 		for _, mv := range s.Turn.Moves {
-			what := judge.PrintableLine(strings.Join(mv.Move, "; "))
-			if mv.Status != judge.OK {
-				what = fmt.Sprintf("%s: %s", judge.PrintableLine(string(mv.Status)), judge.Printable(mv.Reason))
-			}
-			clock := ""
-			if mv.BankUS > 0 {
-				clock += fmt.Sprintf(", bank %s left", time.Duration(mv.BankUS)*time.Microsecond)
-			}
-			if mv.Overrun {
-				clock += ", an overrun"
-			}
-			fmt.Fprintf(w, "  seat %d %-12s %s  (%d queries, %s wall, %s cpu%s)\n", mv.Seat, judge.PrintableLine(rp.Bots[mv.Seat].Name), what,
-				mv.Queries, time.Duration(mv.WallUS)*time.Microsecond, time.Duration(mv.CPUUS)*time.Microsecond, clock)
-			for _, inv := range mv.Invalid {
-				fmt.Fprintf(w, "      refused: %s\n", judge.Printable(inv))
-			}
+			var lines []judge.TraceLine
 			if traces != nil {
-				for _, l := range traces[s.Index-1][mv.Seat] {
-					arrow := "bot>"
-					switch l.Dir {
-					case "in":
-						arrow = "   <"
-					case "cut":
-						arrow = "  ✂ "
-					}
-					for _, line := range strings.Split(l.Line, "\n") {
-						fmt.Fprintf(w, "      %10.3fms %s %s\n", float64(l.T)/1000, arrow, judge.PrintableLine(line))
-					}
-				}
+				lines = traces[s.Index-1][mv.Seat]
 			}
-			if *trace && mv.Stderr != "" {
-				for _, line := range strings.Split(strings.TrimSuffix(mv.Stderr, "\n"), "\n") {
-					fmt.Fprintf(w, "      stderr: %s\n", judge.PrintableLine(line))
-				}
-			}
-			if *trace && mv.StderrCut > 0 {
-				fmt.Fprintf(w, "      stderr: ✂ %d bytes not kept\n", mv.StderrCut)
-			}
+			printMove(w, rp, mv, lines, *trace)
 		}
 		fmt.Fprintf(w, "%s\n", s.State.Render())
 		return nil
@@ -134,4 +102,46 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 		fmt.Fprintln(w)
 	}
 	return nil
+}
+
+// printMove prints one seat's move of a turn: what it played or how it
+// failed, its time, what was refused, its transcript (lines) and, with
+// trace, what it wrote on stderr.
+func printMove(w io.Writer, rp *judge.Replay, mv judge.TurnMove, lines []judge.TraceLine, trace bool) {
+	what := judge.PrintableLine(strings.Join(mv.Move, "; "))
+	if mv.Status != judge.OK {
+		what = fmt.Sprintf("%s: %s", judge.PrintableLine(string(mv.Status)), judge.Printable(mv.Reason))
+	}
+	clock := ""
+	if mv.BankUS > 0 {
+		clock += fmt.Sprintf(", bank %s left", time.Duration(mv.BankUS)*time.Microsecond)
+	}
+	if mv.Overrun {
+		clock += ", an overrun"
+	}
+	fmt.Fprintf(w, "  seat %d %-12s %s  (%d queries, %s wall, %s cpu%s)\n", mv.Seat, judge.PrintableLine(rp.Bots[mv.Seat].Name), what,
+		mv.Queries, time.Duration(mv.WallUS)*time.Microsecond, time.Duration(mv.CPUUS)*time.Microsecond, clock)
+	for _, inv := range mv.Invalid {
+		fmt.Fprintf(w, "      refused: %s\n", judge.Printable(inv))
+	}
+	for _, l := range lines {
+		arrow := "bot>"
+		switch l.Dir {
+		case "in":
+			arrow = "   <"
+		case "cut":
+			arrow = "  ✂ "
+		}
+		for _, line := range strings.Split(l.Line, "\n") {
+			fmt.Fprintf(w, "      %10.3fms %s %s\n", float64(l.T)/1000, arrow, judge.PrintableLine(line))
+		}
+	}
+	if trace && mv.Stderr != "" {
+		for _, line := range strings.Split(strings.TrimSuffix(mv.Stderr, "\n"), "\n") {
+			fmt.Fprintf(w, "      stderr: %s\n", judge.PrintableLine(line))
+		}
+	}
+	if trace && mv.StderrCut > 0 {
+		fmt.Fprintf(w, "      stderr: ✂ %d bytes not kept\n", mv.StderrCut)
+	}
 }
