@@ -102,13 +102,7 @@ func printTranscript(w io.Writer, rp *judge.Replay, lines, stderr bool) {
 			}
 			fmt.Fprintf(w, "turn %d, seat %d (%s):\n", t.Turn, mv.Seat, judge.PrintableLine(rp.Bots[mv.Seat].Name))
 			for _, l := range seat {
-				arrow := "bot>"
-				switch l.Dir {
-				case "in":
-					arrow = "   <"
-				case "cut":
-					arrow = "  ✂ "
-				}
+				arrow := traceArrow(l.Dir)
 				for _, line := range strings.Split(l.Line, "\n") {
 					fmt.Fprintf(w, "  %s %s\n", arrow, judge.PrintableLine(line))
 				}

@@ -125,13 +125,7 @@ func printMove(w io.Writer, rp *judge.Replay, mv judge.TurnMove, lines []judge.T
 		fmt.Fprintf(w, "      refused: %s\n", judge.Printable(inv))
 	}
 	for _, l := range lines {
-		arrow := "bot>"
-		switch l.Dir {
-		case "in":
-			arrow = "   <"
-		case "cut":
-			arrow = "  ✂ "
-		}
+		arrow := traceArrow(l.Dir)
 		for _, line := range strings.Split(l.Line, "\n") {
 			fmt.Fprintf(w, "      %10.3fms %s %s\n", float64(l.T)/1000, arrow, judge.PrintableLine(line))
 		}
@@ -144,4 +138,16 @@ func printMove(w io.Writer, rp *judge.Replay, mv judge.TurnMove, lines []judge.T
 	if trace && mv.StderrCut > 0 {
 		fmt.Fprintf(w, "      stderr: ✂ %d bytes not kept\n", mv.StderrCut)
 	}
+}
+
+// traceArrow marks a transcript line by its direction: what the bot
+// wrote, what it was answered, or what was cut.
+func traceArrow(dir string) string {
+	switch dir {
+	case "in":
+		return "   <"
+	case "cut":
+		return "  ✂ "
+	}
+	return "bot>"
 }
