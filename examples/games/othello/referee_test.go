@@ -1,0 +1,87 @@
+package othello_test
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"judge/judge/refereetest"
+)
+
+// queries are the lines every mover asks each turn.
+var queries = []string{"Board", "Color", "Legal", "Discs", "Size", "CurrentTurn", "LastMove", "Legal 3"}
+
+// TestRefereesAgree plays random legal games with the Python referee and
+// the Go referee (built natively) and requires the same transcript, every
+// response byte for byte, for every seed and size.
+func TestRefereesAgree(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	ctx := context.Background()
+	goRef := filepath.Join(t.TempDir(), "referee")
+	if out, err := exec.CommandContext(ctx, "go", "build", "-o", goRef, "./go").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	py, err := refereetest.Start(ctx, ".", "python3", "referee.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer py.Close()
+	native, err := refereetest.Start(ctx, ".", goRef)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer native.Close()
+	seeds := 120
+	if testing.Short() {
+		seeds = 20
+	}
+	sizes := []int{8, 8, 8, 4, 6, 10, 16}
+	lines, passes, forfeits := 0, 0, 0
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		g := refereetest.Game{Params: map[string]int{"size": sizes[seed%uint64(len(sizes))]}, Seed: seed, Queries: queries}
+		a, errA := refereetest.Play(py, g)
+		b, errB := refereetest.Play(native, g)
+		if errA != nil || errB != nil {
+			t.Fatalf("seed %d: python: %v; go: %v", seed, errA, errB)
+		}
+		if d := refereetest.Diff(a, b); d != "" {
+			t.Fatalf("seed %d, size %d: python (a) and go (b) differ: %s", seed, g.Params["size"], d)
+		}
+		lines += len(a)
+		if slices.ContainsFunc(a, func(l string) bool { return strings.Contains(l, `"move":["Pass"]`) }) {
+			passes++
+		}
+		if strings.Contains(a[len(a)-1], "forfeited") {
+			forfeits++
+		}
+	}
+	t.Logf("%d games (%d with a pass, %d ended by a forfeit), %d transcript lines, identical", seeds, passes, forfeits, lines)
+	if passes == 0 {
+		t.Error("no game had a pass: the rule is not tried")
+	}
+}
+
+// TestRefused: the referee refuses sizes it cannot play.
+func TestRefused(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	py, err := refereetest.Start(context.Background(), ".", "python3", "referee.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer py.Close()
+	for _, n := range []int{7, 2, 18} {
+		got, err := py.Call(fmt.Sprintf(`{"op":"new","params":{"size":%d},"seed":1}`, n))
+		want := fmt.Sprintf(`{"refused":"size must be even, 4..16, got %d"}`, n)
+		if err != nil || got != want {
+			t.Errorf("size %d: got %s, %v; want %s", n, got, err, want)
+		}
+	}
+}
