@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"go/format"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,6 +48,14 @@ func TestNewGame(t *testing.T) {
 		}
 		dirs[lang] = dir
 	}
+	// The Go referee is written as gofmt writes it.
+	src, err := os.ReadFile(filepath.Join(dirs["go"], "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if formatted, err := format.Source(src); err != nil || string(formatted) != string(src) {
+		t.Errorf("main.go is not gofmt's: %v", err)
+	}
 	ctx := context.Background()
 	for _, env := range [][]string{nil, {"GOOS=wasip1", "GOARCH=wasm"}} {
 		out := "referee"
@@ -72,7 +81,8 @@ func TestNewGame(t *testing.T) {
 	queries := []string{"Stones", "MaxTake", "CurrentTurn", "Pile"}
 	settings := []map[string]int{{"stones": 21, "take": 3}, {"stones": 100, "take": 10}, {"stones": 2, "take": 1}}
 	for seed := uint64(1); seed <= 60; seed++ {
-		g := refereetest.Game{Params: settings[seed%3], Seed: seed, Queries: queries}
+		g := refereetest.Game{Params: settings[seed%3], Seed: seed, Queries: queries,
+			Probes: []string{"Take 0", "Take 4", "Take x", "Take", "Take 1 2", "Take 9999999999", "Take -1", "Take 1"}}
 		a, errA := refereetest.Play(py, g)
 		b, errB := refereetest.Play(native, g)
 		if errA != nil || errB != nil {

@@ -69,11 +69,14 @@ func (r *Referee) Close() error {
 }
 
 // Game says which game to play: its parameters and seed, the query lines
-// to ask each mover each turn, and a cap on the turns.
+// to ask each mover each turn, command lines to try before its move (one
+// of them a turn, drawn at random: valid or not, the move sent after it
+// binds), and a cap on the turns.
 type Game struct {
 	Params   map[string]int
 	Seed     uint64
 	Queries  []string
+	Probes   []string
 	MaxTurns int // 0: 10,000
 }
 
@@ -152,7 +155,7 @@ func Play(r *Referee, g Game) ([]string, error) {
 		if turn > maxTurns {
 			return p.lines, fmt.Errorf("not over after %d turns", maxTurns)
 		}
-		if v, err = p.turn(rng, v.Status.Movers, g.Queries); err != nil {
+		if v, err = p.turn(rng, v.Status.Movers, g); err != nil {
 			return p.lines, err
 		}
 	}
@@ -160,7 +163,8 @@ func Play(r *Referee, g Game) ([]string, error) {
 
 // turn plays one turn of movers and returns apply's (or forfeit's)
 // response.
-func (p *play) turn(rng *rand.Rand, movers []int, queries []string) (response, error) {
+func (p *play) turn(rng *rand.Rand, movers []int, g Game) (response, error) {
+	queries := g.Queries
 	for _, op := range []string{"render", "view"} {
 		if _, err := p.call(map[string]any{"op": op}); err != nil {
 			return response{}, err
@@ -196,8 +200,11 @@ func (p *play) turn(rng *rand.Rand, movers []int, queries []string) (response, e
 			return v, err
 		}
 		lines := m
-		if rng.IntN(4) == 0 {
+		switch k := rng.IntN(4); {
+		case k == 0:
 			lines = append([]string{"NoSuchCommand 1"}, m...)
+		case k == 1 && len(g.Probes) > 0:
+			lines = append([]string{g.Probes[rng.IntN(len(g.Probes))]}, m...)
 		}
 		for _, l := range lines {
 			if _, err := p.call(map[string]any{"op": "command", "seat": seat, "line": l}); err != nil {

@@ -15,6 +15,11 @@ import (
 // queries are the lines every mover asks each turn.
 var queries = []string{"Board", "Color", "Legal", "Discs", "Size", "CurrentTurn", "LastMove", "Legal 3"}
 
+// probes are commands tried before a move: most are refused, each with
+// its reason.
+var probes = []string{"Pass", "Pass 1", "Place 0 0", "Place 3", "Place a b", "Place 99 -1", "Place +2 -0",
+	"Place 3 3", "Place 2 3 4", "Place ٣ 2", "Place 99999999999999999999 1"}
+
 // TestRefereesAgree plays random legal games with the Python referee and
 // the Go referee (built natively) and requires the same transcript, every
 // response byte for byte, for every seed and size.
@@ -44,7 +49,7 @@ func TestRefereesAgree(t *testing.T) {
 	sizes := []int{8, 8, 8, 4, 6, 10, 16}
 	lines, passes, forfeits := 0, 0, 0
 	for seed := uint64(1); seed <= uint64(seeds); seed++ {
-		g := refereetest.Game{Params: map[string]int{"size": sizes[seed%uint64(len(sizes))]}, Seed: seed, Queries: queries}
+		g := refereetest.Game{Params: map[string]int{"size": sizes[seed%uint64(len(sizes))]}, Seed: seed, Queries: queries, Probes: probes}
 		a, errA := refereetest.Play(py, g)
 		b, errB := refereetest.Play(native, g)
 		if errA != nil || errB != nil {
