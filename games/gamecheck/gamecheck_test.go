@@ -96,6 +96,12 @@ func (s *countState) Outcome() games.Outcome {
 }
 func (s *countState) Forfeit(seat int) { s.over, s.winner = true, 1-seat }
 
+// closed counts the states closed: a state that holds a program (a plugin
+// game's referee) is an io.Closer.
+var closed int
+
+func (s *countState) Close() error { closed++; return nil }
+
 func (s *countState) Moves(seat int) []games.Move {
 	if s.over || seat != s.Movers()[0] || s.flaw == notListing {
 		return nil
@@ -191,9 +197,13 @@ func TestFindsFlaws(t *testing.T) {
 }
 
 func TestSoundGamePasses(t *testing.T) {
+	closed = 0
 	r, err := gamecheck.Check(context.Background(), count{}, gamecheck.Options{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if closed != 200 {
+		t.Errorf("%d states closed, want 200: each game's two", closed)
 	}
 	if !r.OK() || r.Seeds != 100 || r.Ended != 100 {
 		t.Errorf("got %+v\n%s", r, r.Summary())

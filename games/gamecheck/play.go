@@ -23,6 +23,7 @@ type checker struct {
 	problems []Problem
 	seen     map[Kind]bool // kinds already reported for this seed
 	turn     int           // the turn being played, for reports
+	queries  []string      // the queries the game declares (games.Verbs)
 }
 
 // observation is what the game shows at one moment of a turn.
@@ -84,13 +85,18 @@ func (c *checker) run() error {
 		return nil
 	}
 	if _, ok := st.(games.Mover); !ok {
+		closeState(st)
 		return fmt.Errorf("%s: %w", c.g.Name(), ErrNoMoves)
 	}
-	rng := rand.New(rand.NewPCG(c.seed, 0x67616d65636b))
-	if !c.play(st, rng) {
-		return nil
+	if v, ok := st.(games.Verbs); ok {
+		c.queries = v.Queries()
 	}
-	c.replay()
+	rng := rand.New(rand.NewPCG(c.seed, 0x67616d65636b))
+	played := c.play(st, rng)
+	closeState(st)
+	if played {
+		c.replay()
+	}
 	return nil
 }
 
@@ -141,12 +147,8 @@ func (c *checker) observe(st games.State) (observation, bool) {
 		c.report(Crash, "%v", err)
 		return o, false
 	}
-	var queries []string
-	if v, ok := st.(games.Verbs); ok {
-		queries = v.Queries()
-	}
 	for _, seat := range o.movers {
-		for _, q := range queries {
+		for _, q := range c.queries {
 			var a string
 			err := guard("Query "+q, func() error {
 				var err error
@@ -175,16 +177,14 @@ func (c *checker) observe(st games.State) (observation, bool) {
 // checkLines reports answers of several lines to one-line queries.
 func (c *checker) checkLines(st games.State, o observation) {
 	ml, ok := st.(games.MultiLine)
-	v, ok2 := st.(games.Verbs)
-	if !ok || !ok2 {
+	if !ok {
 		return
 	}
-	queries := v.Queries()
 	for _, seat := range o.movers {
 		for i, a := range o.answers[seat] {
-			if strings.Contains(a, "\n") && !ml.MultiLine(queries[i]) {
+			if strings.Contains(a, "\n") && !ml.MultiLine(c.queries[i]) {
 				c.report(NotOneLine, "seat %d: %s answered %d lines, and it is declared one-line: %q",
-					seat, queries[i], strings.Count(a, "\n")+1, clip(a))
+					seat, c.queries[i], strings.Count(a, "\n")+1, clip(a))
 			}
 		}
 	}
@@ -241,7 +241,6 @@ func (c *checker) command(st games.State, seat int, move games.Move) (games.Move
 
 // compare reports the first difference between two observations.
 func (c *checker) compare(k Kind, when string, a, b observation) bool {
-	var queries []string
 	switch {
 	case a.render != b.render:
 		c.report(k, "Render %s: %q, was %q", when, clip(b.render), clip(a.render))
@@ -253,11 +252,8 @@ func (c *checker) compare(k Kind, when string, a, b observation) bool {
 		for _, seat := range a.movers {
 			for i := range a.answers[seat] {
 				if a.answers[seat][i] != b.answers[seat][i] {
-					if queries == nil {
-						queries = c.queries()
-					}
 					c.report(k, "seat %d: %s answered %q %s, and %q before",
-						seat, queries[i], clip(b.answers[seat][i]), when, clip(a.answers[seat][i]))
+						seat, c.queries[i], clip(b.answers[seat][i]), when, clip(a.answers[seat][i]))
 					return false
 				}
 			}
@@ -267,16 +263,12 @@ func (c *checker) compare(k Kind, when string, a, b observation) bool {
 	return false
 }
 
-// queries names the declared queries, from a fresh state.
-func (c *checker) queries() []string {
-	st, err := c.g.New(c.p, c.seed)
-	if err != nil {
-		return nil
+// closeState ends a state that holds something to end (a referee
+// program: a plugin game's state is an io.Closer).
+func closeState(st games.State) {
+	if c, ok := st.(interface{ Close() error }); ok {
+		c.Close()
 	}
-	if v, ok := st.(games.Verbs); ok {
-		return v.Queries()
-	}
-	return nil
 }
 
 // replay plays the recorded moves again from a new state of the same
@@ -286,6 +278,7 @@ func (c *checker) replay() {
 	if st == nil {
 		return
 	}
+	defer closeState(st)
 	for i, rec := range c.turns {
 		c.turn = i + 1
 		obs, ok := c.observe(st)
