@@ -152,3 +152,83 @@ type endless struct{ games.Game }
 func (g endless) New(p games.Params, seed uint64) (games.State, error) {
 	return g.Game.New(games.Params{"width": 30, "height": 30, "k": 30}, seed)
 }
+
+// TestGameCheckReferees: judge game check on real referee programs, the
+// game new-game writes in Python, broken in each way the check must find:
+// randomness of its own, a game that never ends, a crash at turn 5, an
+// answer that changes within a turn. The untouched game passes.
+func TestGameCheckReferees(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 50 games with referee programs")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	root := t.TempDir()
+	for _, tc := range []struct {
+		name     string
+		old, new string // a change to the written referee.py
+		want     string // in the output
+		exitCode int
+	}{
+		{name: "sound", want: "5 ended: no problem found"},
+		{name: "own-randomness", old: `self.stones = params["stones"]`,
+			new:  `import random; self.stones = params["stones"] + random.randrange(5)`,
+			want: "non-determinism in ", exitCode: 1},
+		{name: "never-ends", old: `self.finish(seat, "seat %d took the last stone" % seat)`,
+			new:  `self.stones = self.start`,
+			want: "never-ends in 5 games; first: seed 1, turn 201: not over after 200 turns", exitCode: 1},
+		{name: "crash-at-5", old: `        seat = self.to_move
+        if seat not in moves:`,
+			new: `        seat = self.to_move
+        if self.turn == 5:
+            raise IndexError("list index out of range")
+        if seat not in moves:`,
+			want: "crash in 5 games; first: seed 1, turn 5: Apply: apply: referee error: IndexError: list index out of range", exitCode: 1},
+		{name: "drifting-answer", old: `            return str(self.stones)`,
+			new: `            self.asked = getattr(self, "asked", 0) + 1
+            return "%d %d" % (self.stones, self.asked)`,
+			want: `unstable-answer in 5 games; first: seed 1, turn 1: seat 0: Stones answered "21 2" within the turn, after the turn's commands, and "21 1" before`, exitCode: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(root, tc.name)
+			if code, _, errs := run(t, "new-game", "--lang", "python", dir); code != 0 {
+				t.Fatal(errs)
+			}
+			path := filepath.Join(dir, "referee.py")
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.old != "" {
+				if !strings.Contains(string(src), tc.old) {
+					t.Fatalf("referee.py has no %q", tc.old)
+				}
+				src = []byte(strings.Replace(string(src), tc.old, tc.new, 1))
+				if err := os.WriteFile(path, src, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			defer func(f func(context.Context, string) (games.Game, error)) { loadGame = f }(loadGame)
+			loadGame = func(_ context.Context, dir string) (games.Game, error) { return takeAway(dir), nil }
+			code, out, errs := run(t, "game", "check", "--seeds", "5", "--max-turns", "200", dir)
+			if code != tc.exitCode || !strings.Contains(out, tc.want) {
+				t.Errorf("exit %d, want %d; stdout:\n%s\nstderr: %s\nwant %q", code, tc.exitCode, out, errs, tc.want)
+			}
+		})
+	}
+}
+
+// takeAway is the game new-game writes, as its game.toml declares it.
+func takeAway(dir string) refereetest.ProcessGame {
+	return refereetest.ProcessGame{
+		GameName: "take-away", Dir: dir, Argv: []string{"python3", "referee.py"},
+		Specs: []games.ParamSpec{
+			{Name: "stones", Default: 21, Min: 2, Max: 100},
+			{Name: "take", Default: 3, Min: 1, Max: 10},
+		},
+		Queries:  []string{"Stones", "MaxTake", "CurrentTurn", "Pile"},
+		Commands: []string{"Take"},
+		Many:     []string{"Pile"},
+	}
+}

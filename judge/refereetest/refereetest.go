@@ -62,10 +62,19 @@ func (r *Referee) Call(req string) (string, error) {
 	return strings.TrimSuffix(line, "\n"), nil
 }
 
-// Close ends the referee: its input is closed and it must exit.
+// Close ends the referee: its input is closed and it must exit; one
+// still running 5 s later is killed.
 func (r *Referee) Close() error {
 	r.in.Close()
-	return r.cmd.Wait()
+	done := make(chan error, 1)
+	go func() { done <- r.cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(5 * time.Second):
+		r.cmd.Process.Kill()
+		return <-done
+	}
 }
 
 // Game says which game to play: its parameters and seed, the query lines

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"judge/games"
+	"judge/games/gamecheck"
 	"judge/judge/refereetest"
 )
 
@@ -87,6 +89,42 @@ func TestRefused(t *testing.T) {
 		want := fmt.Sprintf(`{"refused":"size must be even, 4..16, got %d"}`, n)
 		if err != nil || got != want {
 			t.Errorf("size %d: got %s, %v; want %s", n, got, err, want)
+		}
+	}
+}
+
+// othello is the game as game.toml declares it, played by a referee
+// program.
+func othello(dir string, argv ...string) refereetest.ProcessGame {
+	return refereetest.ProcessGame{
+		GameName: "othello", Dir: dir, Argv: argv,
+		Specs:    []games.ParamSpec{{Name: "size", Default: 8, Min: 4, Max: 16}},
+		Queries:  []string{"Board", "Color", "Legal", "Discs", "Size", "CurrentTurn", "LastMove"},
+		Commands: []string{"Place", "Pass"},
+		Many:     []string{"Board"},
+	}
+}
+
+// TestGameCheck: judge game check's checks find nothing wrong with either
+// referee.
+func TestGameCheck(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	goRef := filepath.Join(t.TempDir(), "referee")
+	if out, err := exec.Command("go", "build", "-o", goRef, "./go").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, g := range []refereetest.ProcessGame{othello(".", "python3", "referee.py"), othello(".", goRef)} {
+		for _, size := range []int{8, 6} {
+			r, err := gamecheck.Check(context.Background(), g, gamecheck.Options{Seeds: 6, Params: games.Params{"size": size}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s, size %d: %s", g.Argv[0], size, strings.TrimSpace(r.Summary()))
+			if !r.OK() || r.Ended != r.Seeds {
+				t.Errorf("%s: %s", g.Argv[0], r.Summary())
+			}
 		}
 	}
 }
