@@ -3,6 +3,7 @@ package othello_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -126,5 +127,19 @@ func TestGameCheck(t *testing.T) {
 				t.Errorf("%s: %s", g.Argv[0], r.Summary())
 			}
 		}
+	}
+}
+
+// TestWasmBuilds: the Go referee builds for WebAssembly (WASI preview 1),
+// as game.toml's referee.wasm.
+func TestWasmBuilds(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "referee.wasm")
+	cmd := exec.Command("go", "build", "-o", out, "./go")
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("GOOS=wasip1 GOARCH=wasm go build: %v\n%s", err, b)
+	}
+	if b, err := os.ReadFile(out); err != nil || !strings.HasPrefix(string(b), "\x00asm") {
+		t.Errorf("not a WebAssembly module: %v", err)
 	}
 }
