@@ -104,8 +104,11 @@ func (c *checker) run() error {
 // problem that leaves nothing to replay.
 func (c *checker) play(st games.State, rng *rand.Rand) bool {
 	for c.turn = 1; ; c.turn++ {
-		var over games.Outcome
-		if guard("Outcome", func() error { over = st.Outcome(); return nil }) == nil && over.Over {
+		over, ok := c.outcome(st)
+		if !ok {
+			return false
+		}
+		if over.Over {
 			c.final, c.ended = over, true
 			return true
 		}
@@ -133,6 +136,16 @@ func (c *checker) play(st games.State, rng *rand.Rand) bool {
 			return false
 		}
 	}
+}
+
+// outcome asks st's outcome; false after a crash (reported).
+func (c *checker) outcome(st games.State) (games.Outcome, bool) {
+	var out games.Outcome
+	if err := guard("Outcome", func() error { out = st.Outcome(); return nil }); err != nil {
+		c.report(Crash, "%v", err)
+		return out, false
+	}
+	return out, true
 }
 
 // observe asks everything the game shows this turn: render, movers, each
@@ -311,7 +324,7 @@ func (c *checker) replay() {
 		}
 	}
 	c.turn = len(c.turns) + 1
-	if out := st.Outcome(); !reflect.DeepEqual(out, c.final) {
+	if out, ok := c.outcome(st); ok && !reflect.DeepEqual(out, c.final) {
 		c.report(NonDeterminism, "the outcome on replay is %+v, it was %+v", out, c.final)
 	}
 }
