@@ -42,6 +42,11 @@ judge tournament --config configs/tournament-gomoku-gauntlet.toml --shard 0/4 --
 judge sprt --game gomoku --elo0 0 --elo1 10 --max-games 2000 old.c new.c`,
 	"new-bot": `judge new-bot --game connect4 --lang python mybot
 judge new-bot --game gomoku --lang c`,
+	"new-game": `judge new-game --lang python nim
+judge new-game --lang go games/othello`,
+	"game": `judge game check examples/games/othello
+judge game check --seeds 1000 --param size=6 examples/games/othello
+judge game check --all --max-turns 500 nim`,
 	"merge": `judge merge --out results/all results/shard0 results/shard1 results/shard2 results/shard3
 judge merge --wait --timeout 2h --out results/all results/shard*`,
 	"doctor": `judge doctor`,

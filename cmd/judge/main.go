@@ -11,6 +11,8 @@
 //	judge tournament [flags] BOT...             play a tournament: standings, ratings, replays
 //	judge sprt --game NAME [flags] A B          is B stronger than A? a sequential test
 //	judge new-bot --game NAME --lang LANG [DIR] write a starter bot in C, C++, Go, Rust, Java or Python
+//	judge new-game --lang go|python DIR         write a game to start from: game.toml and a referee
+//	judge game check DIR                        play a game in a folder against itself: what its referee gets wrong
 //	judge merge --out DIR DIR...                combine the results of tournament shards
 //	judge arena init|add|remove|list|serve|final a contest people submit bots to
 //	judge doctor                                the protections the sandbox gives on this machine
@@ -154,6 +156,8 @@ func init() {
 		{"tournament", "[--config FILE] [flags] BOT...", "play a tournament: standings, ratings, replays", (*Main).tournament},
 		{"sprt", "--game NAME [flags] A B", "is B stronger than A? paired games until a sequential test decides", (*Main).sprt},
 		{"new-bot", "--game NAME --lang LANG [DIR]", "write a starter bot that plays legal moves", (*Main).newBot},
+		{"new-game", "--lang go|python DIR", "write a game to start from: game.toml and a referee", (*Main).newGame},
+		{"game", "check [flags] DIR", "play a game in a folder against itself: what its referee gets wrong", (*Main).gameCmd},
 		{"merge", "--out DIR DIR...", "combine the results of tournament shards", (*Main).merge},
 		{"arena", "init|add|remove|list|serve|final", "run a contest people submit bots to: a ladder, then a final", (*Main).arena},
 		{"doctor", "", "say which protections the sandbox gives bots on this machine", (*Main).doctor},

@@ -229,6 +229,24 @@ func (s *State) Queries() []string {
 // Commands implements games.Verbs.
 func (s *State) Commands() []string { return []string{"DropDisc"} }
 
+// Moves implements games.Mover: every column that is not full, from the
+// left, for the seat to move.
+func (s *State) Moves(seat int) []games.Move {
+	if s.out.Over || seat != s.ToMove() {
+		return nil
+	}
+	var out []games.Move
+	for x := 0; x < s.w; x++ {
+		if s.CanDrop(x) {
+			out = append(out, games.Move{"DropDisc " + strconv.Itoa(x)})
+		}
+	}
+	return out
+}
+
+// MultiLine implements games.MultiLine: Board answers height lines.
+func (s *State) MultiLine(query string) bool { return query == "Board" }
+
 // coords parses a cell, "x y" or "x,y", and reports whether it is on the
 // board.
 func (s *State) coords(args []string) (x, y int, ok bool) {

@@ -175,6 +175,26 @@ func (s *State) Queries() []string {
 // Commands implements games.Verbs.
 func (s *State) Commands() []string { return []string{"PlaceSymbol"} }
 
+// Moves implements games.Mover: every empty cell, row by row from the
+// top, for the seat to move.
+func (s *State) Moves(seat int) []games.Move {
+	if s.out.Over || seat != s.ToMove() {
+		return nil
+	}
+	var out []games.Move
+	for y := 0; y < s.n; y++ {
+		for x := 0; x < s.n; x++ {
+			if s.At(x, y) == Empty {
+				out = append(out, games.Move{"PlaceSymbol " + strconv.Itoa(x) + " " + strconv.Itoa(y)})
+			}
+		}
+	}
+	return out
+}
+
+// MultiLine implements games.MultiLine: Board answers n lines.
+func (s *State) MultiLine(query string) bool { return query == "Board" }
+
 // coords parses a cell, "x y" or "x,y", and reports whether it is on the
 // board.
 func (s *State) coords(args []string) (x, y int, ok bool) {

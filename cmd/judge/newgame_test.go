@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"go/format"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"judge/games"
+	"judge/games/connect4"
+	"judge/judge/refereetest"
+)
+
+// TestNewGame writes the game in both languages, builds the Go referee
+// (natively, and for WebAssembly as game.toml says), and plays random
+// legal games with the two referees over the referee protocol: every game
+// ends, and the two give the same transcript for every seed and setting.
+func TestNewGame(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	root := t.TempDir()
+	dirs := map[string]string{}
+	for _, lang := range []string{"python", "go"} {
+		dir := filepath.Join(root, "take-away "+lang)
+		code, out, errs := run(t, "new-game", "--lang", lang, dir)
+		if code != 0 {
+			t.Fatalf("new-game --lang %s: exit %d: %s", lang, code, errs)
+		}
+		for _, want := range []string{"judge game check " + dir, "judge play --game " + dir} {
+			if !strings.Contains(out, want) {
+				t.Errorf("new-game --lang %s does not say %q:\n%s", lang, want, out)
+			}
+		}
+		toml, err := os.ReadFile(filepath.Join(dir, "game.toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(toml), `name = "take-away-`+lang+`"`) {
+			t.Errorf("game.toml names another game:\n%s", toml)
+		}
+		// Writing again over it is refused.
+		if code, _, errs := run(t, "new-game", "--lang", lang, dir); code != 1 || !strings.Contains(errs, "already exists") {
+			t.Errorf("new-game over an existing game: exit %d, %s", code, errs)
+		}
+		dirs[lang] = dir
+	}
+	// The Go referee is written as gofmt writes it.
+	src, err := os.ReadFile(filepath.Join(dirs["go"], "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if formatted, err := format.Source(src); err != nil || string(formatted) != string(src) {
+		t.Errorf("main.go is not gofmt's: %v", err)
+	}
+	ctx := context.Background()
+	for _, env := range [][]string{nil, {"GOOS=wasip1", "GOARCH=wasm"}} {
+		out := "referee"
+		if env != nil {
+			out = "referee.wasm"
+		}
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", out, ".")
+		cmd.Dir, cmd.Env = dirs["go"], append(os.Environ(), env...)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %v: %v\n%s", env, err, b)
+		}
+	}
+	py, err := refereetest.Start(ctx, dirs["python"], "python3", "referee.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer py.Close()
+	native, err := refereetest.Start(ctx, dirs["go"], "./referee")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer native.Close()
+	queries := []string{"Stones", "MaxTake", "CurrentTurn", "Pile"}
+	settings := []map[string]int{{"stones": 21, "take": 3}, {"stones": 100, "take": 10}, {"stones": 2, "take": 1}}
+	for seed := uint64(1); seed <= 60; seed++ {
+		g := refereetest.Game{Params: settings[seed%3], Seed: seed, Queries: queries,
+			Probes: []string{"Take 0", "Take 4", "Take x", "Take", "Take 1 2", "Take 9999999999", "Take -1", "Take 1"}}
+		a, errA := refereetest.Play(py, g)
+		b, errB := refereetest.Play(native, g)
+		if errA != nil || errB != nil {
+			t.Fatalf("seed %d: python: %v; go: %v", seed, errA, errB)
+		}
+		if d := refereetest.Diff(a, b); d != "" {
+			t.Fatalf("seed %d: python (a) and go (b) differ: %s", seed, d)
+		}
+		if last := a[len(a)-1]; !strings.Contains(last, `"over":true`) {
+			t.Fatalf("seed %d: not over: %s", seed, last)
+		}
+	}
+	// Parameters that do not fit together are refused, the same way.
+	for _, r := range []*refereetest.Referee{py, native} {
+		got, err := r.Call(`{"op":"new","params":{"stones":5,"take":5},"seed":1}`)
+		if want := `{"refused":"take = 5 must be less than stones = 5: the first player would win at once"}`; err != nil || got != want {
+			t.Errorf("got %s, %v; want %s", got, err, want)
+		}
+	}
+}
+
+func TestNewGameUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"new-game", "--lang", "cobol", "x"},
+		{"new-game", "--lang", "go"},
+		{"new-game", "x"},
+	} {
+		if code, _, errs := run(t, args...); code != 2 {
+			t.Errorf("%q: exit %d, %s", args, code, errs)
+		}
+	}
+	for dir, want := range map[string]string{"Take Away!": "take-away", "/tmp/x/Nim/": "nim", "***": "mygame"} {
+		if got := gameName(dir); got != want {
+			t.Errorf("gameName(%q) = %q, want %q", dir, got, want)
+		}
+	}
+}
+
+// TestGameCheck: judge game check loads the folder's game through
+// loadGame and prints what gamecheck finds; exit 1 when it finds
+// something.
+func TestGameCheck(t *testing.T) {
+	code, _, errs := run(t, "game", "check", "some/dir")
+	if code != 1 || !strings.Contains(errs, "some/dir: plugin games are not available in this build") {
+		t.Errorf("without a loader: exit %d, %s", code, errs)
+	}
+	defer func(f func(context.Context, string) (games.Game, error)) { loadGame = f }(loadGame)
+	loadGame = func(context.Context, string) (games.Game, error) { return connect4.Game{}, nil }
+	code, out, errs := run(t, "game", "check", "--seeds", "20", "--param", "width=5", "connect4-dir")
+	if code != 0 || out != "connect4: 20 games, "+strings.TrimPrefix(out, "connect4: 20 games, ") || !strings.HasSuffix(out, "20 ended: no problem found\n") {
+		t.Errorf("a sound game: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	loadGame = func(context.Context, string) (games.Game, error) { return endless{connect4.Game{}}, nil }
+	code, out, errs = run(t, "game", "check", "--seeds", "3", "--max-turns", "5", "--all", "endless-dir")
+	if code != 1 || !strings.Contains(out, "never-ends in 3 games; first: seed 1, turn 6: not over after 5 turns") ||
+		!strings.Contains(out, "\n  never-ends: seed 3, turn 6: not over after 5 turns\n") || !strings.Contains(errs, "3 problems in endless-dir") {
+		t.Errorf("a game too long: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if code, _, errs := run(t, "game", "check", "--param", "nosuch=1", "x"); code != 1 || !strings.Contains(errs, "unknown parameter") {
+		t.Errorf("an unknown parameter: exit %d, %s", code, errs)
+	}
+}
+
+// endless is connect4 on a board too big for 5 turns.
+type endless struct{ games.Game }
+
+func (g endless) New(p games.Params, seed uint64) (games.State, error) {
+	return g.Game.New(games.Params{"width": 30, "height": 30, "k": 30}, seed)
+}
+
+// TestGameCheckReferees: judge game check on real referee programs, the
+// game new-game writes in Python, broken in each way the check must find:
+// randomness of its own, a game that never ends, a crash at turn 5, an
+// answer that changes within a turn. The untouched game passes.
+func TestGameCheckReferees(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 50 games with referee programs")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	root := t.TempDir()
+	for _, tc := range []struct {
+		name     string
+		old, new string // a change to the written referee.py
+		want     string // in the output
+		exitCode int
+	}{
+		{name: "sound", want: "5 ended: no problem found"},
+		{name: "own-randomness", old: `self.stones = params["stones"]`,
+			new:  `import random; self.stones = params["stones"] + random.randrange(5)`,
+			want: "non-determinism in ", exitCode: 1},
+		{name: "never-ends", old: `self.finish(seat, "seat %d took the last stone" % seat)`,
+			new:  `self.stones = self.start`,
+			want: "never-ends in 5 games; first: seed 1, turn 201: not over after 200 turns", exitCode: 1},
+		{name: "crash-at-5", old: `        seat = self.to_move
+        if seat not in moves:`,
+			new: `        seat = self.to_move
+        if self.turn == 5:
+            raise IndexError("list index out of range")
+        if seat not in moves:`,
+			want: "crash in 5 games; first: seed 1, turn 5: Apply: apply: referee error: IndexError: list index out of range", exitCode: 1},
+		{name: "drifting-answer", old: `            return str(self.stones)`,
+			new: `            self.asked = getattr(self, "asked", 0) + 1
+            return "%d %d" % (self.stones, self.asked)`,
+			want: `unstable-answer in 5 games; first: seed 1, turn 1: seat 0: Stones answered "21 2" within the turn, after the turn's commands, and "21 1" before`, exitCode: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(root, tc.name)
+			if code, _, errs := run(t, "new-game", "--lang", "python", dir); code != 0 {
+				t.Fatal(errs)
+			}
+			path := filepath.Join(dir, "referee.py")
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.old != "" {
+				if !strings.Contains(string(src), tc.old) {
+					t.Fatalf("referee.py has no %q", tc.old)
+				}
+				src = []byte(strings.Replace(string(src), tc.old, tc.new, 1))
+				if err := os.WriteFile(path, src, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			defer func(f func(context.Context, string) (games.Game, error)) { loadGame = f }(loadGame)
+			loadGame = func(_ context.Context, dir string) (games.Game, error) { return takeAway(dir), nil }
+			code, out, errs := run(t, "game", "check", "--seeds", "5", "--max-turns", "200", dir)
+			if code != tc.exitCode || !strings.Contains(out, tc.want) {
+				t.Errorf("exit %d, want %d; stdout:\n%s\nstderr: %s\nwant %q", code, tc.exitCode, out, errs, tc.want)
+			}
+		})
+	}
+}
+
+// takeAway is the game new-game writes, as its game.toml declares it.
+func takeAway(dir string) refereetest.ProcessGame {
+	return refereetest.ProcessGame{
+		GameName: "take-away", Dir: dir, Argv: []string{"python3", "referee.py"},
+		Specs: []games.ParamSpec{
+			{Name: "stones", Default: 21, Min: 2, Max: 100},
+			{Name: "take", Default: 3, Min: 1, Max: 10},
+		},
+		Queries:  []string{"Stones", "MaxTake", "CurrentTurn", "Pile"},
+		Commands: []string{"Take"},
+		Many:     []string{"Pile"},
+	}
+}
