@@ -70,7 +70,7 @@ func (m *Main) play(ctx context.Context, args []string) error {
 	} else {
 		con = human.NewTerminal(m.Stdin, m.Stdout)
 	}
-	person := human.Person{Name: *name, Console: con, Game: su.match.Game.Name(), Timed: *timed}
+	person := human.Person{Name: *name, Console: con, Game: su.match.Game, Timed: *timed}
 	bs, err := entrants(ctx, pos, su.proc)
 	if sig, ok := interrupted(ctx); ok && err != nil {
 		return fmt.Errorf("%v while the bots were made ready (built, their runtimes checked): the game did not start", sig)

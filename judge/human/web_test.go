@@ -222,7 +222,7 @@ func TestWebPageText(t *testing.T) {
 	}
 	srv := httptest.NewServer(w)
 	defer srv.Close()
-	w.Show("Refused: PlaceSymbol 9 9. Try again.\n" + strings.Join(drawGrid(grid(3, 3, "-"), true), "\n"))
+	w.Show("Refused: PlaceSymbol 9 9. Try again.\n" + strings.Join(games.DrawGrid(grid(3, 3, "-"), true), "\n"))
 	w.Show(`"a" is not a cell`)
 	got := make(chan string, 1)
 	go func() {
