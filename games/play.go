@@ -73,6 +73,9 @@ type Plan struct {
 	// Status is what a console that draws shows with the drawing, in
 	// place of Text: who the person is and the state of the game.
 	Status string
+	// Help says in one line how to answer on a page that draws: what a
+	// click or a key does, what may be typed.
+	Help string
 	// Board, when set, is the turn's drawing (grids and marks) for a
 	// console that draws. It is called before each step: a placement
 	// grows as it is answered.

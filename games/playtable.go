@@ -53,11 +53,24 @@ func (t PlayTable) Plan(s PlaySeat, p Palette) (Plan, error) {
 	case len(t.Keys) > 0:
 		st.Key = true
 	}
-	pl := Plan{Text: text.String(), Status: status, Steps: []Step{st}}
+	pl := Plan{Text: text.String(), Status: status, Help: t.help(), Steps: []Step{st}}
 	if len(v.Grids) > 0 {
 		pl.Board = func() View { return v }
 	}
 	return pl, nil
+}
+
+// help says how to answer: "Click a cell, or type x y; p: Pass; or type a
+// command."
+func (t PlayTable) help() string {
+	var how []string
+	if t.Click != "" {
+		how = append(how, "Click a cell, or type x y")
+	}
+	for _, k := range slices.Sorted(maps.Keys(t.Keys)) {
+		how = append(how, fmt.Sprintf("%s: %s", k, t.Keys[k]))
+	}
+	return strings.Join(append(how, "or type a command."), "; ")
 }
 
 // parse makes a person's answer a command.

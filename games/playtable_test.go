@@ -20,6 +20,9 @@ func TestPlayTable(t *testing.T) {
 			t.Errorf("the text does not show %q:\n%s", want, p.Text)
 		}
 	}
+	if p.Help != "Click a cell, or type x y; p: Pass; or type a command." {
+		t.Errorf("help %q", p.Help)
+	}
 	if p.Board == nil || len(p.Board().Grids) != 1 || len(p.Steps) != 1 {
 		t.Fatalf("plan %+v", p)
 	}

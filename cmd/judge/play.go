@@ -181,6 +181,9 @@ func endBoard(g games.Game, rp *judge.Replay) (human.Board, bool) {
 	last := len(d.Frames) - 1
 	cells := d.Cells(last)
 	b := human.Board{Marks: d.Frames[last].Marks}
+	if p, ok := g.(games.Painter); ok {
+		b.Palette = p.Palette()
+	}
 	for i, gi := range d.Grids {
 		b.Grids = append(b.Grids, games.Grid{Name: gi.Name, Kind: gi.Kind, W: gi.W, H: gi.H, Cells: cells[i]})
 	}

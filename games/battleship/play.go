@@ -49,9 +49,13 @@ func (Game) Play(s games.PlaySeat) (games.Plan, error) {
 	return games.Plan{News: strings.Join(news, "\n"), Text: games.SideBySide("Your shots (x hit, o miss)", games.DrawGrid(theirs, true),
 		"Your waters (S ship, x hit, o miss)", games.DrawGrid(mine, true)) + "\n" + tail,
 		Status: fmt.Sprintf("Against %s: shoot in their waters (your shots). Their ships afloat: %s.", s.Opponent(), b[2]),
+		Help:   help,
 		Board:  func() games.View { return games.View{Grids: grids, Marks: view.Marks} },
 		Steps:  []games.Step{{Prompt: "your shot (x y)", Parse: readShot, Click: games.ClickCell, Grid: 1 - s.Seat}}}, nil
 }
+
+// help is how a person answers on a page that draws, in either phase.
+const help = "Place a ship by clicking its two ends (Escape lets go of the first), or all at random; then shoot by clicking a cell of the opponent's waters. You may also type moves (x1,y1-x2,y2 for a ship, x y for a shot)."
 
 // seaNames are the two seas of a view (grid p is seat p's waters) named
 // for the person in seat.
@@ -105,7 +109,7 @@ func placement(s games.PlaySeat, w, h int) (games.Plan, error) {
 	v.WriteString("random places the rest of the fleet at random.\n")
 	v.WriteString(fl.draw())
 	p := games.Plan{Text: v.String(), Status: fmt.Sprintf("Against %s. ", s.Opponent()) + head + "Click each ship's two ends, or place the rest of the fleet at random.",
-		Board: func() games.View { return fl.board(s.View, s.Seat) }}
+		Help: help, Board: func() games.View { return fl.board(s.View, s.Seat) }}
 	for i, n := range lengths {
 		p.Steps = append(p.Steps, games.Step{
 			Prompt: fmt.Sprintf("ship of length %d", n),

@@ -89,7 +89,7 @@ func person(t *testing.T, v Variant, st games.State, seat int, pal games.Palette
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Text == "" || p.Status == "" || len(p.Steps) == 0 {
+	if p.Text == "" || p.Status == "" || p.Help == "" || len(p.Steps) == 0 {
 		t.Fatalf("a person's turn: %+v", p)
 	}
 	if p.Board != nil {

@@ -32,6 +32,7 @@ func (Game) Play(s games.PlaySeat) (games.Plan, error) {
 	}
 	return games.Plan{News: news, Text: strings.Join(games.DrawGrid(cells, false), "\n") + "\n" + fmt.Sprintf("You are %s.", sym),
 		Status: fmt.Sprintf("%s: %s in a row wins.", grid.SymbolSeats(s, sym), k),
+		Help:   "Click a column, or type its number.",
 		Board:  func() games.View { return games.View{Grids: view.Grids, Marks: view.Marks} },
 		Steps:  []games.Step{{Prompt: "your column", Parse: parseMove, Click: games.ClickColumn}}}, nil
 }

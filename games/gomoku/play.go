@@ -32,6 +32,7 @@ func (Game) Play(s games.PlaySeat) (games.Plan, error) {
 	tail := fmt.Sprintf("You are %s: make %s in a row. A cell is x (the column) then y (the row).", sym, k)
 	return games.Plan{News: news, Text: strings.Join(games.DrawGrid(cells, true), "\n") + "\n" + tail,
 		Status: fmt.Sprintf("%s: make %s in a row.", grid.SymbolSeats(s, sym), k),
+		Help:   "Click a cell, or type x y.",
 		Board:  func() games.View { return games.View{Grids: view.Grids, Marks: view.Marks} },
 		Steps:  []games.Step{{Prompt: "your move (x y)", Parse: parseMove, Click: games.ClickCell}}}, nil
 }

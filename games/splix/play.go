@@ -49,7 +49,7 @@ func (Game) Play(ps games.PlaySeat) (games.Plan, error) {
 		v.WriteString("  " + strings.Join(r, " ") + "\n")
 	}
 	v.WriteString("North is up; # is off the board.")
-	return games.Plan{Text: v.String(), Status: st.String(), Board: func() games.View { return viewBoard(view) }, Steps: []games.Step{{
+	return games.Plan{Text: v.String(), Status: st.String(), Help: "Steer with the arrow keys (or type n, e, s, w); Enter goes straight on.", Board: func() games.View { return viewBoard(view) }, Steps: []games.Step{{
 		Prompt: "your move (n, e, s, w or an arrow key; Enter goes straight on)",
 		Parse:  parseDirection,
 		Key:    true,

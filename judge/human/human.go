@@ -71,7 +71,11 @@ func (e Person) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
 	if !ok {
 		return nil, fmt.Errorf("a person cannot play %s: the game does not say how a person plays it", s.Game)
 	}
-	return goplayer.StartPerson(play(g, e.Console, s), goplayer.Options{Patient: !e.Timed}), nil
+	var pal games.Palette
+	if p, ok := e.Game.(games.Painter); ok {
+		pal = p.Palette()
+	}
+	return goplayer.StartPerson(play(g, pal, e.Console, s), goplayer.Options{Patient: !e.Timed}), nil
 }
 
 // Querier asks the game a query: *goplayer.Conn is one.
@@ -82,10 +86,10 @@ type Querier interface {
 // leftReason is the reason of a person whose input ended.
 const leftReason = "the person left (end of input)"
 
-// play is the person's player for game g: each turn it draws the seat's
-// view on con, asks for the move, sends it, and explains a refused move
+// play is the person's player for game g, whose cells are drawn by pal:
+// each turn it draws the seat's view on con, asks for the move, sends it, and explains a refused move
 // and asks again.
-func play(g games.Playable, con Console, s judge.Seat) goplayer.Func {
+func play(g games.Playable, pal games.Palette, con Console, s judge.Seat) goplayer.Func {
 	return func(ctx context.Context, c *goplayer.Conn) error {
 		turn, err := c.Ask("CurrentTurn")
 		if err != nil {
@@ -109,6 +113,9 @@ func play(g games.Playable, con Console, s judge.Seat) goplayer.Func {
 				shown = append(shown, p.Text)
 			}
 			notes = nil
+			if h, ok := con.(Helper); ok && p.Help != "" {
+				h.Help(p.Help)
+			}
 			if text := strings.TrimRight(strings.Join(shown, "\n"), "\n"); text != "" {
 				con.Show(text)
 			}
@@ -119,7 +126,7 @@ func play(g games.Playable, con Console, s judge.Seat) goplayer.Func {
 				}
 				if draws {
 					v := p.Board()
-					d.Draw(Board{Grids: v.Grids, Marks: v.Marks, Click: st.Click, Grid: st.Grid, Status: p.Status})
+					d.Draw(Board{Grids: v.Grids, Marks: v.Marks, Click: st.Click, Grid: st.Grid, Status: p.Status, Palette: pal})
 					st.After = nil
 				}
 				cs, err := ask(ctx, con, st)
@@ -238,6 +245,16 @@ type Board struct {
 	// the colour of their pieces) and the state of the game, said in
 	// place of the turn before's.
 	Status string
+	// Palette is how the game draws a cell, by value (games.Painter):
+	// grids of a kind the viewer has no drawing of its own for are drawn
+	// by it. Nil for a game that gives none.
+	Palette games.Palette
+}
+
+// Helper is a Console that shows, apart from the game's text, one line
+// on how to answer (a page: what a click or a key does).
+type Helper interface {
+	Help(text string)
 }
 
 // KeyAsker is a Console that can read a single key press, without
