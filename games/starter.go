@@ -1,5 +1,11 @@
 package games
 
+import (
+	"io/fs"
+	"path"
+	"strings"
+)
+
 // Starter is implemented by games that `judge new-bot` writes starter
 // bots for.
 type Starter interface {
@@ -20,4 +26,25 @@ type StarterSpec struct {
 	// names in braces and snake case ("calls {choose_move}: put your
 	// strategy there."); each language writes a name its own way.
 	Calls string
+	// Code is the game's part of a starter bot, by language (c, cpp, go,
+	// java, python, rust): the source that reads the queries into a
+	// state, holds the strategy's functions and plays a turn. new-bot
+	// writes it into the language's frame (the random generator, the
+	// helpers that ask queries, the loop over turns).
+	Code map[string]string
+}
+
+// StarterCode reads a game's parts of starter bots from the files
+// starter/LANG.txt of fsys (a game's embedded files): LANG → the source.
+func StarterCode(fsys fs.FS) map[string]string {
+	names, _ := fs.Glob(fsys, "starter/*.txt")
+	out := make(map[string]string, len(names))
+	for _, n := range names {
+		b, err := fs.ReadFile(fsys, n)
+		if err != nil {
+			continue
+		}
+		out[strings.TrimSuffix(path.Base(n), ".txt")] = string(b)
+	}
+	return out
 }

@@ -10,10 +10,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"text/template"
 
+	"judge/games"
 	"judge/games/catalog"
 )
 
@@ -40,15 +42,6 @@ var starterLangs = map[string]starterLang{
 
 // langAliases are other names of the languages.
 var langAliases = map[string]string{"c++": "cpp", "cxx": "cpp", "golang": "go", "rs": "rust", "py": "python", "python3": "python"}
-
-// starterGames are the games new-bot knows: the game's name (not the
-// variant's) → its title and guide.
-var starterGames = map[string]string{
-	"gomoku":     "tic-tac-toe and gomoku",
-	"connect4":   "Connect Four",
-	"battleship": "Battleship",
-	"splix":      "Splix",
-}
 
 func starterLangNames() []string {
 	var out []string
@@ -83,10 +76,6 @@ func (m *Main) newBot(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	title, ok := starterGames[v.Game.Name()]
-	if !ok {
-		return fmt.Errorf("%w: no starter bot for %s yet", errUsage, v.Name)
-	}
 	name := strings.ToLower(*lang)
 	if a, ok := langAliases[name]; ok {
 		name = a
@@ -95,11 +84,15 @@ func (m *Main) newBot(ctx context.Context, args []string) error {
 	if !ok {
 		return fmt.Errorf("%w: --lang %q: want one of %s", errUsage, *lang, strings.Join(starterLangNames(), ", "))
 	}
+	st, ok := v.Game.(games.Starter)
+	if !ok || st.Starter().Code[name] == "" {
+		return fmt.Errorf("%w: no %s starter bot for %s yet", errUsage, name, v.Name)
+	}
 	dir := v.Name + "-" + name
 	if len(pos) == 1 {
 		dir = pos[0]
 	}
-	files, err := renderStarter(v.Name, v.Game.Name(), title, name, dir)
+	files, err := renderStarter(v.Name, v.Game.Name(), st.Starter(), name, dir)
 	if err != nil {
 		return err
 	}
@@ -157,11 +150,15 @@ func howTo(variant, game string, l starterLang, dir string) string {
 	return b.String()
 }
 
+// snakeName matches a function's name in braces in StarterSpec.Calls.
+var snakeName = regexp.MustCompile(`\{([a-z][a-z0-9_]*)\}`)
+
 // strategyCalls says which functions of a starter bot in lang hold its
-// strategy, by their names in that language (chooseMove in Go and Java,
-// choose_move elsewhere).
-func strategyCalls(game, lang string) string {
-	name := func(snake string) string {
+// strategy (calls, as a game's StarterSpec.Calls says it), by their names
+// in that language (chooseMove in Go and Java, choose_move elsewhere).
+func strategyCalls(calls, lang string) string {
+	return snakeName.ReplaceAllStringFunc(calls, func(m string) string {
+		snake := m[1 : len(m)-1]
 		if lang != "go" && lang != "java" {
 			return snake
 		}
@@ -170,16 +167,12 @@ func strategyCalls(game, lang string) string {
 			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
 		}
 		return strings.Join(parts, "")
-	}
-	if game == "battleship" {
-		return "calls " + name("place_fleet") + " on the first turn (put your placement there)\n" +
-			"and " + name("choose_shot") + " on every other (put your strategy there)."
-	}
-	return "calls " + name("choose_move") + ": put your strategy there."
+	})
 }
 
-// renderStarter makes the files of a starter bot: name → contents.
-func renderStarter(variant, game, title, lang, dir string) (map[string][]byte, error) {
+// renderStarter makes the files of a starter bot: name → contents. The
+// game's part of the bot (spec.Code) goes into the language's template.
+func renderStarter(variant, game string, spec games.StarterSpec, lang, dir string) (map[string][]byte, error) {
 	l := starterLangs[lang]
 	src, err := fs.ReadFile(botTemplates, "templates/"+l.tmpl)
 	if err != nil {
@@ -197,9 +190,11 @@ func renderStarter(variant, game, title, lang, dir string) (map[string][]byte, e
 	}
 	how := howTo(variant, game, l, dir)
 	var buf bytes.Buffer
-	err = t.Execute(&buf, map[string]string{
-		"Variant": variant, "Game": game, "Title": title, "File": l.file,
-		"HowTo": how, "Calls": strategyCalls(game, lang),
+	code := "\n\n" + strings.TrimRight(spec.Code[lang], " \t\r\n")
+	err = t.Execute(&buf, map[string]any{
+		"Variant": variant, "Game": game, "Title": spec.Title, "File": l.file,
+		"HowTo": how, "Calls": strategyCalls(spec.Calls, lang),
+		"Code": code, "AskList": strings.Contains(code, "askList("),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("starter for %s: %w", lang, err)

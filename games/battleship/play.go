@@ -1,6 +1,7 @@
 package battleship
 
 import (
+	"embed"
 	"errors"
 	"fmt"
 	"maps"
@@ -295,12 +296,18 @@ func (Game) Palette() games.Palette {
 	}
 }
 
+// starterFiles are the game's parts of starter bots, one a language.
+//
+//go:embed starter/*.txt
+var starterFiles embed.FS
+
 // Starter implements games.Starter.
 func (Game) Starter() games.StarterSpec {
 	return games.StarterSpec{Title: "Battleship",
 		Queries: []string{"CurrentTurn", "Params", "MySeat", "Phase", "Fleet", "MyShips", "MyBoard", "Board", "SymbolAt 0 0",
 			"ShipsRemaining", "MyShots", "OpponentShots", "LastShot", "LastMove"},
 		Move: "PlaceShip x1,y1-x2,y2 for each ship of the Fleet on the first turn; then Shoot x y at a cell not shot yet",
+		Code: games.StarterCode(starterFiles),
 		Calls: "calls {place_fleet} on the first turn (put your placement there)\n" +
 			"and {choose_shot} on every other (put your strategy there)."}
 }

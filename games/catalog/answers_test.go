@@ -3,6 +3,8 @@ package catalog
 import (
 	"fmt"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -158,6 +160,11 @@ func starter(t *testing.T, v Variant, st games.State, seat int) {
 	s := sg.Starter()
 	if s.Title == "" || s.Move == "" || len(s.Queries) == 0 || !regexp.MustCompile(`\{[a-z_]+\}`).MatchString(s.Calls) {
 		t.Fatalf("starter: %+v", s)
+	}
+	for lang, code := range s.Code {
+		if !slices.Contains([]string{"c", "cpp", "go", "java", "python", "rust"}, lang) || strings.TrimSpace(code) == "" {
+			t.Errorf("the starter's code in %q: %.40q", lang, code)
+		}
 	}
 	for _, q := range s.Queries {
 		if _, err := st.Query(seat, games.ParseLine(q)); err != nil {

@@ -1,6 +1,7 @@
 package connect4
 
 import (
+	"embed"
 	"errors"
 	"fmt"
 	"strconv"
@@ -49,10 +50,16 @@ func parseMove(in string) ([]string, error) {
 // Palette implements games.Painter: discs in holes of an upright board.
 func (Game) Palette() games.Palette { return grid.Palette("#f4f4f4") }
 
+// starterFiles are the game's parts of starter bots, one a language.
+//
+//go:embed starter/*.txt
+var starterFiles embed.FS
+
 // Starter implements games.Starter.
 func (Game) Starter() games.StarterSpec {
 	return games.StarterSpec{Title: "Connect Four",
 		Queries: []string{"CurrentTurn", "Params", "MySymbol", "MySeat", "LastMove", "Board", "SymbolAt 0 0", "Heights"},
 		Move:    "DropDisc c, c a column that is not full (from 0 at the left)",
+		Code:    games.StarterCode(starterFiles),
 		Calls:   "calls {choose_move}: put your strategy there."}
 }

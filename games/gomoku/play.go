@@ -1,6 +1,7 @@
 package gomoku
 
 import (
+	"embed"
 	"errors"
 	"fmt"
 	"strings"
@@ -49,10 +50,16 @@ func parseMove(in string) ([]string, error) {
 // Palette implements games.Painter.
 func (Game) Palette() games.Palette { return grid.Palette("#e6c27a") }
 
+// starterFiles are the game's parts of starter bots, one a language.
+//
+//go:embed starter/*.txt
+var starterFiles embed.FS
+
 // Starter implements games.Starter.
 func (Game) Starter() games.StarterSpec {
 	return games.StarterSpec{Title: "tic-tac-toe and gomoku",
 		Queries: []string{"CurrentTurn", "Params", "MySymbol", "MySeat", "LastMove", "Board", "SymbolAt 1 1"},
 		Move:    "PlaceSymbol x y, on an empty cell (x the column, y the row, from 0 at the top left)",
+		Code:    games.StarterCode(starterFiles),
 		Calls:   "calls {choose_move}: put your strategy there."}
 }

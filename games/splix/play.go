@@ -1,6 +1,7 @@
 package splix
 
 import (
+	"embed"
 	"fmt"
 	"strconv"
 	"strings"
@@ -157,11 +158,17 @@ func lighter(hex string, t float64) string {
 	return fmt.Sprintf("#%02x%02x%02x", mix(n>>16), mix(n>>8&255), mix(n&255))
 }
 
+// starterFiles are the game's parts of starter bots, one a language.
+//
+//go:embed starter/*.txt
+var starterFiles embed.FS
+
 // Starter implements games.Starter.
 func (Game) Starter() games.StarterSpec {
 	return games.StarterSpec{Title: "Splix",
 		Queries: []string{"CurrentTurn", "TurnsLeft", "Params", "MySeat", "Position", "Board", "Trails", "View", "CellAt 0 0",
 			"Players", "LastMove"},
 		Move:  "Move N, E, S or W (not back the way the head came), or nothing to go straight on",
+		Code:  games.StarterCode(starterFiles),
 		Calls: "calls {choose_move}: put your strategy there."}
 }
