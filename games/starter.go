@@ -17,11 +17,15 @@ type StarterSpec struct {
 	// Title names the game in the starter's first line: "Connect Four".
 	Title string
 	// Queries are the queries a starter asks every turn, as it writes
-	// them: "Board", "SymbolAt 7 7".
+	// them, each answered in one line: "CurrentTurn", "SymbolAt 1 1".
 	Queries []string
 	// Move is one line saying what a legal move is, as a command:
 	// "DropDisc c, c a column that is not full".
 	Move string
+	// Example is the commands of a legal first move with the game's
+	// default parameters: what a starter written from Queries alone (for
+	// a language the game has no Code in) plays.
+	Example []string
 	// Calls says which functions of the starter hold its strategy, their
 	// names in braces and snake case ("calls {choose_move}: put your
 	// strategy there."); each language writes a name its own way.

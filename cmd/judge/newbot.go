@@ -19,7 +19,7 @@ import (
 	"judge/games/catalog"
 )
 
-//go:embed templates/*.tmpl
+//go:embed templates/*.tmpl templates/generic/*.tmpl
 var botTemplates embed.FS
 
 // starterLang is how new-bot writes a starter bot in one language.
@@ -57,6 +57,8 @@ func (m *Main) newBot(ctx context.Context, args []string) error {
 		"Writes a starter bot into DIR (default GAME-LANG): a program that plays legal\n"+
 			"moves, asks every query the game answers and reads the answers, and shows where\n"+
 			"to put a strategy. LANG is one of "+strings.Join(starterLangNames(), ", ")+".\n"+
+			"For a game that gives no code of its own in LANG, the bot asks the game's\n"+
+			"one-line queries and plays the game's example move every turn.\n"+
 			"It then prints how to build it and play it.")
 	var (
 		game = fs.String("game", "", "game (see 'judge games')")
@@ -85,8 +87,8 @@ func (m *Main) newBot(ctx context.Context, args []string) error {
 		return fmt.Errorf("%w: --lang %q: want one of %s", errUsage, *lang, strings.Join(starterLangNames(), ", "))
 	}
 	st, ok := v.Game.(games.Starter)
-	if !ok || st.Starter().Code[name] == "" {
-		return fmt.Errorf("%w: no %s starter bot for %s yet", errUsage, name, v.Name)
+	if !ok {
+		return fmt.Errorf("%w: no starter bot for %s yet", errUsage, v.Name)
 	}
 	dir := v.Name + "-" + name
 	if len(pos) == 1 {
@@ -190,10 +192,17 @@ func renderStarter(variant, game string, spec games.StarterSpec, lang, dir strin
 	}
 	how := howTo(variant, game, l, dir)
 	var buf bytes.Buffer
-	code := "\n\n" + strings.TrimRight(spec.Code[lang], " \t\r\n")
+	code, does, calls := spec.Code[lang], "plays legal moves, at random", spec.Calls
+	if code == "" {
+		if code, err = genericCode(spec, lang); err != nil {
+			return nil, fmt.Errorf("no %s starter bot for %s: %w", lang, variant, err)
+		}
+		does, calls = "asks the game's queries and plays an example move", "calls {choose_move}: put your strategy there."
+	}
+	code = "\n\n" + strings.TrimRight(code, " \t\r\n")
 	err = t.Execute(&buf, map[string]any{
-		"Variant": variant, "Game": game, "Title": spec.Title, "File": l.file,
-		"HowTo": how, "Calls": strategyCalls(spec.Calls, lang),
+		"Variant": variant, "Game": game, "Title": spec.Title, "File": l.file, "Does": does,
+		"HowTo": how, "Calls": strategyCalls(calls, lang),
 		"Code": code, "AskList": strings.Contains(code, "askList("),
 	})
 	if err != nil {
@@ -207,4 +216,49 @@ func renderStarter(variant, game string, spec games.StarterSpec, lang, dir strin
 		files[f] = []byte(s)
 	}
 	return files, nil
+}
+
+// plainText is what a starter writes into its source as it is, in a
+// string or a comment of any language: printable ASCII with no quote, no
+// backslash, no end of a comment.
+var plainText = regexp.MustCompile(`^[ !#-\[\]-~]*$`)
+
+// genericCode is the game's part of a starter bot in lang for a game
+// that has none of its own: it asks the game's queries (spec.Queries,
+// each answered in one line) and plays spec.Example every turn.
+func genericCode(spec games.StarterSpec, lang string) (string, error) {
+	if len(spec.Queries) == 0 || len(spec.Example) == 0 {
+		return "", errors.New("the game names no queries or no example move for a starter")
+	}
+	for _, w := range append(append([]string{spec.Title, spec.Move}, spec.Queries...), spec.Example...) {
+		if !plainText.MatchString(w) || strings.Contains(w, "*/") {
+			return "", fmt.Errorf("%q cannot be written into a program (printable ASCII, no quotes, no backslashes)", w)
+		}
+	}
+	name := "templates/generic/" + starterLangs[lang].tmpl
+	src, err := fs.ReadFile(botTemplates, name)
+	if err != nil {
+		return "", err
+	}
+	quote := func(w string) string { return `"` + w + `"` }
+	funcs := template.FuncMap{
+		"quote": quote,
+		// list is the words quoted, separated by commas.
+		"list": func(ws []string) string {
+			q := make([]string, len(ws))
+			for i, w := range ws {
+				q[i] = quote(w)
+			}
+			return strings.Join(q, ", ")
+		},
+	}
+	t, err := template.New(name).Delims("<%", "%>").Funcs(funcs).Parse(string(src))
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if err := t.Execute(&b, spec); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }

@@ -304,10 +304,10 @@ var starterFiles embed.FS
 // Starter implements games.Starter.
 func (Game) Starter() games.StarterSpec {
 	return games.StarterSpec{Title: "Battleship",
-		Queries: []string{"CurrentTurn", "Params", "MySeat", "Phase", "Fleet", "MyShips", "MyBoard", "Board", "SymbolAt 0 0",
-			"ShipsRemaining", "MyShots", "OpponentShots", "LastShot", "LastMove"},
-		Move: "PlaceShip x1,y1-x2,y2 for each ship of the Fleet on the first turn; then Shoot x y at a cell not shot yet",
-		Code: games.StarterCode(starterFiles),
+		Queries: []string{"CurrentTurn", "Params", "MySeat", "Phase", "Fleet", "SymbolAt 0 0", "ShipsRemaining", "LastShot", "LastMove"},
+		Example: []string{"PlaceShip 0,0-4,0", "PlaceShip 0,2-3,2", "PlaceShip 0,4-2,4", "PlaceShip 0,6-2,6", "PlaceShip 0,8-1,8"},
+		Move:    "PlaceShip x1,y1-x2,y2 for each ship of the Fleet on the first turn; then Shoot x y at a cell not shot yet",
+		Code:    games.StarterCode(starterFiles),
 		Calls: "calls {place_fleet} on the first turn (put your placement there)\n" +
 			"and {choose_shot} on every other (put your strategy there)."}
 }

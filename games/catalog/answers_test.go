@@ -150,6 +150,18 @@ func accepted(st games.State, seat int, cmds []string) bool {
 	return true
 }
 
+// commits gives why seat's orders of cmds make no move, or nil.
+func commits(st games.State, seat int, cmds []string) error {
+	o := st.Orders(seat)
+	for _, c := range cmds {
+		if err := o.Command(games.ParseLine(c)); err != nil {
+			return err
+		}
+	}
+	_, err := o.Commit()
+	return err
+}
+
 // starter checks what a starter bot of the game asks and plays.
 func starter(t *testing.T, v Variant, st games.State, seat int) {
 	t.Helper()
@@ -167,8 +179,11 @@ func starter(t *testing.T, v Variant, st games.State, seat int) {
 		}
 	}
 	for _, q := range s.Queries {
-		if _, err := st.Query(seat, games.ParseLine(q)); err != nil {
-			t.Errorf("the starter's query %q: %v", q, err)
+		if a, err := st.Query(seat, games.ParseLine(q)); err != nil || strings.Contains(a, "\n") {
+			t.Errorf("the starter's query %q: %q, %v; want one line", q, a, err)
 		}
+	}
+	if err := commits(st, seat, s.Example); len(s.Example) == 0 || err != nil {
+		t.Errorf("the starter's example move %q is not a move: %v", s.Example, err)
 	}
 }

@@ -58,7 +58,8 @@ var starterFiles embed.FS
 // Starter implements games.Starter.
 func (Game) Starter() games.StarterSpec {
 	return games.StarterSpec{Title: "Connect Four",
-		Queries: []string{"CurrentTurn", "Params", "MySymbol", "MySeat", "LastMove", "Board", "SymbolAt 0 0", "Heights"},
+		Queries: []string{"CurrentTurn", "Params", "MySymbol", "MySeat", "LastMove", "SymbolAt 0 0", "Heights"},
+		Example: []string{"DropDisc 3"},
 		Move:    "DropDisc c, c a column that is not full (from 0 at the left)",
 		Code:    games.StarterCode(starterFiles),
 		Calls:   "calls {choose_move}: put your strategy there."}

@@ -58,7 +58,8 @@ var starterFiles embed.FS
 // Starter implements games.Starter.
 func (Game) Starter() games.StarterSpec {
 	return games.StarterSpec{Title: "tic-tac-toe and gomoku",
-		Queries: []string{"CurrentTurn", "Params", "MySymbol", "MySeat", "LastMove", "Board", "SymbolAt 1 1"},
+		Queries: []string{"CurrentTurn", "Params", "MySymbol", "MySeat", "LastMove", "SymbolAt 1 1"},
+		Example: []string{"PlaceSymbol 1 1"},
 		Move:    "PlaceSymbol x y, on an empty cell (x the column, y the row, from 0 at the top left)",
 		Code:    games.StarterCode(starterFiles),
 		Calls:   "calls {choose_move}: put your strategy there."}

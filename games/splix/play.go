@@ -166,9 +166,9 @@ var starterFiles embed.FS
 // Starter implements games.Starter.
 func (Game) Starter() games.StarterSpec {
 	return games.StarterSpec{Title: "Splix",
-		Queries: []string{"CurrentTurn", "TurnsLeft", "Params", "MySeat", "Position", "Board", "Trails", "View", "CellAt 0 0",
-			"Players", "LastMove"},
-		Move:  "Move N, E, S or W (not back the way the head came), or nothing to go straight on",
-		Code:  games.StarterCode(starterFiles),
-		Calls: "calls {choose_move}: put your strategy there."}
+		Queries: []string{"CurrentTurn", "TurnsLeft", "Params", "MySeat", "Position", "CellAt 0 0"},
+		Example: []string{"Move N"},
+		Move:    "Move N, E, S or W (not back the way the head came), or nothing to go straight on",
+		Code:    games.StarterCode(starterFiles),
+		Calls:   "calls {choose_move}: put your strategy there."}
 }
