@@ -33,7 +33,7 @@ func fresh(t *testing.T, v Variant) (games.State, int) {
 // click on a cell, a key) makes commands the game accepts; the palette
 // draws every cell its view shows; the starter's queries are queries.
 func TestGamesAnswer(t *testing.T) {
-	colour := regexp.MustCompile(`^#[0-9a-f]{6}$`)
+	colour := regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
 	for _, v := range All() {
 		t.Run(v.Name, func(t *testing.T) {
 			pt, ok := v.Game.(games.Painter)
