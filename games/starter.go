@@ -28,7 +28,9 @@ type StarterSpec struct {
 	Example []string
 	// Calls says which functions of the starter hold its strategy, their
 	// names in braces and snake case ("calls {choose_move}: put your
-	// strategy there."); each language writes a name its own way.
+	// strategy there."); each language writes a name its own way. It
+	// may be "" for a game with no Code: new-bot's starter written from
+	// Queries has one such function, choose_move.
 	Calls string
 	// Code is the game's part of a starter bot, by language (c, cpp, go,
 	// java, python, rust): the source that reads the queries into a
