@@ -10,14 +10,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"text/template"
 
+	"judge/games"
 	"judge/games/catalog"
 )
 
-//go:embed templates/*.tmpl
+//go:embed templates/*.tmpl templates/generic/*.tmpl
 var botTemplates embed.FS
 
 // starterLang is how new-bot writes a starter bot in one language.
@@ -41,15 +43,6 @@ var starterLangs = map[string]starterLang{
 // langAliases are other names of the languages.
 var langAliases = map[string]string{"c++": "cpp", "cxx": "cpp", "golang": "go", "rs": "rust", "py": "python", "python3": "python"}
 
-// starterGames are the games new-bot knows: the game's name (not the
-// variant's) → its title and guide.
-var starterGames = map[string]string{
-	"gomoku":     "tic-tac-toe and gomoku",
-	"connect4":   "Connect Four",
-	"battleship": "Battleship",
-	"splix":      "Splix",
-}
-
 func starterLangNames() []string {
 	var out []string
 	for k := range starterLangs {
@@ -64,6 +57,8 @@ func (m *Main) newBot(ctx context.Context, args []string) error {
 		"Writes a starter bot into DIR (default GAME-LANG): a program that plays legal\n"+
 			"moves, asks every query the game answers and reads the answers, and shows where\n"+
 			"to put a strategy. LANG is one of "+strings.Join(starterLangNames(), ", ")+".\n"+
+			"For a game that gives no code of its own in LANG, the bot asks the game's\n"+
+			"one-line queries and plays the game's example move every turn.\n"+
 			"It then prints how to build it and play it.")
 	var (
 		game = fs.String("game", "", "game (see 'judge games')")
@@ -83,10 +78,6 @@ func (m *Main) newBot(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	title, ok := starterGames[v.Game.Name()]
-	if !ok {
-		return fmt.Errorf("%w: no starter bot for %s yet", errUsage, v.Name)
-	}
 	name := strings.ToLower(*lang)
 	if a, ok := langAliases[name]; ok {
 		name = a
@@ -95,11 +86,15 @@ func (m *Main) newBot(ctx context.Context, args []string) error {
 	if !ok {
 		return fmt.Errorf("%w: --lang %q: want one of %s", errUsage, *lang, strings.Join(starterLangNames(), ", "))
 	}
+	st, ok := v.Game.(games.Starter)
+	if !ok {
+		return fmt.Errorf("%w: no starter bot for %s yet", errUsage, v.Name)
+	}
 	dir := v.Name + "-" + name
 	if len(pos) == 1 {
 		dir = pos[0]
 	}
-	files, err := renderStarter(v.Name, v.Game.Name(), title, name, dir)
+	files, err := renderStarter(v.Name, v.Game.Name(), st.Starter(), name, dir)
 	if err != nil {
 		return err
 	}
@@ -157,11 +152,15 @@ func howTo(variant, game string, l starterLang, dir string) string {
 	return b.String()
 }
 
+// snakeName matches a function's name in braces in StarterSpec.Calls.
+var snakeName = regexp.MustCompile(`\{([a-z][a-z0-9_]*)\}`)
+
 // strategyCalls says which functions of a starter bot in lang hold its
-// strategy, by their names in that language (chooseMove in Go and Java,
-// choose_move elsewhere).
-func strategyCalls(game, lang string) string {
-	name := func(snake string) string {
+// strategy (calls, as a game's StarterSpec.Calls says it), by their names
+// in that language (chooseMove in Go and Java, choose_move elsewhere).
+func strategyCalls(calls, lang string) string {
+	return snakeName.ReplaceAllStringFunc(calls, func(m string) string {
+		snake := m[1 : len(m)-1]
 		if lang != "go" && lang != "java" {
 			return snake
 		}
@@ -170,16 +169,12 @@ func strategyCalls(game, lang string) string {
 			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
 		}
 		return strings.Join(parts, "")
-	}
-	if game == "battleship" {
-		return "calls " + name("place_fleet") + " on the first turn (put your placement there)\n" +
-			"and " + name("choose_shot") + " on every other (put your strategy there)."
-	}
-	return "calls " + name("choose_move") + ": put your strategy there."
+	})
 }
 
-// renderStarter makes the files of a starter bot: name → contents.
-func renderStarter(variant, game, title, lang, dir string) (map[string][]byte, error) {
+// renderStarter makes the files of a starter bot: name → contents. The
+// game's part of the bot (spec.Code) goes into the language's template.
+func renderStarter(variant, game string, spec games.StarterSpec, lang, dir string) (map[string][]byte, error) {
 	l := starterLangs[lang]
 	src, err := fs.ReadFile(botTemplates, "templates/"+l.tmpl)
 	if err != nil {
@@ -197,9 +192,18 @@ func renderStarter(variant, game, title, lang, dir string) (map[string][]byte, e
 	}
 	how := howTo(variant, game, l, dir)
 	var buf bytes.Buffer
-	err = t.Execute(&buf, map[string]string{
-		"Variant": variant, "Game": game, "Title": title, "File": l.file,
-		"HowTo": how, "Calls": strategyCalls(game, lang),
+	code, does, calls := spec.Code[lang], "plays legal moves, at random", spec.Calls
+	if code == "" {
+		if code, err = genericCode(spec, lang); err != nil {
+			return nil, fmt.Errorf("no %s starter bot for %s: %w", lang, variant, err)
+		}
+		does, calls = "asks the game's queries and plays an example move", "calls {choose_move}: put your strategy there."
+	}
+	code = "\n\n" + strings.TrimRight(code, " \t\r\n")
+	err = t.Execute(&buf, map[string]any{
+		"Variant": variant, "Game": game, "Title": spec.Title, "File": l.file, "Does": does,
+		"HowTo": how, "Calls": strategyCalls(calls, lang),
+		"Code": code, "AskList": strings.Contains(code, "askList("),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("starter for %s: %w", lang, err)
@@ -212,4 +216,49 @@ func renderStarter(variant, game, title, lang, dir string) (map[string][]byte, e
 		files[f] = []byte(s)
 	}
 	return files, nil
+}
+
+// plainText is what a starter writes into its source as it is, in a
+// string or a comment of any language: printable ASCII with no quote, no
+// backslash, no end of a comment.
+var plainText = regexp.MustCompile(`^[ !#-\[\]-~]*$`)
+
+// genericCode is the game's part of a starter bot in lang for a game
+// that has none of its own: it asks the game's queries (spec.Queries,
+// each answered in one line) and plays spec.Example every turn.
+func genericCode(spec games.StarterSpec, lang string) (string, error) {
+	if len(spec.Queries) == 0 || len(spec.Example) == 0 {
+		return "", errors.New("the game names no queries or no example move for a starter")
+	}
+	for _, w := range append(append([]string{spec.Title, spec.Move}, spec.Queries...), spec.Example...) {
+		if !plainText.MatchString(w) || strings.Contains(w, "*/") {
+			return "", fmt.Errorf("%q cannot be written into a program (printable ASCII, no quotes, no backslashes)", w)
+		}
+	}
+	name := "templates/generic/" + starterLangs[lang].tmpl
+	src, err := fs.ReadFile(botTemplates, name)
+	if err != nil {
+		return "", err
+	}
+	quote := func(w string) string { return `"` + w + `"` }
+	funcs := template.FuncMap{
+		"quote": quote,
+		// list is the words quoted, separated by commas.
+		"list": func(ws []string) string {
+			q := make([]string, len(ws))
+			for i, w := range ws {
+				q[i] = quote(w)
+			}
+			return strings.Join(q, ", ")
+		},
+	}
+	t, err := template.New(name).Delims("<%", "%>").Funcs(funcs).Parse(string(src))
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if err := t.Execute(&b, spec); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"judge/games"
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/bots"
@@ -296,6 +297,18 @@ func TestNewBotNextSteps(t *testing.T) {
 	}
 }
 
+// starterSpecs are the starters of the catalog's games, by the game's
+// name.
+func starterSpecs() map[string]games.StarterSpec {
+	out := map[string]games.StarterSpec{}
+	for _, v := range catalog.All() {
+		if st, ok := v.Game.(games.Starter); ok {
+			out[v.Game.Name()] = st.Starter()
+		}
+	}
+	return out
+}
+
 // TestStarterCommentsNameTheCode: every name of a function or variable a
 // starter's comments give (choose_shot, chooseMove, setvbuf…) is one its
 // code uses, in every language and game; and none says the bot's output
@@ -307,8 +320,8 @@ func TestStarterCommentsNameTheCode(t *testing.T) {
 		true:  regexp.MustCompile(`(?s)#[^\n]*|""".*?"""`),
 	}
 	for _, lang := range starterLangNames() {
-		for game, title := range starterGames {
-			files, err := renderStarter(game, game, title, lang, "DIR")
+		for game, spec := range starterSpecs() {
+			files, err := renderStarter(game, game, spec, lang, "DIR")
 			if err != nil {
 				t.Fatal(err)
 			}

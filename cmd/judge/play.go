@@ -70,7 +70,7 @@ func (m *Main) play(ctx context.Context, args []string) error {
 	} else {
 		con = human.NewTerminal(m.Stdin, m.Stdout)
 	}
-	person := human.Person{Name: *name, Console: con, Game: su.match.Game.Name(), Timed: *timed}
+	person := human.Person{Name: *name, Console: con, Game: su.match.Game, Timed: *timed}
 	bs, err := entrants(ctx, pos, su.proc)
 	if sig, ok := interrupted(ctx); ok && err != nil {
 		return fmt.Errorf("%v while the bots were made ready (built, their runtimes checked): the game did not start", sig)
@@ -181,6 +181,9 @@ func endBoard(g games.Game, rp *judge.Replay) (human.Board, bool) {
 	last := len(d.Frames) - 1
 	cells := d.Cells(last)
 	b := human.Board{Marks: d.Frames[last].Marks}
+	if p, ok := g.(games.Painter); ok {
+		b.Palette = p.Palette()
+	}
 	for i, gi := range d.Grids {
 		b.Grids = append(b.Grids, games.Grid{Name: gi.Name, Kind: gi.Kind, W: gi.W, H: gi.H, Cells: cells[i]})
 	}

@@ -42,9 +42,9 @@ type Console interface {
 type Person struct {
 	Name    string  // shown in results; "you" when empty
 	Console Console // where the person plays
-	// Game is the game's name (gomoku, connect4, battleship, splix); when
-	// empty, the name of the match's game is used.
-	Game string
+	// Game is the match's game: a person plays it as its games.Playable
+	// lays out each turn.
+	Game games.Game
 	// Timed gives the person's turns the match's time limits; by default
 	// the match waits for the person as long as it takes.
 	Timed bool
@@ -67,15 +67,15 @@ func (e Person) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
 	if e.Console == nil {
 		return nil, errors.New("a person needs a console")
 	}
-	name := e.Game
-	if name == "" {
-		name = s.Game
-	}
-	g, ok := gameOf(name)
+	g, ok := e.Game.(games.Playable)
 	if !ok {
-		return nil, fmt.Errorf("a person cannot play %s yet (only %s)", name, strings.Join(gameNames(), ", "))
+		return nil, fmt.Errorf("a person cannot play %s: the game does not say how a person plays it", s.Game)
 	}
-	return goplayer.StartPerson(play(g, e.Console, s), goplayer.Options{Patient: !e.Timed}), nil
+	var pal games.Palette
+	if p, ok := e.Game.(games.Painter); ok {
+		pal = p.Palette()
+	}
+	return goplayer.StartPerson(play(g, pal, e.Console, s), goplayer.Options{Patient: !e.Timed}), nil
 }
 
 // Querier asks the game a query: *goplayer.Conn is one.
@@ -83,57 +83,13 @@ type Querier interface {
 	Ask(query string) (string, error)
 }
 
-// turnPlan is one turn as a game's table lays it out: what to show, and
-// the questions whose answers make the turn's commands.
-type turnPlan struct {
-	// news is what happened since the seat's last turn (the opponent's
-	// move): shown once, not again when a refused move is asked again.
-	news string
-	// view is the text drawing of the turn and what it says, for a
-	// console that does not draw.
-	view  string
-	steps []step
-	// board, when set, is the turn's drawing for a Drawer, which is shown
-	// the news only, and status with the board (Board.Status) instead of
-	// view. It is called before each question: a placement grows as it
-	// is answered.
-	board  func() Board
-	status string
-}
-
-// step is one question to the person.
-type step struct {
-	prompt string
-	// parse turns the answer into commands, or says why it is no move.
-	parse func(in string) ([]string, error)
-	// after, when set, is shown once the answer was taken (a preview).
-	after func() string
-	// key: one key press is an answer, on consoles that read keys.
-	key bool
-	// click says what a click on the drawn board answers, on a Drawer:
-	// ClickCell, ClickColumn, ClickShip or nothing; on grid clickGrid.
-	click     string
-	clickGrid int
-	// skip, when set and true, leaves the question out: an earlier answer
-	// made its commands too (a fleet placed at random).
-	skip func() bool
-}
-
-// game is what the person's player knows of one game.
-type game struct {
-	// plan lays out the turn from what the seat may see: the game's view
-	// of the seat (nil for a game that is not a games.Viewer) and the
-	// answers to its queries.
-	plan func(q Querier, s judge.Seat, v *games.View) (turnPlan, error)
-}
-
 // leftReason is the reason of a person whose input ended.
 const leftReason = "the person left (end of input)"
 
-// play is the person's player for game g: each turn it draws the seat's
-// view on con, asks for the move, sends it, and explains a refused move
+// play is the person's player for game g, whose cells are drawn by pal:
+// each turn it draws the seat's view on con, asks for the move, sends it, and explains a refused move
 // and asks again.
-func play(g game, con Console, s judge.Seat) goplayer.Func {
+func play(g games.Playable, pal games.Palette, con Console, s judge.Seat) goplayer.Func {
 	return func(ctx context.Context, c *goplayer.Conn) error {
 		turn, err := c.Ask("CurrentTurn")
 		if err != nil {
@@ -142,34 +98,36 @@ func play(g game, con Console, s judge.Seat) goplayer.Func {
 		var notes []string
 		retry := false
 		for {
-			p, err := g.plan(c, s, c.Turn().View)
+			p, err := g.Play(playSeat(c, s, c.Turn().View))
 			if err != nil {
 				return err
 			}
 			d, draws := con.(Drawer)
-			draws = draws && d.Draws() && p.board != nil
+			draws = draws && d.Draws() && p.Board != nil
 			var shown []string
 			shown = append(shown, notes...)
-			if !retry && p.news != "" {
-				shown = append(shown, p.news)
+			if !retry && p.News != "" {
+				shown = append(shown, p.News)
 			}
 			if !draws {
-				shown = append(shown, p.view)
+				shown = append(shown, p.Text)
 			}
 			notes = nil
+			if h, ok := con.(Helper); ok && p.Help != "" {
+				h.Help(p.Help)
+			}
 			if text := strings.TrimRight(strings.Join(shown, "\n"), "\n"); text != "" {
 				con.Show(text)
 			}
 			var cmds []string
-			for _, st := range p.steps {
-				if st.skip != nil && st.skip() {
+			for _, st := range p.Steps {
+				if st.Skip != nil && st.Skip() {
 					continue
 				}
 				if draws {
-					b := p.board()
-					b.Click, b.Grid, b.Status = st.click, st.clickGrid, p.status
-					d.Draw(b)
-					st.after = nil
+					v := p.Board()
+					d.Draw(Board{Grids: v.Grids, Marks: v.Marks, Click: st.Click, Grid: st.Grid, Status: p.Status, Palette: pal})
+					st.After = nil
 				}
 				cs, err := ask(ctx, con, st)
 				if err != nil {
@@ -229,14 +187,14 @@ func plain(reasons []string) []string {
 }
 
 // ask asks one step until the answer is a move.
-func ask(ctx context.Context, con Console, st step) ([]string, error) {
+func ask(ctx context.Context, con Console, st games.Step) ([]string, error) {
 	for {
 		var in string
 		var err error
-		if ka, ok := con.(KeyAsker); ok && st.key {
-			in, err = ka.AskKey(ctx, st.prompt)
+		if ka, ok := con.(KeyAsker); ok && st.Key {
+			in, err = ka.AskKey(ctx, st.Prompt)
 		} else {
-			in, err = con.Ask(ctx, st.prompt)
+			in, err = con.Ask(ctx, st.Prompt)
 		}
 		if errors.Is(err, io.EOF) {
 			return nil, judge.Faultf(judge.Crash, leftReason)
@@ -244,13 +202,13 @@ func ask(ctx context.Context, con Console, st step) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		cmds, err := st.parse(strings.TrimSpace(in))
+		cmds, err := st.Parse(strings.TrimSpace(in))
 		if err != nil {
 			con.Show(err.Error())
 			continue
 		}
-		if st.after != nil {
-			con.Show(st.after())
+		if st.After != nil {
+			con.Show(st.After())
 		}
 		return cmds, nil
 	}
@@ -267,9 +225,9 @@ type Drawer interface {
 
 // What a click on a drawn board answers (Board.Click).
 const (
-	ClickCell   = "cell"   // "x y"
-	ClickColumn = "column" // "x"
-	ClickShip   = "ship"   // two clicks, a ship's ends: "x1,y1-x2,y2"
+	ClickCell   = games.ClickCell   // "x y"
+	ClickColumn = games.ClickColumn // "x"
+	ClickShip   = games.ClickShip   // two clicks, a ship's ends: "x1,y1-x2,y2"
 )
 
 // Board is what a Drawer draws: grids and marks as in a games.View (the
@@ -287,6 +245,16 @@ type Board struct {
 	// the colour of their pieces) and the state of the game, said in
 	// place of the turn before's.
 	Status string
+	// Palette is how the game draws a cell, by value (games.Painter):
+	// grids of a kind the viewer has no drawing of its own for are drawn
+	// by it. Nil for a game that gives none.
+	Palette games.Palette
+}
+
+// Helper is a Console that shows, apart from the game's text, one line
+// on how to answer (a page: what a click or a key does).
+type Helper interface {
+	Help(text string)
 }
 
 // KeyAsker is a Console that can read a single key press, without

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -29,29 +28,29 @@ func TestHumanTranslation(t *testing.T) {
 		want  string // the commands, joined by "; "; "" for none
 		err   string // a word of the explanation, when it is no move
 	}{
-		{"gomoku", parseGomoku, "1 2", "PlaceSymbol 1 2", ""},
-		{"gomoku", parseGomoku, "1,2", "PlaceSymbol 1 2", ""},
-		{"gomoku", parseGomoku, " 10   0 ", "PlaceSymbol 10 0", ""},
-		{"gomoku", parseGomoku, "1", "", "not a cell"},
-		{"gomoku", parseGomoku, "a b", "", "whole numbers"},
-		{"gomoku", parseGomoku, "", "", "two numbers"},
-		{"connect4", parseConnect4, "3", "DropDisc 3", ""},
-		{"connect4", parseConnect4, "three", "", "not a column"},
-		{"connect4", parseConnect4, "3 4", "", "not a column"},
-		{"battleship", parseShot, "4 5", "Shoot 4 5", ""},
-		{"battleship", parseShot, "4,5", "Shoot 4 5", ""},
-		{"battleship", parseShot, "45", "", "not a cell"},
-		{"splix", parseSplix, "n", "Move N", ""},
-		{"splix", parseSplix, "E", "Move E", ""},
-		{"splix", parseSplix, "south", "Move S", ""},
-		{"splix", parseSplix, "w", "Move W", ""},
-		{"splix", parseSplix, "", "", ""},
-		{"splix", parseSplix, "\x1b[A", "Move N", ""},
-		{"splix", parseSplix, "\x1b[B", "Move S", ""},
-		{"splix", parseSplix, "\x1bOC", "Move E", ""},
-		{"splix", parseSplix, "n\x1b[D", "Move W", ""},
-		{"splix", parseSplix, "\x1b[5~", "", "not a direction"},
-		{"splix", parseSplix, "x", "", "not a direction"},
+		{"gomoku", parser("gomoku"), "1 2", "PlaceSymbol 1 2", ""},
+		{"gomoku", parser("gomoku"), "1,2", "PlaceSymbol 1 2", ""},
+		{"gomoku", parser("gomoku"), " 10   0 ", "PlaceSymbol 10 0", ""},
+		{"gomoku", parser("gomoku"), "1", "", "not a cell"},
+		{"gomoku", parser("gomoku"), "a b", "", "whole numbers"},
+		{"gomoku", parser("gomoku"), "", "", "two numbers"},
+		{"connect4", parser("connect4"), "3", "DropDisc 3", ""},
+		{"connect4", parser("connect4"), "three", "", "not a column"},
+		{"connect4", parser("connect4"), "3 4", "", "not a column"},
+		{"battleship", parser("battleship"), "4 5", "Shoot 4 5", ""},
+		{"battleship", parser("battleship"), "4,5", "Shoot 4 5", ""},
+		{"battleship", parser("battleship"), "45", "", "not a cell"},
+		{"splix", parser("splix"), "n", "Move N", ""},
+		{"splix", parser("splix"), "E", "Move E", ""},
+		{"splix", parser("splix"), "south", "Move S", ""},
+		{"splix", parser("splix"), "w", "Move W", ""},
+		{"splix", parser("splix"), "", "", ""},
+		{"splix", parser("splix"), "\x1b[A", "Move N", ""},
+		{"splix", parser("splix"), "\x1b[B", "Move S", ""},
+		{"splix", parser("splix"), "\x1bOC", "Move E", ""},
+		{"splix", parser("splix"), "n\x1b[D", "Move W", ""},
+		{"splix", parser("splix"), "\x1b[5~", "", "not a direction"},
+		{"splix", parser("splix"), "x", "", "not a direction"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.game+"/"+fmt.Sprintf("%q", tt.in), func(t *testing.T) {
@@ -66,45 +65,6 @@ func TestHumanTranslation(t *testing.T) {
 				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
 			}
 		})
-	}
-}
-
-// A fleet is checked ship by ship as it is typed: forms, length, grid,
-// overlaps.
-func TestHumanFleet(t *testing.T) {
-	fl := &fleet{w: 10, h: 10, at: map[[2]int]bool{}}
-	for _, tt := range []struct {
-		in   string
-		n    int
-		want string
-		err  string
-	}{
-		{"3,3-3,7", 5, "PlaceShip 3,3-3,7", ""},
-		{"3,7-3,3", 5, "", "overlaps a ship you placed at 3,3"},
-		{"5,0-2,0", 4, "PlaceShip 2,0-5,0", ""},
-		{"0 1 3 down", 3, "PlaceShip 0,1-0,3", ""},
-		{"0 5 across", 3, "PlaceShip 0,5-2,5", ""},
-		{"8 8 A", 2, "PlaceShip 8,8-9,8", ""},
-		{"9 9 across", 2, "", "leaves the 10×10 grid"},
-		{"0 9 3 across", 2, "", "length is 2, not 3"},
-		{"0,0-1,1", 2, "", "not straight"},
-		{"0,0-2,0", 2, "", "is 3 long"},
-		{"0 0 sideways", 2, "", "two ends"},
-		{"0,0-x", 2, "", "two ends"},
-	} {
-		got, err := fl.place(tt.in, tt.n)
-		if tt.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("%q: got %q, %v; want an error saying %q", tt.in, got, err, tt.err)
-			}
-			continue
-		}
-		if err != nil || strings.Join(got, "; ") != tt.want {
-			t.Errorf("%q: got %q, %v; want %q", tt.in, got, err, tt.want)
-		}
-	}
-	if d := fl.draw(); !strings.Contains(d, "3  S - - S - - - - - -") || !strings.Contains(d, "0  - - S S S S - - - -") {
-		t.Errorf("the fleet drawn:\n%s", d)
 	}
 }
 
@@ -145,30 +105,66 @@ func TestHumanViews(t *testing.T) {
 			[]string{"You are seat 1: B your head, b your trail, 1 your land.", "You are at 4 9", "heading N",
 				"seat 1 (you): alive, land 25", "  # . .\n  # B 1\n  # 1 1"}, "your move (n, e, s, w"},
 	} {
-		g, ok := gameOf(tt.game)
-		if !ok {
-			t.Fatalf("no game %s", tt.game)
+		g, err := playableGame(tt.game)
+		if err != nil {
+			t.Fatalf("no game %s: %v", tt.game, err)
 		}
-		p, err := g.plan(tt.q, judge.Seat{}, tt.view)
+		p, err := g.Play(playSeat(tt.q, judge.Seat{}, tt.view))
 		if err != nil {
 			t.Fatalf("%s: %v", tt.game, err)
 		}
 		for _, w := range tt.want {
-			if !strings.Contains(p.news+"\n"+p.view, w) {
-				t.Errorf("%s: the news and the view do not show %q:\n%s\n%s", tt.game, w, p.news, p.view)
+			if !strings.Contains(p.News+"\n"+p.Text, w) {
+				t.Errorf("%s: the news and the view do not show %q:\n%s\n%s", tt.game, w, p.News, p.Text)
 			}
 		}
-		if len(p.steps) != 1 || !strings.HasPrefix(p.steps[0].prompt, tt.prompt) {
-			t.Errorf("%s: steps %+v", tt.game, p.steps)
+		if len(p.Steps) != 1 || !strings.HasPrefix(p.Steps[0].Prompt, tt.prompt) {
+			t.Errorf("%s: steps %+v", tt.game, p.Steps)
 		}
 	}
-	if _, ok := gameOf("chess"); ok {
+	if _, err := playableGame("chess"); err == nil {
 		t.Error("chess is playable")
 	}
-	g, _ := gameOf("gomoku")
-	if _, err := g.plan(answers{"MySymbol": "X", "LastMove": "-1 -1", "Params": "3 3"}, judge.Seat{}, nil); err == nil || !strings.Contains(err.Error(), "no view") {
+	g, _ := playableGame("gomoku")
+	if _, err := g.Play(playSeat(answers{"MySymbol": "X", "LastMove": "-1 -1", "Params": "3 3"}, judge.Seat{}, nil)); err == nil || !strings.Contains(err.Error(), "no view") {
 		t.Errorf("gomoku without a view: %v", err)
 	}
+}
+
+// playableGame finds the game named name in the catalog, when a person
+// can play it.
+func playableGame(name string) (games.Playable, error) {
+	v, err := catalog.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	g, ok := v.Game.(games.Playable)
+	if !ok {
+		return nil, fmt.Errorf("%s is not games.Playable", name)
+	}
+	return g, nil
+}
+
+// parser is how the answer to the first question of a turn of game
+// becomes commands, as a person plays it.
+func parser(game string) func(string) ([]string, error) {
+	q := map[string]answers{
+		"gomoku":   {"MySymbol": "X", "LastMove": "-1 -1", "Params": "3 3"},
+		"connect4": {"MySymbol": "X", "LastMove": "-1"},
+		"battleship": {"Phase": "fire", "Params": "3 2 0 1 0 0 0 0",
+			"LastShot": "-1 -1 none", "OpponentShots": "0", "ShipsRemaining": "1"},
+		"splix": {"MySeat": "0", "CurrentTurn": "1", "TurnsLeft": "9", "Position": "1 1 N", "Players": "", "View": "A"},
+	}[game]
+	v := view(kindGrid(games.KindStones, "---", "---", "---"), kindGrid(games.KindSea, "---", "---"))
+	g, err := playableGame(game)
+	if err != nil {
+		return func(string) ([]string, error) { return nil, err }
+	}
+	p, err := g.Play(playSeat(q, judge.Seat{Index: 0}, v))
+	if err != nil || len(p.Steps) == 0 {
+		return func(string) ([]string, error) { return nil, fmt.Errorf("%s: no question: %v", game, err) }
+	}
+	return p.Steps[0].Parse
 }
 
 func view(grids ...games.Grid) *games.View { return &games.View{Grids: grids} }
@@ -257,6 +253,7 @@ func playMatch(t *testing.T, variant string, params games.Params, seat int, pers
 	if err != nil {
 		t.Fatal(err)
 	}
+	person.Game = v.Game
 	ents := append([]judge.Entrant(nil), others[:seat]...)
 	ents = append(ents, person)
 	ents = append(ents, others[seat:]...)
@@ -436,7 +433,7 @@ func TestHumanTimed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		silent := &silentConsole{}
 		res, err := judge.Run(t.Context(), judge.Match{Game: v.Game, Name: v.Name, Params: p, Limits: judge.DefaultLimits,
-			Entrants: []judge.Entrant{Person{Console: silent, Timed: true}, goPlayer{name: "last", f: lastEmpty}}})
+			Entrants: []judge.Entrant{Person{Console: silent, Game: v.Game, Timed: true}, goPlayer{name: "last", f: lastEmpty}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -498,15 +495,15 @@ func TestHumanBoards(t *testing.T) {
 			"Players": "", "View": "#.b\n#B1\n#10"}, nil,
 			[]string{"around you: \x00\x00\x20\x00\x00\x02\x00\x02\x01"}, "", 0, "Steer with the arrow keys"},
 	} {
-		g, _ := gameOf(tt.game)
-		p, err := g.plan(tt.q, judge.Seat{Index: tt.seat}, tt.view)
+		g, _ := playableGame(tt.game)
+		p, err := g.Play(playSeat(tt.q, judge.Seat{Index: tt.seat}, tt.view))
 		if err != nil {
 			t.Fatalf("%s: %v", tt.game, err)
 		}
-		if p.board == nil {
+		if p.Board == nil {
 			t.Fatalf("%s: no board", tt.game)
 		}
-		b := p.board()
+		b := p.Board()
 		var got []string
 		for _, gr := range b.Grids {
 			got = append(got, gr.Name+": "+string(gr.Cells))
@@ -514,45 +511,17 @@ func TestHumanBoards(t *testing.T) {
 		if strings.Join(got, " | ") != strings.Join(tt.grids, " | ") {
 			t.Errorf("%s: grids %q, want %q", tt.game, got, tt.grids)
 		}
-		if st := p.steps[0]; st.click != tt.click || st.clickGrid != tt.grid {
-			t.Errorf("%s: a click is %q on grid %d, want %q on %d", tt.game, st.click, st.clickGrid, tt.click, tt.grid)
+		if st := p.Steps[0]; st.Click != tt.click || st.Grid != tt.grid {
+			t.Errorf("%s: a click is %q on grid %d, want %q on %d", tt.game, st.Click, st.Grid, tt.click, tt.grid)
 		}
-		if say := p.news + "\n" + p.status; !strings.Contains(say, tt.say) || strings.Contains(say, "0  ") {
+		if say := p.News + "\n" + p.Status; !strings.Contains(say, tt.say) || strings.Contains(say, "0  ") {
 			t.Errorf("%s: says %q, want %q and no text drawing", tt.game, say, tt.say)
 		}
 	}
-	g, _ := gameOf("tictactoe")
-	p, _ := g.plan(answers{"MySymbol": "X", "LastMove": "1 0", "Params": "3 3"}, judge.Seat{}, stones)
-	if m := p.board().Marks; len(m) != 1 || m[0] != stones.Marks[0] {
+	g, _ := playableGame("tictactoe")
+	p, _ := g.Play(playSeat(answers{"MySymbol": "X", "LastMove": "1 0", "Params": "3 3"}, judge.Seat{}, stones))
+	if m := p.Board().Marks; len(m) != 1 || m[0] != stones.Marks[0] {
 		t.Errorf("tic-tac-toe's marks: %+v", m)
-	}
-	if b := splixBoard("#.b\n#B1\n#10"); len(b.Marks) != 1 || b.Marks[0] != (games.Mark{X: 1, Y: 1, Seat: 1, Kind: games.MarkHead}) {
-		t.Errorf("splix's heads: %+v", b.Marks)
-	}
-}
-
-// random places the rest of a fleet where it fits, clear of the ships
-// placed, and leaves the fleet as it was when it cannot.
-func TestHumanFleetRandom(t *testing.T) {
-	fl := &fleet{w: 5, h: 3, at: map[[2]int]bool{}}
-	if _, err := fl.place("0,0-4,0", 5); err != nil {
-		t.Fatal(err)
-	}
-	for _, intN := range []func(int) int{func(int) int { return 0 }, func(n int) int { return n - 1 }} {
-		f := &fleet{w: fl.w, h: fl.h, at: maps.Clone(fl.at), placed: 1}
-		cmds, err := f.random([]int{5, 3}, intN)
-		if err != nil || len(cmds) != 2 || f.placed != 3 || len(f.at) != 13 {
-			t.Fatalf("%q, %v; %d ships on %d cells", cmds, err, f.placed, len(f.at))
-		}
-		if !strings.HasPrefix(cmds[0], "PlaceShip ") || !strings.HasSuffix(cmds[0], ",1-4,1") && !strings.HasSuffix(cmds[0], ",2-4,2") {
-			t.Errorf("the ship of 5 at %q", cmds[0])
-		}
-	}
-	if _, err := fl.random([]int{5, 5, 5}, func(int) int { return 0 }); err == nil || !strings.Contains(err.Error(), "no room") {
-		t.Errorf("three ships of 5 more on 5×3: %v", err)
-	}
-	if fl.placed != 1 || len(fl.at) != 5 {
-		t.Errorf("after no room: %d ships on %d cells", fl.placed, len(fl.at))
 	}
 }
 

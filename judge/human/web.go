@@ -34,6 +34,7 @@ type Web struct {
 
 	game  string
 	board *webBoard // the board drawn, nil before the first
+	help  string    // how to answer, in the game's words
 
 	mu      sync.Mutex
 	texts   []string      // everything shown, in order
@@ -68,6 +69,13 @@ type webBoard struct {
 	Click  string       `json:"click"`
 	Grid   int          `json:"grid"`
 	Status string       `json:"status,omitempty"`
+	// Palette is Board.Palette, by cell value, as the viewer reads it.
+	Palette map[int]webPaint `json:"palette,omitempty"`
+}
+
+type webPaint struct {
+	Glyph  string `json:"glyph"`
+	Colour string `json:"colour"`
 }
 
 type webGrid struct {
@@ -88,6 +96,12 @@ func (w *Web) Draw(b Board) {
 	if wb.Marks == nil {
 		wb.Marks = []games.Mark{}
 	}
+	if b.Palette != nil {
+		wb.Palette = make(map[int]webPaint, len(b.Palette))
+		for c, p := range b.Palette {
+			wb.Palette[int(c)] = webPaint{Glyph: p.Glyph, Colour: p.Colour}
+		}
+	}
 	for _, g := range b.Grids {
 		wb.Grids = append(wb.Grids, webGrid{Name: g.Name, Kind: g.Kind, W: g.W, H: g.H, Cells: slices.Clone(g.Cells)})
 	}
@@ -95,6 +109,16 @@ func (w *Web) Draw(b Board) {
 	defer w.mu.Unlock()
 	w.board = wb
 	w.bump()
+}
+
+// Help implements Helper.
+func (w *Web) Help(text string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if text != w.help {
+		w.help = text
+		w.bump()
+	}
 }
 
 // Show implements Console.
@@ -163,6 +187,7 @@ type webState struct {
 	Texts  []string `json:"texts"` // shown since the page's last poll
 	From   int      `json:"from"`  // the index of Texts[0] among all texts
 	Prompt string   `json:"prompt"`
+	Help   string   `json:"help,omitempty"` // how to answer
 	Key    bool     `json:"key"`
 	Over   string   `json:"over"`
 	Ending *Ending  `json:"ending,omitempty"`
@@ -240,7 +265,7 @@ func (w *Web) state(rw http.ResponseWriter, r *http.Request) {
 	}
 	from = min(max(from, 0), len(w.texts))
 	st := webState{Game: w.game, Seq: w.seq, Texts: append([]string{}, w.texts[from:]...), From: from,
-		Prompt: w.prompt, Key: w.key, Over: w.over, Ending: w.ending}
+		Prompt: w.prompt, Help: w.help, Key: w.key, Over: w.over, Ending: w.ending}
 	if w.Viewer != nil {
 		st.Board = w.board
 	}

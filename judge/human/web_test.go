@@ -222,7 +222,7 @@ func TestWebPageText(t *testing.T) {
 	}
 	srv := httptest.NewServer(w)
 	defer srv.Close()
-	w.Show("Refused: PlaceSymbol 9 9. Try again.\n" + strings.Join(drawGrid(grid(3, 3, "-"), true), "\n"))
+	w.Show("Refused: PlaceSymbol 9 9. Try again.\n" + strings.Join(games.DrawGrid(grid(3, 3, "-"), true), "\n"))
 	w.Show(`"a" is not a cell`)
 	got := make(chan string, 1)
 	go func() {
@@ -256,5 +256,29 @@ func TestWebPageText(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("no answer")
+	}
+}
+
+// The page is told how to answer, in the game's words, and how the
+// game's cells are drawn.
+func TestWebHelpAndPalette(t *testing.T) {
+	w := NewWeb("othello")
+	w.Viewer = []byte("viewer")
+	srv := httptest.NewServer(w)
+	defer srv.Close()
+	w.Help("Click a cell, or type x y; p: Pass; or type a command.")
+	w.Draw(Board{Grids: []games.Grid{{Name: "board", W: 2, H: 1, Cells: []byte(".B")}}, Click: ClickCell,
+		Palette: games.Palette{'.': {Glyph: " ", Colour: "#2e7d32"}, 'B': {Glyph: "●", Colour: "#000000"}}})
+	r, err := http.Get(srv.URL + "/state?seq=-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	for _, want := range []string{`"help":"Click a cell, or type x y; p: Pass; or type a command."`,
+		`"palette":{"46":{"glyph":" ","colour":"#2e7d32"},"66":{"glyph":"●","colour":"#000000"}}`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the state does not say %s:\n%s", want, b)
+		}
 	}
 }

@@ -29,6 +29,34 @@ type Data struct {
 	// Points are where the match turned, as judge explain says them:
 	// the result banner lists them, each linked to its turn.
 	Points []judge.Point `json:"points,omitempty"`
+	// Palette is how the game draws a cell, by value (games.Painter): the
+	// viewer draws by it the grids of a kind it has no drawing of its own
+	// for.
+	Palette Palette `json:"palette,omitempty"`
+}
+
+// Palette is a games.Palette as the viewer reads it: by cell value (a
+// number; JSON writes it as a string).
+type Palette map[int]Paint
+
+// Paint is a games.Paint as the viewer reads it.
+type Paint struct {
+	Glyph  string `json:"glyph"`
+	Colour string `json:"colour"`
+}
+
+// PaletteOf is g's palette for the viewer, or nil for a game that gives
+// none.
+func PaletteOf(g games.Game) Palette {
+	pt, ok := g.(games.Painter)
+	if !ok {
+		return nil
+	}
+	out := Palette{}
+	for c, p := range pt.Palette() {
+		out[int(c)] = Paint{Glyph: p.Glyph, Colour: p.Colour}
+	}
+	return out
 }
 
 // Bot is a seat's bot, without its transcript (which Frame holds turn by
@@ -67,7 +95,7 @@ var ErrNoView = errors.New("the game's states cannot be drawn (no View)")
 
 // Decode plays rp through g's rules and gives what the viewer draws.
 func Decode(g games.Game, rp *judge.Replay) (*Data, error) {
-	d := &Data{Game: rp.Game, Params: rp.Params, Seed: rp.Seed, Sandbox: rp.Sandbox, Outcome: rp.Outcome}
+	d := &Data{Game: rp.Game, Params: rp.Params, Seed: rp.Seed, Sandbox: rp.Sandbox, Outcome: rp.Outcome, Palette: PaletteOf(g)}
 	for _, b := range rp.Bots {
 		d.Bots = append(d.Bots, Bot{Name: b.Name, Command: b.Command, Stderr: b.Stderr, StderrBytes: b.StderrBytes})
 	}

@@ -206,6 +206,35 @@
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(off, ox, oy, info.w * cell, info.h * cell);
   }
+  // A grid of a kind the viewer has no drawing of its own for is drawn by
+  // its game's palette (D.palette, by cell value): each cell filled with
+  // its colour, its glyph over it in black or white, whichever shows.
+  const PALETTE = D.palette || {};
+  function contrast(hex) {
+    const n = parseInt(String(hex).slice(1), 16);
+    return 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255) > 150 ? "#000" : "#fff";
+  }
+  function drawCells(g, cells, ox, oy) {
+    const info = D.grids[g];
+    ctx.font = Math.floor(cell * 0.7) + "px sans-serif";
+    ctx.textAlign = "center"; ctx.textBaseline = "middle";
+    for (let y = 0; y < info.h; y++) {
+      for (let x = 0; x < info.w; x++) {
+        const c = cells[y * info.w + x], p = PALETTE[c] || { glyph: String.fromCharCode(c), colour: "#f6f6f6" };
+        const px = ox + x * cell, py = oy + y * cell;
+        ctx.fillStyle = p.colour;
+        ctx.fillRect(px, py, cell, cell);
+        if (p.glyph && p.glyph.trim() && cell >= 8) {
+          ctx.fillStyle = contrast(p.colour);
+          ctx.fillText(p.glyph, px + cell / 2, py + cell / 2 + 1);
+        }
+      }
+    }
+    ctx.strokeStyle = "rgba(0,0,0,0.2)";
+    ctx.lineWidth = 1;
+    for (let i = 0; i <= info.w; i++) { ctx.beginPath(); ctx.moveTo(ox + i * cell + 0.5, oy); ctx.lineTo(ox + i * cell + 0.5, oy + info.h * cell); ctx.stroke(); }
+    for (let j = 0; j <= info.h; j++) { ctx.beginPath(); ctx.moveTo(ox, oy + j * cell + 0.5); ctx.lineTo(ox + info.w * cell, oy + j * cell + 0.5); ctx.stroke(); }
+  }
   function drawMarks() {
     for (const m of D.frames[frame].marks) {
       const [ox, oy] = origin(m.g);
@@ -309,7 +338,8 @@
       drawAxes(g);
       if (kind === "land") drawLand(g, cells, ox, oy);
       else if (kind === "sea") drawSea(g, cells, ox, oy);
-      else drawStones(g, cells, ox, oy, kind === "discs");
+      else if (kind === "stones" || kind === "discs") drawStones(g, cells, ox, oy, kind === "discs");
+      else drawCells(g, cells, ox, oy);
     }
     drawMarks();
     drawHighlight();
