@@ -73,20 +73,23 @@ func TestImportRules(t *testing.T) {
 		// The configuration and the tournament know no kind of player
 		// and no sandbox: bots (and its contest glue) make players.
 		"judge/judge/config":     {},
-		"judge/judge/tournament": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/sprt"},
+		"judge/judge/tournament": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/sprt", "judge/judge/ratings"},
+		// Ratings are fitted from games alone.
+		"judge/judge/ratings": {},
 		"judge/judge/bots": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
 			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/"},
 		"judge/judge/bots/contest": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
 			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/",
-			"judge/judge/bots", "judge/judge/tournament", "judge/judge/sprt"},
+			"judge/judge/bots", "judge/judge/tournament", "judge/judge/sprt", "judge/judge/ratings"},
 		// The arena plays through bots and the tournament's code; its
 		// uploads are unpacked by a package that knows nothing else.
 		"judge/judge/arena/unpack": {},
 		"judge/judge/arena": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
 			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/",
-			"judge/judge/bots", "judge/judge/bots/contest", "judge/judge/tournament", "judge/judge/sprt", "judge/judge/arena/unpack"},
+			"judge/judge/bots", "judge/judge/bots/contest", "judge/judge/tournament", "judge/judge/sprt", "judge/judge/arena/unpack",
+			"judge/judge/ratings"},
 		"judge/judge/serve": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/sprt",
-			"judge/judge/tournament", "judge/judge/replayview"},
+			"judge/judge/tournament", "judge/judge/replayview", "judge/judge/ratings"},
 		"judge/judge/httpbot":    {"judge/games", "judge/judge", "judge/judge/goplayer"},
 		"judge/judge/human":      {"judge/games", "judge/judge", "judge/judge/goplayer"},
 		"judge/judge/replayview": {"judge/games", "judge/judge"},

@@ -12,17 +12,17 @@ import (
 	"sort"
 	"strings"
 
-	"judge/judge/tournament"
+	"judge/judge/ratings"
 )
 
 // ladder is the state of the ladder: the active submissions, their
 // finished ladder matches with each other, and the ratings the
-// tournament's rating fit gives them.
+// rating fit gives them (package ratings).
 type ladder struct {
 	subs   []int64  // active submissions, by id
 	names  []string // their entrants
 	idx    map[int64]int
-	games  []tournament.Game
+	games  []ratings.Game
 	played []int
 	wins   []int
 	draws  []int
@@ -32,7 +32,7 @@ type ladder struct {
 	failures []int
 	// pairs[i][j] is how many games submissions i and j played together.
 	pairs   [][]int
-	ratings []tournament.Rating
+	ratings []ratings.Rating
 	// last is the last match read: only later ones are read again while
 	// the active submissions stay the same.
 	last int64
@@ -90,7 +90,7 @@ func (a *Arena) readLadder(ctx context.Context, stale int) (*ladder, error) {
 		return nil, err
 	}
 	if !l.fit && (stale == 0 || l.ratings == nil || len(l.games)-l.fitted > l.fitted/stale) {
-		l.ratings = tournament.FitRatings(len(l.subs), l.games).Ratings
+		l.ratings = ratings.FitRatings(len(l.subs), l.games).Ratings
 		l.fit, l.fitted = true, len(l.games)
 	}
 	a.ladder = l
@@ -112,7 +112,7 @@ func newLadder(subs []int64, names []string) *ladder {
 
 // add adds a game between l's submissions, won by the seat winner (-1:
 // a draw).
-func (l *ladder) add(g tournament.Game, winner int) {
+func (l *ladder) add(g ratings.Game, winner int) {
 	l.games, l.fit = append(l.games, g), false
 	for k, i := range g.Players {
 		l.played[i]++
@@ -175,7 +175,7 @@ func (l *ladder) read(ctx context.Context, a *Arena) error {
 	var cur int64 = -1
 	var seats []seat
 	flush := func() {
-		g := tournament.Game{}
+		g := ratings.Game{}
 		for _, s := range seats {
 			i, ok := l.idx[s.sub]
 			if !ok {

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"judge/judge/tournament"
+	"judge/judge/ratings"
 )
 
 // simGame is a finished ladder match of a simulation: its seats'
@@ -97,7 +97,7 @@ func (s *ladderSim) reread() {
 }
 
 func (s *ladderSim) add(l *ladder, g simGame) {
-	tg := tournament.Game{Scores: g.scores}
+	tg := ratings.Game{Scores: g.scores}
 	for _, id := range g.subs {
 		i, ok := l.idx[id]
 		if !ok {
@@ -118,7 +118,7 @@ func (s *ladderSim) add(l *ladder, g simGame) {
 func (s *ladderSim) refit() {
 	l := s.l
 	if l.ratings == nil || len(l.games)-l.fitted > l.fitted/staleRatings {
-		l.ratings = tournament.FitRatings(len(l.subs), l.games).Ratings
+		l.ratings = ratings.FitRatings(len(l.subs), l.games).Ratings
 		l.fitted = len(l.games)
 	}
 }
@@ -374,7 +374,7 @@ func TestLadderRatingsRecoverStrengths(t *testing.T) {
 	var widths []float64
 	for _, games := range []int{200, 2000} {
 		s.run(games - len(s.all))
-		fit := tournament.FitRatings(len(s.subs), s.l.games)
+		fit := ratings.FitRatings(len(s.subs), s.l.games)
 		w := 0.0
 		for _, r := range fit.Ratings {
 			w += r.High - r.Low
@@ -402,7 +402,7 @@ func TestLadderRatingsRecoverStrengths(t *testing.T) {
 
 // spearman is the rank correlation of the true strengths (in increasing
 // order) and the fitted ratings.
-func spearman(elos []float64, rs []tournament.Rating) float64 {
+func spearman(elos []float64, rs []ratings.Rating) float64 {
 	n := len(rs)
 	idx := make([]int, n)
 	for i := range idx {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"judge/judge/ratings"
 	"judge/judge/tournament"
 )
 
@@ -17,13 +18,13 @@ func ladderOf(pairs [][]int, elos, widths []float64) *ladder {
 		subs[i] = int64(i + 1)
 	}
 	l := newLadder(subs, nil)
-	l.ratings = make([]tournament.Rating, n)
+	l.ratings = make([]ratings.Rating, n)
 	for i := range pairs {
 		for j := range pairs[i] {
 			l.pairs[i][j] = pairs[i][j] + pairs[j][i]
 			l.played[i] += pairs[i][j] + pairs[j][i]
 		}
-		l.ratings[i] = tournament.Rating{Elo: elos[i], Low: elos[i] - widths[i]/2, High: elos[i] + widths[i]/2}
+		l.ratings[i] = ratings.Rating{Elo: elos[i], Low: elos[i] - widths[i]/2, High: elos[i] + widths[i]/2}
 	}
 	return l
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"judge/judge"
+	"judge/judge/ratings"
 )
 
 // Standings are the table of a tournament. standings.json is this value:
@@ -141,10 +142,10 @@ func ComputeStandings(h *Header, names []string, excluded []Excluded, recs []*Ma
 		rows[i].Name = n
 	}
 	multi := multiplayer(h, recs)
-	var games []Game
+	var games []ratings.Game
 	used := 0
 	for _, r := range recs {
-		g := Game{}
+		g := ratings.Game{}
 		ok := true
 		for _, p := range r.Players {
 			i, known := idx[p.Name]
@@ -181,7 +182,7 @@ func ComputeStandings(h *Header, names []string, excluded []Excluded, recs []*Ma
 			row.Failures.add(p.Status, r.ID, p.Reason)
 		}
 	}
-	fit := FitRatings(len(names), games)
+	fit := ratings.FitRatings(len(names), games)
 	for i := range rows {
 		row := &rows[i]
 		if row.Played > 0 {
@@ -229,7 +230,7 @@ func ComputeStandings(h *Header, names []string, excluded []Excluded, recs []*Ma
 }
 
 // priorNote says why fit needed its prior, naming the bots.
-func priorNote(fit Fit, names []string) string {
+func priorNote(fit ratings.Fit, names []string) string {
 	if !fit.Prior {
 		return ""
 	}
