@@ -18,10 +18,6 @@ import (
 	"judge/judge/tournament"
 )
 
-// sandboxRetries is how many times a match is played again when a bot's
-// sandbox failed under it.
-const sandboxRetries = 3
-
 // idle is how long Run waits for work when there is none, at most.
 const idle = 500 * time.Millisecond
 

@@ -26,6 +26,7 @@ import (
 
 	"judge/games"
 	"judge/judge"
+	"judge/judge/play"
 )
 
 // ErrInterrupted is returned when the context ends a tournament early.
@@ -59,7 +60,7 @@ type Options struct {
 	Process Process
 	// Retry, when set, tells a match's failure that is no one's loss —
 	// a bot's sandbox that failed under it —: the match is played again,
-	// a few times at most.
+	// a few times at most (play.Options.Retry).
 	Retry func(error) bool
 	// Lateness, when set, says how late the bots are: the share of their
 	// recent turns' time limits they spent runnable but not running, and
@@ -298,7 +299,7 @@ func openOut(out string, log io.Writer, p *Progress, what string, dups bool) (*S
 		store.Close()
 		return nil, "", err
 	}
-	removeTemps(replays)
+	play.RemoveTemps(replays)
 	return store, replays, nil
 }
 
@@ -701,11 +702,11 @@ func (r *recorder) run() {
 // record writes a played match: the replay first, then the record, each
 // durably.
 func (t *tourney) record(p played) error {
-	if err := writeReplay(filepath.Join(t.o.Out, p.replay), p.rp); err != nil {
+	err := play.Record(filepath.Join(t.o.Out, p.replay), p.rp, func(int64) error {
+		return t.store.Append(&Record{Kind: KindMatch, Match: p.rec})
+	})
+	if err != nil {
 		return fmt.Errorf("match %s: %w", p.rec.ID, err)
-	}
-	if err := t.store.Append(&Record{Kind: KindMatch, Match: p.rec}); err != nil {
-		return err
 	}
 	t.progress.finished(p.rec)
 	return nil
@@ -717,10 +718,6 @@ func (t *tourney) admission() *admission {
 	t.admitOnce.Do(func() { t.admit = newAdmission(t.progress, t.o.Lateness) })
 	return t.admit
 }
-
-// sandboxRetries is how many times a match is played again when a bot's
-// sandbox failed under it (Options.Retry).
-const sandboxRetries = 3
 
 // play plays one fixture, and returns what to record of it.
 func (t *tourney) play(ctx context.Context, f Fixture) (played, error) {
@@ -738,15 +735,9 @@ func (t *tourney) play(ctx context.Context, f Fixture) (played, error) {
 	for i, s := range f.Seats {
 		m.Entrants[i] = t.ents[s].Entrant
 	}
-	start := time.Now()
-	res, err := judge.Run(ctx, m)
-	// A bot's sandbox that failed under it is no one's loss: the match
-	// is played again, in new sandboxes, a few times at most.
-	for try := 1; err != nil && t.o.Retry != nil && t.o.Retry(err) && ctx.Err() == nil && try <= sandboxRetries; try++ {
+	res, wall, err := play.Match(ctx, m, play.Options{Retry: t.o.Retry, Again: func(err error) {
 		t.o.Progress.say(t.o.Log, "match %s: %v; playing it again\n", f.ID, err)
-		start = time.Now()
-		res, err = judge.Run(ctx, m)
-	}
+	}})
 	if err != nil {
 		if ctx.Err() != nil {
 			return played{}, ctx.Err()
@@ -767,7 +758,7 @@ func (t *tourney) play(ctx context.Context, f Fixture) (played, error) {
 		ID: f.ID, Round: f.Round, Group: f.Group, Index: f.Index,
 		Seed: m.Seed, Winner: res.Winner, Turns: res.Turns, Reason: res.Reason,
 		Players: res.Players, Replay: rel,
-		WallMS: time.Since(start).Milliseconds(),
+		WallMS: wall.Milliseconds(),
 		SHA256: hashes,
 	}
 	return played{replay: rel, rp: res.Replay, rec: rec}, nil
@@ -952,23 +943,4 @@ func headerDiff(a, b *Header) string {
 		return fmt.Sprintf("parameters %s, not %s", ja, jb)
 	}
 	return ""
-}
-
-// writeReplay writes a replay durably and atomically.
-func writeReplay(path string, r *judge.Replay) error {
-	b, err := judge.EncodeReplay(r)
-	if err != nil {
-		return err
-	}
-	return judge.WriteFileSync(path, b, false)
-}
-
-// removeTemps removes the temporary files a killed run left.
-func removeTemps(dir string) {
-	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		if filepath.Ext(e.Name()) == ".tmp" {
-			os.Remove(filepath.Join(dir, e.Name()))
-		}
-	}
 }
