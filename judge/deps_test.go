@@ -74,16 +74,18 @@ func TestImportRules(t *testing.T) {
 		// and no sandbox: bots (and its contest glue) make players.
 		"judge/judge/config": {},
 		"judge/judge/tournament": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/sprt",
-			"judge/judge/play", "judge/judge/ratings"},
-		// The runner that plays a contest's matches, and the ratings,
-		// serve the tournament and the arena and know neither.
-		"judge/judge/play":    {"judge/games", "judge/judge"},
-		"judge/judge/ratings": {},
+			"judge/judge/play", "judge/judge/ratings", "judge/judge/standings"},
+		// The runner that plays a contest's matches, the ratings and the
+		// standings' lines serve the tournament and the arena and know
+		// neither.
+		"judge/judge/play":      {"judge/games", "judge/judge"},
+		"judge/judge/ratings":   {},
+		"judge/judge/standings": {"judge/games", "judge/judge"},
 		"judge/judge/bots": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
 			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/"},
 		"judge/judge/bots/contest": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
 			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/",
-			"judge/judge/bots", "judge/judge/tournament", "judge/judge/sprt", "judge/judge/play", "judge/judge/ratings"},
+			"judge/judge/bots", "judge/judge/tournament", "judge/judge/sprt", "judge/judge/play", "judge/judge/ratings", "judge/judge/standings"},
 		// The arena plays through bots and the shared runner (play), and
 		// runs its final as a tournament; its uploads are unpacked by a
 		// package that knows nothing else.
@@ -91,9 +93,9 @@ func TestImportRules(t *testing.T) {
 		"judge/judge/arena": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
 			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/",
 			"judge/judge/bots", "judge/judge/bots/contest", "judge/judge/tournament", "judge/judge/sprt", "judge/judge/arena/unpack",
-			"judge/judge/play", "judge/judge/ratings"},
+			"judge/judge/play", "judge/judge/ratings", "judge/judge/standings"},
 		"judge/judge/serve": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/sprt",
-			"judge/judge/tournament", "judge/judge/replayview", "judge/judge/play", "judge/judge/ratings"},
+			"judge/judge/tournament", "judge/judge/replayview", "judge/judge/play", "judge/judge/ratings", "judge/judge/standings"},
 		"judge/judge/httpbot":    {"judge/games", "judge/judge", "judge/judge/goplayer"},
 		"judge/judge/human":      {"judge/games", "judge/judge", "judge/judge/goplayer"},
 		"judge/judge/replayview": {"judge/games", "judge/judge"},
@@ -144,13 +146,14 @@ func TestImportRules(t *testing.T) {
 }
 
 // TestOneRunner: the tournament and the arena play their matches with
-// one runner (judge/play: retries, durable replays) and rate with one
-// fit (judge/ratings), each imported directly; the arena uses of the
+// one runner (judge/play: retries, durable replays), rate with one fit
+// (judge/ratings) and count their tables' lines with one type
+// (judge/standings), each imported directly; the arena uses of the
 // tournament only what runs its final tournament and prepares its bots,
 // never a copy of the runner or the ratings reached through it.
 func TestOneRunner(t *testing.T) {
 	pkgs := listPackages(t)
-	shared := []string{"judge/judge/play", "judge/judge/ratings"}
+	shared := []string{"judge/judge/play", "judge/judge/ratings", "judge/judge/standings"}
 	for _, path := range []string{"judge/judge/tournament", "judge/judge/arena"} {
 		p, ok := pkgs[path]
 		if !ok {

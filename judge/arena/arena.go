@@ -164,18 +164,6 @@ type Submission struct {
 	Replays []string // the replays of its test matches
 }
 
-// Standing is an entrant's place on the ladder, by its active
-// submission's ladder matches.
-type Standing struct {
-	Rank                        int
-	Name                        string
-	Played, Wins, Draws, Losses int
-	// Failures are the losses by its own fault: a crash, a timeout,
-	// an illegal move, a protocol fault.
-	Failures          int
-	Rating, Low, High float64
-}
-
 // Match is a finished match.
 type Match struct {
 	ID    int64

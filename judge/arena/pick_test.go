@@ -22,7 +22,7 @@ func ladderOf(pairs [][]int, elos, widths []float64) *ladder {
 	for i := range pairs {
 		for j := range pairs[i] {
 			l.pairs[i][j] = pairs[i][j] + pairs[j][i]
-			l.played[i] += pairs[i][j] + pairs[j][i]
+			l.rows[i].Played += pairs[i][j] + pairs[j][i]
 		}
 		l.ratings[i] = ratings.Rating{Elo: elos[i], Low: elos[i] - widths[i]/2, High: elos[i] + widths[i]/2}
 	}

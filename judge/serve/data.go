@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"judge/judge"
+	"judge/judge/standings"
 	"judge/judge/tournament"
 )
 
@@ -380,11 +381,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 
 // BotPage is what a bot's page shows.
 type BotPage struct {
-	Name     string               `json:"name"`
-	Game     string               `json:"game"`
-	Standing *tournament.Standing `json:"standing,omitempty"`
-	Against  []Against            `json:"against"` // the bot's row of the head-to-head table
-	Matches  []BotMatch           `json:"matches"` // every match it played, in the order recorded
+	Name     string              `json:"name"`
+	Game     string              `json:"game"`
+	Standing *standings.Standing `json:"standing,omitempty"`
+	Against  []Against           `json:"against"` // the bot's row of the head-to-head table
+	Matches  []BotMatch          `json:"matches"` // every match it played, in the order recorded
 }
 
 // Against is a bot's record against one opponent.
