@@ -82,7 +82,8 @@ func TestImportRules(t *testing.T) {
 		"judge/judge/ratings":   {},
 		"judge/judge/standings": {"judge/games", "judge/judge"},
 		"judge/judge/bots": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
-			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/"},
+			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/",
+			"judge/judge/play"},
 		"judge/judge/bots/contest": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
 			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/",
 			"judge/judge/bots", "judge/judge/tournament", "judge/judge/sprt", "judge/judge/play", "judge/judge/ratings", "judge/judge/standings"},
@@ -148,9 +149,10 @@ func TestImportRules(t *testing.T) {
 // TestOneRunner: the tournament and the arena play their matches with
 // one runner (judge/play: retries, durable replays), rate with one fit
 // (judge/ratings) and count their tables' lines with one type
-// (judge/standings), each imported directly; the arena uses of the
-// tournament only what runs its final tournament and prepares its bots,
-// never a copy of the runner or the ratings reached through it.
+// (judge/standings), each imported directly; the arena takes its bots as
+// contestants of judge/play, and uses of the tournament only what runs
+// its final tournament, never a copy of the runner or the ratings
+// reached through it.
 func TestOneRunner(t *testing.T) {
 	pkgs := listPackages(t)
 	shared := []string{"judge/judge/play", "judge/judge/ratings", "judge/judge/standings"}
@@ -166,7 +168,7 @@ func TestOneRunner(t *testing.T) {
 		}
 	}
 	arena := pkgs["judge/judge/arena"]
-	allowed := []string{"Options", "Run", "Contestant", "Preparer"}
+	allowed := []string{"Options", "Run"}
 	fset := token.NewFileSet()
 	for _, f := range arena.GoFiles {
 		file, err := parser.ParseFile(fset, filepath.Join(arena.Dir, f), nil, 0)
@@ -191,7 +193,7 @@ func TestOneRunner(t *testing.T) {
 				return true
 			}
 			if id, ok := sel.X.(*ast.Ident); ok && id.Name == name && !slices.Contains(allowed, sel.Sel.Name) {
-				t.Errorf("%s: the arena uses tournament.%s: only %v (its final, its bots)", fset.Position(sel.Pos()), sel.Sel.Name, allowed)
+				t.Errorf("%s: the arena uses tournament.%s: only %v (its final)", fset.Position(sel.Pos()), sel.Sel.Name, allowed)
 			}
 			return true
 		})

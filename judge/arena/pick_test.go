@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"judge/judge/play"
 	"judge/judge/ratings"
-	"judge/judge/tournament"
 )
 
 // ladderOf is a ladder of the submissions 1, 2, … with pairs[i][j]
@@ -98,7 +98,10 @@ func TestPickLadder(t *testing.T) {
 // command line keeps the name the tournament gives it.
 func TestRefNames(t *testing.T) {
 	args := []string{"refs/random.c", "refs/random.py", "refs/greedy", "refs/random-2.c", "python3 bot.py"}
-	cs := []*tournament.Contestant{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}, {Name: "python3_bot_py"}}
+	var cs []*play.Contestant
+	for _, name := range []string{"a", "b", "c", "d", "python3_bot_py"} {
+		cs = append(cs, &play.Contestant{Bot: play.Bot{Name: name}})
+	}
 	got := refNames(args, cs)
 	want := []string{"ref-random", "ref-random-2", "ref-greedy", "ref-random-2-2", "ref-python3_bot_py"}
 	if !slices.Equal(got, want) {

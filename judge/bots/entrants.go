@@ -15,25 +15,19 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"judge/judge/httpbot"
+	"judge/judge/play"
 	"judge/judge/procbot"
 	"judge/judge/splixjava"
 )
 
 // Prepared is a bot argument made ready to play: built, loaded or
-// checked, named, and known by the hash of what it runs.
+// checked, named, and known by the hash of what it runs (play.Bot: its
+// Runtime is Languages.Runtime's), with how it runs.
 type Prepared struct {
-	Name string
-	Arg  string // as given: a path or a command line
+	play.Bot
 	Spec procbot.Spec
 	// Web is set for a web bot (http://…): it plays instead of Spec.
-	Web  *httpbot.Bot
-	Hash string // sha256 of what it runs: its sources, or its program
-	// Runtime is its language's version (Languages.Runtime): "" for a
-	// bot of no language.
-	Runtime string
-	Err     error // why it cannot play (a compile error, a runtime missing); nil when it can
-	// BuildLog is what its compiler said when it built (warnings).
-	BuildLog string
+	Web *httpbot.Bot
 }
 
 // Skipped is a file of a bots directory that is not taken as a bot, and
@@ -198,7 +192,7 @@ func PrepareAt(ctx context.Context, args []string, langs *Languages, level procb
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(jobs, 1))
 	for i, arg := range args {
-		e := &Prepared{Arg: arg}
+		e := &Prepared{Bot: play.Bot{Arg: arg}}
 		ents[i] = e
 		g.Go(func() error {
 			started(ctx, arg)

@@ -1,8 +1,10 @@
-// Package play plays a contest's matches, one at a time, as a tournament
-// and an arena both do: a match the judge failed under (a bot's sandbox,
-// not the bot) is played again, a few times at most; its replay is
-// written durably before its record, so that no record names a replay a
-// crash lost. It knows no tournament and no arena: the record is the
+// Package play is what every contest (a tournament, an arena) does with
+// its bots: it takes them as contestants (Bot, Contestant, made by a
+// Preparer its caller gives), and plays their matches one at a time: a
+// match the judge failed under (a bot's sandbox, not the bot) is played
+// again, a few times at most; its replay is written durably before its
+// record, so that no record names a replay a crash lost. It knows no
+// tournament and no arena, and no kind of bot: the record is the
 // caller's, and so is which of the judge's failures is worth another try.
 package play
 

@@ -642,7 +642,7 @@ func TestStandingsSayWhoIsMissing(t *testing.T) {
 	_, args := botDir(t)
 	out := filepath.Join(tempDir(t), "out")
 	o := options(t, out, tempDir(t), args)
-	o.Skipped = []Skipped{{Path: "bots/notes.txt", Why: "not executable, and no language for \".txt\" files"}}
+	o.Skipped = []Excluded{{Name: "bots/notes.txt", Error: "not executable, and no language for \".txt\" files"}}
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
@@ -671,7 +671,7 @@ func TestStandingsSayWhoIsMissing(t *testing.T) {
 func TestTooFewSaysWhy(t *testing.T) {
 	_, args := botDir(t)
 	o := options(t, filepath.Join(tempDir(t), "out"), tempDir(t), []string{args[1], args[2]})
-	o.Skipped = []Skipped{{Path: "bots/notes.txt", Why: "not executable, and no language for \".txt\" files"}}
+	o.Skipped = []Excluded{{Name: "bots/notes.txt", Error: "not executable, and no language for \".txt\" files"}}
 	_, err := Run(context.Background(), o)
 	if err == nil {
 		t.Fatal("a tournament of one bot played")

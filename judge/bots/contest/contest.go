@@ -1,7 +1,7 @@
-// Package contest gives a tournament or a sequential test its bots: it
-// makes BOT arguments contestants with package bots, and says how they
-// run as the tournament records it. The tournament knows no kind of bot;
-// this is where the two meet.
+// Package contest gives a tournament, a sequential test or an arena its
+// bots: it makes BOT arguments contestants (play.Contestant) with package
+// bots, and says how they run as the tournament records it. The
+// tournament knows no kind of bot; this is where the two meet.
 package contest
 
 import (
@@ -9,6 +9,7 @@ import (
 	"errors"
 
 	"judge/judge/bots"
+	"judge/judge/play"
 	"judge/judge/procbot"
 	"judge/judge/tournament"
 )
@@ -34,16 +35,15 @@ func UseSPRT(o *tournament.SPRTOptions, langs *bots.Languages, proc procbot.Opti
 // Preparer makes bot arguments contestants (bots.Prepare) that run as
 // proc says, sources built as langs says, Ruby contest players loaded at
 // proc's sandbox level.
-func Preparer(langs *bots.Languages, proc procbot.Options) tournament.Preparer {
-	return func(ctx context.Context, args []string, cache string, jobs int) ([]*tournament.Contestant, error) {
-		ps, err := bots.PrepareAt(bots.WithStart(bots.WithReady(ctx, tournament.OnReady(ctx)), tournament.OnStart(ctx)), args, langs, proc.Level, cache, jobs)
+func Preparer(langs *bots.Languages, proc procbot.Options) play.Preparer {
+	return func(ctx context.Context, b play.Batch) ([]*play.Contestant, error) {
+		ps, err := bots.PrepareAt(bots.WithStart(bots.WithReady(ctx, b.Ready), b.Started), b.Args, langs, proc.Level, b.Cache, b.Jobs)
 		if err != nil {
 			return nil, err
 		}
-		cs := make([]*tournament.Contestant, len(ps))
+		cs := make([]*play.Contestant, len(ps))
 		for i, p := range ps {
-			cs[i] = &tournament.Contestant{Name: p.Name, Arg: p.Arg, Hash: p.Hash, Runtime: p.Runtime, Err: p.Err,
-				BuildLog: p.BuildLog, Entrant: p.Entrant(proc)}
+			cs[i] = &play.Contestant{Bot: p.Bot, Entrant: p.Entrant(proc)}
 		}
 		return cs, nil
 	}
