@@ -21,7 +21,7 @@ func use(o *Options, langs *bots.Languages, proc procbot.Options) {
 	if io == "" {
 		io = procbot.AutoIO
 	}
-	o.Process = Process{
+	o.BotSettings = BotSettings{
 		Level: string(procbot.RunLevel(proc.Level)), IO: string(io), Env: proc.Env,
 		Memory: l.Memory, Procs: l.Procs, FileSize: l.FileSize, OpenFiles: l.OpenFiles, Tmp: l.TmpSize, Wall: l.Wall,
 	}

@@ -60,8 +60,9 @@ type Options struct {
 	// Prepare makes the bot arguments contestants (in Cache, at most Jobs
 	// at once): the caller's, who knows the kinds of bots.
 	Prepare play.Preparer
-	// Process is how the bots run, as it decides results (recorded).
-	Process Process
+	// BotSettings are how the bots run, as it decides results
+	// (recorded).
+	BotSettings BotSettings
 	// Retry, when set, tells a match's failure that is no one's loss —
 	// a bot's sandbox that failed under it —: the match is played again,
 	// a few times at most (play.Options.Retry).
@@ -440,7 +441,7 @@ func (t *tourney) skipped() []Excluded { return slices.Clone(t.o.Skipped) }
 // whose program changed is not refused: its matches are played again.
 func (t *tourney) recordRun() error {
 	o, store := &t.o, t.store
-	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: t.excluded, Skipped: t.skipped(), Sandbox: o.Process.Level,
+	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: t.excluded, Skipped: t.skipped(), Sandbox: o.BotSettings.Level,
 		Settings: RunSettings(o), Command: o.Command, Dir: o.Dir}
 	for _, e := range t.ents {
 		run.Entrants = append(run.Entrants, EntrantInfo{Name: e.Name, SHA256: e.Hash, Runtime: e.Runtime})

@@ -264,7 +264,7 @@ func TestTournament(t *testing.T) {
 		want   string
 	}{
 		{func(o *Options) { o.Match.Limits.Turn = 5 * time.Millisecond }, "turn 1s then, 5ms now"},
-		{func(o *Options) { o.Process.Memory = 128 << 20 }, "memory 256MiB then, 128MiB now"},
+		{func(o *Options) { o.BotSettings.Memory = 128 << 20 }, "memory 256MiB then, 128MiB now"},
 	} {
 		o5 := o
 		tc.change(&o5)

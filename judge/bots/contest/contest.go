@@ -15,11 +15,11 @@ import (
 )
 
 // Use makes o's bots contestants as langs says, run as proc says: o's
-// Prepare, Process, Retry and Lateness, and its matches served one CPU at
+// Prepare, BotSettings, Retry and Lateness, and its matches served one CPU at
 // a time.
 func Use(o *tournament.Options, langs *bots.Languages, proc procbot.Options) {
 	o.Prepare = Preparer(langs, proc)
-	o.Process = Process(proc)
+	o.BotSettings = BotSettings(proc)
 	o.Retry = IsSandboxFailure
 	o.Lateness = procbot.Lateness
 	o.Match.Serve = procbot.OneCPU
@@ -49,15 +49,15 @@ func Preparer(langs *bots.Languages, proc procbot.Options) play.Preparer {
 	}
 }
 
-// Process is how bots run as proc says, every default filled in, as a
-// tournament records it.
-func Process(proc procbot.Options) tournament.Process {
+// BotSettings are how bots run as proc says, every default filled in, as
+// a tournament records it.
+func BotSettings(proc procbot.Options) tournament.BotSettings {
 	l := proc.SandboxLimits()
 	io := proc.IO
 	if io == "" {
 		io = procbot.AutoIO
 	}
-	return tournament.Process{
+	return tournament.BotSettings{
 		Level: string(procbot.RunLevel(proc.Level)), IO: string(io), Env: proc.Env,
 		Memory: l.Memory, Procs: l.Procs, FileSize: l.FileSize, OpenFiles: l.OpenFiles, Tmp: l.TmpSize, Wall: l.Wall,
 	}
