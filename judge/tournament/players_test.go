@@ -34,7 +34,7 @@ func use(o *Options, langs *bots.Languages, proc procbot.Options) {
 // says.
 func preparer(langs *bots.Languages, proc procbot.Options) play.Preparer {
 	return func(ctx context.Context, b play.Batch) ([]*play.Contestant, error) {
-		ps, err := bots.Prepare(bots.WithStart(bots.WithReady(ctx, b.Ready), b.Started), b.Args, langs, b.Cache, b.Jobs)
+		ps, err := bots.PrepareAt(ctx, b, langs, procbot.Auto)
 		if err != nil {
 			return nil, err
 		}

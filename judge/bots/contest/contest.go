@@ -37,7 +37,7 @@ func UseSPRT(o *tournament.SPRTOptions, langs *bots.Languages, proc procbot.Opti
 // proc's sandbox level.
 func Preparer(langs *bots.Languages, proc procbot.Options) play.Preparer {
 	return func(ctx context.Context, b play.Batch) ([]*play.Contestant, error) {
-		ps, err := bots.PrepareAt(bots.WithStart(bots.WithReady(ctx, b.Ready), b.Started), b.Args, langs, proc.Level, b.Cache, b.Jobs)
+		ps, err := bots.PrepareAt(ctx, b, langs, proc.Level)
 		if err != nil {
 			return nil, err
 		}
