@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"net/http"
 	"net/url"
 	"path"
@@ -408,21 +407,14 @@ type BotMatch struct {
 	Replay      string       `json:"replay"`
 }
 
-// result is how the standings count the match of r for seat: a win for
-// the winner, a draw for the top scores when there is no winner, a loss
-// otherwise.
+// result is how the standings count the match of r for seat
+// (standings.ResultOf): "win", "draw" or "loss".
 func result(r *tournament.MatchRecord, seat int) string {
-	top := math.Inf(-1)
-	for _, p := range r.Players {
-		top = math.Max(top, p.Score)
+	scores := make([]float64, len(r.Players))
+	for i, p := range r.Players {
+		scores[i] = p.Score
 	}
-	switch {
-	case r.Winner == seat:
-		return "win"
-	case r.Winner < 0 && r.Players[seat].Score == top:
-		return "draw"
-	}
-	return "loss"
+	return string(standings.ResultOf(seat, r.Winner, scores))
 }
 
 // botPage gathers the page of the bot name from the tournament's log.

@@ -1,7 +1,7 @@
 // Package standings is a bot's line in a contest's table, as a
 // tournament and an arena both keep it: its games won, drawn and lost,
-// counted by one rule (Standing.Count), its failures by kind, its score
-// and its rating. How the lines are ranked, and where the ratings come
+// counted by one rule (ResultOf, Standing.Count), its failures by kind,
+// its score and its rating. How the lines are ranked, and where the ratings come
 // from (package ratings), is each contest's.
 package standings
 
@@ -30,22 +30,42 @@ type Standing struct {
 	Failures   Failures `json:"failures"`
 }
 
-// Count counts a game the bot played in seat: a win when it is the
-// winner's, a draw when no seat won (winner < 0) and its score is the top
-// score (scores, one per seat), a loss otherwise (in a game of several
-// seats that no one won, the seats behind the top score lost). A win is
-// worth a point, a draw half of one.
-func (s *Standing) Count(seat, winner int, scores []float64) {
+// Result is how a game went for one of its seats.
+type Result string
+
+const (
+	Win  Result = "win"
+	Draw Result = "draw"
+	Loss Result = "loss"
+)
+
+// ResultOf is how a game went for seat: a win when it is the winner's, a
+// draw when no seat won (winner < 0) and its score is the top score
+// (scores, one per seat), a loss otherwise (in a game of several seats
+// that no one won, the seats behind the top score lost).
+func ResultOf(seat, winner int, scores []float64) Result {
 	top := math.Inf(-1)
 	for _, x := range scores {
 		top = math.Max(top, x)
 	}
-	s.Played++
 	switch {
 	case winner == seat:
+		return Win
+	case winner < 0 && scores[seat] == top:
+		return Draw
+	}
+	return Loss
+}
+
+// Count counts a game the bot played in seat, as ResultOf says it went:
+// a win is worth a point, a draw half of one.
+func (s *Standing) Count(seat, winner int, scores []float64) {
+	s.Played++
+	switch ResultOf(seat, winner, scores) {
+	case Win:
 		s.Wins++
 		s.Points++
-	case winner < 0 && scores[seat] == top:
+	case Draw:
 		s.Draws++
 		s.Points += 0.5
 	default:

@@ -32,6 +32,10 @@ func TestCount(t *testing.T) {
 			if got != c.want[seat] || s.Played != 1 || s.Points != c.points[seat] {
 				t.Errorf("%s, seat %d: %+v, want %s with %v points", c.name, seat, s, c.want[seat], c.points[seat])
 			}
+			r := standings.ResultOf(seat, c.winner, c.scores)
+			if want := map[string]standings.Result{"W": standings.Win, "D": standings.Draw, "L": standings.Loss}[c.want[seat]]; r != want {
+				t.Errorf("%s, seat %d: ResultOf %q, want %q", c.name, seat, r, want)
+			}
 		}
 	}
 }
