@@ -72,21 +72,31 @@ func TestImportRules(t *testing.T) {
 		"judge/judge/procbot":     {"judge/games", "judge/judge", "judge/sandbox", "judge/sandbox/"},
 		// The configuration and the tournament know no kind of player
 		// and no sandbox: bots (and its contest glue) make players.
-		"judge/judge/config":     {},
-		"judge/judge/tournament": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/sprt"},
+		"judge/judge/config": {},
+		"judge/judge/tournament": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/sprt",
+			"judge/judge/play", "judge/judge/ratings", "judge/judge/standings"},
+		// The runner that plays a contest's matches, the ratings and the
+		// standings' lines serve the tournament and the arena and know
+		// neither.
+		"judge/judge/play":      {"judge/games", "judge/judge"},
+		"judge/judge/ratings":   {},
+		"judge/judge/standings": {"judge/games", "judge/judge"},
 		"judge/judge/bots": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
-			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/"},
+			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/",
+			"judge/judge/play"},
 		"judge/judge/bots/contest": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
 			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/",
-			"judge/judge/bots", "judge/judge/tournament", "judge/judge/sprt"},
-		// The arena plays through bots and the tournament's code; its
-		// uploads are unpacked by a package that knows nothing else.
+			"judge/judge/bots", "judge/judge/tournament", "judge/judge/sprt", "judge/judge/play", "judge/judge/ratings", "judge/judge/standings"},
+		// The arena plays through bots and the shared runner (play), and
+		// runs its final as a tournament; its uploads are unpacked by a
+		// package that knows nothing else.
 		"judge/judge/arena/unpack": {},
 		"judge/judge/arena": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
 			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/",
-			"judge/judge/bots", "judge/judge/bots/contest", "judge/judge/tournament", "judge/judge/sprt", "judge/judge/arena/unpack"},
+			"judge/judge/bots", "judge/judge/bots/contest", "judge/judge/tournament", "judge/judge/sprt", "judge/judge/arena/unpack",
+			"judge/judge/play", "judge/judge/ratings", "judge/judge/standings"},
 		"judge/judge/serve": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/sprt",
-			"judge/judge/tournament", "judge/judge/replayview"},
+			"judge/judge/tournament", "judge/judge/replayview", "judge/judge/play", "judge/judge/ratings", "judge/judge/standings"},
 		"judge/judge/httpbot":    {"judge/games", "judge/judge", "judge/judge/goplayer"},
 		"judge/judge/human":      {"judge/games", "judge/judge", "judge/judge/goplayer"},
 		"judge/judge/replayview": {"judge/games", "judge/judge"},
@@ -133,6 +143,60 @@ func TestImportRules(t *testing.T) {
 	}
 	if checked < 8 {
 		t.Errorf("only %d packages checked", checked)
+	}
+}
+
+// TestOneRunner: the tournament and the arena play their matches with
+// one runner (judge/play: retries, durable replays), rate with one fit
+// (judge/ratings) and count their tables' lines with one type
+// (judge/standings), each imported directly; the arena takes its bots as
+// contestants of judge/play, and uses of the tournament only what runs
+// its final tournament, never a copy of the runner or the ratings
+// reached through it.
+func TestOneRunner(t *testing.T) {
+	pkgs := listPackages(t)
+	shared := []string{"judge/judge/play", "judge/judge/ratings", "judge/judge/standings"}
+	for _, path := range []string{"judge/judge/tournament", "judge/judge/arena"} {
+		p, ok := pkgs[path]
+		if !ok {
+			t.Fatalf("no package %s", path)
+		}
+		for _, s := range shared {
+			if !slices.Contains(p.Imports, s) {
+				t.Errorf("%s does not import %s", path, s)
+			}
+		}
+	}
+	arena := pkgs["judge/judge/arena"]
+	allowed := []string{"Options", "Run"}
+	fset := token.NewFileSet()
+	for _, f := range arena.GoFiles {
+		file, err := parser.ParseFile(fset, filepath.Join(arena.Dir, f), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := ""
+		for _, im := range file.Imports {
+			if strings.Trim(im.Path.Value, `"`) == "judge/judge/tournament" {
+				name = "tournament"
+				if im.Name != nil {
+					name = im.Name.Name
+				}
+			}
+		}
+		if name == "" {
+			continue
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == name && !slices.Contains(allowed, sel.Sel.Name) {
+				t.Errorf("%s: the arena uses tournament.%s: only %v (its final)", fset.Position(sel.Pos()), sel.Sel.Name, allowed)
+			}
+			return true
+		})
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"judge/judge/arena"
+	"judge/judge/standings"
 	"judge/judge/tournament"
 )
 
@@ -164,7 +165,7 @@ func listArena(ctx context.Context, a *arena.Arena, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rank := map[string]arena.Standing{}
+	rank := map[string]standings.Standing{}
 	for _, s := range st {
 		rank[s.Name] = s
 	}
@@ -188,8 +189,8 @@ func listArena(ctx context.Context, a *arena.Arena, w io.Writer) error {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\n", e.Name, state, latest)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.0f\t%.0f to %.0f\t%d\t%d-%d-%d\t%d\n", e.Name, "on the ladder", latest, s.Rank, s.Rating, s.Low, s.High,
-			s.Played, s.Wins, s.Draws, s.Losses, s.Failures)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.0f\t%.0f to %.0f\t%d\t%d-%d-%d\t%d\n", e.Name, "on the ladder", latest, s.Rank, s.Rating, s.RatingLow, s.RatingHigh,
+			s.Played, s.Wins, s.Draws, s.Losses, s.Failures.Total)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"judge/judge"
+	"judge/judge/standings"
 	"judge/judge/tournament"
 )
 
@@ -26,14 +27,14 @@ func TestViewNotAReplay(t *testing.T) {
 		}
 		return p
 	}
-	standings := write("standings.json", tournament.Standings{Game: "tictactoe", Format: tournament.RoundRobin, Standings: []tournament.Standing{}})
+	table := write("standings.json", tournament.Standings{Game: "tictactoe", Format: tournament.RoundRobin, Standings: []standings.Standing{}})
 	result := write("result.json", judge.Result{Game: "tictactoe", Winner: 1, Players: []judge.PlayerResult{{}, {}}})
 	other := write("other.json", map[string]int{"a": 1})
 	for _, c := range []struct {
 		file string
 		want string
 	}{
-		{standings, standings + " is not a replay but a tournament's standings: 'judge serve " + dir + "' shows them with the tournament's replays, which are in " + filepath.Join(dir, "replays")},
+		{table, table + " is not a replay but a tournament's standings: 'judge serve " + dir + "' shows them with the tournament's replays, which are in " + filepath.Join(dir, "replays")},
 		{result, "not a replay: a match's result (judge match --json); 'judge match --replay FILE' writes the replay"},
 		{other, `not a replay: it has no replay version (a replay has "version": 1`},
 	} {

@@ -214,7 +214,7 @@ func (tf *tournamentFlags) bots(o *tournament.Options, pos []string, ts tourname
 			return err
 		}
 		for _, s := range skipped {
-			o.Skipped = append(o.Skipped, tournament.Skipped(s))
+			o.Skipped = append(o.Skipped, tournament.Excluded{Name: s.Path, Error: s.Why})
 		}
 		botArgs = append(append([]string(nil), botArgs...), more...)
 	}

@@ -25,7 +25,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"judge/judge/httpbot"
-	"judge/judge/tournament"
+	"judge/judge/play"
 )
 
 // Errors of the arena's callers; the web API maps each to a status.
@@ -164,18 +164,6 @@ type Submission struct {
 	Replays []string // the replays of its test matches
 }
 
-// Standing is an entrant's place on the ladder, by its active
-// submission's ladder matches.
-type Standing struct {
-	Rank                        int
-	Name                        string
-	Played, Wins, Draws, Losses int
-	// Failures are the losses by its own fault: a crash, a timeout,
-	// an illegal move, a protocol fault.
-	Failures          int
-	Rating, Low, High float64
-}
-
 // Match is a finished match.
 type Match struct {
 	ID    int64
@@ -204,7 +192,7 @@ type Arena struct {
 	mu sync.Mutex // guards what follows
 	// built are the prepared submissions, by id: built once per
 	// process.
-	built map[int64]*tournament.Contestant
+	built map[int64]*play.Contestant
 	// busy counts the ladder matches being played.
 	busy playing
 	// wake is closed, and replaced, when there is new work: every
@@ -334,7 +322,7 @@ func Open(ctx context.Context, dir string) (*Arena, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arena: %w", err)
 	}
-	a := &Arena{dir: dir, built: map[int64]*tournament.Contestant{}, wake: make(chan struct{}),
+	a := &Arena{dir: dir, built: map[int64]*play.Contestant{}, wake: make(chan struct{}),
 		unpacking: make(chan struct{}, unpackers)}
 	if _, err := toml.DecodeFile(filepath.Join(dir, "arena.toml"), &a.cfg); err != nil {
 		return nil, fmt.Errorf("arena: %w", err)

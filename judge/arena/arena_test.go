@@ -310,7 +310,7 @@ func TestRun(t *testing.T) {
 		t.Errorf("%d ladder matches, want 8 (--ladder-games)", n)
 	}
 	for _, s := range st {
-		if s.Played != n || s.Wins+s.Draws+s.Losses != s.Played || !(s.Low <= s.Rating && s.Rating <= s.High) {
+		if s.Played != n || s.Wins+s.Draws+s.Losses != s.Played || !(s.RatingLow <= s.Rating && s.Rating <= s.RatingHigh) {
 			t.Errorf("standing %+v of %d matches", s, n)
 		}
 	}

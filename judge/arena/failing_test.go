@@ -243,16 +243,16 @@ func TestFailingJoinsLadder(t *testing.T) {
 	}
 	failures := 0
 	for _, s := range st {
-		failures += s.Failures
+		failures += s.Failures.Total
 		switch s.Name {
 		case "alice", "bob":
 			// Every match of theirs reaches turn 3 or 4, where they
 			// fail, unless the other failed first.
-			if s.Failures != s.Losses {
+			if s.Failures.Total != s.Losses {
 				t.Errorf("%s: %+v, want every loss by a failure", s.Name, s)
 			}
 		case "dave":
-			if s.Failures != 0 {
+			if s.Failures.Total != 0 {
 				t.Errorf("dave: %+v, want no failures", s)
 			}
 		}

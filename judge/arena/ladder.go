@@ -12,27 +12,26 @@ import (
 	"sort"
 	"strings"
 
-	"judge/judge/tournament"
+	"judge/judge"
+	"judge/judge/ratings"
+	"judge/judge/standings"
 )
 
 // ladder is the state of the ladder: the active submissions, their
 // finished ladder matches with each other, and the ratings the
-// tournament's rating fit gives them.
+// rating fit gives them (package ratings).
 type ladder struct {
-	subs   []int64  // active submissions, by id
-	names  []string // their entrants
-	idx    map[int64]int
-	games  []tournament.Game
-	played []int
-	wins   []int
-	draws  []int
-	losses []int
-	// failures are the matches the submission lost by its own fault
-	// (a draw when every seat failed).
-	failures []int
+	subs  []int64  // active submissions, by id
+	names []string // their entrants
+	idx   map[int64]int
+	games []ratings.Game
+	// rows are the submissions' games, counted (Standing.Count), and
+	// their failures: the matches they lost by their own fault (a draw
+	// when every seat failed).
+	rows []standings.Standing
 	// pairs[i][j] is how many games submissions i and j played together.
 	pairs   [][]int
-	ratings []tournament.Rating
+	ratings []ratings.Rating
 	// last is the last match read: only later ones are read again while
 	// the active submissions stay the same.
 	last int64
@@ -46,8 +45,7 @@ func (l *ladder) copy() *ladder {
 	c := *l
 	c.subs, c.names = slices.Clone(l.subs), slices.Clone(l.names)
 	c.games = slices.Clip(l.games)
-	c.played, c.wins, c.draws, c.losses = slices.Clone(l.played), slices.Clone(l.wins), slices.Clone(l.draws), slices.Clone(l.losses)
-	c.failures = slices.Clone(l.failures)
+	c.rows = slices.Clone(l.rows)
 	c.pairs = make([][]int, len(l.pairs))
 	for i, p := range l.pairs {
 		c.pairs[i] = slices.Clone(p)
@@ -90,7 +88,7 @@ func (a *Arena) readLadder(ctx context.Context, stale int) (*ladder, error) {
 		return nil, err
 	}
 	if !l.fit && (stale == 0 || l.ratings == nil || len(l.games)-l.fitted > l.fitted/stale) {
-		l.ratings = tournament.FitRatings(len(l.subs), l.games).Ratings
+		l.ratings = ratings.FitRatings(len(l.subs), l.games).Ratings
 		l.fit, l.fitted = true, len(l.games)
 	}
 	a.ladder = l
@@ -100,33 +98,26 @@ func (a *Arena) readLadder(ctx context.Context, stale int) (*ladder, error) {
 // newLadder is a ladder of subs, of the entrants names, with no games.
 func newLadder(subs []int64, names []string) *ladder {
 	n := len(subs)
-	l := &ladder{subs: subs, names: names, idx: map[int64]int{},
-		played: make([]int, n), wins: make([]int, n), draws: make([]int, n), losses: make([]int, n),
-		failures: make([]int, n), pairs: make([][]int, n)}
+	l := &ladder{subs: subs, names: names, idx: map[int64]int{}, rows: make([]standings.Standing, n), pairs: make([][]int, n)}
 	for i, id := range subs {
 		l.idx[id] = i
+		if i < len(names) {
+			l.rows[i].Name = names[i]
+		}
 		l.pairs[i] = make([]int, n)
 	}
 	return l
 }
 
 // add adds a game between l's submissions, won by the seat winner (-1:
-// a draw).
-func (l *ladder) add(g tournament.Game, winner int) {
+// no seat won: a draw for the seats with the top score).
+func (l *ladder) add(g ratings.Game, winner int) {
 	l.games, l.fit = append(l.games, g), false
 	for k, i := range g.Players {
-		l.played[i]++
+		l.rows[i].Count(k, winner, g.Scores)
 		for _, j := range g.Players[k+1:] {
 			l.pairs[i][j]++
 			l.pairs[j][i]++
-		}
-		switch {
-		case winner < 0:
-			l.draws[i]++
-		case winner == k:
-			l.wins[i]++
-		default:
-			l.losses[i]++
 		}
 	}
 }
@@ -160,7 +151,7 @@ func (a *Arena) activeSubmissions(ctx context.Context) (subs []int64, names []st
 // submissions. Match ids only grow: one committed after a read has a
 // larger id than every match that read saw.
 func (l *ladder) read(ctx context.Context, a *Arena) error {
-	rows, err := a.query(ctx, `SELECT m.id, m.winner, ms.seat, coalesce(ms.submission_id, 0), ms.score, ms.status != 'ok'
+	rows, err := a.query(ctx, `SELECT m.id, m.winner, ms.seat, coalesce(ms.submission_id, 0), ms.score, ms.status
 		FROM matches m JOIN match_seats ms ON ms.match_id = m.id WHERE m.test = 0 AND m.id > ? ORDER BY m.id, ms.seat`, l.last)
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)
@@ -170,12 +161,12 @@ func (l *ladder) read(ctx context.Context, a *Arena) error {
 		sub    int64
 		score  float64
 		winner int
-		failed bool
+		status judge.Status
 	}
 	var cur int64 = -1
 	var seats []seat
 	flush := func() {
-		g := tournament.Game{}
+		g := ratings.Game{}
 		for _, s := range seats {
 			i, ok := l.idx[s.sub]
 			if !ok {
@@ -188,24 +179,22 @@ func (l *ladder) read(ctx context.Context, a *Arena) error {
 		}
 		l.add(g, seats[0].winner)
 		for k, i := range g.Players {
-			if seats[k].failed {
-				l.failures[i]++
-			}
+			l.rows[i].Failures.Count(seats[k].status)
 		}
 	}
 	for rows.Next() {
 		var id, sub int64
 		var winner, seatNo int
 		var score float64
-		var failed bool
-		if err := rows.Scan(&id, &winner, &seatNo, &sub, &score, &failed); err != nil {
+		var status string
+		if err := rows.Scan(&id, &winner, &seatNo, &sub, &score, &status); err != nil {
 			return fmt.Errorf("arena: %w", err)
 		}
 		if id != cur {
 			flush()
 			cur, seats = id, seats[:0]
 		}
-		seats = append(seats, seat{sub, score, winner, failed})
+		seats = append(seats, seat{sub, score, winner, judge.Status(status)})
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("arena: %w", err)
@@ -218,8 +207,11 @@ func (l *ladder) read(ctx context.Context, a *Arena) error {
 }
 
 // Standings are the ladder's standings, best rating first, and how many
-// ladder matches between active submissions they come from.
-func (a *Arena) Standings(ctx context.Context) (int, []Standing, error) {
+// ladder matches between active submissions they come from: an
+// entrant's line counts its active submission's ladder matches; its
+// failures are those it lost by its own fault (a crash, a timeout, an
+// illegal move, a protocol fault).
+func (a *Arena) Standings(ctx context.Context) (int, []standings.Standing, error) {
 	l, err := a.loadLadder(ctx)
 	if err != nil {
 		return 0, nil, err
@@ -232,7 +224,7 @@ func (a *Arena) Standings(ctx context.Context) (int, []Standing, error) {
 // is new to them (as the ladder's pairing does), so that a poll after a
 // match never waits for a whole fit (50 to 100 ms at 100 entrants and
 // 10,000 matches).
-func (a *Arena) LiveStandings(ctx context.Context) (int, []Standing, error) {
+func (a *Arena) LiveStandings(ctx context.Context) (int, []standings.Standing, error) {
 	l, err := a.loadLadderRough(ctx)
 	if err != nil {
 		return 0, nil, err
@@ -240,13 +232,13 @@ func (a *Arena) LiveStandings(ctx context.Context) (int, []Standing, error) {
 	return len(l.games), l.standings(), nil
 }
 
-// standings are l's standings, best rating first.
-func (l *ladder) standings() []Standing {
-	out := make([]Standing, len(l.subs))
-	for i := range l.subs {
+// standings are l's standings, best rating first: the rating ranks
+// (the ladder's matches are not even, so points would not).
+func (l *ladder) standings() []standings.Standing {
+	out := slices.Clone(l.rows)
+	for i := range out {
 		r := l.ratings[i]
-		out[i] = Standing{Name: l.names[i], Played: l.played[i], Wins: l.wins[i], Draws: l.draws[i], Losses: l.losses[i],
-			Failures: l.failures[i], Rating: r.Elo, Low: r.Low, High: r.High}
+		out[i].Rating, out[i].RatingLow, out[i].RatingHigh = r.Elo, r.Low, r.High
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Rating != out[j].Rating {
@@ -344,7 +336,7 @@ func pickLadder(l *ladder, busy *playing, seats, enough int) *work {
 	if n < max(seats, 2) {
 		return nil
 	}
-	games := func(i int) int { return l.played[i] + busy.subs[l.subs[i]] }
+	games := func(i int) int { return l.rows[i].Played + busy.subs[l.subs[i]] }
 	pair := func(i, j int) int { return l.pairs[i][j] + busy.pairs[pairOf(l.subs[i], l.subs[j])] }
 	width := func(i int) float64 { return l.ratings[i].High - l.ratings[i].Low }
 	// least is the fewest games i played with another.

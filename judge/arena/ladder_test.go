@@ -6,9 +6,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
-	"judge/judge/tournament"
+	"judge/judge/ratings"
 )
 
 // simGame is a finished ladder match of a simulation: its seats'
@@ -97,7 +98,7 @@ func (s *ladderSim) reread() {
 }
 
 func (s *ladderSim) add(l *ladder, g simGame) {
-	tg := tournament.Game{Scores: g.scores}
+	tg := ratings.Game{Scores: g.scores}
 	for _, id := range g.subs {
 		i, ok := l.idx[id]
 		if !ok {
@@ -118,7 +119,7 @@ func (s *ladderSim) add(l *ladder, g simGame) {
 func (s *ladderSim) refit() {
 	l := s.l
 	if l.ratings == nil || len(l.games)-l.fitted > l.fitted/staleRatings {
-		l.ratings = tournament.FitRatings(len(l.subs), l.games).Ratings
+		l.ratings = ratings.FitRatings(len(l.subs), l.games).Ratings
 		l.fitted = len(l.games)
 	}
 }
@@ -181,7 +182,7 @@ func (s *ladderSim) finish() {
 // up, and settles those catching up that have.
 func (s *ladderSim) check(when string) {
 	l := s.l
-	games := func(i int) int { return l.played[i] + s.busy.subs[l.subs[i]] }
+	games := func(i int) int { return l.rows[i].Played + s.busy.subs[l.subs[i]] }
 	pair := func(i, j int) int { return l.pairs[i][j] + s.busy.pairs[pairOf(l.subs[i], l.subs[j])] }
 	fewest, fewestPair := math.MaxInt, math.MaxInt
 	for i, a := range l.subs {
@@ -230,13 +231,13 @@ func (s *ladderSim) behindNow() {
 	l := s.l
 	most, mostPair := 0, 0
 	for i := range l.subs {
-		most = max(most, l.played[i]+s.busy.subs[l.subs[i]])
+		most = max(most, l.rows[i].Played+s.busy.subs[l.subs[i]])
 		for j := range l.subs {
 			mostPair = max(mostPair, l.pairs[i][j]+s.busy.pairs[pairOf(l.subs[i], l.subs[j])])
 		}
 	}
 	for i, a := range l.subs {
-		if l.played[i]+s.busy.subs[a] < most-maxSpread {
+		if l.rows[i].Played+s.busy.subs[a] < most-maxSpread {
 			s.behind[a] = true
 		}
 		for j, b := range l.subs {
@@ -263,7 +264,7 @@ func maxPairSpread(seats int) int {
 func (s *ladderSim) table() string {
 	out := ""
 	for i := range s.l.subs {
-		out += fmt.Sprintf("%3d %4d:", s.l.subs[i], s.l.played[i]+s.busy.subs[s.l.subs[i]])
+		out += fmt.Sprintf("%3d %4d:", s.l.subs[i], s.l.rows[i].Played+s.busy.subs[s.l.subs[i]])
 		for j := range s.l.subs {
 			out += fmt.Sprintf(" %3d", s.l.pairs[i][j]+s.busy.pairs[pairOf(s.l.subs[i], s.l.subs[j])])
 		}
@@ -287,8 +288,8 @@ func (s *ladderSim) run(n int) {
 // thrice the most any submission has, times the submissions.
 func (s *ladderSim) catchUp() {
 	most := 0
-	for _, p := range s.l.played {
-		most = max(most, p)
+	for _, r := range s.l.rows {
+		most = max(most, r.Played)
 	}
 	for n := 0; len(s.behind) > 0 || len(s.pairBehind) > 0; n++ {
 		if n > 3*most*len(s.subs) {
@@ -374,7 +375,7 @@ func TestLadderRatingsRecoverStrengths(t *testing.T) {
 	var widths []float64
 	for _, games := range []int{200, 2000} {
 		s.run(games - len(s.all))
-		fit := tournament.FitRatings(len(s.subs), s.l.games)
+		fit := ratings.FitRatings(len(s.subs), s.l.games)
 		w := 0.0
 		for _, r := range fit.Ratings {
 			w += r.High - r.Low
@@ -402,7 +403,7 @@ func TestLadderRatingsRecoverStrengths(t *testing.T) {
 
 // spearman is the rank correlation of the true strengths (in increasing
 // order) and the fitted ratings.
-func spearman(elos []float64, rs []tournament.Rating) float64 {
+func spearman(elos []float64, rs []ratings.Rating) float64 {
 	n := len(rs)
 	idx := make([]int, n)
 	for i := range idx {
@@ -415,4 +416,20 @@ func spearman(elos []float64, rs []tournament.Rating) float64 {
 		d2 += d * d
 	}
 	return 1 - 6*d2/float64(n*(n*n-1))
+}
+
+// TestLadderCountsAsTheTournament: the ladder counts wins, draws and
+// losses by the tournament's rule: in a game of three that no one won,
+// the two with the top score drew and the third lost.
+func TestLadderCountsAsTheTournament(t *testing.T) {
+	l := newLadder([]int64{1, 2, 3}, []string{"a", "b", "c"})
+	l.add(ratings.Game{Players: []int{0, 1, 2}, Scores: []float64{5, 5, 1}}, -1)
+	l.add(ratings.Game{Players: []int{2, 0}, Scores: []float64{1, 0}}, 0)
+	var got []string
+	for _, r := range l.rows {
+		got = append(got, fmt.Sprintf("%s %d-%d-%d", r.Name, r.Wins, r.Draws, r.Losses))
+	}
+	if want := "a 0-1-1 b 0-1-0 c 1-0-1"; strings.Join(got, " ") != want {
+		t.Errorf("got %q, want %q", strings.Join(got, " "), want)
+	}
 }

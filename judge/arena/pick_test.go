@@ -4,7 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"judge/judge/tournament"
+	"judge/judge/play"
+	"judge/judge/ratings"
 )
 
 // ladderOf is a ladder of the submissions 1, 2, … with pairs[i][j]
@@ -17,13 +18,13 @@ func ladderOf(pairs [][]int, elos, widths []float64) *ladder {
 		subs[i] = int64(i + 1)
 	}
 	l := newLadder(subs, nil)
-	l.ratings = make([]tournament.Rating, n)
+	l.ratings = make([]ratings.Rating, n)
 	for i := range pairs {
 		for j := range pairs[i] {
 			l.pairs[i][j] = pairs[i][j] + pairs[j][i]
-			l.played[i] += pairs[i][j] + pairs[j][i]
+			l.rows[i].Played += pairs[i][j] + pairs[j][i]
 		}
-		l.ratings[i] = tournament.Rating{Elo: elos[i], Low: elos[i] - widths[i]/2, High: elos[i] + widths[i]/2}
+		l.ratings[i] = ratings.Rating{Elo: elos[i], Low: elos[i] - widths[i]/2, High: elos[i] + widths[i]/2}
 	}
 	return l
 }
@@ -97,7 +98,10 @@ func TestPickLadder(t *testing.T) {
 // command line keeps the name the tournament gives it.
 func TestRefNames(t *testing.T) {
 	args := []string{"refs/random.c", "refs/random.py", "refs/greedy", "refs/random-2.c", "python3 bot.py"}
-	cs := []*tournament.Contestant{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}, {Name: "python3_bot_py"}}
+	var cs []*play.Contestant
+	for _, name := range []string{"a", "b", "c", "d", "python3_bot_py"} {
+		cs = append(cs, &play.Contestant{Bot: play.Bot{Name: name}})
+	}
 	got := refNames(args, cs)
 	want := []string{"ref-random", "ref-random-2", "ref-greedy", "ref-random-2-2", "ref-python3_bot_py"}
 	if !slices.Equal(got, want) {

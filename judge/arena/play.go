@@ -7,13 +7,13 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"judge/judge"
 	"judge/judge/bots/contest"
+	"judge/judge/play"
 )
 
 // named is an entrant under the arena's name for it.
@@ -71,10 +71,7 @@ func (r *runner) play(ctx context.Context, w *work) error {
 		}
 		m.Entrants[i], names[i] = named{c.Entrant, name}, name
 	}
-	res, err := judge.Run(ctx, m)
-	for try := 1; err != nil && contest.IsSandboxFailure(err) && ctx.Err() == nil && try <= sandboxRetries; try++ {
-		res, err = judge.Run(ctx, m)
-	}
+	res, _, err := play.Match(ctx, m, play.Options{Retry: contest.IsSandboxFailure})
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return nil
@@ -90,23 +87,27 @@ func (r *runner) play(ctx context.Context, w *work) error {
 		prefix = "t"
 	}
 	replay := fmt.Sprintf("%s%d-%s.json", prefix, time.Now().UnixNano(), hex.EncodeToString(rnd[:]))
-	b, err := judge.EncodeReplay(res.Replay)
-	if err != nil {
-		return fmt.Errorf("arena: %w", err)
-	}
-	if err := writeReplay(filepath.Join(r.a.dir, "replays", replay), b); err != nil {
-		return fmt.Errorf("arena: %w", err)
-	}
-	err = r.a.inTx(context.WithoutCancel(ctx), func(tx *sql.Tx) error {
-		if err := stopWebBots(context.WithoutCancel(ctx), tx, w.subs, res); err != nil {
-			return err
-		}
-		return r.record(ctx, tx, w, m.Seed, res, names, replay, int64(len(b)))
+	var (
+		size  int64
+		txErr error // the record's: already says it is the arena's
+	)
+	err = play.Record(filepath.Join(r.a.dir, "replays", replay), res.Replay, func(n int64) error {
+		size = n
+		txErr = r.a.inTx(context.WithoutCancel(ctx), func(tx *sql.Tx) error {
+			if err := stopWebBots(context.WithoutCancel(ctx), tx, w.subs, res); err != nil {
+				return err
+			}
+			return r.record(ctx, tx, w, m.Seed, res, names, replay, n)
+		})
+		return txErr
 	})
-	if err != nil {
-		return err
+	switch {
+	case txErr != nil:
+		return txErr
+	case err != nil:
+		return fmt.Errorf("arena: %w", err)
 	}
-	return r.a.trimReplays(context.WithoutCancel(ctx), int64(len(b)))
+	return r.a.trimReplays(context.WithoutCancel(ctx), size)
 }
 
 // unplayable deals with match w, which could not be played (err): each
@@ -144,31 +145,6 @@ func (r *runner) unplayable(ctx context.Context, w *work, names []string, err er
 		return nil
 	}
 	return fmt.Errorf("match %v: %w", names, err)
-}
-
-// writeReplay writes a replay under its new, unique name, and syncs it:
-// it is on disk, its name too, before the match's row is committed. The
-// file is made under its own name, not renamed into place, so that one
-// sync stores both (the file system journals the file and its name
-// together, as ext4 and XFS do): with the commit's sync of the
-// database's log, two syncs a match, as judge tournament's replay and
-// results log. A file a crash cut short has no row: no match names it.
-func writeReplay(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-	}
-	return err
 }
 
 // record records a finished match in tx, and promotes a submission that

@@ -15,12 +15,8 @@ import (
 
 	"judge/judge"
 	"judge/judge/bots/contest"
-	"judge/judge/tournament"
+	"judge/judge/play"
 )
-
-// sandboxRetries is how many times a match is played again when a bot's
-// sandbox failed under it.
-const sandboxRetries = 3
 
 // idle is how long Run waits for work when there is none, at most.
 const idle = 500 * time.Millisecond
@@ -29,9 +25,9 @@ const idle = 500 * time.Millisecond
 type runner struct {
 	a       *Arena
 	s       *matchSetup
-	prepare tournament.Preparer
+	prepare play.Preparer
 	cache   string
-	refs    []*tournament.Contestant
+	refs    []*play.Contestant
 	// refNames are the reference bots' names in matches: ref- and their
 	// files' base names, unique.
 	refNames []string
@@ -104,7 +100,7 @@ func (a *Arena) Run(ctx context.Context, jobs int) error {
 		for i, ref := range a.cfg.References {
 			args[i] = a.path(ref)
 		}
-		if r.refs, err = r.prepare(ctx, args, r.cache, max(jobs, 1)); err != nil {
+		if r.refs, err = r.prepare(ctx, play.Batch{Args: args, Cache: r.cache, Jobs: max(jobs, 1)}); err != nil {
 			return stopped(ctx, err)
 		}
 		for _, c := range r.refs {
@@ -129,7 +125,7 @@ func (a *Arena) Run(ctx context.Context, jobs int) error {
 // of the file or directory (refs/random.c is ref-random), or the name
 // the tournament gives a command line or URL; a name taken already gets
 // -2, -3 and so on.
-func refNames(args []string, cs []*tournament.Contestant) []string {
+func refNames(args []string, cs []*play.Contestant) []string {
 	names := make([]string, len(cs))
 	taken := map[string]bool{}
 	for i, c := range cs {
@@ -267,7 +263,7 @@ func (r *runner) pickBuild(ctx context.Context) (*build, error) {
 // build it however often it tried. The error is the judge's failure to
 // record that.
 func (r *runner) build(ctx context.Context, b *build) error {
-	var c *tournament.Contestant
+	var c *play.Contestant
 	var err error
 	for try := 1; ; try++ {
 		if c, err = r.contestant(ctx, b.id, b.arg); err == nil || ctx.Err() != nil {
@@ -350,7 +346,7 @@ const maxPause = 30 * time.Second
 // starts checks that c can take a seat in the arena's game: a web bot
 // plays only some games, a program's build may not start. Its player is
 // stopped at once.
-func (r *runner) starts(ctx context.Context, c *tournament.Contestant) error {
+func (r *runner) starts(ctx context.Context, c *play.Contestant) error {
 	p, err := c.Entrant.Start(ctx, judge.Seat{Seats: r.s.seats, Game: r.s.match.Name, Params: r.s.match.Params})
 	if err != nil {
 		return err
@@ -375,14 +371,14 @@ func (r *runner) setStatus(ctx context.Context, id int64, from, to, log string) 
 
 // contestant is submission id (argument arg) made ready to play: built
 // once per Run, as judge tournament builds, in the arena's build cache.
-func (r *runner) contestant(ctx context.Context, id int64, arg string) (*tournament.Contestant, error) {
+func (r *runner) contestant(ctx context.Context, id int64, arg string) (*play.Contestant, error) {
 	r.a.mu.Lock()
 	c := r.a.built[id]
 	r.a.mu.Unlock()
 	if c != nil {
 		return c, nil
 	}
-	cs, err := r.prepare(ctx, []string{r.a.path(arg)}, r.cache, 1)
+	cs, err := r.prepare(ctx, play.Batch{Args: []string{r.a.path(arg)}, Cache: r.cache, Jobs: 1})
 	if err != nil {
 		return nil, fmt.Errorf("arena: submission %d: %w", id, err)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"judge/judge"
 	"judge/judge/httpbot"
-	"judge/judge/tournament"
+	"judge/judge/play"
 )
 
 // Web bots are where the organiser says (Config.WebBots): a URL is
@@ -37,7 +37,7 @@ func (a *Arena) checkURL(raw string) error {
 // webPolicy makes c, if it is a web bot, one that connects only where
 // the arena's policy allows; one the policy does not allow (the
 // organiser changed it) cannot play.
-func (a *Arena) webPolicy(c *tournament.Contestant) {
+func (a *Arena) webPolicy(c *play.Contestant) {
 	b, ok, err := httpbot.Parse(c.Arg)
 	if !ok || err != nil || c.Err != nil {
 		return
@@ -51,9 +51,9 @@ func (a *Arena) webPolicy(c *tournament.Contestant) {
 }
 
 // webPolicies is prepare with the arena's policy on its web bots.
-func (a *Arena) webPolicies(prepare tournament.Preparer) tournament.Preparer {
-	return func(ctx context.Context, args []string, cache string, jobs int) ([]*tournament.Contestant, error) {
-		cs, err := prepare(ctx, args, cache, jobs)
+func (a *Arena) webPolicies(prepare play.Preparer) play.Preparer {
+	return func(ctx context.Context, b play.Batch) ([]*play.Contestant, error) {
+		cs, err := prepare(ctx, b)
 		for _, c := range cs {
 			a.webPolicy(c)
 		}

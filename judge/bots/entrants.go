@@ -15,25 +15,19 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"judge/judge/httpbot"
+	"judge/judge/play"
 	"judge/judge/procbot"
 	"judge/judge/splixjava"
 )
 
 // Prepared is a bot argument made ready to play: built, loaded or
-// checked, named, and known by the hash of what it runs.
+// checked, named, and known by the hash of what it runs (play.Bot: its
+// Runtime is Languages.Runtime's), with how it runs.
 type Prepared struct {
-	Name string
-	Arg  string // as given: a path or a command line
+	play.Bot
 	Spec procbot.Spec
 	// Web is set for a web bot (http://…): it plays instead of Spec.
-	Web  *httpbot.Bot
-	Hash string // sha256 of what it runs: its sources, or its program
-	// Runtime is its language's version (Languages.Runtime): "" for a
-	// bot of no language.
-	Runtime string
-	Err     error // why it cannot play (a compile error, a runtime missing); nil when it can
-	// BuildLog is what its compiler said when it built (warnings).
-	BuildLog string
+	Web *httpbot.Bot
 }
 
 // Skipped is a file of a bots directory that is not taken as a bot, and
@@ -188,23 +182,27 @@ func rubyPlayersIn(dir string) (players []string, skipped []Skipped) {
 // the file names, made unique. Ruby contest players are loaded at the
 // strongest sandbox level (PrepareAt says at which).
 func Prepare(ctx context.Context, args []string, langs *Languages, cache string, jobs int) ([]*Prepared, error) {
-	return PrepareAt(ctx, args, langs, procbot.Auto, cache, jobs)
+	return PrepareAt(ctx, play.Batch{Args: args, Cache: cache, Jobs: jobs}, langs, procbot.Auto)
 }
 
-// PrepareAt is Prepare with the sandbox level the bots play at: a Ruby
+// PrepareAt is Prepare of b's arguments (in b.Cache, b.Jobs at once),
+// telling b.Started and b.Ready of each bot (when set: how far a
+// contest's builds are), with the sandbox level the bots play at: a Ruby
 // contest player is loaded there, seeing what it sees in its games.
-func PrepareAt(ctx context.Context, args []string, langs *Languages, level procbot.Level, cache string, jobs int) ([]*Prepared, error) {
-	ents := make([]*Prepared, len(args))
+func PrepareAt(ctx context.Context, b play.Batch, langs *Languages, level procbot.Level) ([]*Prepared, error) {
+	ents := make([]*Prepared, len(b.Args))
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(max(jobs, 1))
-	for i, arg := range args {
-		e := &Prepared{Arg: arg}
+	g.SetLimit(max(b.Jobs, 1))
+	for i, arg := range b.Args {
+		e := &Prepared{Bot: play.Bot{Arg: arg}}
 		ents[i] = e
 		g.Go(func() error {
-			started(ctx, arg)
-			err := e.prepare(gctx, langs, level, cache)
-			if err == nil || gctx.Err() == nil {
-				ready(ctx, arg)
+			if b.Started != nil {
+				b.Started(arg)
+			}
+			err := e.prepare(gctx, langs, level, b.Cache)
+			if (err == nil || gctx.Err() == nil) && b.Ready != nil {
+				b.Ready(arg)
 			}
 			var jf judgeFailure
 			switch {
@@ -228,47 +226,6 @@ func PrepareAt(ctx context.Context, args []string, langs *Languages, level procb
 	}
 	nameAll(ents)
 	return ents, nil
-}
-
-// readyKey carries the function WithReady gives.
-type readyKey struct{}
-
-// WithReady returns ctx with a function Prepare calls each time a bot
-// is ready (or is found unable to play), with its argument: how far a
-// tournament's builds are.
-func WithReady(ctx context.Context, f func(arg string)) context.Context {
-	if f == nil {
-		return ctx
-	}
-	return context.WithValue(ctx, readyKey{}, f)
-}
-
-// ready says that the bot of arg is ready, to the function of WithReady.
-func ready(ctx context.Context, arg string) {
-	if f, ok := ctx.Value(readyKey{}).(func(string)); ok {
-		f(arg)
-	}
-}
-
-// startKey carries the function WithStart gives.
-type startKey struct{}
-
-// WithStart returns ctx with a function Prepare calls when it starts
-// making the bot of an argument ready (building it, or finding it built):
-// which builds are still going.
-func WithStart(ctx context.Context, f func(arg string)) context.Context {
-	if f == nil {
-		return ctx
-	}
-	return context.WithValue(ctx, startKey{}, f)
-}
-
-// started says that the bot of arg is being made ready, to the function
-// of WithStart.
-func started(ctx context.Context, arg string) {
-	if f, ok := ctx.Value(startKey{}).(func(string)); ok {
-		f(arg)
-	}
 }
 
 // judgeFailure is an error of the judge's own in preparing a bot (its

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"judge/judge/judgetest"
+	"judge/judge/play"
 )
 
 // TestBotArgsReportsSkipped: every entry of a bots directory is a bot or
@@ -177,7 +178,7 @@ func TestNameEntrants(t *testing.T) {
 		"/d/x/bot.c", "/d/y/bot.c", "/d/y/bot.py"}
 	var ents []*Prepared
 	for _, a := range args {
-		ents = append(ents, &Prepared{Arg: a})
+		ents = append(ents, &Prepared{Bot: play.Bot{Arg: a}})
 	}
 	nameAll(ents)
 	var got []string

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"net/http"
 	"net/url"
 	"path"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"judge/judge"
+	"judge/judge/standings"
 	"judge/judge/tournament"
 )
 
@@ -380,11 +380,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 
 // BotPage is what a bot's page shows.
 type BotPage struct {
-	Name     string               `json:"name"`
-	Game     string               `json:"game"`
-	Standing *tournament.Standing `json:"standing,omitempty"`
-	Against  []Against            `json:"against"` // the bot's row of the head-to-head table
-	Matches  []BotMatch           `json:"matches"` // every match it played, in the order recorded
+	Name     string              `json:"name"`
+	Game     string              `json:"game"`
+	Standing *standings.Standing `json:"standing,omitempty"`
+	Against  []Against           `json:"against"` // the bot's row of the head-to-head table
+	Matches  []BotMatch          `json:"matches"` // every match it played, in the order recorded
 }
 
 // Against is a bot's record against one opponent.
@@ -407,21 +407,14 @@ type BotMatch struct {
 	Replay      string       `json:"replay"`
 }
 
-// result is how the standings count the match of r for seat: a win for
-// the winner, a draw for the top scores when there is no winner, a loss
-// otherwise.
+// result is how the standings count the match of r for seat
+// (standings.ResultOf): "win", "draw" or "loss".
 func result(r *tournament.MatchRecord, seat int) string {
-	top := math.Inf(-1)
-	for _, p := range r.Players {
-		top = math.Max(top, p.Score)
+	scores := make([]float64, len(r.Players))
+	for i, p := range r.Players {
+		scores[i] = p.Score
 	}
-	switch {
-	case r.Winner == seat:
-		return "win"
-	case r.Winner < 0 && r.Players[seat].Score == top:
-		return "draw"
-	}
-	return "loss"
+	return string(standings.ResultOf(seat, r.Winner, scores))
 }
 
 // botPage gathers the page of the bot name from the tournament's log.

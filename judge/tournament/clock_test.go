@@ -13,6 +13,7 @@ import (
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/judgetest"
+	"judge/judge/standings"
 )
 
 // raceEnabled says the tests run under the race detector (race_test.go).
@@ -223,7 +224,7 @@ func TestMixedTournament(t *testing.T) {
 		t.Errorf("%d matches, %d rows in the standings", matches, len(st.Standings))
 	}
 	// The web bot is known by its address, as in judge match.
-	if !slices.ContainsFunc(st.Standings, func(r Standing) bool { return r.Name == addr+"/random.php" }) {
+	if !slices.ContainsFunc(st.Standings, func(r standings.Standing) bool { return r.Name == addr+"/random.php" }) {
 		t.Errorf("no row for %s/random.php in %+v", addr, st.Standings)
 	}
 }

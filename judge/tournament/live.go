@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"math"
 	"sort"
+
+	"judge/judge/standings"
 )
 
 // Live is what a tournament's directory says about it, read while the
@@ -110,8 +112,8 @@ func ReadLive(fsys fs.FS) (*Live, error) {
 // by raw points, which favour the bots that happen to have played more:
 // points per game (the average score of multiplayer games already is
 // one), then rating, then name. Bots that have not played come last.
-func byRate(rows []Standing, average bool) {
-	rate := func(r Standing) float64 {
+func byRate(rows []standings.Standing, average bool) {
+	rate := func(r standings.Standing) float64 {
 		if r.Played == 0 {
 			return math.Inf(-1)
 		}

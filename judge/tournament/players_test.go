@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"judge/judge/bots"
+	"judge/judge/play"
 	"judge/judge/procbot"
 )
 
@@ -20,7 +21,7 @@ func use(o *Options, langs *bots.Languages, proc procbot.Options) {
 	if io == "" {
 		io = procbot.AutoIO
 	}
-	o.Process = Process{
+	o.BotSettings = BotSettings{
 		Level: string(procbot.RunLevel(proc.Level)), IO: string(io), Env: proc.Env,
 		Memory: l.Memory, Procs: l.Procs, FileSize: l.FileSize, OpenFiles: l.OpenFiles, Tmp: l.TmpSize, Wall: l.Wall,
 	}
@@ -31,15 +32,15 @@ func use(o *Options, langs *bots.Languages, proc procbot.Options) {
 
 // preparer makes bot arguments contestants as langs says, run as proc
 // says.
-func preparer(langs *bots.Languages, proc procbot.Options) Preparer {
-	return func(ctx context.Context, args []string, cache string, jobs int) ([]*Contestant, error) {
-		ps, err := bots.Prepare(bots.WithStart(bots.WithReady(ctx, OnReady(ctx)), OnStart(ctx)), args, langs, cache, jobs)
+func preparer(langs *bots.Languages, proc procbot.Options) play.Preparer {
+	return func(ctx context.Context, b play.Batch) ([]*play.Contestant, error) {
+		ps, err := bots.PrepareAt(ctx, b, langs, procbot.Auto)
 		if err != nil {
 			return nil, err
 		}
-		cs := make([]*Contestant, len(ps))
+		cs := make([]*play.Contestant, len(ps))
 		for i, p := range ps {
-			cs[i] = &Contestant{Name: p.Name, Arg: p.Arg, Hash: p.Hash, Runtime: p.Runtime, Err: p.Err, Entrant: p.Entrant(proc)}
+			cs[i] = &play.Contestant{Bot: p.Bot, Entrant: p.Entrant(proc)}
 		}
 		return cs, nil
 	}

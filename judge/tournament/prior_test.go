@@ -2,48 +2,11 @@ package tournament
 
 import (
 	"bytes"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"judge/judge"
 )
-
-// One bot that won every game puts the fit on its prior; the intervals
-// of the others, who played each other evenly, still narrow as their
-// games accrue (they are relative to the field, whose level only the
-// prior sets), as the square root of their games.
-func TestPriorIntervalsNarrow(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	width := func(perPair int) float64 {
-		var gs []Game
-		for i := range 6 {
-			for j := range i {
-				for range perPair {
-					win := float64(r.IntN(2)) // i's score
-					if j == 0 {
-						win = 0
-					}
-					gs = append(gs, Game{Players: []int{i, j}, Scores: []float64{win, 1 - win}})
-				}
-			}
-		}
-		fit := FitRatings(6, gs)
-		if !fit.Prior {
-			t.Fatal("no prior, though bot 0 won every game")
-		}
-		w := 0.0
-		for _, r := range fit.Ratings[1:] {
-			w += r.High - r.Low
-		}
-		return w / 5
-	}
-	few, many := width(6), width(60)
-	t.Logf("mean width of the others' intervals: %.0f at 30 games each, %.0f at 300", few, many)
-	if many > few/2.5 {
-		t.Errorf("intervals %.0f wide at 300 games each, %.0f at 30: they should narrow about as √10", many, few)
-	}
-}
 
 // The table says why the ratings needed the prior, and only what is
 // true: a bot that won every game, by name; a group that won every game

@@ -37,10 +37,12 @@ const (
 	SetJudge     = "judge"      // the judge's build: JudgeVersion
 )
 
-// Process is how a tournament's bots run, as far as it decides results:
-// plain values, with every default filled in by the caller, who runs
-// them.
-type Process struct {
+// BotSettings are how a tournament's bots run, as far as it decides
+// results: the one record of it, in plain values (the tournament knows no
+// kind of bot), every default filled in by the caller, who runs them
+// (judge/bots/contest makes it from the process player's options).
+// RunSettings writes it, with the matches' limits, as the run records it.
+type BotSettings struct {
 	Level     string            // the sandbox level they run at
 	IO        string            // "auto", "pty" or "pipe"
 	Env       map[string]string // added to their environment
@@ -55,7 +57,7 @@ type Process struct {
 // RunSettings are the settings of o that decide results, each as text.
 func RunSettings(o *Options) map[string]string {
 	l := o.Match.Limits
-	sb := o.Process
+	sb := o.BotSettings
 	// The environment's values may be secrets (a key for a service):
 	// each is recorded by a hash of it.
 	var env []string

@@ -29,8 +29,8 @@ func TestRunSettings(t *testing.T) {
 	if !strings.HasPrefix(env, "A=sha256:") || !strings.Contains(env, " TOKEN=sha256:") || strings.Contains(env, "s3cret") {
 		t.Errorf("env = %q", env)
 	}
-	o.Process.Env["TOKEN"] = "other"
-	o.Process.Memory = 3 << 30
+	o.BotSettings.Env["TOKEN"] = "other"
+	o.BotSettings.Memory = 3 << 30
 	again := RunSettings(o)
 	if again[SetEnv] == env || again[SetMemory] != "3GiB" {
 		t.Errorf("another value: env %q (was %q), memory %q", again[SetEnv], env, again[SetMemory])

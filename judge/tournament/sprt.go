@@ -14,6 +14,7 @@ import (
 
 	"judge/games"
 	"judge/judge"
+	"judge/judge/play"
 	"judge/judge/sprt"
 )
 
@@ -23,7 +24,7 @@ type SPRTOptions struct {
 	// Match is the template of every game (see Options.Match).
 	Match    judge.Match
 	A, B     string           // bot arguments (as for a tournament)
-	Prepare  Preparer         // makes them contestants (see Options.Prepare)
+	Prepare  play.Preparer    // makes them contestants (see Options.Prepare)
 	Retry    func(error) bool // see Options.Retry
 	Test     sprt.Test
 	MaxGames int // stop undecided after this many games; 0: DefaultSPRTMaxGames
@@ -43,7 +44,7 @@ type SPRTOptions struct {
 const SPRTRoot = "results/sprt"
 
 // sprtDirName names a test's default output directory.
-func sprtDirName(game string, params games.Params, names []string, ents []*Contestant, seed uint64) string {
+func sprtDirName(game string, params games.Params, names []string, ents []*play.Contestant, seed uint64) string {
 	h := sha256.New()
 	p, _ := json.Marshal(params)
 	fmt.Fprintf(h, "%s\n%s\n%d\n%s\n", ents[0].Hash, ents[1].Hash, seed, p)

@@ -15,22 +15,24 @@ import (
 	"strings"
 
 	"judge/judge"
+	"judge/judge/ratings"
+	"judge/judge/standings"
 )
 
 // Standings are the table of a tournament. standings.json is this value:
 // a contract for other tools.
 type Standings struct {
-	Game      string     `json:"game"`
-	Format    Format     `json:"format"`
-	Seed      uint64     `json:"seed"`
-	Matches   int        `json:"matches"`   // matches played and recorded
-	Scheduled int        `json:"scheduled"` // matches in the schedule (of this shard)
-	ScoreKind string     `json:"score_kind"`
-	RatingFit string     `json:"rating_model"`
-	Prior     bool       `json:"rating_prior"`                // the ratings needed the prior (see docs/tournaments.md)
-	PriorNote string     `json:"rating_prior_note,omitempty"` // why
-	Standings []Standing `json:"standings"`
-	Excluded  []Excluded `json:"excluded,omitempty"`
+	Game      string               `json:"game"`
+	Format    Format               `json:"format"`
+	Seed      uint64               `json:"seed"`
+	Matches   int                  `json:"matches"`   // matches played and recorded
+	Scheduled int                  `json:"scheduled"` // matches in the schedule (of this shard)
+	ScoreKind string               `json:"score_kind"`
+	RatingFit string               `json:"rating_model"`
+	Prior     bool                 `json:"rating_prior"`                // the ratings needed the prior (see docs/tournaments.md)
+	PriorNote string               `json:"rating_prior_note,omitempty"` // why
+	Standings []standings.Standing `json:"standings"`
+	Excluded  []Excluded           `json:"excluded,omitempty"`
 	// Skipped are the files of the bots directory not taken as bots, and
 	// why: a teacher reading the standings sees who is missing.
 	Skipped []Excluded `json:"skipped,omitempty"`
@@ -44,60 +46,6 @@ type Standings struct {
 type Replayed struct {
 	Bot     string `json:"bot"`
 	Matches int    `json:"matches"`
-}
-
-// Standing is one bot's line.
-type Standing struct {
-	Rank       int      `json:"rank"`
-	Name       string   `json:"name"`
-	Played     int      `json:"played"`
-	Wins       int      `json:"wins"`
-	Draws      int      `json:"draws"`
-	Losses     int      `json:"losses"`
-	Score      float64  `json:"score"`     // points (two-player games) or average score per game
-	Points     float64  `json:"points"`    // one per win, a half per draw
-	AvgScore   float64  `json:"avg_score"` // the game's score per game
-	Rating     float64  `json:"rating"`
-	RatingLow  float64  `json:"rating_low"`
-	RatingHigh float64  `json:"rating_high"`
-	Failures   Failures `json:"failures"`
-}
-
-// Failures count how a bot's matches went wrong, by status.
-type Failures struct {
-	Total    int    `json:"total"`
-	Timeout  int    `json:"timeout"`
-	Crash    int    `json:"crash"`
-	Illegal  int    `json:"illegal"`
-	Protocol int    `json:"protocol"`
-	Output   int    `json:"output"`
-	Memory   int    `json:"memory"`
-	Last     string `json:"last,omitempty"` // the most recent: "r003-a-vs-b: timeout: no #END within 1s"
-}
-
-func (f *Failures) add(st judge.Status, where, reason string) {
-	if st == judge.OK {
-		return
-	}
-	f.Total++
-	switch st {
-	case judge.Timeout:
-		f.Timeout++
-	case judge.Crash:
-		f.Crash++
-	case judge.Illegal:
-		f.Illegal++
-	case judge.Protocol:
-		f.Protocol++
-	case judge.Output:
-		f.Output++
-	case judge.Memory:
-		f.Memory++
-	}
-	f.Last = fmt.Sprintf("%s: %s", where, st)
-	if reason != "" {
-		f.Last += ": " + reason
-	}
 }
 
 // sortRecords puts match records in schedule order: the order of
@@ -135,16 +83,16 @@ func ComputeStandings(h *Header, names []string, excluded []Excluded, recs []*Ma
 	recs = append([]*MatchRecord(nil), recs...)
 	sortRecords(recs)
 	idx := make(map[string]int, len(names))
-	rows := make([]Standing, len(names))
+	rows := make([]standings.Standing, len(names))
 	for i, n := range names {
 		idx[n] = i
 		rows[i].Name = n
 	}
 	multi := multiplayer(h, recs)
-	var games []Game
+	var games []ratings.Game
 	used := 0
 	for _, r := range recs {
-		g := Game{}
+		g := ratings.Game{}
 		ok := true
 		for _, p := range r.Players {
 			i, known := idx[p.Name]
@@ -160,28 +108,14 @@ func ComputeStandings(h *Header, names []string, excluded []Excluded, recs []*Ma
 		}
 		used++
 		games = append(games, g)
-		top := math.Inf(-1)
-		for _, p := range r.Players {
-			top = math.Max(top, p.Score)
-		}
 		for seat, p := range r.Players {
 			row := &rows[g.Players[seat]]
-			row.Played++
-			switch {
-			case r.Winner == seat:
-				row.Wins++
-				row.Points++
-			case r.Winner < 0 && p.Score == top:
-				row.Draws++
-				row.Points += 0.5
-			default:
-				row.Losses++
-			}
+			row.Count(seat, r.Winner, g.Scores)
 			row.AvgScore += p.Score
-			row.Failures.add(p.Status, r.ID, p.Reason)
+			row.Failures.Add(p.Status, r.ID, p.Reason)
 		}
 	}
-	fit := FitRatings(len(names), games)
+	fit := ratings.FitRatings(len(names), games)
 	for i := range rows {
 		row := &rows[i]
 		if row.Played > 0 {
@@ -229,7 +163,7 @@ func ComputeStandings(h *Header, names []string, excluded []Excluded, recs []*Ma
 }
 
 // priorNote says why fit needed its prior, naming the bots.
-func priorNote(fit Fit, names []string) string {
+func priorNote(fit ratings.Fit, names []string) string {
 	if !fit.Prior {
 		return ""
 	}
@@ -334,7 +268,7 @@ func (s *Standings) Markdown() string {
 	if note := s.rankNote(above); note != "" {
 		b.WriteString("\n" + strings.ReplaceAll(note, "*", `\*`) + "\n")
 	}
-	var failed []Standing
+	var failed []standings.Standing
 	for _, r := range s.Standings {
 		if r.Failures.Last != "" {
 			failed = append(failed, r)
@@ -448,7 +382,7 @@ func (s *Standings) rankNote(above []bool) string {
 func fmtScore(x float64) string { return strconv.FormatFloat(math.Round(x*100)/100, 'f', -1, 64) }
 
 // failureCounts is "2 timeout, 1 crash", or "-".
-func failureCounts(f Failures) string {
+func failureCounts(f standings.Failures) string {
 	var parts []string
 	for _, c := range []struct {
 		n    int

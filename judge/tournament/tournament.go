@@ -4,7 +4,8 @@
 // finished match durably in a results log so that a run can be resumed or
 // split across machines, and fits ratings into standings. It knows no
 // kind of bot: its caller makes the bot arguments contestants ready to
-// play (Options.Prepare: package judge/bots/contest) and says how they run.
+// play (Options.Prepare, a play.Preparer: package judge/bots/contest) and
+// says how they run.
 package tournament
 
 import (
@@ -18,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -26,6 +28,7 @@ import (
 
 	"judge/games"
 	"judge/judge"
+	"judge/judge/play"
 )
 
 // ErrInterrupted is returned when the context ends a tournament early.
@@ -49,17 +52,20 @@ type Options struct {
 	Shard     Shard
 	// Fresh starts over: the results already in Out are moved aside
 	// (see StartFresh) and every match is played.
-	Fresh   bool
-	Bots    []string  // bot arguments
-	Skipped []Skipped // files of a bots directory that are not bots: reported
-	// Prepare makes the bot arguments contestants (in cache, at most jobs
+	Fresh bool
+	Bots  []string // bot arguments
+	// Skipped are the files of a bots directory not taken as bots (Name
+	// the file, Error why): reported, and recorded with the standings.
+	Skipped []Excluded
+	// Prepare makes the bot arguments contestants (in Cache, at most Jobs
 	// at once): the caller's, who knows the kinds of bots.
-	Prepare Preparer
-	// Process is how the bots run, as it decides results (recorded).
-	Process Process
+	Prepare play.Preparer
+	// BotSettings are how the bots run, as it decides results
+	// (recorded).
+	BotSettings BotSettings
 	// Retry, when set, tells a match's failure that is no one's loss —
 	// a bot's sandbox that failed under it —: the match is played again,
-	// a few times at most.
+	// a few times at most (play.Options.Retry).
 	Retry func(error) bool
 	// Lateness, when set, says how late the bots are: the share of their
 	// recent turns' time limits they spent runnable but not running, and
@@ -73,32 +79,6 @@ type Options struct {
 	// merge can say how to resume a shard.
 	Command []string
 	Dir     string
-}
-
-// Contestant is a bot as a tournament takes it, made ready by its caller
-// (built, loaded, checked) under a name unique in the tournament.
-type Contestant struct {
-	Name    string
-	Arg     string // as given: a path or a command line (--test-bot names it so)
-	Hash    string // sha256 of what it runs
-	Runtime string // its language's version; "" for none
-	Err     error  // why it cannot play; nil when it can
-	// BuildLog is what its compiler said when it built it (warnings).
-	BuildLog string
-	// Entrant plays its seats, under Name; nil when it cannot play.
-	Entrant judge.Entrant
-}
-
-// Preparer makes bot arguments contestants, in their order: a bot that
-// cannot play is kept with the reason in its Err; an error is the judge's
-// own (its cache, its sandbox) and stops the run.
-type Preparer func(ctx context.Context, args []string, cache string, jobs int) ([]*Contestant, error)
-
-// Skipped is a file of a bots directory that is not taken as a bot, and
-// why.
-type Skipped struct {
-	Path string
-	Why  string
 }
 
 // UnplayableError is a shard that cannot play its part: bots that cannot
@@ -135,8 +115,8 @@ type tourney struct {
 	o        Options
 	store    *Store
 	header   *Header
-	ents     []*Contestant // those that play
-	excluded []Excluded    // those that cannot
+	ents     []*play.Contestant // those that play
+	excluded []Excluded         // those that cannot
 	names    []string
 	hash     map[string]string // a bot's name to its sha256
 	seatPar  string
@@ -298,43 +278,20 @@ func openOut(out string, log io.Writer, p *Progress, what string, dups bool) (*S
 		store.Close()
 		return nil, "", err
 	}
-	removeTemps(replays)
+	play.RemoveTemps(replays)
 	return store, replays, nil
-}
-
-// readyKey carries a tournament's count of bots made ready; startKey,
-// its note of the bots being made ready.
-type (
-	readyKey struct{}
-	startKey struct{}
-)
-
-// OnReady is what a Preparer calls, with its argument, each time a bot
-// is ready (or found unable to play), so that the progress shows how far
-// the builds are; nil when no one counts.
-func OnReady(ctx context.Context) func(arg string) {
-	f, _ := ctx.Value(readyKey{}).(func(string))
-	return f
-}
-
-// OnStart is what a Preparer calls, with its argument, when it starts
-// making a bot ready, so that the progress names the builds still going
-// and for how long; nil when no one counts.
-func OnStart(ctx context.Context) func(arg string) {
-	f, _ := ctx.Value(startKey{}).(func(string))
-	return f
 }
 
 // prepare makes bot arguments contestants with prepare, the progress
 // counting them as they are ready; an interruption is ErrInterrupted.
-func prepare(ctx context.Context, p *Progress, prepare Preparer, args []string, cache string, jobs int) ([]*Contestant, error) {
+func prepare(ctx context.Context, p *Progress, prepare play.Preparer, args []string, cache string, jobs int) ([]*play.Contestant, error) {
+	b := play.Batch{Args: args, Cache: cache, Jobs: jobs}
 	if p != nil && p.W != nil {
 		p.building(len(args))
 		defer p.end()
-		ctx = context.WithValue(ctx, readyKey{}, p.builtOne)
-		ctx = context.WithValue(ctx, startKey{}, p.startOne)
+		b.Started, b.Ready = p.startOne, p.builtOne
 	}
-	all, err := prepare(ctx, args, cache, jobs)
+	all, err := prepare(ctx, b)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ErrInterrupted
@@ -371,7 +328,7 @@ func enter(ctx context.Context, o *Options, g *game, store *Store, replays strin
 	}
 	o.Jobs = jobs
 	for _, s := range o.Skipped {
-		o.Progress.say(o.Log, "%s is skipped: %s\n", s.Path, s.Why)
+		o.Progress.say(o.Log, "%s is skipped: %s\n", s.Name, s.Error)
 	}
 	all, err := prepare(ctx, o.Progress, o.Prepare, o.Bots, o.Cache, jobs)
 	if err != nil {
@@ -470,27 +427,21 @@ func (t *tourney) leftOut() string {
 		fmt.Fprintf(&b, "\n  %s is left out: %s", e.Name, firstLines(judge.Printable(e.Error), 6))
 	}
 	for _, s := range t.o.Skipped {
-		fmt.Fprintf(&b, "\n  %s is skipped: %s", s.Path, s.Why)
+		fmt.Fprintf(&b, "\n  %s is skipped: %s", s.Name, s.Error)
 	}
 	return b.String()
 }
 
 // skipped are the files of the bots directory not taken as bots, as the
 // run log and the standings keep them.
-func (t *tourney) skipped() []Excluded {
-	var out []Excluded
-	for _, s := range t.o.Skipped {
-		out = append(out, Excluded{Name: s.Path, Error: s.Why})
-	}
-	return out
-}
+func (t *tourney) skipped() []Excluded { return slices.Clone(t.o.Skipped) }
 
 // recordRun records this run, once it is sure to play what the runs
 // before it played: the same sandbox level, runtimes and settings. A bot
 // whose program changed is not refused: its matches are played again.
 func (t *tourney) recordRun() error {
 	o, store := &t.o, t.store
-	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: t.excluded, Skipped: t.skipped(), Sandbox: o.Process.Level,
+	run := &RunInfo{Rounds: o.Rounds, Shard: o.Shard, Excluded: t.excluded, Skipped: t.skipped(), Sandbox: o.BotSettings.Level,
 		Settings: RunSettings(o), Command: o.Command, Dir: o.Dir}
 	for _, e := range t.ents {
 		run.Entrants = append(run.Entrants, EntrantInfo{Name: e.Name, SHA256: e.Hash, Runtime: e.Runtime})
@@ -701,11 +652,11 @@ func (r *recorder) run() {
 // record writes a played match: the replay first, then the record, each
 // durably.
 func (t *tourney) record(p played) error {
-	if err := writeReplay(filepath.Join(t.o.Out, p.replay), p.rp); err != nil {
+	err := play.Record(filepath.Join(t.o.Out, p.replay), p.rp, func(int64) error {
+		return t.store.Append(&Record{Kind: KindMatch, Match: p.rec})
+	})
+	if err != nil {
 		return fmt.Errorf("match %s: %w", p.rec.ID, err)
-	}
-	if err := t.store.Append(&Record{Kind: KindMatch, Match: p.rec}); err != nil {
-		return err
 	}
 	t.progress.finished(p.rec)
 	return nil
@@ -717,10 +668,6 @@ func (t *tourney) admission() *admission {
 	t.admitOnce.Do(func() { t.admit = newAdmission(t.progress, t.o.Lateness) })
 	return t.admit
 }
-
-// sandboxRetries is how many times a match is played again when a bot's
-// sandbox failed under it (Options.Retry).
-const sandboxRetries = 3
 
 // play plays one fixture, and returns what to record of it.
 func (t *tourney) play(ctx context.Context, f Fixture) (played, error) {
@@ -738,15 +685,9 @@ func (t *tourney) play(ctx context.Context, f Fixture) (played, error) {
 	for i, s := range f.Seats {
 		m.Entrants[i] = t.ents[s].Entrant
 	}
-	start := time.Now()
-	res, err := judge.Run(ctx, m)
-	// A bot's sandbox that failed under it is no one's loss: the match
-	// is played again, in new sandboxes, a few times at most.
-	for try := 1; err != nil && t.o.Retry != nil && t.o.Retry(err) && ctx.Err() == nil && try <= sandboxRetries; try++ {
+	res, wall, err := play.Match(ctx, m, play.Options{Retry: t.o.Retry, Again: func(err error) {
 		t.o.Progress.say(t.o.Log, "match %s: %v; playing it again\n", f.ID, err)
-		start = time.Now()
-		res, err = judge.Run(ctx, m)
-	}
+	}})
 	if err != nil {
 		if ctx.Err() != nil {
 			return played{}, ctx.Err()
@@ -767,7 +708,7 @@ func (t *tourney) play(ctx context.Context, f Fixture) (played, error) {
 		ID: f.ID, Round: f.Round, Group: f.Group, Index: f.Index,
 		Seed: m.Seed, Winner: res.Winner, Turns: res.Turns, Reason: res.Reason,
 		Players: res.Players, Replay: rel,
-		WallMS: time.Since(start).Milliseconds(),
+		WallMS: wall.Milliseconds(),
 		SHA256: hashes,
 	}
 	return played{replay: rel, rp: res.Replay, rec: rec}, nil
@@ -952,23 +893,4 @@ func headerDiff(a, b *Header) string {
 		return fmt.Sprintf("parameters %s, not %s", ja, jb)
 	}
 	return ""
-}
-
-// writeReplay writes a replay durably and atomically.
-func writeReplay(path string, r *judge.Replay) error {
-	b, err := judge.EncodeReplay(r)
-	if err != nil {
-		return err
-	}
-	return judge.WriteFileSync(path, b, false)
-}
-
-// removeTemps removes the temporary files a killed run left.
-func removeTemps(dir string) {
-	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		if filepath.Ext(e.Name()) == ".tmp" {
-			os.Remove(filepath.Join(dir, e.Name()))
-		}
-	}
 }

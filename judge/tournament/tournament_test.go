@@ -264,7 +264,7 @@ func TestTournament(t *testing.T) {
 		want   string
 	}{
 		{func(o *Options) { o.Match.Limits.Turn = 5 * time.Millisecond }, "turn 1s then, 5ms now"},
-		{func(o *Options) { o.Process.Memory = 128 << 20 }, "memory 256MiB then, 128MiB now"},
+		{func(o *Options) { o.BotSettings.Memory = 128 << 20 }, "memory 256MiB then, 128MiB now"},
 	} {
 		o5 := o
 		tc.change(&o5)
@@ -642,7 +642,7 @@ func TestStandingsSayWhoIsMissing(t *testing.T) {
 	_, args := botDir(t)
 	out := filepath.Join(tempDir(t), "out")
 	o := options(t, out, tempDir(t), args)
-	o.Skipped = []Skipped{{Path: "bots/notes.txt", Why: "not executable, and no language for \".txt\" files"}}
+	o.Skipped = []Excluded{{Name: "bots/notes.txt", Error: "not executable, and no language for \".txt\" files"}}
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
@@ -671,7 +671,7 @@ func TestStandingsSayWhoIsMissing(t *testing.T) {
 func TestTooFewSaysWhy(t *testing.T) {
 	_, args := botDir(t)
 	o := options(t, filepath.Join(tempDir(t), "out"), tempDir(t), []string{args[1], args[2]})
-	o.Skipped = []Skipped{{Path: "bots/notes.txt", Why: "not executable, and no language for \".txt\" files"}}
+	o.Skipped = []Excluded{{Name: "bots/notes.txt", Error: "not executable, and no language for \".txt\" files"}}
 	_, err := Run(context.Background(), o)
 	if err == nil {
 		t.Fatal("a tournament of one bot played")

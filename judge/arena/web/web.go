@@ -435,7 +435,7 @@ func (s *server) standings(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]standingJSON, 0, len(st))
 	for _, x := range st {
-		out = append(out, standingJSON{x.Rank, x.Name, x.Played, x.Wins, x.Draws, x.Losses, x.Failures, x.Rating, x.Low, x.High})
+		out = append(out, standingJSON{x.Rank, x.Name, x.Played, x.Wins, x.Draws, x.Losses, x.Failures.Total, x.Rating, x.RatingLow, x.RatingHigh})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"matches": n, "standings": out})
 }

@@ -1,7 +1,7 @@
-// Package contest gives a tournament or a sequential test its bots: it
-// makes BOT arguments contestants with package bots, and says how they
-// run as the tournament records it. The tournament knows no kind of bot;
-// this is where the two meet.
+// Package contest gives a tournament, a sequential test or an arena its
+// bots: it makes BOT arguments contestants (play.Contestant) with package
+// bots, and says how they run as the tournament records it. The
+// tournament knows no kind of bot; this is where the two meet.
 package contest
 
 import (
@@ -9,16 +9,17 @@ import (
 	"errors"
 
 	"judge/judge/bots"
+	"judge/judge/play"
 	"judge/judge/procbot"
 	"judge/judge/tournament"
 )
 
 // Use makes o's bots contestants as langs says, run as proc says: o's
-// Prepare, Process, Retry and Lateness, and its matches served one CPU at
+// Prepare, BotSettings, Retry and Lateness, and its matches served one CPU at
 // a time.
 func Use(o *tournament.Options, langs *bots.Languages, proc procbot.Options) {
 	o.Prepare = Preparer(langs, proc)
-	o.Process = Process(proc)
+	o.BotSettings = BotSettings(proc)
 	o.Retry = IsSandboxFailure
 	o.Lateness = procbot.Lateness
 	o.Match.Serve = procbot.OneCPU
@@ -34,30 +35,29 @@ func UseSPRT(o *tournament.SPRTOptions, langs *bots.Languages, proc procbot.Opti
 // Preparer makes bot arguments contestants (bots.Prepare) that run as
 // proc says, sources built as langs says, Ruby contest players loaded at
 // proc's sandbox level.
-func Preparer(langs *bots.Languages, proc procbot.Options) tournament.Preparer {
-	return func(ctx context.Context, args []string, cache string, jobs int) ([]*tournament.Contestant, error) {
-		ps, err := bots.PrepareAt(bots.WithStart(bots.WithReady(ctx, tournament.OnReady(ctx)), tournament.OnStart(ctx)), args, langs, proc.Level, cache, jobs)
+func Preparer(langs *bots.Languages, proc procbot.Options) play.Preparer {
+	return func(ctx context.Context, b play.Batch) ([]*play.Contestant, error) {
+		ps, err := bots.PrepareAt(ctx, b, langs, proc.Level)
 		if err != nil {
 			return nil, err
 		}
-		cs := make([]*tournament.Contestant, len(ps))
+		cs := make([]*play.Contestant, len(ps))
 		for i, p := range ps {
-			cs[i] = &tournament.Contestant{Name: p.Name, Arg: p.Arg, Hash: p.Hash, Runtime: p.Runtime, Err: p.Err,
-				BuildLog: p.BuildLog, Entrant: p.Entrant(proc)}
+			cs[i] = &play.Contestant{Bot: p.Bot, Entrant: p.Entrant(proc)}
 		}
 		return cs, nil
 	}
 }
 
-// Process is how bots run as proc says, every default filled in, as a
-// tournament records it.
-func Process(proc procbot.Options) tournament.Process {
+// BotSettings are how bots run as proc says, every default filled in, as
+// a tournament records it.
+func BotSettings(proc procbot.Options) tournament.BotSettings {
 	l := proc.SandboxLimits()
 	io := proc.IO
 	if io == "" {
 		io = procbot.AutoIO
 	}
-	return tournament.Process{
+	return tournament.BotSettings{
 		Level: string(procbot.RunLevel(proc.Level)), IO: string(io), Env: proc.Env,
 		Memory: l.Memory, Procs: l.Procs, FileSize: l.FileSize, OpenFiles: l.OpenFiles, Tmp: l.TmpSize, Wall: l.Wall,
 	}

@@ -1,4 +1,8 @@
-package tournament
+// Package ratings fits ratings on the Elo scale to games between bots:
+// Bradley–Terry for two-player games, Plackett–Luce for more, with 95%
+// intervals, and a weak prior when the games do not determine every
+// rating. It knows no tournament and no arena: both rate with it.
+package ratings
 
 import (
 	"errors"
