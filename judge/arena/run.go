@@ -32,8 +32,7 @@ type runner struct {
 	prepare tournament.Preparer
 	cache   string
 	refs    []*tournament.Contestant
-	// refNames are the reference bots' names in matches: ref- and their
-	// files' base names, unique.
+	// refNames are the reference bots' names in matches (refNames).
 	refNames []string
 	// testBusy counts the test matches being played, by submission and
 	// slot; busy the ladder matches (under a.mu, as a.built).
@@ -115,7 +114,7 @@ func (a *Arena) Run(ctx context.Context, jobs int) error {
 				return stopped(ctx, fmt.Errorf("arena: reference bot %s cannot play: %w", c.Name, c.Err))
 			}
 		}
-		r.refNames = refNames(a.cfg.References, r.refs)
+		r.refNames = refNames(r.refs)
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	for range max(jobs, 1) {
@@ -125,26 +124,13 @@ func (a *Arena) Run(ctx context.Context, jobs int) error {
 	return stopped(ctx, g.Wait())
 }
 
-// refNames names the reference bots in matches: ref- and the base name
-// of the file or directory (refs/random.c is ref-random), or the name
-// the tournament gives a command line or URL; a name taken already gets
-// -2, -3 and so on.
-func refNames(args []string, cs []*tournament.Contestant) []string {
+// refNames names the reference bots in matches: ref- and the name every
+// command gives the bot (bots.Resolve: refs/random.c is ref-random,
+// refs/alice/bot.c ref-alice), apart from the submissions' entrants.
+func refNames(cs []*tournament.Contestant) []string {
 	names := make([]string, len(cs))
-	taken := map[string]bool{}
 	for i, c := range cs {
-		base := c.Name
-		if i < len(args) && strings.HasPrefix(args[i], "refs/") {
-			base = filepath.Base(args[i])
-			if ext := filepath.Ext(base); ext != base {
-				base = strings.TrimSuffix(base, ext)
-			}
-		}
-		name := "ref-" + base
-		for k := 2; taken[name]; k++ {
-			name = fmt.Sprintf("ref-%s-%d", base, k)
-		}
-		taken[name], names[i] = true, name
+		names[i] = "ref-" + c.Name
 	}
 	return names
 }

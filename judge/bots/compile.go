@@ -371,10 +371,13 @@ type builtInfo struct {
 }
 
 // Build compiles a submission into cache (a directory of builds named by
-// key), or finds it already built. A failed compile is an error of type
-// *CompileError, and is cached too when the compiler itself said no (not
+// key), or finds it already built. A failed compile is the bot's *Fault,
+// a *CompileError, and is cached too when the compiler itself said no (not
 // when it was stopped for time, memory or disk). A build that left a link
-// or a special file is a compile error too (see buildtree.go).
+// or a special file is a compile error too (see buildtree.go), and
+// sources that cannot be read are the bot's *Fault as well. Any other
+// error is the judge's: its build cache, or its sandbox that could not
+// run the compiler.
 //
 // The build runs in a work directory of the cache, KEY.tmp-N, locked
 // while it runs, which becomes KEY once built; its compiler may write
@@ -383,14 +386,14 @@ type builtInfo struct {
 func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Build, error) {
 	key, err := s.Key()
 	if err != nil {
-		return nil, err
+		return nil, faulty(err)
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
-		return nil, judgeFailure{err}
+		return nil, fmt.Errorf("the build cache: %w", err)
 	}
 	cache, err = filepath.Abs(cache)
 	if err != nil {
-		return nil, judgeFailure{err}
+		return nil, fmt.Errorf("the build cache: %w", err)
 	}
 	sweepOnce(cache)
 	if b, err := cached(s, cache, key); b != nil || err != nil {
@@ -406,7 +409,7 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 
 	w, err := newWork(cache, key)
 	if err != nil {
-		return nil, judgeFailure{err}
+		return nil, fmt.Errorf("the build cache: %w", err)
 	}
 	keep := false
 	defer func() { w.close(keep) }()
@@ -417,7 +420,7 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 		}
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("the build cache: %w", err)
 	}
 	final := filepath.Join(cache, key)
 	var log string
@@ -440,36 +443,36 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 					_ = judge.WriteFileSync(final+".failed", []byte(ce.Message), true)
 				}
 				ce.Message = strings.TrimPrefix(ce.Message, stoppedMark)
-				return nil, ce
+				return nil, &Fault{Err: ce}
 			}
-			return nil, fmt.Errorf("%s: compile: %w\n%s", s.Path, err, msg)
+			return nil, err
 		}
 	}
 	// Every process of the build has ended: what it left stays as it is.
 	why, stopped, err := checkTree(w.path, l.Limits.DiskMB<<20)
 	if err != nil {
-		return nil, judgeFailure{err}
+		return nil, fmt.Errorf("the build cache: %w", err)
 	}
 	if why != "" {
 		if !stopped {
 			_ = judge.WriteFileSync(final+".failed", []byte(why), true)
 		}
-		return nil, &CompileError{Path: s.Path, Message: why}
+		return nil, &Fault{Err: &CompileError{Path: s.Path, Message: why}}
 	}
 	if err := settleTree(w.path); err != nil {
-		return nil, judgeFailure{err}
+		return nil, fmt.Errorf("the build cache: %w", err)
 	}
 	argv := expand(s.Lang.Run, s.vars(filepath.Join(final, "src"), filepath.Join(final, "out")))
 	info, _ := json.Marshal(builtInfo{Argv: argv, Log: log})
 	if err := writeJudgeFile(w.path, "built.json", info); err != nil {
-		return nil, judgeFailure{err}
+		return nil, fmt.Errorf("the build cache: %w", err)
 	}
 	if err := os.Rename(w.path, final); err != nil {
 		// Another judge built it meanwhile: use that one.
 		if b, cerr := cached(s, cache, key); b != nil || cerr != nil {
 			return b, cerr
 		}
-		return nil, judgeFailure{err}
+		return nil, fmt.Errorf("the build cache: %w", err)
 	}
 	keep = true
 	return &Build{Argv: argv, Dir: filepath.Join(final, "src"), Key: key, Log: log}, nil
@@ -486,17 +489,17 @@ func cached(s *Submission, cache, key string) (*Build, error) {
 			if json.Unmarshal(b, &info) == nil && len(info.Argv) > 0 {
 				why, _, err := checkTree(final, 0)
 				if err != nil {
-					return nil, judgeFailure{err}
+					return nil, fmt.Errorf("the build cache: %w", err)
 				}
 				if why != "" {
-					return nil, &CompileError{Path: s.Path, Message: why}
+					return nil, &Fault{Err: &CompileError{Path: s.Path, Message: why}}
 				}
 				return &Build{Argv: info.Argv, Dir: filepath.Join(final, "src"), Key: key, Log: info.Log}, nil
 			}
 		}
 	}
 	if msg, err := readJudgeFile(cache, key+".failed"); err == nil {
-		return nil, &CompileError{Path: s.Path, Message: string(msg)}
+		return nil, &Fault{Err: &CompileError{Path: s.Path, Message: string(msg)}}
 	}
 	return nil, nil
 }
@@ -840,12 +843,12 @@ func copyFile(from, to string) error {
 	}
 	in, err := procbot.OpenFile(from)
 	if err != nil {
-		return err
+		return &Fault{Err: err}
 	}
 	defer in.Close()
 	st, err := in.Stat()
 	if err != nil {
-		return err
+		return &Fault{Err: err}
 	}
 	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, st.Mode().Perm()|0o600)
 	if err != nil {

@@ -42,7 +42,7 @@ type versionOnce struct {
 // command prints it (the first line of its output, trimmed); "" for
 // a language without one. The command runs once per Languages, with the
 // language's environment, outside the sandbox. One that cannot be run, or
-// fails, is a *RuntimeError for the bot at path.
+// fails, is the bot's *Fault: a *RuntimeError for the bot at path.
 func (l *Languages) Runtime(ctx context.Context, lang *Language, path, cache string) (string, error) {
 	if len(lang.Version) == 0 {
 		return "", nil
@@ -65,7 +65,7 @@ func (l *Languages) Runtime(ctx context.Context, lang *Language, path, cache str
 		return "", fmt.Errorf("%s: checking the %s runtime (%s): %w", path, lang.Name, strings.Join(lang.Version, " "), err)
 	}
 	if v.why != "" {
-		return "", &RuntimeError{Path: path, Lang: lang.Name, Command: lang.Version, Why: v.why}
+		return "", &Fault{Err: &RuntimeError{Path: path, Lang: lang.Name, Command: lang.Version, Why: v.why}}
 	}
 	return v.out, nil
 }
