@@ -348,6 +348,10 @@ func (s *Submission) Key() (string, error) {
 type CompileError struct {
 	Path    string
 	Message string // the compiler's output (its tail)
+	// Stopped is a build stopped by a limit (time, memory, disk), not
+	// refused by its compiler: it is not cached, as it may pass another
+	// time.
+	Stopped bool
 }
 
 func (e *CompileError) Error() string {
@@ -439,10 +443,9 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 			var ce *CompileError
 			if errors.As(err, &ce) {
 				ce.Path = s.Path
-				if !ce.stopped() {
+				if !ce.Stopped {
 					_ = judge.WriteFileSync(final+".failed", []byte(ce.Message), true)
 				}
-				ce.Message = strings.TrimPrefix(ce.Message, stoppedMark)
 				return nil, &Fault{Err: ce}
 			}
 			return nil, err
@@ -457,7 +460,7 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 		if !stopped {
 			_ = judge.WriteFileSync(final+".failed", []byte(why), true)
 		}
-		return nil, &Fault{Err: &CompileError{Path: s.Path, Message: why}}
+		return nil, &Fault{Err: &CompileError{Path: s.Path, Message: why, Stopped: stopped}}
 	}
 	if err := settleTree(w.path); err != nil {
 		return nil, fmt.Errorf("the build cache: %w", err)
@@ -544,11 +547,6 @@ func (l *Languages) warm(ctx context.Context, lang *Language, cache string) {
 
 // warmFactor is how many times a build's time a warm-up build may take.
 const warmFactor = 10
-
-// stoppedMark starts the message of a compile stopped by a limit.
-const stoppedMark = "\x00stopped\x00"
-
-func (e *CompileError) stopped() bool { return strings.HasPrefix(e.Message, stoppedMark) }
 
 // vars are the placeholders' values for a build in src with output out.
 func (s *Submission) vars(src, out string) map[string][]string {
@@ -713,18 +711,18 @@ func (l *Languages) runCompiler(ctx context.Context, argv []string, work, cache 
 	var over *overDisk
 	switch {
 	case err != nil && ctx.Err() == nil && errors.As(context.Cause(runCtx), &over) && !errors.Is(err, procbot.ErrToolAlive):
-		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the build %s\n%s", over.what, msg)}
+		return "", &CompileError{Message: fmt.Sprintf("the build %s\n%s", over.what, msg), Stopped: true}
 	case err != nil:
 		if ctx.Err() != nil && !errors.Is(err, procbot.ErrToolAlive) {
 			return "", ctx.Err()
 		}
 		return "", fmt.Errorf("cannot run the compiler: %w", err)
 	case overCPU:
-		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler used more than %v of CPU time\n%s", cpu, msg)}
+		return "", &CompileError{Message: fmt.Sprintf("the compiler used more than %v of CPU time\n%s", cpu, msg), Stopped: true}
 	case ex.Wall:
-		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler took more than %v of wall-clock time (it used %v of CPU time)\n%s", slim.Wall, ex.CPU.Round(time.Millisecond), msg)}
+		return "", &CompileError{Message: fmt.Sprintf("the compiler took more than %v of wall-clock time (it used %v of CPU time)\n%s", slim.Wall, ex.CPU.Round(time.Millisecond), msg), Stopped: true}
 	case ex.OOM || ex.Signaled():
-		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler was %s\n%s", ex, msg)}
+		return "", &CompileError{Message: fmt.Sprintf("the compiler was %s\n%s", ex, msg), Stopped: true}
 	case ex.Code != 0:
 		return "", &CompileError{Message: fmt.Sprintf("%s: %s\n%s", filepath.Base(argv[0]), ex, msg)}
 	}

@@ -239,8 +239,8 @@ func TestBuildDiskIsBoundedWhileItRuns(t *testing.T) {
 			_, err := langs.Build(buildCtx(t, 2*time.Minute), s, cache)
 			took := time.Since(start)
 			var ce *CompileError
-			if !errors.As(err, &ce) || !strings.Contains(ce.Message, "wrote more than 256 MiB") {
-				t.Fatalf("build: %v, want it stopped for writing more than 256 MiB", err)
+			if !errors.As(err, &ce) || !strings.Contains(ce.Message, "wrote more than 256 MiB") || !ce.Stopped {
+				t.Fatalf("build: %v (stopped: %v), want it stopped for writing more than 256 MiB", err, ce != nil && ce.Stopped)
 			}
 			if took > 30*time.Second {
 				t.Errorf("the build was stopped after %v: not while it ran", took)
@@ -360,8 +360,8 @@ func TestBuildWallLimit(t *testing.T) {
 	start := time.Now()
 	_, err = langs.Build(buildCtx(t, 2*time.Minute), s, cache)
 	var ce *CompileError
-	if !errors.As(err, &ce) || !strings.Contains(ce.Message, "more than 2s of wall-clock time") {
-		t.Fatalf("build: %v, want it stopped after 2s", err)
+	if !errors.As(err, &ce) || !strings.Contains(ce.Message, "more than 2s of wall-clock time") || !ce.Stopped || strings.ContainsRune(ce.Message, 0) {
+		t.Fatalf("build: %v (stopped: %v), want it stopped after 2s", err, ce != nil && ce.Stopped)
 	}
 	if took := time.Since(start); took > 30*time.Second {
 		t.Errorf("the build was stopped after %v", took)
