@@ -294,7 +294,10 @@ func (r *runner) build(ctx context.Context, b *build) error {
 
 // private is text about the submission of argument arg as its author
 // sees it: its files by their names in the upload, not where the arena
-// keeps them.
+// keeps them. The builder's own messages (a compile error, a runtime
+// missing, sources of no language) name the submission so already; what
+// the system says of files (the judge's own failures, a program that
+// does not start) may name the arena's folders, which this removes.
 func (r *runner) private(arg, text string) string {
 	root := r.a.path(arg)
 	text = strings.ReplaceAll(strings.ReplaceAll(text, root+"/", ""), root, filepath.Base(root))

@@ -205,7 +205,7 @@ func (l *Languages) Detect(path string) (*Submission, error) {
 	if !st.IsDir() {
 		s.Lang = l.ByExt(path)
 		if s.Lang == nil {
-			return nil, fmt.Errorf("%s: no language for %q files in the languages file", path, filepath.Ext(path))
+			return nil, fmt.Errorf("%s: no language for %q files in the languages file", s.name(), filepath.Ext(path))
 		}
 		s.Root = filepath.Dir(path)
 		s.Main = filepath.Base(path)
@@ -243,7 +243,7 @@ func (l *Languages) Detect(path string) (*Submission, error) {
 		sort.Strings(s.Files)
 		s.Lang, s.Mark = l.dirLanguage(s.Files)
 		if s.Lang == nil {
-			return nil, fmt.Errorf("%s: cannot tell its language: no single language's files, no main.EXT or bot.EXT", path)
+			return nil, fmt.Errorf("%s: cannot tell its language: no single language's files, no main.EXT or bot.EXT", s.name())
 		}
 		for _, pref := range []string{"main", "bot", "Main", "Bot"} {
 			for _, e := range s.Lang.Extensions {
@@ -266,7 +266,7 @@ func (l *Languages) Detect(path string) (*Submission, error) {
 			if len(cands) == 1 {
 				s.Main = cands[0]
 			} else if !s.Mark {
-				return nil, fmt.Errorf("%s: which %s file is the bot? name it main.%s", path, s.Lang.Name, s.Lang.Extensions[0])
+				return nil, fmt.Errorf("%s: which %s file is the bot? name it main.%s", s.name(), s.Lang.Name, s.Lang.Extensions[0])
 			}
 		}
 	}
@@ -276,6 +276,21 @@ func (l *Languages) Detect(path string) (*Submission, error) {
 		s.Class = procbot.JavaClass(filepath.Join(s.Root, s.Main))
 	}
 	return s, nil
+}
+
+// name is the submission's own name, its file's or directory's (bot.c,
+// alice; . is the directory's name): what the builder's messages call it,
+// naming nothing of where it is kept.
+func (s *Submission) name() string {
+	return ownPathName(s.Path)
+}
+
+// ownPathName is the last element of path, a directory's name for .
+func ownPathName(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return filepath.Base(path)
 }
 
 // dirLanguage picks the language of a directory's files: a marker file
@@ -346,7 +361,10 @@ func (s *Submission) Key() (string, error) {
 
 // CompileError is a build that failed: the compiler's verdict.
 type CompileError struct {
-	Path    string
+	// Name is the submission's own name, its file's or directory's (bad.c,
+	// alice), as its author knows it: the message names nothing of where
+	// the judge keeps it, and its files relative to it.
+	Name    string
 	Message string // the compiler's output (its tail)
 	// Stopped is a build stopped by a limit (time, memory, disk), not
 	// refused by its compiler: it is not cached, as it may pass another
@@ -355,7 +373,7 @@ type CompileError struct {
 }
 
 func (e *CompileError) Error() string {
-	return fmt.Sprintf("%s: compile error:\n%s", e.Path, e.Message)
+	return fmt.Sprintf("%s: compile error:\n%s", e.Name, e.Message)
 }
 
 // Build is a built submission.
@@ -442,7 +460,7 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 			}
 			var ce *CompileError
 			if errors.As(err, &ce) {
-				ce.Path = s.Path
+				ce.Name = s.name()
 				if !ce.Stopped {
 					_ = judge.WriteFileSync(final+".failed", []byte(ce.Message), true)
 				}
@@ -460,7 +478,7 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 		if !stopped {
 			_ = judge.WriteFileSync(final+".failed", []byte(why), true)
 		}
-		return nil, &Fault{Err: &CompileError{Path: s.Path, Message: why, Stopped: stopped}}
+		return nil, &Fault{Err: &CompileError{Name: s.name(), Message: why, Stopped: stopped}}
 	}
 	if err := settleTree(w.path); err != nil {
 		return nil, fmt.Errorf("the build cache: %w", err)
@@ -495,14 +513,14 @@ func cached(s *Submission, cache, key string) (*Build, error) {
 					return nil, fmt.Errorf("the build cache: %w", err)
 				}
 				if why != "" {
-					return nil, &Fault{Err: &CompileError{Path: s.Path, Message: why}}
+					return nil, &Fault{Err: &CompileError{Name: s.name(), Message: why}}
 				}
 				return &Build{Argv: info.Argv, Dir: filepath.Join(final, "src"), Key: key, Log: info.Log}, nil
 			}
 		}
 	}
 	if msg, err := readJudgeFile(cache, key+".failed"); err == nil {
-		return nil, &Fault{Err: &CompileError{Path: s.Path, Message: string(msg)}}
+		return nil, &Fault{Err: &CompileError{Name: s.name(), Message: string(msg)}}
 	}
 	return nil, nil
 }

@@ -323,6 +323,10 @@ func TestCompileErrorNamesNoSubmitter(t *testing.T) {
 		if !errors.As(err, &ce) {
 			t.Fatalf("%s: build: %v, want a compile error", who, err)
 		}
+		// The error names the submission as its author knows it.
+		if want := filepath.Base(who); ce.Name != want || strings.Contains(err.Error(), base) {
+			t.Errorf("%s: the compile error names it %q, want %q; it says %q", who, ce.Name, want, err)
+		}
 		msgs = append(msgs, ce.Message)
 	}
 	for i, m := range msgs {

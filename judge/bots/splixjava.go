@@ -53,7 +53,7 @@ func (l *Languages) BuildSplixJava(ctx context.Context, path, cache string) (*Bu
 	if st.Clojure {
 		jar, err := splixjava.ClojureJar()
 		if err != nil {
-			return nil, st.Name, &Fault{Err: &CompileError{Path: path, Message: err.Error()}}
+			return nil, st.Name, &Fault{Err: &CompileError{Name: ownPathName(path), Message: err.Error()}}
 		}
 		// The loader is compiled against Clojure; the player's file is
 		// loaded from where it is built. The host puts Clojure's jar and
