@@ -160,7 +160,7 @@ func TestPrepareEntrantsRefusesFIFO(t *testing.T) {
 			switch {
 			case r.err != nil:
 				t.Errorf("%s: %v, want it left out, not the tournament stopped", name, r.err)
-			case len(r.ents) != 1 || r.ents[0].Err == nil || !strings.Contains(r.ents[0].Err.Error(), "is a FIFO (named pipe)"):
+			case len(r.ents) != 1 || AsFault(r.ents[0].Err) == nil || !strings.Contains(r.ents[0].Err.Error(), "is a FIFO (named pipe)"):
 				t.Errorf("%s: %+v, want it left out saying it is a FIFO", name, r.ents)
 			}
 		case <-time.After(10 * time.Second):
