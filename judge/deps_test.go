@@ -261,3 +261,59 @@ func TestGamesArePure(t *testing.T) {
 		t.Errorf("only %d game packages checked", n)
 	}
 }
+
+// TestOneResolver: only judge/bots tells what a BOT argument is (a
+// program, a command line, a contest player: bots.Resolve); no other
+// package parses one itself. (The arena reads its web bots' URLs, to hold
+// them to its policy.)
+func TestOneResolver(t *testing.T) {
+	pkgs := listPackages(t)
+	parsers := map[string][]string{
+		"judge/judge/procbot":   {"ParseBot"},
+		"judge/judge/splixjava": {"Cut"},
+		"judge/judge/bots":      {"ParseRubyContest", "RubyContestSpec"},
+	}
+	owner := map[string]bool{"judge/judge/bots": true, "judge/judge/procbot": true, "judge/judge/splixjava": true}
+	n := 0
+	for path, p := range pkgs {
+		if owner[path] {
+			continue
+		}
+		fset := token.NewFileSet()
+		for _, f := range p.GoFiles {
+			file, err := parser.ParseFile(fset, filepath.Join(p.Dir, f), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			names := map[string]string{} // local name → import path
+			for _, im := range file.Imports {
+				ip := strings.Trim(im.Path.Value, `"`)
+				if _, ok := parsers[ip]; ok {
+					name := ip[strings.LastIndex(ip, "/")+1:]
+					if im.Name != nil {
+						name = im.Name.Name
+					}
+					names[name] = ip
+				}
+			}
+			if len(names) == 0 {
+				continue
+			}
+			n++
+			ast.Inspect(file, func(nd ast.Node) bool {
+				sel, ok := nd.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if id, ok := sel.X.(*ast.Ident); ok && slices.Contains(parsers[names[id.Name]], sel.Sel.Name) {
+					t.Errorf("%s: %s.%s: a BOT argument is resolved in judge/bots only (bots.Resolve, bots.Prepare, bots.Entrants)",
+						fset.Position(sel.Pos()), id.Name, sel.Sel.Name)
+				}
+				return true
+			})
+		}
+	}
+	if n < 3 {
+		t.Errorf("only %d files that import a resolver's package checked", n)
+	}
+}

@@ -24,13 +24,5 @@ func entrants(ctx context.Context, args []string, proc procbot.Options) ([]judge
 	if err != nil {
 		return nil, err
 	}
-	var out []judge.Entrant
-	for _, a := range args {
-		e, err := bots.Entrant(ctx, a, proc, langs, bots.MatchCache())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, nil
+	return bots.Entrants(ctx, args, proc, langs, bots.MatchCache())
 }

@@ -21,7 +21,7 @@ func crashReplay(t *testing.T, extra ...string) (string, *judge.Replay) {
 	path := filepath.Join(t.TempDir(), "game.json")
 	args := append([]string{"match", "--game", "connect4", "--seed", "1", "--replay", path}, extra...)
 	code, out, errs := run(t, append(args, testBot(t, "crash.py"), testBot(t, "column.py", "6"))...)
-	if code != 0 || !strings.Contains(out, "crash.py crashed at turn 5: ZeroDivisionError") {
+	if code != 0 || !strings.Contains(out, "crash crashed at turn 5: ZeroDivisionError") {
 		t.Fatalf("match: exit %d\n%s%s", code, out, errs)
 	}
 	f, err := os.Open(path)

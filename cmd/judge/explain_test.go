@@ -35,9 +35,9 @@ func TestExplainConnect4Threat(t *testing.T) {
 	}
 	html := strings.TrimSuffix(replay, ".json") + ".html"
 	for _, want := range []string{
-		"turn 6    column.py (O, seat 1) did not block column.py (X, seat 0)'s threat: a disc of column.py (X, seat 0) in column 0 makes 4 in a row\n",
+		"turn 6    column-2 (O) did not block column (X)'s threat: a disc of column (X) in column 0 makes 4 in a row\n",
 		html + "#6\n",
-		"turn 7    column.py (X, seat 0) wins after 7 turns: column.py (X, seat 0) made 4 in a row\n",
+		"turn 7    column (X) wins after 7 turns: column (X) made 4 in a row\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("explain says\n%s\nwant %q", out, want)
@@ -54,7 +54,7 @@ func TestExplainConnect4Threat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(page), `"turn":6,"seat":1,"kind":"threat","text":"column.py (O, seat 1) did not block`) ||
+	if !strings.Contains(string(page), `"turn":6,"seat":1,"kind":"threat","text":"column-2 (O) did not block`) ||
 		!strings.Contains(string(page), "Where it turned") {
 		t.Errorf("the viewer's page has no point at turn 6 for its banner")
 	}
@@ -73,7 +73,7 @@ func TestExplainCrash(t *testing.T) {
 		t.Fatalf("match: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, errs := run(t, "explain", replay)
-	if code != 0 || !strings.Contains(out, "turn 5    crash.py (X) crashed at turn 5: exit code 1") ||
+	if code != 0 || !strings.Contains(out, "turn 5    crash (X) crashed at turn 5: exit code 1") ||
 		!strings.Contains(out, "ZeroDivisionError") || !strings.Contains(out, "line 12") {
 		t.Errorf("explain: exit %d\n%s%s", code, out, errs)
 	}

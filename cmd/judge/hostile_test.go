@@ -84,7 +84,7 @@ func TestEscapesDoNotReachTheOperator(t *testing.T) {
 		t.Fatalf("match: exit %d: %s", code, errs)
 	}
 	assertPrintable(t, "judge match's output", out+errs)
-	for _, want := range []string{`evil\x1b]0;NAME\x07\x1b[2J.py`, `crash`, `stderr: \x1b]0;PWNED\x07\x1b]52;c;cHduZWQ=\x07\x1b[31mred\x1b[0m \u009b2J \u202eevil\rover\x07`, `?6n bare C1`} {
+	for _, want := range []string{`evil\x1b]0;NAME\x07\x1b[2J`, `crash`, `stderr: \x1b]0;PWNED\x07\x1b]52;c;cHduZWQ=\x07\x1b[31mred\x1b[0m \u009b2J \u202eevil\rover\x07`, `?6n bare C1`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("judge match's output does not show %s:\n%s", want, out)
 		}

@@ -19,8 +19,8 @@ func TestMatchShowsStderr(t *testing.T) {
 
 	code, out, errs = run(t, "match", "--game", "connect4", "--seed", "1", "--stderr", testBot(t, "crash.py"), testBot(t, "column.py", "6"))
 	for _, want := range []string{
-		"turn 3, seat 0 (crash.py):\n  stderr: turn 3: 2 discs\n",
-		"turn 5, seat 0 (crash.py):\n  stderr: turn 5: 4 discs\n  stderr: Traceback (most recent call last):\n",
+		"turn 3, seat 0 (crash):\n  stderr: turn 3: 2 discs\n",
+		"turn 5, seat 0 (crash):\n  stderr: turn 5: 4 discs\n  stderr: Traceback (most recent call last):\n",
 	} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("--stderr: exit %d: %s\n%s\nwant %q", code, errs, out, want)
@@ -32,8 +32,8 @@ func TestMatchShowsStderr(t *testing.T) {
 
 	code, out, errs = run(t, "match", "--game", "connect4", "--seed", "1", "--trace", testBot(t, "crash.py"), testBot(t, "column.py", "6"))
 	for _, want := range []string{
-		"turn 1, seat 0 (crash.py):\n  bot> CurrentTurn\n     < 1\n  bot> Board\n     < - - - - - - -\n",
-		"turn 2, seat 1 (column.py):\n  bot> Heights\n     < 0 0 0 0 1 0 0\n  bot> DropDisc 6\n  bot> #END\n",
+		"turn 1, seat 0 (crash):\n  bot> CurrentTurn\n     < 1\n  bot> Board\n     < - - - - - - -\n",
+		"turn 2, seat 1 (column):\n  bot> Heights\n     < 0 0 0 0 1 0 0\n  bot> DropDisc 6\n  bot> #END\n",
 	} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("--trace without --replay: exit %d: %s\n%s\nwant %q", code, errs, out, want)
@@ -41,7 +41,7 @@ func TestMatchShowsStderr(t *testing.T) {
 	}
 
 	_, out, _ = run(t, "match", "--game", "connect4", "--seed", "1", testBot(t, "column.py", "0"), testBot(t, "column.py", "1"))
-	if want := "wins after 7 turns: column.py (X, seat 0) made 4 in a row\n"; !strings.Contains(out, want) {
+	if want := "wins after 7 turns: column (X) made 4 in a row\n"; !strings.Contains(out, want) {
 		t.Errorf("the reason does not name the bots:\n%s\nwant %q", out, want)
 	}
 }

@@ -24,6 +24,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"judge/judge/bots"
 	"judge/judge/httpbot"
 	"judge/judge/play"
 )
@@ -307,7 +308,11 @@ func copyRefs(dir string, refs []string) ([]string, error) {
 			out[i] = r
 			continue
 		}
-		rel := filepath.Join("refs", filepath.Base(filepath.Clean(r)))
+		// Under the path that names it: refs/alice/bot.c is alice.
+		rel := filepath.Join("refs", bots.NamingPath(r))
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755); err != nil {
+			return nil, fmt.Errorf("arena: reference %s: %w", r, err)
+		}
 		if err := copyPath(r, filepath.Join(dir, rel)); err != nil {
 			return nil, fmt.Errorf("arena: reference %s: %w", r, err)
 		}

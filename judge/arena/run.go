@@ -28,8 +28,7 @@ type runner struct {
 	prepare play.Preparer
 	cache   string
 	refs    []*play.Contestant
-	// refNames are the reference bots' names in matches: ref- and their
-	// files' base names, unique.
+	// refNames are the reference bots' names in matches (refNames).
 	refNames []string
 	// testBusy counts the test matches being played, by submission and
 	// slot; busy the ladder matches (under a.mu, as a.built).
@@ -111,7 +110,7 @@ func (a *Arena) Run(ctx context.Context, jobs int) error {
 				return stopped(ctx, fmt.Errorf("arena: reference bot %s cannot play: %w", c.Name, c.Err))
 			}
 		}
-		r.refNames = refNames(a.cfg.References, r.refs)
+		r.refNames = refNames(r.refs)
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	for range max(jobs, 1) {
@@ -121,26 +120,13 @@ func (a *Arena) Run(ctx context.Context, jobs int) error {
 	return stopped(ctx, g.Wait())
 }
 
-// refNames names the reference bots in matches: ref- and the base name
-// of the file or directory (refs/random.c is ref-random), or the name
-// the tournament gives a command line or URL; a name taken already gets
-// -2, -3 and so on.
-func refNames(args []string, cs []*play.Contestant) []string {
+// refNames names the reference bots in matches: ref- and the name every
+// command gives the bot (bots.Resolve: refs/random.c is ref-random,
+// refs/alice/bot.c ref-alice), apart from the submissions' entrants.
+func refNames(cs []*play.Contestant) []string {
 	names := make([]string, len(cs))
-	taken := map[string]bool{}
 	for i, c := range cs {
-		base := c.Name
-		if i < len(args) && strings.HasPrefix(args[i], "refs/") {
-			base = filepath.Base(args[i])
-			if ext := filepath.Ext(base); ext != base {
-				base = strings.TrimSuffix(base, ext)
-			}
-		}
-		name := "ref-" + base
-		for k := 2; taken[name]; k++ {
-			name = fmt.Sprintf("ref-%s-%d", base, k)
-		}
-		taken[name], names[i] = true, name
+		names[i] = "ref-" + c.Name
 	}
 	return names
 }
@@ -304,7 +290,10 @@ func (r *runner) build(ctx context.Context, b *build) error {
 
 // private is text about the submission of argument arg as its author
 // sees it: its files by their names in the upload, not where the arena
-// keeps them.
+// keeps them. The builder's own messages (a compile error, a runtime
+// missing, sources of no language) name the submission so already; what
+// the system says of files (the judge's own failures, a program that
+// does not start) may name the arena's folders, which this removes.
 func (r *runner) private(arg, text string) string {
 	root := r.a.path(arg)
 	text = strings.ReplaceAll(strings.ReplaceAll(text, root+"/", ""), root, filepath.Base(root))

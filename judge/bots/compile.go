@@ -205,7 +205,7 @@ func (l *Languages) Detect(path string) (*Submission, error) {
 	if !st.IsDir() {
 		s.Lang = l.ByExt(path)
 		if s.Lang == nil {
-			return nil, fmt.Errorf("%s: no language for %q files in the languages file", path, filepath.Ext(path))
+			return nil, fmt.Errorf("%s: no language for %q files in the languages file", s.name(), filepath.Ext(path))
 		}
 		s.Root = filepath.Dir(path)
 		s.Main = filepath.Base(path)
@@ -243,7 +243,7 @@ func (l *Languages) Detect(path string) (*Submission, error) {
 		sort.Strings(s.Files)
 		s.Lang, s.Mark = l.dirLanguage(s.Files)
 		if s.Lang == nil {
-			return nil, fmt.Errorf("%s: cannot tell its language: no single language's files, no main.EXT or bot.EXT", path)
+			return nil, fmt.Errorf("%s: cannot tell its language: no single language's files, no main.EXT or bot.EXT", s.name())
 		}
 		for _, pref := range []string{"main", "bot", "Main", "Bot"} {
 			for _, e := range s.Lang.Extensions {
@@ -266,7 +266,7 @@ func (l *Languages) Detect(path string) (*Submission, error) {
 			if len(cands) == 1 {
 				s.Main = cands[0]
 			} else if !s.Mark {
-				return nil, fmt.Errorf("%s: which %s file is the bot? name it main.%s", path, s.Lang.Name, s.Lang.Extensions[0])
+				return nil, fmt.Errorf("%s: which %s file is the bot? name it main.%s", s.name(), s.Lang.Name, s.Lang.Extensions[0])
 			}
 		}
 	}
@@ -276,6 +276,21 @@ func (l *Languages) Detect(path string) (*Submission, error) {
 		s.Class = procbot.JavaClass(filepath.Join(s.Root, s.Main))
 	}
 	return s, nil
+}
+
+// name is the submission's own name, its file's or directory's (bot.c,
+// alice; . is the directory's name): what the builder's messages call it,
+// naming nothing of where it is kept.
+func (s *Submission) name() string {
+	return ownPathName(s.Path)
+}
+
+// ownPathName is the last element of path, a directory's name for .
+func ownPathName(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return filepath.Base(path)
 }
 
 // dirLanguage picks the language of a directory's files: a marker file
@@ -346,12 +361,19 @@ func (s *Submission) Key() (string, error) {
 
 // CompileError is a build that failed: the compiler's verdict.
 type CompileError struct {
-	Path    string
+	// Name is the submission's own name, its file's or directory's (bad.c,
+	// alice), as its author knows it: the message names nothing of where
+	// the judge keeps it, and its files relative to it.
+	Name    string
 	Message string // the compiler's output (its tail)
+	// Stopped is a build stopped by a limit (time, memory, disk), not
+	// refused by its compiler: it is not cached, as it may pass another
+	// time.
+	Stopped bool
 }
 
 func (e *CompileError) Error() string {
-	return fmt.Sprintf("%s: compile error:\n%s", e.Path, e.Message)
+	return fmt.Sprintf("%s: compile error:\n%s", e.Name, e.Message)
 }
 
 // Build is a built submission.
@@ -371,10 +393,13 @@ type builtInfo struct {
 }
 
 // Build compiles a submission into cache (a directory of builds named by
-// key), or finds it already built. A failed compile is an error of type
-// *CompileError, and is cached too when the compiler itself said no (not
+// key), or finds it already built. A failed compile is the bot's *Fault,
+// a *CompileError, and is cached too when the compiler itself said no (not
 // when it was stopped for time, memory or disk). A build that left a link
-// or a special file is a compile error too (see buildtree.go).
+// or a special file is a compile error too (see buildtree.go), and
+// sources that cannot be read are the bot's *Fault as well. Any other
+// error is the judge's: its build cache, or its sandbox that could not
+// run the compiler.
 //
 // The build runs in a work directory of the cache, KEY.tmp-N, locked
 // while it runs, which becomes KEY once built; its compiler may write
@@ -383,14 +408,14 @@ type builtInfo struct {
 func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Build, error) {
 	key, err := s.Key()
 	if err != nil {
-		return nil, err
+		return nil, faulty(err)
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
-		return nil, judgeFailure{err}
+		return nil, fmt.Errorf("the build cache: %w", err)
 	}
 	cache, err = filepath.Abs(cache)
 	if err != nil {
-		return nil, judgeFailure{err}
+		return nil, fmt.Errorf("the build cache: %w", err)
 	}
 	sweepOnce(cache)
 	if b, err := cached(s, cache, key); b != nil || err != nil {
@@ -406,7 +431,7 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 
 	w, err := newWork(cache, key)
 	if err != nil {
-		return nil, judgeFailure{err}
+		return nil, fmt.Errorf("the build cache: %w", err)
 	}
 	keep := false
 	defer func() { w.close(keep) }()
@@ -417,7 +442,7 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 		}
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("the build cache: %w", err)
 	}
 	final := filepath.Join(cache, key)
 	var log string
@@ -435,41 +460,40 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 			}
 			var ce *CompileError
 			if errors.As(err, &ce) {
-				ce.Path = s.Path
-				if !ce.stopped() {
+				ce.Name = s.name()
+				if !ce.Stopped {
 					_ = judge.WriteFileSync(final+".failed", []byte(ce.Message), true)
 				}
-				ce.Message = strings.TrimPrefix(ce.Message, stoppedMark)
-				return nil, ce
+				return nil, &Fault{Err: ce}
 			}
-			return nil, fmt.Errorf("%s: compile: %w\n%s", s.Path, err, msg)
+			return nil, err
 		}
 	}
 	// Every process of the build has ended: what it left stays as it is.
 	why, stopped, err := checkTree(w.path, l.Limits.DiskMB<<20)
 	if err != nil {
-		return nil, judgeFailure{err}
+		return nil, fmt.Errorf("the build cache: %w", err)
 	}
 	if why != "" {
 		if !stopped {
 			_ = judge.WriteFileSync(final+".failed", []byte(why), true)
 		}
-		return nil, &CompileError{Path: s.Path, Message: why}
+		return nil, &Fault{Err: &CompileError{Name: s.name(), Message: why, Stopped: stopped}}
 	}
 	if err := settleTree(w.path); err != nil {
-		return nil, judgeFailure{err}
+		return nil, fmt.Errorf("the build cache: %w", err)
 	}
 	argv := expand(s.Lang.Run, s.vars(filepath.Join(final, "src"), filepath.Join(final, "out")))
 	info, _ := json.Marshal(builtInfo{Argv: argv, Log: log})
 	if err := writeJudgeFile(w.path, "built.json", info); err != nil {
-		return nil, judgeFailure{err}
+		return nil, fmt.Errorf("the build cache: %w", err)
 	}
 	if err := os.Rename(w.path, final); err != nil {
 		// Another judge built it meanwhile: use that one.
 		if b, cerr := cached(s, cache, key); b != nil || cerr != nil {
 			return b, cerr
 		}
-		return nil, judgeFailure{err}
+		return nil, fmt.Errorf("the build cache: %w", err)
 	}
 	keep = true
 	return &Build{Argv: argv, Dir: filepath.Join(final, "src"), Key: key, Log: log}, nil
@@ -486,17 +510,17 @@ func cached(s *Submission, cache, key string) (*Build, error) {
 			if json.Unmarshal(b, &info) == nil && len(info.Argv) > 0 {
 				why, _, err := checkTree(final, 0)
 				if err != nil {
-					return nil, judgeFailure{err}
+					return nil, fmt.Errorf("the build cache: %w", err)
 				}
 				if why != "" {
-					return nil, &CompileError{Path: s.Path, Message: why}
+					return nil, &Fault{Err: &CompileError{Name: s.name(), Message: why}}
 				}
 				return &Build{Argv: info.Argv, Dir: filepath.Join(final, "src"), Key: key, Log: info.Log}, nil
 			}
 		}
 	}
 	if msg, err := readJudgeFile(cache, key+".failed"); err == nil {
-		return nil, &CompileError{Path: s.Path, Message: string(msg)}
+		return nil, &Fault{Err: &CompileError{Name: s.name(), Message: string(msg)}}
 	}
 	return nil, nil
 }
@@ -541,11 +565,6 @@ func (l *Languages) warm(ctx context.Context, lang *Language, cache string) {
 
 // warmFactor is how many times a build's time a warm-up build may take.
 const warmFactor = 10
-
-// stoppedMark starts the message of a compile stopped by a limit.
-const stoppedMark = "\x00stopped\x00"
-
-func (e *CompileError) stopped() bool { return strings.HasPrefix(e.Message, stoppedMark) }
 
 // vars are the placeholders' values for a build in src with output out.
 func (s *Submission) vars(src, out string) map[string][]string {
@@ -710,18 +729,18 @@ func (l *Languages) runCompiler(ctx context.Context, argv []string, work, cache 
 	var over *overDisk
 	switch {
 	case err != nil && ctx.Err() == nil && errors.As(context.Cause(runCtx), &over) && !errors.Is(err, procbot.ErrToolAlive):
-		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the build %s\n%s", over.what, msg)}
+		return "", &CompileError{Message: fmt.Sprintf("the build %s\n%s", over.what, msg), Stopped: true}
 	case err != nil:
 		if ctx.Err() != nil && !errors.Is(err, procbot.ErrToolAlive) {
 			return "", ctx.Err()
 		}
 		return "", fmt.Errorf("cannot run the compiler: %w", err)
 	case overCPU:
-		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler used more than %v of CPU time\n%s", cpu, msg)}
+		return "", &CompileError{Message: fmt.Sprintf("the compiler used more than %v of CPU time\n%s", cpu, msg), Stopped: true}
 	case ex.Wall:
-		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler took more than %v of wall-clock time (it used %v of CPU time)\n%s", slim.Wall, ex.CPU.Round(time.Millisecond), msg)}
+		return "", &CompileError{Message: fmt.Sprintf("the compiler took more than %v of wall-clock time (it used %v of CPU time)\n%s", slim.Wall, ex.CPU.Round(time.Millisecond), msg), Stopped: true}
 	case ex.OOM || ex.Signaled():
-		return "", &CompileError{Message: stoppedMark + fmt.Sprintf("the compiler was %s\n%s", ex, msg)}
+		return "", &CompileError{Message: fmt.Sprintf("the compiler was %s\n%s", ex, msg), Stopped: true}
 	case ex.Code != 0:
 		return "", &CompileError{Message: fmt.Sprintf("%s: %s\n%s", filepath.Base(argv[0]), ex, msg)}
 	}
@@ -840,12 +859,12 @@ func copyFile(from, to string) error {
 	}
 	in, err := procbot.OpenFile(from)
 	if err != nil {
-		return err
+		return &Fault{Err: err}
 	}
 	defer in.Close()
 	st, err := in.Stat()
 	if err != nil {
-		return err
+		return &Fault{Err: err}
 	}
 	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, st.Mode().Perm()|0o600)
 	if err != nil {

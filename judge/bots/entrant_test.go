@@ -15,7 +15,11 @@ import (
 func TestRubyContestEntrant(t *testing.T) {
 	judgetest.NeedTools(t, "ruby")
 	entrant := func(arg string, proc procbot.Options) (judge.Entrant, error) {
-		return Entrant(context.Background(), arg, proc, nil, "")
+		es, err := Entrants(context.Background(), []string{arg}, proc, nil, "")
+		if err != nil {
+			return nil, err
+		}
+		return es[0], nil
 	}
 	e, err := entrant("ruby-contest:../procbot/testdata/rubycontest/corner_player.rb", procbot.Options{})
 	if err != nil {
@@ -25,7 +29,7 @@ func TestRubyContestEntrant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Name != "Corner Team" || len(info.Command) != 4 || info.Command[0] != "ruby" || !strings.HasSuffix(info.Command[3], "corner_player.rb") {
+	if info.Name != "corner_player" || len(info.Command) != 4 || info.Command[0] != "ruby" || !strings.HasSuffix(info.Command[3], "corner_player.rb") {
 		t.Errorf("info %+v", info)
 	}
 	if _, err := entrant("ruby-contest:../procbot/testdata/rubycontest/lib/corner/shots.rb", procbot.Options{}); err == nil ||
@@ -62,15 +66,15 @@ func TestEntrantBuildsSources(t *testing.T) {
 		arg, name string
 		built     bool
 	}{
-		{exe, "exe.py", false},
+		{exe, "exe", false},
 		{filepath.Join(root, "examples/gomoku/random_bot.py"), "random_bot", true},
 		{filepath.Join(root, "examples/gomoku/random.c"), "random", true},
 	} {
-		e, err := Entrant(context.Background(), tc.arg, procbot.Options{}, langs, cache)
+		es, err := Entrants(context.Background(), []string{tc.arg}, procbot.Options{}, langs, cache)
 		if err != nil {
 			t.Fatal(err)
 		}
-		info, err := e.Info()
+		info, err := es[0].Info()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,11 +123,11 @@ func TestSourceBotNamedAfterItsDirectory(t *testing.T) {
 	cache := judgetest.TempDir(t)
 	name := func(arg string) string {
 		t.Helper()
-		e, err := Entrant(context.Background(), arg, procbot.Options{}, langs, cache)
+		es, err := Entrants(context.Background(), []string{arg}, procbot.Options{}, langs, cache)
 		if err != nil {
 			t.Fatal(err)
 		}
-		info, err := e.Info()
+		info, err := es[0].Info()
 		if err != nil {
 			t.Fatal(err)
 		}

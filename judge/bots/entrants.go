@@ -21,11 +21,11 @@ import (
 )
 
 // Prepared is a bot argument made ready to play: built, loaded or
-// checked, named, and known by the hash of what it runs (play.Bot: its
-// Runtime is Languages.Runtime's), with how it runs.
+// checked, named, and known by the hash of what it runs.
 type Prepared struct {
-	play.Bot
-	Spec procbot.Spec
+	play.Bot // its Err is a *Fault, why it cannot play; its Runtime is Languages.Runtime's
+	Kind     Kind
+	Spec     procbot.Spec
 	// Web is set for a web bot (http://…): it plays instead of Spec.
 	Web *httpbot.Bot
 }
@@ -171,16 +171,16 @@ func rubyPlayersIn(dir string) (players []string, skipped []Skipped) {
 	return players, skipped
 }
 
-// Prepare turns bot arguments into entrants: a directory or a
-// source file of a known language is built (in cache, at most jobs at
-// once), a Ruby contest player is loaded once in the sandbox, an
-// executable or a command line is run as it is (like `judge match`). A
-// bot that cannot play — a compile error, a player that does not load, a
-// file that is no bot — is kept with the reason in its Err, and the
-// others play: one broken submission never stops a tournament. Only the
-// judge's own failures (its cache, its sandbox) stop it. Names come from
-// the file names, made unique. Ruby contest players are loaded at the
-// strongest sandbox level (PrepareAt says at which).
+// Prepare makes bot arguments ready to play, resolved and named as in
+// every command (Resolve): a directory or a source file of a known
+// language is built (in cache, at most jobs at once), a Ruby contest
+// player is loaded once in the sandbox, an executable or a command line
+// is run as it is. A bot that cannot play for a fault of its own (a
+// *Fault: a compile error, a player that does not load, a file that is
+// no bot) is kept with the reason in its Err, and the others play: one
+// broken submission never stops a tournament. Any other error is the
+// judge's own (its cache, its sandbox) and stops it. Ruby contest players
+// are loaded at the strongest sandbox level (PrepareAt says at which).
 func Prepare(ctx context.Context, args []string, langs *Languages, cache string, jobs int) ([]*Prepared, error) {
 	return PrepareAt(ctx, play.Batch{Args: args, Cache: cache, Jobs: jobs}, langs, procbot.Auto)
 }
@@ -190,27 +190,27 @@ func Prepare(ctx context.Context, args []string, langs *Languages, cache string,
 // contest's builds are), with the sandbox level the bots play at: a Ruby
 // contest player is loaded there, seeing what it sees in its games.
 func PrepareAt(ctx context.Context, b play.Batch, langs *Languages, level procbot.Level) ([]*Prepared, error) {
-	ents := make([]*Prepared, len(b.Args))
+	refs := Resolve(b.Args, langs)
+	ents := make([]*Prepared, len(refs))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(b.Jobs, 1))
-	for i, arg := range b.Args {
-		e := &Prepared{Bot: play.Bot{Arg: arg}}
+	for i, r := range refs {
+		e := &Prepared{Bot: play.Bot{Name: r.Name, Arg: r.Arg, Hash: r.Hash}, Kind: r.Kind}
 		ents[i] = e
 		g.Go(func() error {
 			if b.Started != nil {
-				b.Started(arg)
+				b.Started(r.Arg)
 			}
-			err := e.prepare(gctx, langs, level, b.Cache)
+			err := e.prepare(gctx, r, langs, level, b.Cache)
 			if (err == nil || gctx.Err() == nil) && b.Ready != nil {
-				b.Ready(arg)
+				b.Ready(r.Arg)
 			}
-			var jf judgeFailure
 			switch {
 			case err == nil:
 			case gctx.Err() != nil:
 				return gctx.Err()
-			case errors.As(err, &jf):
-				return jf.error
+			case AsFault(err) == nil:
+				return fmt.Errorf("preparing bot %s: %w", r.Arg, err)
 			default:
 				e.Err = err
 				if e.Hash == "" {
@@ -218,171 +218,53 @@ func PrepareAt(ctx context.Context, b play.Batch, langs *Languages, level procbo
 					e.Hash = hex.EncodeToString(sum[:])
 				}
 			}
+			e.Spec.Name = e.Name
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	nameAll(ents)
 	return ents, nil
 }
 
-// judgeFailure is an error of the judge's own in preparing a bot (its
-// cache, its sandbox): it stops the tournament, where every other error is
-// the bot's.
-type judgeFailure struct{ error }
-
-func (j judgeFailure) Unwrap() error { return j.error }
-
-func (e *Prepared) prepare(ctx context.Context, langs *Languages, level procbot.Level, cache string) error {
-	if b, ok, err := httpbot.Parse(e.Arg); ok {
-		if err != nil {
-			return err
-		}
-		e.Web = &b
-		info, err := b.Info()
-		if err != nil {
-			return err
-		}
-		// A web bot is known by its address: what runs there is its
-		// server's business.
-		sum := sha256.Sum256([]byte(b.URL))
-		e.Spec.Name, e.Hash = info.Name, hex.EncodeToString(sum[:])
-		return nil
+// prepare makes the bot of r ready: built, loaded or checked. An error
+// is the bot's *Fault, or the judge's.
+func (e *Prepared) prepare(ctx context.Context, r *Ref, langs *Languages, level procbot.Level, cache string) error {
+	if r.Err != nil {
+		return r.Err
 	}
-	if spec, ok, err := ParseRubyContest(e.Arg); ok {
-		if err != nil {
-			return err
-		}
-		e.Spec = spec
-		if e.Hash, err = spec.Hash(); err != nil {
-			return fmt.Errorf("bot %q: %w", e.Arg, err)
-		}
-		why, err := procbot.CheckRubyContest(ctx, spec, level)
+	switch r.Kind {
+	case KindWeb:
+		e.Web = r.web
+		return nil
+	case KindProgram:
+		e.Spec = r.spec
+		return nil
+	case KindRubyContest:
+		e.Spec = r.spec
+		why, err := procbot.CheckRubyContest(ctx, r.spec, level)
 		switch {
 		case err != nil:
-			return judgeFailure{err}
-		case why != "":
-			return errors.New(why)
-		}
-		return nil
-	}
-	if path, ok := splixjava.Cut(e.Arg); ok {
-		return e.prepareSplixJava(ctx, langs, path, cache)
-	}
-	if !langs.isSource(e.Arg) {
-		spec, err := procbot.ParseBot(e.Arg)
-		if err != nil {
 			return err
-		}
-		e.Spec = spec
-		if e.Hash, err = spec.Hash(); err != nil {
-			return fmt.Errorf("bot %q: %w", e.Arg, err)
+		case why != "":
+			return &Fault{Err: errors.New(why), unnamed: true}
 		}
 		return nil
+	case KindSplixJava:
+		return e.prepareSplixJava(ctx, langs, r.path, cache)
 	}
-	sub, err := langs.Detect(e.Arg)
-	if err != nil {
+	var err error
+	if e.Runtime, err = langs.Runtime(ctx, r.sub.Lang, e.Arg, cache); err != nil {
 		return err
 	}
-	if e.Runtime, err = langs.Runtime(ctx, sub.Lang, e.Arg, cache); err != nil {
-		e.Hash, _ = sub.Key()
-		return err
-	}
-	b, err := langs.Build(ctx, sub, cache)
+	b, err := langs.Build(ctx, r.sub, cache)
 	if err != nil {
-		var ce *CompileError
-		if errors.As(err, &ce) {
-			e.Err = ce
-			e.Hash, _ = sub.Key()
-			return nil
-		}
 		return err
 	}
 	e.Spec = procbot.Spec{Argv: b.Argv, Dir: b.Dir}
 	e.Hash, e.BuildLog = b.Key, b.Log
 	return nil
-}
-
-// baseName is the name an argument suggests: the file's name without its
-// extension, or the program of a command line.
-func baseName(arg string, full bool) string {
-	arg = strings.TrimPrefix(arg, RubyContestPrefix)
-	name := arg
-	if _, err := os.Stat(arg); err != nil {
-		if argv, err := procbot.SplitCommand(arg); err == nil && len(argv) > 0 {
-			name = argv[len(argv)-1]
-			for i := len(argv) - 1; i >= 0; i-- {
-				if st, err := os.Stat(argv[i]); err == nil && !st.IsDir() {
-					name = argv[i]
-					break
-				}
-			}
-		}
-	}
-	name = filepath.Base(filepath.Clean(name))
-	if !full {
-		name = strings.TrimSuffix(name, filepath.Ext(name))
-	}
-	return name
-}
-
-// nameAll gives every entrant a unique name: the file name without
-// extension, with it when that is ambiguous (random.c, random.py), then
-// with the parent directory (despo-player for despo/player.rb), then with
-// both, then numbered. A web bot is named by its address, host and path
-// (127.0.0.1:8080/connectfour.php), as `judge match` names it, then by its
-// whole URL.
-func nameAll(ents []*Prepared) {
-	try := []func(e *Prepared) string{
-		func(e *Prepared) string { return baseName(e.Arg, false) },
-		func(e *Prepared) string { return baseName(e.Arg, true) },
-		func(e *Prepared) string {
-			arg := strings.TrimPrefix(e.Arg, RubyContestPrefix)
-			return filepath.Base(filepath.Dir(filepath.Clean(arg))) + "-" + baseName(arg, false)
-		},
-		func(e *Prepared) string {
-			arg := strings.TrimPrefix(e.Arg, RubyContestPrefix)
-			return filepath.Base(filepath.Dir(filepath.Clean(arg))) + "-" + baseName(arg, true)
-		},
-	}
-	for level, f := range try {
-		try[level] = func(e *Prepared) string {
-			switch {
-			case e.Web == nil:
-				return f(e)
-			case level < len(try)-1:
-				return e.Spec.Name
-			}
-			return e.Arg
-		}
-	}
-	names := make([]string, len(ents))
-	for i, e := range ents {
-		names[i] = try[0](e)
-	}
-	for level := 1; level < len(try); level++ {
-		count := map[string]int{}
-		for _, n := range names {
-			count[n]++
-		}
-		for i, e := range ents {
-			if count[names[i]] > 1 {
-				names[i] = try[level](e)
-			}
-		}
-	}
-	seen := map[string]int{}
-	for i, e := range ents {
-		n := names[i]
-		seen[n]++
-		if seen[n] > 1 {
-			n = fmt.Sprintf("%s-%d", n, seen[n])
-		}
-		e.Name = n
-		e.Spec.Name = n
-	}
 }
 
 // isTestFile reports whether a file is a test (x_test.go, x_test.py):

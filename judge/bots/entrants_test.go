@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"judge/judge/judgetest"
-	"judge/judge/play"
 )
 
 // TestBotArgsReportsSkipped: every entry of a bots directory is a bot or
@@ -161,7 +160,7 @@ func TestPrepareEntrantsRefusesFIFO(t *testing.T) {
 			switch {
 			case r.err != nil:
 				t.Errorf("%s: %v, want it left out, not the tournament stopped", name, r.err)
-			case len(r.ents) != 1 || r.ents[0].Err == nil || !strings.Contains(r.ents[0].Err.Error(), "is a FIFO (named pipe)"):
+			case len(r.ents) != 1 || AsFault(r.ents[0].Err) == nil || !strings.Contains(r.ents[0].Err.Error(), "is a FIFO (named pipe)"):
 				t.Errorf("%s: %+v, want it left out saying it is a FIFO", name, r.ents)
 			}
 		case <-time.After(10 * time.Second):
@@ -170,23 +169,45 @@ func TestPrepareEntrantsRefusesFIFO(t *testing.T) {
 	}
 }
 
-// TestNameEntrants: names are the files' without extension, made unique
-// by the extension, then the parent directory, then both.
-func TestNameEntrants(t *testing.T) {
-	args := []string{"ruby-contest:/c/lrug/despo/player.rb", "ruby-contest:/c/magrails/thaar/player.rb",
-		"/b/random.c", "/b/random.py", "ruby-contest:/c/lrug/alex_young/alex_young.rb",
-		"/d/x/bot.c", "/d/y/bot.c", "/d/y/bot.py"}
-	var ents []*Prepared
-	for _, a := range args {
-		ents = append(ents, &Prepared{Bot: play.Bot{Arg: a}})
+// TestNames: one rule names a bot in every command (a directory, and
+// the bot.c or main.py a directory holds, by the directory; any other
+// file by its name without extension); bots that would share a name are
+// told apart by the extension, then the parent directory, then both,
+// then a number.
+func TestNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"x/bot.c", "y/bot.c", "y/bot.py", "z/bot.c", "b/random.c", "b/random.py", "c/random.c", "w/bot.go", "w/main.go",
+		"lrug/despo/player.rb", "magrails/thaar/player.rb", "lrug/alex_young/alex_young.rb", "solo.py"} {
+		p := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	nameAll(ents)
-	var got []string
-	for _, e := range ents {
-		got = append(got, e.Name)
-	}
-	want := []string{"despo-player", "thaar-player", "random.c", "random.py", "alex_young", "x-bot", "y-bot", "bot.py"}
-	if !slices.Equal(got, want) {
-		t.Errorf("names %q, want %q", got, want)
+	p := func(f string) string { return filepath.Join(dir, f) }
+	for _, tc := range []struct {
+		args, want []string
+	}{
+		{[]string{p("x/bot.c"), p("y/bot.c")}, []string{"x", "y"}},
+		{[]string{p("x/bot.c")}, []string{"x"}},
+		{[]string{p("x"), p("z/bot.c")}, []string{"x", "z"}},
+		{[]string{"python3 " + p("solo.py"), p("x/bot.c")}, []string{"solo", "x"}},
+		{[]string{p("x/bot.c"), p("y/bot.c"), p("y/bot.py")}, []string{"x", "bot.c", "bot.py"}},
+		{[]string{p("b/random.c"), p("b/random.py")}, []string{"random.c", "random.py"}},
+		{[]string{p("b/random.c"), p("c/random.c")}, []string{"b-random", "c-random"}},
+		{[]string{p("w/bot.go"), p("w/main.go")}, []string{"bot.go", "main.go"}},
+		{[]string{p("x/bot.c"), p("x/bot.c"), p("x/bot.c")}, []string{"x", "x-2", "x-3"}},
+		{[]string{RubyContestPrefix + p("lrug/despo/player.rb"), RubyContestPrefix + p("magrails/thaar/player.rb"),
+			RubyContestPrefix + p("lrug/alex_young/alex_young.rb")}, []string{"despo-player", "thaar-player", "alex_young"}},
+	} {
+		var got []string
+		for _, r := range Resolve(tc.args, nil) {
+			got = append(got, r.Name)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q are named %q, want %q", tc.args, got, tc.want)
+		}
 	}
 }

@@ -239,8 +239,8 @@ func TestBuildDiskIsBoundedWhileItRuns(t *testing.T) {
 			_, err := langs.Build(buildCtx(t, 2*time.Minute), s, cache)
 			took := time.Since(start)
 			var ce *CompileError
-			if !errors.As(err, &ce) || !strings.Contains(ce.Message, "wrote more than 256 MiB") {
-				t.Fatalf("build: %v, want it stopped for writing more than 256 MiB", err)
+			if !errors.As(err, &ce) || !strings.Contains(ce.Message, "wrote more than 256 MiB") || !ce.Stopped {
+				t.Fatalf("build: %v (stopped: %v), want it stopped for writing more than 256 MiB", err, ce != nil && ce.Stopped)
 			}
 			if took > 30*time.Second {
 				t.Errorf("the build was stopped after %v: not while it ran", took)
@@ -323,6 +323,10 @@ func TestCompileErrorNamesNoSubmitter(t *testing.T) {
 		if !errors.As(err, &ce) {
 			t.Fatalf("%s: build: %v, want a compile error", who, err)
 		}
+		// The error names the submission as its author knows it.
+		if want := filepath.Base(who); ce.Name != want || strings.Contains(err.Error(), base) {
+			t.Errorf("%s: the compile error names it %q, want %q; it says %q", who, ce.Name, want, err)
+		}
 		msgs = append(msgs, ce.Message)
 	}
 	for i, m := range msgs {
@@ -360,8 +364,8 @@ func TestBuildWallLimit(t *testing.T) {
 	start := time.Now()
 	_, err = langs.Build(buildCtx(t, 2*time.Minute), s, cache)
 	var ce *CompileError
-	if !errors.As(err, &ce) || !strings.Contains(ce.Message, "more than 2s of wall-clock time") {
-		t.Fatalf("build: %v, want it stopped after 2s", err)
+	if !errors.As(err, &ce) || !strings.Contains(ce.Message, "more than 2s of wall-clock time") || !ce.Stopped || strings.ContainsRune(ce.Message, 0) {
+		t.Fatalf("build: %v (stopped: %v), want it stopped after 2s", err, ce != nil && ce.Stopped)
 	}
 	if took := time.Since(start); took > 30*time.Second {
 		t.Errorf("the build was stopped after %v", took)

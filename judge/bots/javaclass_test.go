@@ -43,13 +43,13 @@ func TestJavaMainClass(t *testing.T) {
 	if s.Class != "demo.Player" {
 		t.Errorf("class %q, want demo.Player", s.Class)
 	}
-	e, err := Entrant(context.Background(), path, procbot.Options{}, langs, judgetest.TempDir(t))
+	es, err := Entrants(context.Background(), []string{path}, procbot.Options{}, langs, judgetest.TempDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	bb, ok := e.(builtBot)
+	bb, ok := es[0].(builtBot)
 	if !ok {
-		t.Fatalf("entrant %T, want a built bot", e)
+		t.Fatalf("entrant %T, want a built bot", es[0])
 	}
 	res := judgetest.Play(t, "tictactoe", 1, func(m *judgetest.Setup) { m.Limits.FirstTurn = 20 * time.Second },
 		bb.Spec, judgetest.Spec(t, "random", "examples/gomoku/random.c"))

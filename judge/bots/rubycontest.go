@@ -69,17 +69,19 @@ func ParseRubyContest(arg string) (spec procbot.Spec, ok bool, err error) {
 	return spec, true, err
 }
 
-// RubyContestSpec is the spec that plays the contest player in file.
+// RubyContestSpec is the spec that plays the contest player in file. A
+// file that cannot be read, or ruby missing, is the player's *Fault; a
+// failure to write the judge's host, the judge's.
 func RubyContestSpec(file string) (procbot.Spec, error) {
 	src, err := procbot.ReadFile(file)
 	if err != nil {
-		return procbot.Spec{}, fmt.Errorf("ruby contest player: %w", err)
+		return procbot.Spec{}, &Fault{Err: fmt.Errorf("ruby contest player: %w", err)}
 	}
 	if err := procbot.CheckReadable(file); err != nil {
-		return procbot.Spec{}, err
+		return procbot.Spec{}, &Fault{Err: err}
 	}
 	if _, err := exec.LookPath("ruby"); err != nil {
-		return procbot.Spec{}, fmt.Errorf("%s is a Ruby contest player, and ruby is not installed (Debian's package ruby: make tools installs it)", file)
+		return procbot.Spec{}, &Fault{Err: fmt.Errorf("%s is a Ruby contest player, and ruby is not installed (Debian's package ruby: make tools installs it)", file)}
 	}
 	host, err := RubyContestHost()
 	if err != nil {

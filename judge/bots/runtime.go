@@ -22,14 +22,14 @@ const versionWait = 30 * time.Second
 // run: its version command could not be run or failed. The bot's, not
 // the judge's: the bot cannot play on this machine.
 type RuntimeError struct {
-	Path    string   // the bot
+	Name    string   // the bot, by its own name (its file's or directory's)
 	Lang    string   // its language
 	Command []string // the version command
 	Why     string   // what went wrong
 }
 
 func (e *RuntimeError) Error() string {
-	return fmt.Sprintf("%s: the %s runtime is missing or does not run (%s: %s)", e.Path, e.Lang, strings.Join(e.Command, " "), e.Why)
+	return fmt.Sprintf("%s: the %s runtime is missing or does not run (%s: %s)", e.Name, e.Lang, strings.Join(e.Command, " "), e.Why)
 }
 
 type versionOnce struct {
@@ -42,7 +42,7 @@ type versionOnce struct {
 // command prints it (the first line of its output, trimmed); "" for
 // a language without one. The command runs once per Languages, with the
 // language's environment, outside the sandbox. One that cannot be run, or
-// fails, is a *RuntimeError for the bot at path.
+// fails, is the bot's *Fault: a *RuntimeError for the bot at path.
 func (l *Languages) Runtime(ctx context.Context, lang *Language, path, cache string) (string, error) {
 	if len(lang.Version) == 0 {
 		return "", nil
@@ -65,7 +65,7 @@ func (l *Languages) Runtime(ctx context.Context, lang *Language, path, cache str
 		return "", fmt.Errorf("%s: checking the %s runtime (%s): %w", path, lang.Name, strings.Join(lang.Version, " "), err)
 	}
 	if v.why != "" {
-		return "", &RuntimeError{Path: path, Lang: lang.Name, Command: lang.Version, Why: v.why}
+		return "", &Fault{Err: &RuntimeError{Name: ownPathName(path), Lang: lang.Name, Command: lang.Version, Why: v.why}}
 	}
 	return v.out, nil
 }

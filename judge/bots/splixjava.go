@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -33,7 +34,13 @@ func (l *Languages) BuildSplixJava(ctx context.Context, path, cache string) (*Bu
 	defer os.RemoveAll(stage)
 	st, err := splixjava.Stage(path, stage)
 	if err != nil {
-		return nil, "", err
+		// Writing the stage is the judge's; reading the player, the
+		// player's.
+		var pe *fs.PathError
+		if errors.As(err, &pe) && strings.HasPrefix(pe.Path, stage) {
+			return nil, "", fmt.Errorf("staging a Splix contest player: %w", err)
+		}
+		return nil, "", &Fault{Err: err}
 	}
 	lang := &Language{
 		Name:       "splix-java",
@@ -46,7 +53,7 @@ func (l *Languages) BuildSplixJava(ctx context.Context, path, cache string) (*Bu
 	if st.Clojure {
 		jar, err := splixjava.ClojureJar()
 		if err != nil {
-			return nil, st.Name, &CompileError{Path: path, Message: err.Error()}
+			return nil, st.Name, &Fault{Err: &CompileError{Name: ownPathName(path), Message: err.Error()}}
 		}
 		// The loader is compiled against Clojure; the player's file is
 		// loaded from where it is built. The host puts Clojure's jar and
@@ -67,9 +74,10 @@ func (l *Languages) BuildSplixJava(ctx context.Context, path, cache string) (*Bu
 	return b, st.Name, nil
 }
 
-// SplixJavaSpec builds a splix-java:PATH bot argument, for `judge match`,
-// and returns how to run it with a memory limit of memory bytes, and the
-// build's key (the sha256 of the sources, the host's included).
+// SplixJavaSpec builds a splix-java:PATH bot argument and returns how to
+// run it with a memory limit of memory bytes, under the player's name
+// (its class's), and the build's key (the sha256 of the sources, the
+// host's included).
 func (l *Languages) SplixJavaSpec(ctx context.Context, arg, cache string, memory int64) (procbot.Spec, string, error) {
 	path, ok := splixjava.Cut(arg)
 	if !ok {
@@ -87,19 +95,12 @@ func (e *Prepared) prepareSplixJava(ctx context.Context, langs *Languages, path,
 	if java := langs.Language["java"]; java != nil {
 		rt, err := langs.Runtime(ctx, java, path, cache)
 		if err != nil {
-			e.Hash = "splix-java:" + path
 			return err
 		}
 		e.Runtime = rt
 	}
 	b, _, err := langs.BuildSplixJava(ctx, path, cache)
 	if err != nil {
-		var ce *CompileError
-		if errors.As(err, &ce) {
-			e.Err = ce
-			e.Hash = "splix-java:" + path
-			return nil
-		}
 		return err
 	}
 	e.Spec = procbot.Spec{Argv: b.Argv, Dir: b.Dir}

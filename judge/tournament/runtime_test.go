@@ -97,3 +97,28 @@ func TestRuntimeIsPartOfTheBot(t *testing.T) {
 		t.Errorf("a shard with a runtime missing: %v, want an UnplayableError naming alpha", err)
 	}
 }
+
+// A build cache the judge cannot write in is the judge's failure: it
+// stops the tournament with the reason, and leaves no bot out for it.
+func TestBuildCacheFailureStops(t *testing.T) {
+	judgetest.NeedTools(t, "gcc")
+	_, args := botDir(t)
+	cache := tempDir(t)
+	// C's compiler shares the cache's tmp/ (as Go shares go-build/),
+	// where a file stands: the judge cannot make the directory.
+	langs := languagesWith(t, `["gcc", "--version"]`+"\nenv = { TMPDIR = \"{cache}/tmp\" }")
+	if err := os.WriteFile(filepath.Join(cache, "tmp"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := options(t, filepath.Join(tempDir(t), "out"), cache, args)
+	use(&o, langs, procbot.Options{})
+	var log strings.Builder
+	o.Log = &log
+	_, err := Run(context.Background(), o)
+	if err == nil || !strings.Contains(err.Error(), "the build cache") || bots.AsFault(err) != nil {
+		t.Errorf("Run: %v, want the judge's failure with its build cache", err)
+	}
+	if strings.Contains(log.String(), "left out") {
+		t.Errorf("a bot was left out for the judge's failure:\n%s", log.String())
+	}
+}
