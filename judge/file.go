@@ -56,25 +56,36 @@ func createTemp(path string, perm os.FileMode) (*os.File, error) {
 	}
 }
 
-// WriteFileSync writes data to path atomically and durably: the new file
-// is synced before it replaces path and, with syncDir, its directory after
-// (only then is the replacing itself on disk).
-func WriteFileSync(path string, data []byte, syncDir bool) error {
+// Durability says how much of a write WriteFileSync puts on disk before
+// it returns.
+type Durability int
+
+const (
+	// SyncFile: the new file is synced before it replaces the old; a
+	// crash leaves the old file or the new one, never half of one.
+	SyncFile Durability = iota
+	// SyncRename: SyncFile, and the directory is synced after, so that
+	// the replacing itself is on disk.
+	SyncRename
+)
+
+// WriteFileSync writes data to path atomically, as durably as d says.
+func WriteFileSync(path string, data []byte, d Durability) error {
 	err := WriteAtomic(path, 0o644, func(f *os.File) error {
 		if _, err := f.Write(data); err != nil {
 			return err
 		}
 		return f.Sync()
 	})
-	if err != nil || !syncDir {
+	if err != nil || d != SyncRename {
 		return err
 	}
-	d, err := os.Open(filepath.Dir(path))
+	dir, err := os.Open(filepath.Dir(path))
 	if err != nil {
 		return err
 	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
+	defer dir.Close()
+	if err := dir.Sync(); err != nil {
 		return fmt.Errorf("sync %s: %w", filepath.Dir(path), err)
 	}
 	return nil

@@ -299,7 +299,7 @@ func playGame(ctx context.Context, st games.State, seats []*seat, m Match, rp *R
 			return false, err
 		}
 		movers := st.Movers()
-		moves, recs, err := playTurns(ctx, st, seats, movers, m.Limits, start, m.Trace)
+		moves, recs, err := playTurns(ctx, st, seats, movers, turnPlan{lim: m.Limits, matchStart: start, trace: m.Trace})
 		if err != nil {
 			return false, err
 		}
@@ -323,12 +323,12 @@ func playGame(ctx context.Context, st games.State, seats []*seat, m Match, rp *R
 // playTurns serves the turn of every mover at once, each with its own
 // deadline: one player's fault never cancels another's turn; only a judge
 // failure stops them all. It returns the committed moves and the records.
-func playTurns(ctx context.Context, st games.State, seats []*seat, movers []int, lim Limits, start time.Time, trace bool) (map[int]games.Move, []TurnMove, error) {
+func playTurns(ctx context.Context, st games.State, seats []*seat, movers []int, pl turnPlan) (map[int]games.Move, []TurnMove, error) {
 	moves := make(map[int]games.Move, len(movers))
 	recs := make([]TurnMove, len(movers))
 	if len(movers) == 1 {
 		// One mover, the common case: served right here.
-		mv, rec, err := seats[movers[0]].playTurn(ctx, st, lim, start, trace, false)
+		mv, rec, err := seats[movers[0]].playTurn(ctx, st, pl)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -338,12 +338,13 @@ func playTurns(ctx context.Context, st games.State, seats []*seat, movers []int,
 		}
 		return moves, recs, nil
 	}
+	pl.shared = true
 	var mu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
 	for i, idx := range movers {
 		s := seats[idx]
 		g.Go(func() error {
-			mv, rec, err := s.playTurn(gctx, st, lim, start, trace, true)
+			mv, rec, err := s.playTurn(gctx, st, pl)
 			if err != nil {
 				return err
 			}

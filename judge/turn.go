@@ -9,19 +9,27 @@ import (
 	"judge/games"
 )
 
+// turnPlan is how a turn is served, the same for every seat moving in it.
+type turnPlan struct {
+	lim        Limits
+	matchStart time.Time
+	trace      bool // the turn's lines are recorded (Match.Trace)
+	shared     bool // other seats move in the same turn, each in its own goroutine
+}
+
 // playTurn serves one turn of the seat: it answers queries and collects
 // commands until #END, a fault, or the deadline. It returns the committed
 // move (nil when the seat failed) and the turn's record. Only judge
 // failures are errors.
 //
-// shared says that other seats move in the same turn, each in its own
-// goroutine.
-func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchStart time.Time, trace, shared bool) (games.Move, TurnMove, error) {
+// How the turn is served is pl's.
+func (s *seat) playTurn(ctx context.Context, st games.State, pl turnPlan) (games.Move, TurnMove, error) {
+	lim := pl.lim
 	start := time.Now()
-	limit, t := s.beginBudget(st, lim, start, shared)
+	limit, t := s.beginBudget(st, lim, start, pl.shared)
 	t.View = s.personView(st)
 	tn := &turn{s: s, st: st, lim: lim, t: t, rec: TurnMove{Seat: s.index},
-		tr: &turnTrace{s: s, on: trace, start: matchStart}}
+		tr: &turnTrace{s: s, on: pl.trace, start: pl.matchStart}}
 	if err := s.p.BeginTurn(ctx, t); err != nil {
 		if err := s.failed(ctx, err); err != nil {
 			return nil, tn.rec, err
@@ -47,7 +55,7 @@ func (s *seat) playTurn(ctx context.Context, st games.State, lim Limits, matchSt
 		}
 		move = nil
 	}
-	if trace {
+	if pl.trace {
 		s.turnStderr(&tn.rec)
 	}
 	if s.status == Timeout && s.failTurn == 0 {

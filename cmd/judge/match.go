@@ -76,7 +76,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		w = m.Stderr
 	}
 	if *of.trace && *of.replay == "" || *stderrAll {
-		printTranscript(w, res.Replay, *of.trace && *of.replay == "", *stderrAll)
+		printTranscript(w, res.Replay, transcript{lines: *of.trace && *of.replay == "", stderr: *stderrAll})
 	}
 	if *asJSON {
 		enc := json.NewEncoder(m.Stdout)
@@ -86,10 +86,16 @@ func (m *Main) match(ctx context.Context, args []string) error {
 	return nil
 }
 
-// printTranscript prints, turn by turn, each bot's protocol lines
-// (lines) and what it wrote on stderr (stderr), labelled by seat and
-// turn, escaped.
-func printTranscript(w io.Writer, rp *judge.Replay, lines, stderr bool) {
+// transcript is what printTranscript prints of each bot's turns.
+type transcript struct {
+	lines  bool // its protocol lines
+	stderr bool // what it wrote on stderr
+}
+
+// printTranscript prints, turn by turn, what tr says of each bot,
+// labelled by seat and turn, escaped.
+func printTranscript(w io.Writer, rp *judge.Replay, tr transcript) {
+	lines, stderr := tr.lines, tr.stderr
 	traces := replayview.TurnTraces(rp)
 	for i, t := range rp.Turns {
 		for _, mv := range t.Moves {

@@ -462,7 +462,7 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 			if errors.As(err, &ce) {
 				ce.Name = s.name()
 				if !ce.Stopped {
-					_ = judge.WriteFileSync(final+".failed", []byte(ce.Message), true)
+					_ = judge.WriteFileSync(final+".failed", []byte(ce.Message), judge.SyncRename)
 				}
 				return nil, &Fault{Err: ce}
 			}
@@ -476,7 +476,7 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 	}
 	if why != "" {
 		if !stopped {
-			_ = judge.WriteFileSync(final+".failed", []byte(why), true)
+			_ = judge.WriteFileSync(final+".failed", []byte(why), judge.SyncRename)
 		}
 		return nil, &Fault{Err: &CompileError{Name: s.name(), Message: why, Stopped: stopped}}
 	}

@@ -63,7 +63,7 @@ func Record(path string, r *judge.Replay, save func(size int64) error) error {
 	if err != nil {
 		return err
 	}
-	if err := judge.WriteFileSync(path, b, false); err != nil {
+	if err := judge.WriteFileSync(path, b, judge.SyncFile); err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
 	return save(int64(len(b)))

@@ -176,7 +176,7 @@ func FitRatings(n int, gs []Game) Fit {
 	prior := !stronglyConnected(n, st)
 	theta := make([]float64, n)
 	ll := func(th []float64) float64 {
-		v, _, _ := derivs(n, st, th, prior, false)
+		v, _, _ := derivs(n, st, th, prior, valueOnly)
 		return v
 	}
 	fit := Fit{Prior: prior}
@@ -185,7 +185,7 @@ func FitRatings(n int, gs []Game) Fit {
 	}
 	cur := ll(theta)
 	for fit.Iter = 0; fit.Iter < 200; fit.Iter++ {
-		_, g, h := derivs(n, st, theta, prior, true)
+		_, g, h := derivs(n, st, theta, prior, secondOrder)
 		info := negate(h)
 		if !prior {
 			addConst(info, 1/float64(n)) // the sum-zero constraint
@@ -221,7 +221,7 @@ func FitRatings(n int, gs []Game) Fit {
 			break
 		}
 	}
-	_, _, h := derivs(n, st, theta, prior, true)
+	_, _, h := derivs(n, st, theta, prior, secondOrder)
 	info := negate(h)
 	var cov [][]float64
 	if prior {
@@ -273,10 +273,20 @@ func FitRatings(n int, gs []Game) Fit {
 	return fit
 }
 
-// derivs computes the log-likelihood of th and, when full, its gradient
-// and Hessian. With prior, each bot also has priorGames virtual draws
-// against a virtual bot of strength 0.
-func derivs(n int, st []stage, th []float64, prior, full bool) (float64, []float64, [][]float64) {
+// order is how far derivs goes: the log-likelihood alone, or with its
+// gradient and Hessian.
+type order int
+
+const (
+	valueOnly order = iota
+	secondOrder
+)
+
+// derivs computes the log-likelihood of th and, to secondOrder, its
+// gradient and Hessian. With prior, each bot also has priorGames virtual
+// draws against a virtual bot of strength 0.
+func derivs(n int, st []stage, th []float64, prior bool, o order) (float64, []float64, [][]float64) {
+	full := o == secondOrder
 	var (
 		v float64
 		g []float64

@@ -179,7 +179,7 @@ func TestPlackettLuceMatchesMM(t *testing.T) {
 	for i, r := range fit.Ratings {
 		th[i] = (r.Elo - eloBase) / eloScale
 	}
-	_, g, _ := derivs(n, stages(gs), th, false, true)
+	_, g, _ := derivs(n, stages(gs), th, false, secondOrder)
 	for i, x := range g {
 		near(t, "gradient", x, 0, 1e-6)
 		_ = i

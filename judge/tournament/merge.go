@@ -511,7 +511,7 @@ func linkOrCopy(from, to string) error {
 		}
 		return err
 	}
-	return judge.WriteFileSync(to, data, false)
+	return judge.WriteFileSync(to, data, judge.SyncFile)
 }
 
 // gaps says, shard by shard, which directories lack matches, how many,

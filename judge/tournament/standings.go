@@ -221,7 +221,7 @@ func (s *Standings) Write(dir string) error {
 	)
 	for _, path := range StandingsFiles(dir) {
 		name := filepath.Base(path)
-		if err := judge.WriteFileSync(path, files[name], true); err != nil {
+		if err := judge.WriteFileSync(path, files[name], judge.SyncRename); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}

@@ -444,7 +444,7 @@ func OpenStore(dir string) (*Store, Repair, error) {
 				return nil, rep, err
 			}
 		} else {
-			if err := judge.WriteFileSync(path, good, true); err != nil {
+			if err := judge.WriteFileSync(path, good, judge.SyncRename); err != nil {
 				f.Close()
 				return nil, rep, err
 			}
