@@ -192,7 +192,10 @@ func (f *matchFlags) resolveGame(s *setup, file *config.File, path string) error
 	}
 	p, err := s.variant.Resolve(s.explicit)
 	if err == nil {
-		_, err = s.variant.Game.New(p, 0) // parameters that do not fit together
+		var st games.State
+		if st, err = s.variant.Game.New(p, 0); err == nil { // parameters that do not fit together
+			games.Close(st)
+		}
 	}
 	if err != nil {
 		if file != nil && len(f.params) == 0 && len(file.Params) > 0 {
