@@ -1,10 +1,12 @@
 package plugin
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -47,41 +49,147 @@ const wasmExitWait = 5 * time.Second
 
 // start instantiates the module for one match: its _start runs in a
 // goroutine, reading requests on stdin and writing responses on stdout.
-// It sees no file, no network, fake clocks that do not follow the wall
-// clock and the runtime's fixed random bytes: its only randomness is the
+// It sees no file, no network, wazero's fake clocks (which do not follow
+// the machine's) and its fixed random bytes: its only randomness is the
 // seed of the new request.
 func (c *wasmCode) start(timeout time.Duration) transport {
 	ctx, cancel := context.WithCancel(context.Background())
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	t := newTail(StderrTail)
+	w := &wasmIO{reqs: make(chan []byte), lines: make(chan response), done: make(chan struct{}),
+		ended: make(chan struct{}), timeout: timeout, tail: newTail(StderrTail), cancel: cancel}
 	cfg := wazero.NewModuleConfig().
 		WithName(""). // instances of one module side by side
 		WithArgs("referee").
-		WithStdin(inR).
-		WithStdout(outW).
-		WithStderr(t)
-	ended := make(chan struct{})
+		WithStdin(w).
+		WithStdout(stdout{w}).
+		WithStderr(w.tail)
 	go func() {
-		defer close(ended)
+		defer close(w.ended)
 		m, err := c.rt.InstantiateModule(ctx, c.mod, cfg)
 		if m != nil {
 			m.Close(context.Background())
 		}
-		outW.CloseWithError(exitError(err))
-		inR.CloseWithError(io.ErrClosedPipe)
-	}()
-	stop := func() {
-		cancel()
-		inW.CloseWithError(io.ErrClosedPipe)
-		outR.CloseWithError(io.ErrClosedPipe)
 		select {
-		case <-ended:
-		case <-time.After(wasmExitWait):
+		case w.lines <- response{err: exitError(err)}:
+		case <-w.done:
+		}
+	}()
+	return w
+}
+
+// wasmIO is an instance's stdin and stdout as the judge's calls see
+// them: a request is handed straight to the module's read, and a line it
+// writes straight back to the call, with no pipe or goroutine between.
+type wasmIO struct {
+	reqs    chan []byte   // a call's request, to the module's read
+	pending []byte        // what the module has not read of a request
+	lines   chan response // the module's lines, or how it ended
+	line    []byte        // the line being written
+	done    chan struct{} // closed by close
+	ended   chan struct{} // closed when _start has returned
+	timeout time.Duration
+	tail    *tail
+	cancel  context.CancelFunc
+	once    sync.Once
+}
+
+// Read implements the module's stdin.
+func (w *wasmIO) Read(p []byte) (int, error) {
+	if len(w.pending) == 0 {
+		select {
+		case r := <-w.reqs:
+			w.pending = r
+		case <-w.done:
+			return 0, io.EOF
 		}
 	}
-	return newLines(inW, outR, timeout, t, stop)
+	n := copy(p, w.pending)
+	w.pending = w.pending[n:]
+	return n, nil
 }
+
+// stdout is the module's stdout: wasmIO's Write under another name, as
+// wasmIO is its stdin.
+type stdout struct{ w *wasmIO }
+
+func (o stdout) Write(p []byte) (int, error) {
+	w := o.w
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		end := i
+		if i < 0 {
+			end = len(p)
+		}
+		if len(w.line)+end >= MaxAnswer {
+			w.send(response{err: errTooLong})
+			return 0, errTooLong
+		}
+		w.line = append(w.line, p[:end]...)
+		if i < 0 {
+			break
+		}
+		line := bytes.TrimSuffix(w.line, []byte("\r"))
+		w.line = nil
+		if !w.send(response{line: line}) {
+			return 0, io.ErrClosedPipe
+		}
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// send hands r to the call waiting for it, or reports that the referee
+// was closed.
+func (w *wasmIO) send(r response) bool {
+	select {
+	case w.lines <- r:
+		return true
+	case <-w.done:
+		return false
+	}
+}
+
+func (w *wasmIO) call(req []byte) ([]byte, error) {
+	select {
+	case r := <-w.lines:
+		if r.err != nil {
+			return nil, r.err
+		}
+		return nil, fmt.Errorf("it wrote a line no request asked for: %q", clip(r.line))
+	default:
+	}
+	t := time.NewTimer(w.timeout)
+	defer t.Stop()
+	select {
+	case w.reqs <- append(req, '\n'):
+	case r := <-w.lines:
+		if r.err != nil {
+			return nil, r.err
+		}
+		return nil, fmt.Errorf("it wrote a line no request asked for: %q", clip(r.line))
+	case <-t.C:
+		return nil, fmt.Errorf("it did not read its request within %v", w.timeout)
+	}
+	select {
+	case r := <-w.lines:
+		return r.line, r.err
+	case <-t.C:
+		return nil, fmt.Errorf("it did not answer within %v", w.timeout)
+	}
+}
+
+func (w *wasmIO) close() {
+	w.once.Do(func() {
+		close(w.done)
+		w.cancel()
+		select {
+		case <-w.ended:
+		case <-time.After(wasmExitWait):
+		}
+	})
+}
+
+func (w *wasmIO) stderr() string { return w.tail.String() }
 
 // exitError says how an instance's _start ended, as the reader of its
 // output sees it.
