@@ -23,6 +23,9 @@ type State struct {
 	seats int
 	st    status
 	err   error // the first fault
+	// last is the last response line, for the fault of one of the
+	// wrong shape.
+	last []byte
 	// noExplain: the referee answered explain with an unknown op.
 	noExplain bool
 	closed    bool
@@ -122,6 +125,7 @@ func (s *State) call(op string, req, out any) error {
 	if err != nil {
 		return s.fault(op, err.Error())
 	}
+	s.last = line
 	if len(line) == 0 || line[0] != '{' {
 		return s.fault(op, fmt.Sprintf("it answered %q, not a JSON object", clip(line)))
 	}
@@ -137,10 +141,9 @@ func (s *State) call(op string, req, out any) error {
 	return nil
 }
 
-// bad records an answer of the wrong shape.
-func (s *State) bad(op, want string, r any) error {
-	b, _ := json.Marshal(r)
-	return s.fault(op, fmt.Sprintf("want %s, got %s", want, clip(b)))
+// bad records an answer of the wrong shape, the last.
+func (s *State) bad(op, want string) error {
+	return s.fault(op, fmt.Sprintf("want %s, got %s", want, clip(s.last)))
 }
 
 func (s *State) hello() error {
@@ -155,7 +158,7 @@ func (s *State) hello() error {
 	}
 	switch {
 	case r.Protocol == nil:
-		return s.bad("hello", `{"protocol":1}`, r)
+		return s.bad("hello", `{"protocol":1}`)
 	case *r.Protocol != Protocol:
 		return s.fault("hello", fmt.Sprintf("it speaks referee protocol %d; this judge speaks %d", *r.Protocol, Protocol))
 	}
@@ -177,7 +180,7 @@ func (s *State) newGame(p games.Params, seed uint64) error {
 		return fmt.Errorf("%s: %s", s.g.spec.Name, *r.Refused)
 	}
 	if r.Seats == nil || r.Status == nil {
-		return s.bad("new", `{"seats":N,"status":{...}}`, r)
+		return s.bad("new", `{"seats":N,"status":{...}}`)
 	}
 	if lo, hi := s.g.spec.Seats[0], s.g.spec.Seats[1]; *r.Seats < lo || *r.Seats > hi {
 		return s.fault("new", fmt.Sprintf("it made a game of %d seats; game.toml says %d to %d", *r.Seats, lo, hi))
@@ -301,7 +304,7 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 	case r.NotQuery:
 		return "", games.ErrNotQuery
 	case r.Answer == nil:
-		return "", s.bad("query", `{"answer":"..."} or {"not_query":true}`, r)
+		return "", s.bad("query", `{"answer":"..."} or {"not_query":true}`)
 	case strings.HasSuffix(*r.Answer, "\n"):
 		return "", s.fault("query", fmt.Sprintf("answer %q ends with a newline", clip([]byte(*r.Answer))))
 	}
@@ -365,7 +368,7 @@ func (o *orders) Commit() (games.Move, error) {
 	case r.Invalid != nil:
 		return nil, errors.New(*r.Invalid)
 	case len(r.Move) == 0:
-		return nil, s.bad("commit", `{"move":["..."]} or {"invalid":"why"}`, r)
+		return nil, s.bad("commit", `{"move":["..."]} or {"invalid":"why"}`)
 	}
 	for _, c := range r.Move {
 		if c == "" || strings.Contains(c, "\n") || notText(c) != "" {
@@ -419,7 +422,7 @@ func (s *State) Render() string {
 		return ""
 	}
 	if r.Text == nil {
-		_ = s.bad("render", `{"text":"..."}`, r)
+		_ = s.bad("render", `{"text":"..."}`)
 		return ""
 	}
 	return *r.Text
@@ -434,7 +437,7 @@ func (s *State) Moves(seat int) ([]games.Move, error) {
 		return nil, err
 	}
 	if r.Moves == nil {
-		return nil, s.bad("moves", `{"moves":[[...],...]}`, r)
+		return nil, s.bad("moves", `{"moves":[[...],...]}`)
 	}
 	out := make([]games.Move, len(*r.Moves))
 	for i, m := range *r.Moves {
@@ -459,6 +462,7 @@ func (s *State) Explain() []games.Note {
 		_ = s.fault("explain", err.Error())
 		return nil
 	}
+	s.last = line
 	var r reply
 	if err := json.Unmarshal(line, &r); err != nil {
 		_ = s.fault("explain", fmt.Sprintf("its answer %q: %v", clip(line), err))
@@ -472,7 +476,7 @@ func (s *State) Explain() []games.Note {
 		_ = s.fault("explain", "it answered an error: "+*r.Error)
 		return nil
 	case r.Notes == nil:
-		_ = s.bad("explain", `{"notes":[...]}`, r)
+		_ = s.bad("explain", `{"notes":[...]}`)
 		return nil
 	}
 	out := make([]games.Note, len(*r.Notes))

@@ -46,6 +46,7 @@ type lines struct {
 	resps   chan response
 	done    chan struct{}
 	timeout time.Duration
+	started bool // a call has been answered: the referee has started
 	tail    *tail
 	stop    func() // ends the referee; its pipes then close
 	once    sync.Once
@@ -128,7 +129,9 @@ func (l *lines) call(req []byte) ([]byte, error) {
 		return nil, fmt.Errorf("it wrote a line no request asked for: %q", clip(r.line))
 	default:
 	}
-	t := time.NewTimer(l.timeout)
+	timeout := callTimeout(l.timeout, l.started)
+	l.started = true
+	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
 	case l.reqs <- req:
@@ -138,14 +141,28 @@ func (l *lines) call(req []byte) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("it wrote a line no request asked for: %q", clip(r.line))
 	case <-t.C:
-		return nil, fmt.Errorf("it did not read its request within %v", l.timeout)
+		return nil, fmt.Errorf("it did not read its request within %v", timeout)
 	}
 	select {
 	case r := <-l.resps:
 		return r.line, r.err
 	case <-t.C:
-		return nil, fmt.Errorf("it did not answer within %v", l.timeout)
+		return nil, fmt.Errorf("it did not answer within %v", timeout)
 	}
+}
+
+// StartTimeout bounds a referee's first call, which waits for its start
+// (an interpreter's, a module's instance and runtime): ten times its
+// call_ms, and at least this.
+const StartTimeout = 5 * time.Second
+
+// callTimeout is the bound of a call: the referee's call_ms, or for its
+// first call the time to start.
+func callTimeout(perCall time.Duration, started bool) time.Duration {
+	if started {
+		return perCall
+	}
+	return max(StartTimeout, 10*perCall)
 }
 
 func (l *lines) close() {

@@ -87,6 +87,7 @@ type wasmIO struct {
 	done    chan struct{} // closed by close
 	ended   chan struct{} // closed when _start has returned
 	timeout time.Duration
+	started bool // a call has been answered: the instance has started
 	tail    *tail
 	cancel  context.CancelFunc
 	once    sync.Once
@@ -158,7 +159,9 @@ func (w *wasmIO) call(req []byte) ([]byte, error) {
 		return nil, fmt.Errorf("it wrote a line no request asked for: %q", clip(r.line))
 	default:
 	}
-	t := time.NewTimer(w.timeout)
+	timeout := callTimeout(w.timeout, w.started)
+	w.started = true
+	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
 	case w.reqs <- append(req, '\n'):
@@ -168,13 +171,13 @@ func (w *wasmIO) call(req []byte) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("it wrote a line no request asked for: %q", clip(r.line))
 	case <-t.C:
-		return nil, fmt.Errorf("it did not read its request within %v", w.timeout)
+		return nil, fmt.Errorf("it did not read its request within %v", timeout)
 	}
 	select {
 	case r := <-w.lines:
 		return r.line, r.err
 	case <-t.C:
-		return nil, fmt.Errorf("it did not answer within %v", w.timeout)
+		return nil, fmt.Errorf("it did not answer within %v", timeout)
 	}
 }
 
