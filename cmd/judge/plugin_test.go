@@ -21,6 +21,10 @@ func TestPluginGameCommands(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "connect4-plugin  (plugin: "+dir+")") || !strings.Contains(out, "tictactoe") {
 		t.Fatalf("games --game: exit %d, %s\n%s", code, errs, out)
 	}
+	code, out, errs = run(t, "help", "protocol", dir)
+	if code != 0 || !strings.HasPrefix(out, "# connect4-plugin\n") || !strings.Contains(out, "- `DropDisc col`: drop a disc into column col") {
+		t.Errorf("help protocol DIR: exit %d, %s\n%s", code, errs, out)
+	}
 	c := quote(judgetest.Bot(t, "examples/connect4/random.c"))
 	replay := filepath.Join(t.TempDir(), "r.json")
 	code, out, errs = run(t, "match", "--game", dir, "--seed", "3", "--replay", replay, c, c)

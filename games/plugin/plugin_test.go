@@ -12,6 +12,7 @@ import (
 
 	"judge/games"
 	"judge/games/connect4"
+	"judge/games/gametest"
 	"judge/games/plugin"
 	"judge/games/plugin/plugintest"
 )
@@ -120,3 +121,25 @@ func errStr(err error) string {
 }
 
 func isUnknown(err error) bool { return err != nil && errors.Is(err, games.ErrUnknown) }
+
+// TestConformance runs the games' conformance suite (gametest) on
+// Connect Four as a plugin game: its random player plays the moves the
+// referee lists.
+func TestConformance(t *testing.T) {
+	g, err := plugin.Load(plugintest.Connect4(t, false), plugin.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	random := func(st games.State, seat int, rng *rand.Rand) games.Move {
+		moves, err := st.(*plugin.State).Moves(seat)
+		if err != nil || len(moves) == 0 {
+			t.Fatalf("moves of seat %d: %v %v", seat, moves, err)
+		}
+		return moves[rng.IntN(len(moves))]
+	}
+	illegal := func(st games.State, seat int, rng *rand.Rand) []games.Move {
+		return []games.Move{{"DropDisc 7"}, {"DropDisc -1"}, {"DropDisc x"}}
+	}
+	gametest.Check(t, g, nil, random, gametest.Playouts(4),
+		gametest.Queries("CurrentTurn", "Board", "Heights", "LastMove", "SymbolAt 0 0"), gametest.Illegal(illegal))
+}

@@ -102,8 +102,9 @@ func (s *State) Close() error {
 // fault.
 func (s *State) fault(op, why string) error {
 	if s.err == nil {
-		s.err = &refereeError{op: op, why: why, stderr: s.t.stderr()}
+		// Ended first: all the referee wrote on its stderr is then read.
 		s.t.close()
+		s.err = &refereeError{op: op, why: why, stderr: s.t.stderr()}
 	}
 	return s.err
 }
