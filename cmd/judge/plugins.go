@@ -19,7 +19,8 @@ func refereeStarter(level procbot.Level) plugin.Starter {
 		if err != nil {
 			return nil, err
 		}
-		return &plugin.Process{Stdin: r.Stdin, Stdout: r.Stdout, Stderr: r.Stderr, Stop: r.Stop}, nil
+		return &plugin.Process{Stdin: r.Stdin, Stdout: r.Stdout, Stderr: r.Stderr, Stop: r.Stop,
+			Exited: func() string { return r.Exit().String() }}, nil
 	}
 }
 

@@ -76,7 +76,8 @@ func TestProcessRefereeInSandbox(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return &plugin.Process{Stdin: r.Stdin, Stdout: r.Stdout, Stderr: r.Stderr, Stop: r.Stop}, nil
+		return &plugin.Process{Stdin: r.Stdin, Stdout: r.Stdout, Stderr: r.Stderr, Stop: r.Stop,
+			Exited: func() string { return r.Exit().String() }}, nil
 	}
 	g, err := plugin.Load(dir, plugin.Options{Start: start})
 	if err != nil {
@@ -90,7 +91,7 @@ func TestProcessRefereeInSandbox(t *testing.T) {
 	for _, tc := range []struct {
 		seed   uint64
 		reason string
-	}{{modeBomb, ""}, {modeExit, "giving up at turn 3"}, {modeLoop, "did not answer within"}} {
+	}{{modeBomb, ""}, {modeExit, "exit code 3; its stderr ends: hostile: giving up at turn 3"}, {modeLoop, "did not answer within"}} {
 		res := judgetest.PlayGame(t, g, tc.seed, nil, bot, bot)
 		t.Logf("seed %d: %s", tc.seed, res.Reason)
 		checkRefereeError(t, res, tc.reason)

@@ -19,6 +19,10 @@ type Process struct {
 	// group or its sandbox), waits for them, and closes the pipes. It is
 	// called once.
 	Stop func()
+	// Exited, when not nil, says how the program ended, once Stop has
+	// returned: "exit code 3", "killed by SIGKILL (killed): out of
+	// memory".
+	Exited func() string
 }
 
 // Starter starts a referee program: argv run from dir, its memory
@@ -84,5 +88,7 @@ func startProcess(ctx context.Context, start Starter, argv []string, dir string,
 		case <-time.After(processExitWait):
 		}
 	}
-	return newLines(p.Stdin, p.Stdout, timeout, t, stop), nil
+	l := newLines(p.Stdin, p.Stdout, timeout, t, stop)
+	l.exited = p.Exited
+	return l, nil
 }

@@ -123,6 +123,12 @@ func (s *State) call(op string, req, out any) error {
 		return s.fault(op, err.Error())
 	}
 	line, err := s.t.call(b)
+	if errors.Is(err, errEnded) {
+		s.t.close() // reaped: how it ended is known
+		if how := s.t.exit(); how != "" {
+			return s.fault(op, fmt.Sprintf("%v: %s", err, how))
+		}
+	}
 	if err != nil {
 		return s.fault(op, err.Error())
 	}

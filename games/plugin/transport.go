@@ -31,7 +31,13 @@ type transport interface {
 	close()
 	// stderr is the kept tail of the referee's stderr.
 	stderr() string
+	// exit says how the referee ended, once closed, when the transport
+	// knows more than its output did; or "".
+	exit() string
 }
+
+// errEnded is the end of a referee's output between lines.
+var errEnded = errors.New("it ended (its output closed)")
 
 // response is one line the referee wrote, or why it wrote no more.
 type response struct {
@@ -49,6 +55,7 @@ type lines struct {
 	started bool // a call has been answered: the referee has started
 	tail    *tail
 	stop    func() // ends the referee; its pipes then close
+	exited  func() string
 	once    sync.Once
 }
 
@@ -113,7 +120,7 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 			if len(line) > 0 {
 				return nil, fmt.Errorf("its output ended in the middle of a line (%d bytes)", len(line))
 			}
-			return nil, errors.New("it ended (its output closed)")
+			return nil, errEnded
 		default:
 			return nil, fmt.Errorf("reading its output: %w", err)
 		}
@@ -173,6 +180,13 @@ func (l *lines) close() {
 }
 
 func (l *lines) stderr() string { return l.tail.String() }
+
+func (l *lines) exit() string {
+	if l.exited == nil {
+		return ""
+	}
+	return l.exited()
+}
 
 // tail keeps the last bytes written to it.
 type tail struct {

@@ -194,6 +194,9 @@ func (w *wasmIO) close() {
 
 func (w *wasmIO) stderr() string { return w.tail.String() }
 
+// exit is "": the module's exit code is in the error its end gave.
+func (w *wasmIO) exit() string { return "" }
+
 // exitError says how an instance's _start ended, as the reader of its
 // output sees it.
 func exitError(err error) error {
