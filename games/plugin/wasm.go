@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -19,6 +20,11 @@ import (
 type wasmCode struct {
 	rt  wazero.Runtime
 	mod wazero.CompiledModule
+	// spare is an instance started ahead for the next match (its Go
+	// runtime, say, set up while this match plays); filling says one is
+	// being started.
+	spare   chan *wasmIO
+	filling atomic.Bool
 }
 
 // compileWasm compiles a referee module. Its instances may use memMiB
@@ -41,7 +47,7 @@ func compileWasm(ctx context.Context, code []byte, memMiB int) (*wasmCode, error
 		rt.Close(ctx)
 		return nil, errors.New("the module exports no _start: build a WASI command (GOOS=wasip1 GOARCH=wasm go build)")
 	}
-	return &wasmCode{rt: rt, mod: mod}, nil
+	return &wasmCode{rt: rt, mod: mod, spare: make(chan *wasmIO, 1)}, nil
 }
 
 // wasmExitWait bounds the wait for an instance to end once closed.
@@ -53,6 +59,30 @@ const wasmExitWait = 5 * time.Second
 // the machine's) and its fixed random bytes: its only randomness is the
 // seed of the new request.
 func (c *wasmCode) start(timeout time.Duration) transport {
+	var w *wasmIO
+	select {
+	case w = <-c.spare:
+	default:
+		w = c.instance(timeout)
+	}
+	go c.refill(timeout)
+	return w
+}
+
+// refill starts an instance ahead, unless one is there or being started.
+func (c *wasmCode) refill(timeout time.Duration) {
+	if !c.filling.CompareAndSwap(false, true) {
+		return
+	}
+	defer c.filling.Store(false)
+	if len(c.spare) == 0 {
+		c.spare <- c.instance(timeout)
+	}
+}
+
+// instance starts an instance of the module: its _start runs in a
+// goroutine until it ends or is closed.
+func (c *wasmCode) instance(timeout time.Duration) *wasmIO {
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &wasmIO{reqs: make(chan []byte), lines: make(chan response), done: make(chan struct{}),
 		ended: make(chan struct{}), timeout: timeout, tail: newTail(StderrTail), cancel: cancel}
