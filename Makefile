@@ -220,6 +220,8 @@ demo: build
 	@$(call demo-play,--game gomoku --rounds 1 --seed 1 --out $(DEMO_OUT)/gomoku,$(demo-gomoku))
 	@echo; echo "== connect four: a round robin, 2 rounds"
 	@$(call demo-play,--game connect4 --rounds 2 --seed 1 --out $(DEMO_OUT)/connect4,$(demo-connect4))
+	@echo; echo "== connect four as a plugin game (examples/games/connect4, its referee in WebAssembly): the same bots"
+	@$(call demo-play,--game examples/games/connect4 --rounds 1 --seed 1 --out $(DEMO_OUT)/connect4-plugin,$(demo-connect4))
 	@echo; echo "== battleship: a round robin, 2 rounds"
 	@$(call demo-play,--game battleship --rounds 2 --seed 1 --out $(DEMO_OUT)/battleship,$(demo-battleship))
 	@echo; echo "== splix: 3 players at once, random groups, 9 games"

@@ -167,13 +167,17 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 		return nil, err
 	}
 	st, err := m.Game.New(m.Params, m.Seed)
+	if errors.Is(err, games.ErrReferee) {
+		return refereeFailed(m, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", m.Name, err)
 	}
+	defer games.Close(st)
 	if len(m.Entrants) != st.Seats() {
 		return nil, fmt.Errorf("%s needs %d players, got %d", m.Name, st.Seats(), len(m.Entrants))
 	}
-	rp := &Replay{Version: ReplayVersion, Game: m.Name, Params: m.Params, Seed: m.Seed}
+	rp := &Replay{Version: ReplayVersion, Game: m.Name, GameHash: GameHash(m.Game), Params: m.Params, Seed: m.Seed}
 	seats := make([]*seat, len(m.Entrants))
 	for i, e := range m.Entrants {
 		info, err := e.Info()
@@ -239,7 +243,7 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 	var playErr error
 	var forfeitEnded bool
 	serve(players, func() { forfeitEnded, playErr = playGame(ctx, st, seats, m, rp) })
-	if playErr != nil {
+	if playErr != nil && !errors.Is(playErr, games.ErrReferee) {
 		return nil, playErr
 	}
 
@@ -254,7 +258,51 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 	}
 	wg.Wait()
 
+	if playErr != nil {
+		return refereeResult(m, seats, rp, playErr), nil
+	}
 	return result(m, st.Outcome(), seats, rp, forfeitEnded), nil
+}
+
+// GameHash is the hash of g's files when g is a plugin game (it has a
+// method Hash), or "": a replay records it.
+func GameHash(g games.Game) string {
+	if h, ok := g.(interface{ Hash() string }); ok {
+		return h.Hash()
+	}
+	return ""
+}
+
+// refereeFailed is the result of a match whose referee failed before the
+// game began: no player started, none is at fault.
+func refereeFailed(m Match, err error) (*Result, error) {
+	rp := &Replay{Version: ReplayVersion, Game: m.Name, GameHash: GameHash(m.Game), Params: m.Params, Seed: m.Seed}
+	seats := make([]*seat, len(m.Entrants))
+	for i, e := range m.Entrants {
+		info, ierr := e.Info()
+		if ierr != nil {
+			return nil, fmt.Errorf("player %d: %w", i, ierr)
+		}
+		seats[i] = &seat{index: i, info: info, status: OK}
+		rp.Bots = append(rp.Bots, ReplayBot{Name: info.Name, Command: info.Command, SHA256: info.SHA256, Sandbox: info.Sandbox})
+	}
+	return refereeResult(m, seats, rp, err), nil
+}
+
+// refereeResult is the result of a match its referee ended by failing:
+// no winner, no score; every seat that had not failed by itself ends
+// with RefereeError and the referee's fault as its reason.
+func refereeResult(m Match, seats []*seat, rp *Replay, refErr error) *Result {
+	why := strings.TrimPrefix(refErr.Error(), games.ErrReferee.Error()+": ")
+	for _, s := range seats {
+		if s.status == OK {
+			s.status, s.reason = RefereeError, why
+		}
+	}
+	res := result(m, games.Outcome{Over: true, Winner: -1}, seats, rp, false)
+	res.Reason = "referee error: " + why
+	rp.Outcome.Reason = res.Reason
+	return res
 }
 
 // result is the match's result once its game is over with outcome out,
@@ -291,11 +339,15 @@ func result(m Match, out games.Outcome, seats []*seat, rp *Replay, forfeitEnded 
 }
 
 // playGame plays the turns until the game is over. It says whether
-// the seats' faults ended it (a forfeit ends a two-seat game).
+// the seats' faults ended it (a forfeit ends a two-seat game). A referee
+// that failed ends it with its fault, an error wrapping games.ErrReferee.
 func playGame(ctx context.Context, st games.State, seats []*seat, m Match, rp *Replay) (forfeitEnded bool, err error) {
 	start := time.Now()
 	for !st.Outcome().Over {
 		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		if err := games.Fault(st); err != nil {
 			return false, err
 		}
 		movers := st.Movers()
@@ -304,16 +356,25 @@ func playGame(ctx context.Context, st games.State, seats []*seat, m Match, rp *R
 			return false, err
 		}
 		rp.Turns = append(rp.Turns, ReplayTurn{Turn: st.Turn(), Moves: recs})
+		if err := games.Fault(st); err != nil {
+			return false, err
+		}
 		for _, idx := range movers {
 			if s := seats[idx]; s.status != OK {
 				s.halt(0)
 				st.Forfeit(idx)
 			}
 		}
+		if err := games.Fault(st); err != nil {
+			return false, err
+		}
 		if st.Outcome().Over {
 			return true, nil
 		}
 		if err := st.Apply(moves); err != nil {
+			if ferr := games.Fault(st); ferr != nil {
+				return false, ferr
+			}
 			return false, fmt.Errorf("%s: turn %d: a checked move was refused: %w", m.Name, st.Turn(), err)
 		}
 	}

@@ -42,6 +42,7 @@ func walk(game games.Game, rp *Replay, f func(i int, st games.State)) error {
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
+	defer games.Close(st)
 	f(-1, st)
 	for i, t := range rp.Turns {
 		if err := applyTurn(st, t); err != nil {

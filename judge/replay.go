@@ -18,15 +18,18 @@ const ReplayVersion = 1
 // (wall_us, cpu_us, wait_us, trace times) the same bots and seed give the same
 // replay.
 type Replay struct {
-	Version int           `json:"version"`
-	Game    string        `json:"game"`
-	Params  games.Params  `json:"params"`
-	Seed    uint64        `json:"seed"`
-	IO      string        `json:"io,omitempty"`      // replays of older judges: the bots' stdout
-	Sandbox string        `json:"sandbox,omitempty"` // the protection of the first seat (see ReplayBot.Sandbox)
-	Bots    []ReplayBot   `json:"bots"`
-	Turns   []ReplayTurn  `json:"turns"`
-	Outcome ReplayOutcome `json:"outcome"`
+	Version int    `json:"version"`
+	Game    string `json:"game"`
+	// GameHash is a plugin game's: the SHA-256 of its game.toml and
+	// referee, which replaying the match needs the same.
+	GameHash string        `json:"game_hash,omitempty"`
+	Params   games.Params  `json:"params"`
+	Seed     uint64        `json:"seed"`
+	IO       string        `json:"io,omitempty"`      // replays of older judges: the bots' stdout
+	Sandbox  string        `json:"sandbox,omitempty"` // the protection of the first seat (see ReplayBot.Sandbox)
+	Bots     []ReplayBot   `json:"bots"`
+	Turns    []ReplayTurn  `json:"turns"`
+	Outcome  ReplayOutcome `json:"outcome"`
 }
 
 // ReplayBot is one seat's bot.

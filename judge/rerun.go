@@ -24,7 +24,11 @@ type Rerun struct {
 	st     games.State
 	next   int // index in rp.Turns of the seat's turn being served; len(rp.Turns) when none is left
 	orders games.Orders
-	opp    string
+	// offered are the command lines offered to orders in this turn: a
+	// state whose orders live in its referee (games.Faulty) has them
+	// offered again after Protocol's look, which started fresh ones.
+	offered []games.Line
+	opp     string
 }
 
 // RerunTimeLeft is a rerun's answer to TimeLeft: a second left in the
@@ -75,7 +79,7 @@ func (r *Rerun) State() games.State { return r.st }
 func (r *Rerun) advance() error {
 	for ; r.next < len(r.rp.Turns); r.next++ {
 		if r.move() != nil {
-			r.orders = r.st.Orders(r.seat)
+			r.orders, r.offered = r.st.Orders(r.seat), nil
 			return nil
 		}
 		if err := applyTurn(r.st, r.rp.Turns[r.next]); err != nil {
@@ -149,6 +153,7 @@ func (r *Rerun) Line(text string) (Served, error) {
 	case !errors.Is(err, games.ErrNotQuery):
 		return Served{Note: fmt.Sprintf("query %q: %v", l, err)}, nil
 	}
+	r.offered = append(r.offered, l)
 	switch err := r.orders.Command(l); {
 	case err == nil:
 		return Served{Kind: LineCommand}, nil
@@ -181,7 +186,16 @@ func (r *Rerun) Protocol(text string) bool {
 	} else if !errors.Is(err, games.ErrNotQuery) {
 		return false
 	}
-	return !errors.Is(r.st.Orders(r.seat).Command(l), games.ErrUnknown)
+	known := !errors.Is(r.st.Orders(r.seat).Command(l), games.ErrUnknown)
+	if _, remote := r.st.(games.Faulty); remote {
+		// The referee's orders of the seat started afresh: the turn's
+		// commands are offered again.
+		r.orders = r.st.Orders(r.seat)
+		for _, c := range r.offered {
+			_ = r.orders.Command(c)
+		}
+	}
+	return known
 }
 
 // end ends the seat's turn: its move is compared with the recorded one,

@@ -12,6 +12,10 @@ const (
 	Protocol Status = "protocol" // an unknown query or command, a line too long, bytes that are not text
 	Output   Status = "output"   // more output in one turn than allowed
 	Memory   Status = "memory"   // stopped for using more memory than allowed
+	// RefereeError: the game's referee (a plugin game's) failed and the
+	// match ended there. It is no fault of the seat: standings do not
+	// count the match.
+	RefereeError Status = "referee-error"
 )
 
 // verb says what a seat of status st did, in words: "crashed".
@@ -32,6 +36,8 @@ func (st Status) verb(person bool) string {
 		return "wrote too much"
 	case Memory:
 		return "ran out of memory"
+	case RefereeError:
+		return "was stopped by the referee's failure"
 	}
 	return string(st)
 }

@@ -38,7 +38,7 @@ func (s *seat) playTurn(ctx context.Context, st games.State, pl turnPlan) (games
 
 	tn.orders = st.Orders(s.index)
 	var move games.Move
-	for move == nil && s.status == OK {
+	for move == nil && s.status == OK && games.Fault(st) == nil {
 		mv, err := tn.step(ctx)
 		if err != nil {
 			return nil, tn.rec, err
@@ -196,6 +196,9 @@ func (tn *turn) readLine(ctx context.Context) ([]byte, bool, error) {
 func (tn *turn) commit() games.Move {
 	s := tn.s
 	mv, err := tn.orders.Commit()
+	if errors.Is(err, games.ErrReferee) {
+		return nil // the match ends: no one's fault
+	}
 	if err != nil {
 		if s.person != nil {
 			s.person.Refused(err.Error())
@@ -233,6 +236,9 @@ func (tn *turn) query(ctx context.Context, l games.Line) (bool, error) {
 		}
 		return true, nil
 	}
+	if errors.Is(err, games.ErrReferee) {
+		return true, nil // the match ends: no one's fault
+	}
 	if !errors.Is(err, games.ErrNotQuery) {
 		return false, fmt.Errorf("player %d: query %q: %w", s.index, l, err)
 	}
@@ -245,8 +251,8 @@ func (tn *turn) query(ctx context.Context, l games.Line) (bool, error) {
 func (tn *turn) command(ctx context.Context, text []byte, l games.Line) {
 	s := tn.s
 	err := tn.orders.Command(l)
-	if err == nil {
-		return
+	if err == nil || errors.Is(err, games.ErrReferee) {
+		return // a referee's failure ends the match: no one's fault
 	}
 	if errors.Is(err, games.ErrUnknown) {
 		if s.person != nil {

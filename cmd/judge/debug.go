@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/procbot"
 )
@@ -30,6 +29,7 @@ func (m *Main) debug(ctx context.Context, args []string) error {
 			"debugger stops where the bot went wrong, with the same board. By default the seat\n"+
 			"that failed (else the loser) and the turn it failed at (else its last). The bot\n"+
 			"runs outside the sandbox, with JUDGE_SEED as in the match.")
+	gameDir := fs.String("game", "", "a plugin game's folder: the game of the replay, when it is one")
 	seat := fs.Int("seat", -1, "the seat to play (default: the one that failed, else the loser, else 0)")
 	upTo := fs.Int("turn", 0, "the last turn served (default: the turn the seat failed at, else its last)")
 	quiet := fs.Bool("quiet", false, "print nothing of the judge's own but where the bot parts from the match")
@@ -51,7 +51,7 @@ func (m *Main) debug(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	v, err := catalog.Lookup(rp.Game)
+	v, err := replayGame(m.Stderr, rp, *gameDir)
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}

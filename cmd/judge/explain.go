@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"judge/games/catalog"
 	"judge/judge"
 )
 
@@ -17,6 +16,7 @@ func (m *Main) explain(_ context.Context, args []string) error {
 			"threat left open; Battleship: each ship sunk; Splix: each death, by whom), then\n"+
 			"the end. Each with its turn and the viewer's link to it (REPLAY.html#N, written\n"+
 			"by judge view).")
+	gameDir := fs.String("game", "", "a plugin game's folder: the game of the replay, when it is one")
 	seat := fs.Int("seat", -1, "only what concerns this seat, and the end")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -32,7 +32,7 @@ func (m *Main) explain(_ context.Context, args []string) error {
 	if *seat >= len(rp.Bots) {
 		return fmt.Errorf("%w: --seat %d: the match has seats 0 to %d", errUsage, *seat, len(rp.Bots)-1)
 	}
-	v, err := catalog.Lookup(rp.Game)
+	v, err := replayGame(m.Stderr, rp, *gameDir)
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}

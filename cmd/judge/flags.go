@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -40,7 +42,7 @@ type matchFlags struct {
 func addMatchFlags(fs *flag.FlagSet) *matchFlags {
 	f := &matchFlags{
 		fs:        fs,
-		game:      fs.String("game", "", "game to play (see 'judge games'); may come from --config"),
+		game:      fs.String("game", "", "game to play (see 'judge games'), or a plugin game's folder (docs/games.md); may come from --config"),
 		io:        fs.String("io", "", "bots' stdout: auto (default: a pipe, a pty for static programs), pty or pipe"),
 		turn:      fs.Duration("turn", 0, "time limit per turn (default 1s; battleship-contest: 1m)"),
 		firstTurn: fs.Duration("first-turn", 0, "time limit of each bot's first turn (default 5s; battleship-contest: 1m)"),
@@ -126,6 +128,9 @@ func (f *matchFlags) resolve(file *config.File, path string, w io.Writer) (*setu
 // readFile takes from the configuration file its game and parameters, how
 // the bots run and the sandbox; its [limits] are resolveLimits'.
 func (s *setup) readFile(file *config.File, path string) error {
+	if err := addConfigGames(file, path); err != nil {
+		return err
+	}
 	if file.Game != "" {
 		v, err := catalog.Lookup(file.Game)
 		if err != nil {
@@ -138,6 +143,28 @@ func (s *setup) readFile(file *config.File, path string) error {
 	}
 	if err := bots.ApplyFile(&s.proc, file); err != nil {
 		return fmt.Errorf("%s:%d: sandbox.level: %w", path, config.Line(path, "sandbox", "level"), err)
+	}
+	return nil
+}
+
+// addConfigGames adds to the catalog the plugin games of the
+// configuration file at path: those in a games/ folder beside it, then
+// those in the folders of its games_path.
+func addConfigGames(file *config.File, path string) error {
+	dir := filepath.Dir(path)
+	if err := catalog.AddPath(filepath.Join(dir, "games")); err != nil {
+		return err
+	}
+	for _, p := range file.GamesPath {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if _, err := os.Stat(p); err != nil {
+			return fmt.Errorf("%s:%d: games_path: %w", path, config.Line(path, "games_path"), err)
+		}
+		if err := catalog.AddPath(p); err != nil {
+			return fmt.Errorf("%s: games_path: %w", path, err)
+		}
 	}
 	return nil
 }
@@ -165,7 +192,10 @@ func (f *matchFlags) resolveGame(s *setup, file *config.File, path string) error
 	}
 	p, err := s.variant.Resolve(s.explicit)
 	if err == nil {
-		_, err = s.variant.Game.New(p, 0) // parameters that do not fit together
+		var st games.State
+		if st, err = s.variant.Game.New(p, 0); err == nil { // parameters that do not fit together
+			games.Close(st)
+		}
 	}
 	if err != nil {
 		if file != nil && len(f.params) == 0 && len(file.Params) > 0 {

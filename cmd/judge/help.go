@@ -199,6 +199,9 @@ func (m *Main) helpProtocol(args []string) int {
 		return 2
 	}
 	b, ok := protocol.Guide(v.Game.Name())
+	if g, isPlugin := v.Game.(interface{ Guide() []byte }); !ok && isPlugin {
+		b, ok = g.Guide(), true
+	}
 	if !ok {
 		fmt.Fprintf(m.Stderr, "judge help protocol: no guide for %s\n", v.Name)
 		return 1

@@ -34,12 +34,15 @@ import (
 	"syscall"
 	"time"
 
+	"judge/games/catalog"
+	"judge/games/plugin"
 	"judge/judge"
 	"judge/judge/procbot"
 )
 
 func main() {
 	procbot.Init() // when run as a sandbox's init, this never returns
+	catalog.UsePlugins(plugin.Options{Start: refereeStarter(procbot.Auto)})
 	ctx, stop := onSignals(context.Background(), os.Stderr, os.Exit, time.Second)
 	code := (&Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
 	stop()

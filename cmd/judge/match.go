@@ -144,6 +144,7 @@ func printResult(m *Main, g games.Game, res *judge.Result) {
 	if g != nil && res.Replay != nil {
 		if st, err := g.New(res.Params, res.Seed); err == nil {
 			name = judge.Namer(st, res.Replay)
+			games.Close(st)
 		}
 	}
 	fmt.Fprintf(m.Stdout, "%s (%s), seed %d: ", res.Game, formatParams(res.Params), res.Seed)

@@ -61,7 +61,7 @@ func (m *Main) newBot(ctx context.Context, args []string) error {
 			"one-line queries and plays the game's example move every turn.\n"+
 			"It then prints how to build it and play it.")
 	var (
-		game = fs.String("game", "", "game (see 'judge games')")
+		game = fs.String("game", "", "game (see 'judge games'), or a plugin game's folder")
 		lang = fs.String("lang", "", "language: "+strings.Join(starterLangNames(), ", "))
 	)
 	pos, err := parse(fs, args)

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/replayview"
 )
@@ -19,6 +18,7 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 			"against the game's rules as they are replayed. 'judge view' shows the same in a\n"+
 			"browser.")
 	delay := fs.Duration("delay", 0, "pause between turns, e.g. 300ms")
+	gameDir := fs.String("game", "", "a plugin game's folder: the game of the replay, when it is one")
 	trace := fs.Bool("trace", false, "also print each bot's protocol transcript and stderr under its turns, if recorded")
 	stdinOf := fs.Int("stdin-of", -1, "print only what the match wrote on this seat's stdin (the answers to its queries), from the replay's transcript (--trace)")
 	upTo := fs.Int("turn", 0, "with --stdin-of: up to the end of this turn (default: to the end)")
@@ -41,7 +41,7 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 		fmt.Fprint(m.Stdout, judge.Printable(in))
 		return nil
 	}
-	v, err := catalog.Lookup(rp.Game)
+	v, err := replayGame(m.Stderr, rp, *gameDir)
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 
-	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/replayview"
 )
@@ -22,6 +22,7 @@ func (m *Main) view(_ context.Context, args []string) error {
 			"with each bot's status, times, queries, move, transcript and stderr beside the\n"+
 			"board. The moves are checked against the game's rules as they are decoded.")
 	out := fs.String("o", "", "the HTML file to write (default: REPLAY with .html for .json)")
+	gameDir := fs.String("game", "", "a plugin game's folder: the game of the replay, when it is one")
 	open := fs.Bool("open", false, "open the file in a web browser (xdg-open; open on macOS, explorer on Windows) once written")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -30,7 +31,7 @@ func (m *Main) view(_ context.Context, args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: want one replay file, got %d arguments", errUsage, len(pos))
 	}
-	path, err := writeViewer(pos[0], *out)
+	path, err := writeViewer(m.Stderr, pos[0], *out, *gameDir)
 	if err != nil {
 		return err
 	}
@@ -43,12 +44,12 @@ func (m *Main) view(_ context.Context, args []string) error {
 
 // writeViewer writes the viewer of the replay file at path to out (by
 // default path with .html for .json) and returns out.
-func writeViewer(path, out string) (string, error) {
+func writeViewer(w io.Writer, path, out, gameDir string) (string, error) {
 	rp, err := readReplay(path)
 	if err != nil {
 		return "", err
 	}
-	v, err := catalog.Lookup(rp.Game)
+	v, err := replayGame(w, rp, gameDir)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
@@ -67,7 +68,7 @@ func writeViewer(path, out string) (string, error) {
 // openReplay writes the viewer of a replay file beside it and opens it in
 // a web browser: what a tournament's option to watch its replays calls.
 func openReplay(replayPath string) error {
-	path, err := writeViewer(replayPath, "")
+	path, err := writeViewer(io.Discard, replayPath, "", "")
 	if err != nil {
 		return err
 	}

@@ -29,6 +29,8 @@ type Variant struct {
 	// Turn and FirstTurn, when set, are the variant's time limits where
 	// the configuration and the flags give none: a contest's own.
 	Turn, FirstTurn time.Duration
+	// Dir is a plugin game's folder; "" for a built-in game.
+	Dir string
 }
 
 var variants = []Variant{
@@ -59,15 +61,22 @@ var variants = []Variant{
 	{Name: "splix-small", Game: splix.Game{}, Params: games.Params{"size": 32, "turns": 300, "lag": 1}},
 }
 
-// All returns every variant, sorted by name.
+// All returns every variant, sorted by name, then the plugin games added
+// (AddGame, AddPath), sorted by name.
 func All() []Variant {
 	out := append([]Variant(nil), variants...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+	return append(out, pluginVariants()...)
 }
 
-// Lookup finds a variant by name, or by the name of its game.
+// Lookup finds a variant by name, or by the name of its game; then a
+// plugin game added under that name; then, when name is a folder (it
+// has a slash, or holds a game.toml), the plugin game in it, which it
+// adds (see AddGame).
 func Lookup(name string) (Variant, error) {
+	if name != "" && looksLikeDir(name) && !builtin(name) {
+		return AddGame(name)
+	}
 	for _, v := range variants {
 		if v.Name == name {
 			return v, nil
@@ -78,11 +87,14 @@ func Lookup(name string) (Variant, error) {
 			return Variant{Name: name, Game: v.Game}, nil
 		}
 	}
+	if v, ok := pluginByName(name); ok {
+		return v, nil
+	}
 	names := make([]string, 0, len(variants))
 	for _, v := range All() {
 		names = append(names, v.Name)
 	}
-	return Variant{}, fmt.Errorf("unknown game %q (known: %s)", name, strings.Join(names, ", "))
+	return Variant{}, fmt.Errorf("unknown game %q (known: %s; a plugin game is found by its folder: --game DIR, a games/ folder beside the configuration, or games_path)", name, strings.Join(names, ", "))
 }
 
 // Resolve returns the variant's parameters with overrides applied and

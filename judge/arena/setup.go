@@ -72,6 +72,7 @@ func (a *Arena) setup() (*matchSetup, error) {
 		return nil, fmt.Errorf("arena: %s: %w", v.Name, err)
 	}
 	s.seats, s.minSeats = st.Seats(), st.Seats()
+	games.Close(st)
 	for _, ps := range v.Game.Params() {
 		if ps.Name == "players" || ps.Name == "seats" {
 			s.seatParam, s.minSeats = ps.Name, max(ps.Min, 2)

@@ -45,11 +45,15 @@ import (
 //	open_files = 256
 //	tmp = "64MiB"            # size of the bot's private /tmp
 type File struct {
-	Game    string         `toml:"game"`
-	Params  map[string]int `toml:"params"`
-	Limits  Limits         `toml:"limits"`
-	Bots    Bots           `toml:"bots"`
-	Sandbox Sandbox        `toml:"sandbox"`
+	Game string `toml:"game"`
+	// GamesPath are folders of plugin games (each a folder holding a
+	// game.toml), relative to the file's folder; a games/ folder beside
+	// the file is looked in too.
+	GamesPath []string       `toml:"games_path"`
+	Params    map[string]int `toml:"params"`
+	Limits    Limits         `toml:"limits"`
+	Bots      Bots           `toml:"bots"`
+	Sandbox   Sandbox        `toml:"sandbox"`
 
 	meta toml.MetaData // which keys the file gives
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"judge/games"
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/procbot"
@@ -73,6 +74,33 @@ func Play(tb testing.TB, variant string, seed uint64, mod func(*Setup), bots ...
 	if m.Params, err = v.Resolve(m.Params); err != nil {
 		tb.Fatal(err)
 	}
+	return run(tb, m, s)
+}
+
+// PlayGame plays one match of g (a game outside the catalog: a plugin
+// game) with its default parameters, as Play does; mod, when not nil,
+// changes the match first (the parameters it sets override the
+// defaults).
+func PlayGame(tb testing.TB, g games.Game, seed uint64, mod func(*Setup), bots ...procbot.Spec) *judge.Result {
+	tb.Helper()
+	s := Setup{
+		Match: judge.Match{Game: g, Name: g.Name(), Seed: seed, Limits: judge.DefaultLimits, Serve: procbot.OneCPU},
+		Bots:  bots,
+	}
+	if mod != nil {
+		mod(&s)
+	}
+	m := s.Match
+	var err error
+	if m.Params, err = games.Resolve(g.Params(), m.Params); err != nil {
+		tb.Fatal(err)
+	}
+	return run(tb, m, s)
+}
+
+// run plays m with the bots of s, within two minutes.
+func run(tb testing.TB, m judge.Match, s Setup) *judge.Result {
+	tb.Helper()
 	for _, b := range s.Bots {
 		m.Entrants = append(m.Entrants, procbot.Bot{Spec: b, Options: s.Proc})
 	}

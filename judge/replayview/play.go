@@ -36,6 +36,7 @@ func Play(g games.Game, rp *judge.Replay, f func(Step) error) error {
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
+	defer games.Close(st)
 	if len(rp.Bots) != st.Seats() {
 		return fmt.Errorf("replay: %d bots for the game's %d seats", len(rp.Bots), st.Seats())
 	}

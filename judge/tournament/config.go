@@ -155,5 +155,6 @@ func seatsOf(g games.Game, name string, p games.Params) (lo, hi int, param strin
 	if err != nil {
 		return 0, 0, "", fmt.Errorf("%s: %w", name, err)
 	}
+	defer games.Close(st)
 	return st.Seats(), st.Seats(), "", nil
 }

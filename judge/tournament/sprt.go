@@ -69,8 +69,12 @@ type SPRTState struct {
 	Verdict      sprt.Verdict
 	Early        bool // an early test took the verdict (see sprt.Test)
 	Recorded     int  // pairs found in the results log
-	MaxGames     int  // the limit in force
-	Limited      bool // stopped undecided at MaxGames
+	// Voided are the pairs a game of which a plugin game's referee ended
+	// by failing (status referee-error): counted for neither bot, they
+	// still take their place under MaxGames.
+	Voided   int
+	MaxGames int  // the limit in force
+	Limited  bool // stopped undecided at MaxGames
 }
 
 // Games is the number of games counted.
@@ -202,7 +206,7 @@ func RunSPRT(ctx context.Context, o SPRTOptions) (*SPRTState, error) {
 	st.Limited = st.Verdict == sprt.Continue
 
 	var recs []*MatchRecord
-	for k := 1; k <= st.Pairs; k++ {
+	for k := 1; k <= st.Pairs+st.Voided; k++ {
 		for _, f := range pairFixtures(k, names) {
 			recs = append(recs, store.Match(f.ID))
 		}
@@ -229,11 +233,17 @@ func (t *tourney) runPairs(ctx context.Context, st *SPRTState, maxPairs, jobs in
 		return store.Match(id)
 	}
 	advance := func() {
-		for st.Verdict == sprt.Continue && st.Pairs < maxPairs {
-			f := pairFixtures(st.Pairs+1, names)
+		for st.Verdict == sprt.Continue && st.Pairs+st.Voided < maxPairs {
+			f := pairFixtures(st.Pairs+st.Voided+1, names)
 			r0, r1 := get(f[0].ID), get(f[1].ID)
 			if r0 == nil || r1 == nil {
 				return
+			}
+			_, void0 := refereeFailed(r0)
+			_, void1 := refereeFailed(r1)
+			if void0 || void1 {
+				st.Voided++
+				continue
 			}
 			st.add(scoreOf(r0, names[1]), scoreOf(r1, names[1]))
 			if live != nil {
@@ -243,7 +253,7 @@ func (t *tourney) runPairs(ctx context.Context, st *SPRTState, maxPairs, jobs in
 	}
 	advance()
 	st.Recorded = st.Pairs
-	if st.Verdict != sprt.Continue || st.Pairs >= maxPairs {
+	if st.Verdict != sprt.Continue || st.Pairs+st.Voided >= maxPairs {
 		return nil
 	}
 	gctx, cancel := context.WithCancelCause(ctx)
@@ -252,7 +262,7 @@ func (t *tourney) runPairs(ctx context.Context, st *SPRTState, maxPairs, jobs in
 	g, gctx2 := errgroup.WithContext(gctx)
 	g.SetLimit(jobs)
 schedule:
-	for k := st.Pairs + 1; k <= maxPairs; k++ {
+	for k := st.Pairs + st.Voided + 1; k <= maxPairs; k++ {
 		for _, f := range pairFixtures(k, names) {
 			if gctx2.Err() != nil {
 				break schedule
@@ -274,7 +284,7 @@ schedule:
 				mu.Lock()
 				seen[m.rec.ID] = m.rec
 				advance()
-				if st.Verdict != sprt.Continue || st.Pairs >= maxPairs {
+				if st.Verdict != sprt.Continue || st.Pairs+st.Voided >= maxPairs {
 					cancel(nil)
 				}
 				mu.Unlock()
@@ -292,7 +302,7 @@ schedule:
 	if err != nil {
 		return err
 	}
-	if st.Verdict == sprt.Continue && st.Pairs < maxPairs && ctx.Err() != nil {
+	if st.Verdict == sprt.Continue && st.Pairs+st.Voided < maxPairs && ctx.Err() != nil {
 		return fmt.Errorf("%w after %d games: run the same command again to resume", ErrInterrupted, st.Games())
 	}
 	return nil

@@ -33,12 +33,32 @@ type Standings struct {
 	PriorNote string               `json:"rating_prior_note,omitempty"` // why
 	Standings []standings.Standing `json:"standings"`
 	Excluded  []Excluded           `json:"excluded,omitempty"`
+	// RefereeErrors are the matches a plugin game's referee ended by
+	// failing (status referee-error): no bot's fault, counted in no row.
+	RefereeErrors []RefereeError `json:"referee_errors,omitempty"`
 	// Skipped are the files of the bots directory not taken as bots, and
 	// why: a teacher reading the standings sees who is missing.
 	Skipped []Excluded `json:"skipped,omitempty"`
 	// Replayed are the bots that had changed since their matches were
 	// recorded, and how many of their matches this run played again.
 	Replayed []Replayed `json:"replayed,omitempty"`
+}
+
+// RefereeError is a match the game's referee ended by failing.
+type RefereeError struct {
+	Match  string `json:"match"`
+	Reason string `json:"reason"`
+}
+
+// refereeFailed is the referee's fault that ended the match of r, or
+// "" when none did.
+func refereeFailed(r *MatchRecord) (string, bool) {
+	for _, p := range r.Players {
+		if p.Status == judge.RefereeError {
+			return p.Reason, true
+		}
+	}
+	return "", false
 }
 
 // Replayed is a changed bot and how many of its matches were played
@@ -90,8 +110,13 @@ func ComputeStandings(h *Header, names []string, excluded []Excluded, recs []*Ma
 	}
 	multi := multiplayer(h, recs)
 	var games []ratings.Game
+	var refErrs []RefereeError
 	used := 0
 	for _, r := range recs {
+		if why, ok := refereeFailed(r); ok {
+			refErrs = append(refErrs, RefereeError{Match: r.ID, Reason: why})
+			continue
+		}
 		g := ratings.Game{}
 		ok := true
 		for _, p := range r.Players {
@@ -155,6 +180,8 @@ func ComputeStandings(h *Header, names []string, excluded []Excluded, recs []*Ma
 		PriorNote: priorNote(fit, names),
 		Standings: rows,
 		Excluded:  excluded,
+
+		RefereeErrors: refErrs,
 	}
 	if multi {
 		s.ScoreKind, s.RatingFit = "average", "plackett-luce"
@@ -278,6 +305,12 @@ func (s *Standings) Markdown() string {
 		b.WriteString("\n## Failures\n\n")
 		for _, r := range failed {
 			fmt.Fprintf(&b, "- **%s**: %s; last: %s\n", mdEscape(r.Name), failureCounts(r.Failures), mdEscape(r.Failures.Last))
+		}
+	}
+	if len(s.RefereeErrors) > 0 {
+		b.WriteString("\n## Referee errors (not counted)\n\n")
+		for _, e := range s.RefereeErrors {
+			fmt.Fprintf(&b, "- %s: %s\n", mdEscape(e.Match), mdEscape(e.Reason))
 		}
 	}
 	if len(s.Excluded) > 0 {

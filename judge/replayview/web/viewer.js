@@ -374,6 +374,7 @@
   const DID = {
     timeout: "timed out", crash: "crashed", illegal: "made an illegal move", protocol: "broke the protocol",
     output: "wrote too much output", memory: "ran out of memory",
+    "referee-error": "was stopped by the referee's failure",
   };
   // failedAt is the turn a seat failed in, or 0.
   function failedAt(s) {

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"judge/games/plugin/plugintest"
+	"judge/judge"
+	"judge/judge/judgetest"
+)
+
+// TestPluginGameCommands: a plugin game's folder given with --game is
+// listed by judge games, plays a match, and its replay needs the folder
+// again, which judge replay says when it is missing.
+func TestPluginGameCommands(t *testing.T) {
+	dir := plugintest.Connect4(t, false)
+	code, out, errs := run(t, "games", "--game", dir)
+	if code != 0 || !strings.Contains(out, "connect4-plugin  (plugin: "+dir+")") || !strings.Contains(out, "tictactoe") {
+		t.Fatalf("games --game: exit %d, %s\n%s", code, errs, out)
+	}
+	code, out, errs = run(t, "help", "protocol", dir)
+	if code != 0 || !strings.HasPrefix(out, "# connect4-plugin\n") || !strings.Contains(out, "- `DropDisc col`: drop a disc into column col") {
+		t.Errorf("help protocol DIR: exit %d, %s\n%s", code, errs, out)
+	}
+	c := quote(judgetest.Bot(t, "examples/connect4/random.c"))
+	replay := filepath.Join(t.TempDir(), "r.json")
+	code, out, errs = run(t, "match", "--game", dir, "--seed", "3", "--replay", replay, c, c)
+	if code != 0 || !strings.HasPrefix(out, "connect4-plugin (height=6 k=4 width=7), seed 3: ") {
+		t.Fatalf("match: exit %d, %s\n%s", code, errs, out)
+	}
+	// The catalog of this process knows the folder now; a new judge
+	// does not: the replay's game is found by its folder only.
+	rp, err := os.ReadFile(replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(rp), `"game_hash": "`) {
+		t.Errorf("the replay has no game_hash")
+	}
+	code, out, errs = run(t, "replay", "--game", dir, replay)
+	if code != 0 || !strings.Contains(out, "wins") && !strings.Contains(out, "draw") {
+		t.Errorf("replay --game: exit %d, %s\n%s", code, errs, out)
+	}
+}
+
+// TestPluginGameFolders: plugin games are found in a games/ folder beside
+// the configuration file and in its games_path; a plugin game with a
+// built-in game's name is refused, saying so.
+func TestPluginGameFolders(t *testing.T) {
+	src := plugintest.Connect4(t, false)
+	root := t.TempDir()
+	copyGame := func(to, name string) {
+		t.Helper()
+		if err := os.MkdirAll(to, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"game.toml", "referee.wasm"} {
+			data, err := os.ReadFile(filepath.Join(src, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f == "game.toml" {
+				data = []byte(strings.Replace(string(data), `name = "connect4-plugin"`, `name = "`+name+`"`, 1))
+			}
+			if err := os.WriteFile(filepath.Join(to, f), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	copyGame(filepath.Join(root, "games", "four"), "four-beside")
+	copyGame(filepath.Join(root, "more", "four"), "four-path")
+	cfg := filepath.Join(root, "match.toml")
+	if err := os.WriteFile(cfg, []byte("game = \"four-path\"\ngames_path = [\"more\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "games", "--config", cfg)
+	if code != 0 || !strings.Contains(out, "four-beside  (plugin: ") || !strings.Contains(out, "four-path  (plugin: ") {
+		t.Errorf("games --config: exit %d, %s\n%s", code, errs, out)
+	}
+	c := quote(judgetest.Bot(t, "examples/connect4/random.c"))
+	code, out, errs = run(t, "match", "--config", cfg, "--seed", "1", c, c)
+	if code != 0 || !strings.HasPrefix(out, "four-path (") {
+		t.Errorf("match --config: exit %d, %s\n%s", code, errs, out)
+	}
+	clash := filepath.Join(root, "clash")
+	copyGame(clash, "connect4")
+	code, _, errs = run(t, "games", "--game", clash)
+	if code == 0 || !strings.Contains(errs, `named "connect4", the name of a built-in game`) {
+		t.Errorf("a plugin named connect4: exit %d, %s", code, errs)
+	}
+}
+
+// TestReplayNeedsPluginFolder: the replay of a plugin game the judge has
+// not found says that its folder is needed, and how to give it.
+func TestReplayNeedsPluginFolder(t *testing.T) {
+	rp := &judge.Replay{Version: judge.ReplayVersion, Game: "elsewhere", GameHash: "5d24"}
+	_, err := replayGame(io.Discard, rp, "")
+	if err == nil || !strings.Contains(err.Error(), `the replay is of the plugin game "elsewhere", whose folder is needed: give it with --game DIR`) {
+		t.Errorf("got %v", err)
+	}
+}

@@ -1,0 +1,198 @@
+// Package plugin runs games the judge was not built with: a folder holding
+// a game.toml and a referee, a WebAssembly module run inside the judge
+// (wazero) or a program run like a bot, which speaks the referee protocol
+// (docs/games.md): one JSON object a line, a request in, a response out.
+// A plugin game is a games.Game like any other; its states call the
+// referee for everything but their turn, movers and outcome, which they
+// keep from its last status.
+//
+// A referee that fails — crashes, hangs, runs out of memory, answers
+// nonsense — gives its state a fault (games.Faulty) wrapping
+// games.ErrReferee: the judge ends the match as a referee error, no
+// player's fault.
+package plugin
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"judge/games"
+)
+
+// SpecFile is the name of a game's description in its folder.
+const SpecFile = "game.toml"
+
+// Options are how a game's referees are run.
+type Options struct {
+	// Start starts a process referee; nil is ExecStarter (no sandbox).
+	Start Starter
+}
+
+// Game is a plugin game: its folder, its game.toml, and its referee,
+// compiled once when it is a WebAssembly module.
+type Game struct {
+	dir  string
+	spec *Spec
+	hash string
+	opts Options
+	wasm []byte
+
+	once     sync.Once
+	code     *wasmCode
+	codeErr  error
+	compiled time.Duration
+}
+
+// Load reads the game in folder dir: its game.toml, checked, and its
+// referee's file. A WebAssembly referee is compiled at the first match.
+func Load(dir string, opts Options) (*Game, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(abs, SpecFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s is not a game's folder: it has no %s", dir, SpecFile)
+		}
+		return nil, err
+	}
+	spec, err := ParseSpec(path, data)
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	h.Write(data)
+	g := &Game{dir: abs, spec: spec, opts: opts}
+	if spec.Referee.Wasm != "" {
+		wpath := filepath.Join(abs, spec.Referee.Wasm)
+		if g.wasm, err = os.ReadFile(wpath); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("%s: referee.wasm = %q: no such file in %s (is it built? GOOS=wasip1 GOARCH=wasm go build -o %s)",
+					path, spec.Referee.Wasm, dir, spec.Referee.Wasm)
+			}
+			return nil, err
+		}
+		h.Write(g.wasm)
+	} else if err := hashCommand(h, abs, spec.Referee.Command); err != nil {
+		return nil, fmt.Errorf("%s: referee.command: %w", path, err)
+	}
+	g.hash = hex.EncodeToString(h.Sum(nil))
+	if g.opts.Start == nil {
+		g.opts.Start = ExecStarter
+	}
+	return g, nil
+}
+
+// hashCommand adds to h the files of the game's folder that a referee
+// command names: the program, when it is in the folder, and its
+// arguments that are files there (a script).
+func hashCommand(h interface{ Write([]byte) (int, error) }, dir string, argv []string) error {
+	for _, a := range argv {
+		p := a
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if rel, err := filepath.Rel(dir, p); err != nil || rel == ".." || filepath.IsAbs(rel) || len(rel) > 2 && rel[:3] == "../" {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue // not a file of the folder: a word, or a program on PATH
+		}
+		h.Write([]byte(a))
+		h.Write(data)
+	}
+	return nil
+}
+
+// Name implements games.Game.
+func (g *Game) Name() string { return g.spec.Name }
+
+// Describe implements games.Game.
+func (g *Game) Describe() string { return g.spec.Description }
+
+// Dir is the game's folder, absolute.
+func (g *Game) Dir() string { return g.dir }
+
+// Spec is the game's game.toml. It must not be changed.
+func (g *Game) Spec() *Spec { return g.spec }
+
+// Hash is the SHA-256 of game.toml and of the referee's files, in hex:
+// replays record it, and a replay of another version says so.
+func (g *Game) Hash() string { return g.hash }
+
+// Params implements games.Game.
+func (g *Game) Params() []games.ParamSpec {
+	out := make([]games.ParamSpec, len(g.spec.Params))
+	for i, p := range g.spec.Params {
+		out[i] = games.ParamSpec{Name: p.Name, Default: p.Default, Min: p.Min, Max: p.Max, Doc: p.Doc}
+	}
+	return out
+}
+
+// Queries and Commands name the game's verbs, as game.toml lists them.
+func (g *Game) Queries() []string  { return verbNames(g.spec.Queries) }
+func (g *Game) Commands() []string { return verbNames(g.spec.Commands) }
+
+func verbNames(vs []VerbSpec) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Name
+	}
+	return out
+}
+
+// start runs a new referee for one match.
+func (g *Game) start() (transport, error) {
+	timeout := time.Duration(g.spec.Referee.CallMS) * time.Millisecond
+	if g.wasm != nil {
+		g.once.Do(func() {
+			t0 := time.Now()
+			g.code, g.codeErr = compileWasm(context.Background(), g.wasm, g.spec.Referee.MemoryMiB)
+			g.compiled = time.Since(t0)
+		})
+		if g.codeErr != nil {
+			return nil, fmt.Errorf("%s: %s: %w", g.spec.Name, g.spec.Referee.Wasm, g.codeErr)
+		}
+		return g.code.start(timeout), nil
+	}
+	mem := int64(g.spec.Referee.MemoryMiB) << 20
+	t, err := startProcess(context.Background(), g.opts.Start, g.spec.Referee.Command, g.dir, mem, timeout)
+	if err != nil {
+		return nil, fmt.Errorf("%s: starting its referee: %w", g.spec.Name, err)
+	}
+	return t, nil
+}
+
+// New implements games.Game: it starts a referee, greets it, and starts
+// the game. A referee that fails here gives an error wrapping
+// games.ErrReferee; parameters the referee refuses, a plain error.
+func (g *Game) New(p games.Params, seed uint64) (games.State, error) {
+	p, err := games.Resolve(g.Params(), p)
+	if err != nil {
+		return nil, err
+	}
+	t, err := g.start()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", games.ErrReferee, err)
+	}
+	s := &State{g: g, t: t}
+	if err := s.hello(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.newGame(p, seed); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}

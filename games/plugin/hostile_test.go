@@ -1,0 +1,213 @@
+package plugin_test
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"judge/games"
+	"judge/games/plugin"
+	"judge/games/plugin/plugintest"
+)
+
+// The misbehaviours of testdata/hostile, by seed.
+const (
+	modeGood = iota
+	modeLoop
+	modeBomb
+	modeHuge
+	modeGarbage
+	modeExit
+	modeError
+	modeBadStatus
+	modeExtra
+)
+
+// hostileSpec is the game.toml of the hostile referees; referee is its
+// [referee] table's first line.
+func hostileGame(t *testing.T, referee string) string {
+	t.Helper()
+	dir := t.TempDir()
+	spec := `protocol = 1
+name = "hostile"
+description = "a referee that misbehaves at turn 3"
+seats = [2, 2]
+[referee]
+` + referee + `
+memory_mib = 64
+call_ms = 500
+[[queries]]
+name = "Turn"
+[[commands]]
+name = "Go"
+`
+	if err := os.WriteFile(filepath.Join(dir, "game.toml"), []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// hostileWasm is the folder of the hostile referee in WebAssembly.
+func hostileWasm(t *testing.T) string {
+	dir := hostileGame(t, `wasm = "hostile.wasm"`)
+	plugintest.Build(t, filepath.Join(plugintest.Root(t), "games", "plugin", "testdata", "hostile"), filepath.Join(dir, "hostile.wasm"), "wasip1", "wasm")
+	return dir
+}
+
+// play plays the hostile game of seed until it ends or its referee fails,
+// and returns the fault.
+func play(t *testing.T, g *plugin.Game, seed uint64) error {
+	t.Helper()
+	st, err := g.New(nil, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer games.Close(st)
+	for n := 0; !st.Outcome().Over && n < 20; n++ {
+		if err := games.Fault(st); err != nil {
+			return err
+		}
+		movers := st.Movers()
+		if len(movers) == 0 {
+			break
+		}
+		seat := movers[0]
+		o := st.Orders(seat)
+		if _, err := st.Query(seat, games.ParseLine("Turn")); err != nil {
+			if !errors.Is(err, games.ErrReferee) {
+				t.Fatalf("seed %d: query: %v, want a referee error", seed, err)
+			}
+			continue
+		}
+		if err := o.Command(games.ParseLine("Go")); err != nil {
+			continue
+		}
+		mv, err := o.Commit()
+		if err != nil {
+			continue
+		}
+		_ = st.Apply(map[int]games.Move{seat: mv})
+	}
+	return games.Fault(st)
+}
+
+// peakHeap samples the heap in use until stop is called, and returns the
+// largest growth seen over the heap at its start, in MiB.
+func peakHeap() (stop func() float64) {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base, peak := ms.HeapInuse, ms.HeapInuse
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				var m runtime.MemStats
+				runtime.ReadMemStats(&m)
+				peak = max(peak, m.HeapInuse)
+			}
+		}
+	}()
+	return func() float64 {
+		close(done)
+		wg.Wait()
+		return float64(peak-base) / (1 << 20)
+	}
+}
+
+var hostileCases = []struct {
+	name   string
+	seed   uint64
+	reason string // a part of the fault's words
+}{
+	{"endless loop", modeLoop, "did not answer within 500ms"},
+	{"memory bomb", modeBomb, ""},
+	{"huge answer", modeHuge, "longer than 1048576 bytes"},
+	{"not JSON", modeGarbage, `answered "hello, judge", not a JSON object`},
+	{"exits", modeExit, "hostile: giving up at turn 3"},
+	{"error", modeError, "it answered an error: the referee lost its way"},
+	{"bad status", modeBadStatus, "movers [7]"},
+	// Seen at the next request, or taken for its answer (the line may
+	// arrive after the request): either way a fault.
+	{"extra line", modeExtra, ""},
+}
+
+// TestHostileWasm: each misbehaviour of a WebAssembly referee is its
+// fault, a referee error with a reason, and the judge's memory stays
+// bounded.
+func TestHostileWasm(t *testing.T) {
+	g, err := plugin.Load(hostileWasm(t), plugin.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := play(t, g, modeGood); err != nil {
+		t.Fatalf("the well-behaved game: %v", err)
+	}
+	for _, tc := range hostileCases {
+		t.Run(tc.name, func(t *testing.T) {
+			stop := peakHeap()
+			err := play(t, g, tc.seed)
+			grew := stop()
+			t.Logf("%s: %v (heap grew by %.1f MiB at most)", tc.name, err, grew)
+			checkFault(t, err, tc.reason)
+			if grew > 100 {
+				t.Errorf("the judge's heap grew by %.0f MiB", grew)
+			}
+		})
+	}
+}
+
+// TestHostileProcess: the same with the referee in Python, run as a
+// plain process (the memory bomb needs the sandbox: procbot's tests).
+func TestHostileProcess(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("needs python3")
+	}
+	script := filepath.Join(plugintest.Root(t), "games", "plugin", "testdata", "hostile.py")
+	g, err := plugin.Load(hostileGame(t, `command = ["python3", "`+script+`"]`), plugin.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := play(t, g, modeGood); err != nil {
+		t.Fatalf("the well-behaved game: %v", err)
+	}
+	for _, tc := range hostileCases {
+		if tc.seed == modeBomb {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			stop := peakHeap()
+			err := play(t, g, tc.seed)
+			grew := stop()
+			t.Logf("%s: %v (heap grew by %.1f MiB at most)", tc.name, err, grew)
+			checkFault(t, err, tc.reason)
+			if grew > 100 {
+				t.Errorf("the judge's heap grew by %.0f MiB", grew)
+			}
+		})
+	}
+}
+
+func checkFault(t *testing.T, err error, reason string) {
+	t.Helper()
+	if err == nil || !errors.Is(err, games.ErrReferee) {
+		t.Fatalf("fault %v, want a referee error", err)
+	}
+	if !strings.Contains(err.Error(), reason) {
+		t.Errorf("fault %q, want it to say %q", err, reason)
+	}
+}

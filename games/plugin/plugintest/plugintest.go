@@ -1,0 +1,56 @@
+// Package plugintest builds the example plugin games for tests: their Go
+// referees compiled to WebAssembly into a copy of their folder.
+package plugintest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Root is the module's root folder.
+func Root(t testing.TB) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("no caller")
+	}
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+}
+
+// Connect4 copies examples/games/connect4 to a new folder, builds its
+// referee.wasm there (GOOS=wasip1 GOARCH=wasm go build), and returns the
+// folder. With native, it also builds the referee as a program, referee.
+func Connect4(t testing.TB, native bool) string {
+	t.Helper()
+	src := filepath.Join(Root(t), "examples", "games", "connect4")
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(src, "game.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "game.toml"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	Build(t, src, filepath.Join(dir, "referee.wasm"), "wasip1", "wasm")
+	if native {
+		Build(t, src, filepath.Join(dir, "referee"), runtime.GOOS, runtime.GOARCH)
+	}
+	return dir
+}
+
+// Build builds the Go main package in src to out for goos/goarch.
+func Build(t testing.TB, src, out, goos, goarch string) {
+	t.Helper()
+	cmd := exec.Command("go", "build", "-o", out, ".")
+	cmd.Dir = src
+	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s for %s/%s: %v\n%s", src, goos, goarch, err, b)
+	}
+}

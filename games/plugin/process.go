@@ -1,0 +1,94 @@
+package plugin
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"time"
+)
+
+// Process is a referee program started by a Starter: its pipes, and how
+// to end it.
+type Process struct {
+	Stdin  io.WriteCloser
+	Stdout io.Reader
+	Stderr io.Reader
+	// Stop kills the program and every process it started (its process
+	// group or its sandbox), waits for them, and closes the pipes. It is
+	// called once.
+	Stop func()
+	// Exited, when not nil, says how the program ended, once Stop has
+	// returned: "exit code 3", "killed by SIGKILL (killed): out of
+	// memory".
+	Exited func() string
+}
+
+// Starter starts a referee program: argv run from dir, its memory
+// bounded by memory bytes where the starter can bound it. The judge's
+// starter runs it in the sandbox bots run in (procbot.StartReferee);
+// ExecStarter runs it as a plain child process.
+type Starter func(ctx context.Context, argv []string, dir string, memory int64) (*Process, error)
+
+// processExitWait bounds the wait for a killed referee's pipes.
+const processExitWait = 5 * time.Second
+
+// ExecStarter starts a referee as a plain child process in a process
+// group of its own, with no sandbox: for tests, and for machines where
+// the sandbox cannot run. The memory bound is not enforced.
+func ExecStarter(_ context.Context, argv []string, dir string, _ int64) (*Process, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "PYTHONUNBUFFERED=1"}
+	setGroup(cmd)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("referee %s: %w", argv[0], err)
+	}
+	return &Process{Stdin: stdin, Stdout: stdout, Stderr: stderr, Stop: func() {
+		killGroup(cmd)
+		stdin.Close()
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(processExitWait):
+		}
+	}}, nil
+}
+
+// startProcess starts a referee program through start and speaks to it.
+func startProcess(ctx context.Context, start Starter, argv []string, dir string, memory int64, timeout time.Duration) (transport, error) {
+	p, err := start(ctx, argv, dir, memory)
+	if err != nil {
+		return nil, err
+	}
+	t := newTail(StderrTail)
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		_, _ = io.Copy(t, p.Stderr)
+	}()
+	stop := func() {
+		p.Stop()
+		select {
+		case <-copied:
+		case <-time.After(processExitWait):
+		}
+	}
+	l := newLines(p.Stdin, p.Stdout, timeout, t, stop)
+	l.exited = p.Exited
+	return l, nil
+}

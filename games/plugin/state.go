@@ -1,0 +1,494 @@
+package plugin
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"judge/games"
+)
+
+// State is a plugin game in progress: a referee, and its last status.
+// Its methods may be called from several goroutines (seats moving at
+// once): calls to the referee are made one at a time.
+type State struct {
+	g     *Game
+	mu    sync.Mutex
+	t     transport
+	seats int
+	st    status
+	err   error // the first fault
+	// last is the last response line, for the fault of one of the
+	// wrong shape.
+	last []byte
+	// noExplain: the referee answered explain with an unknown op.
+	noExplain bool
+	closed    bool
+}
+
+// status is the referee's STATUS.
+type status struct {
+	Turn   *int      `json:"turn"`
+	Movers []int     `json:"movers"`
+	Over   *bool     `json:"over"`
+	Winner *int      `json:"winner"`
+	Scores []float64 `json:"scores"`
+	Reason string    `json:"reason"`
+	Notes  []string  `json:"notes"`
+}
+
+// reply is every field a response may have, but those of view.
+type reply struct {
+	Error    *string     `json:"error"`
+	Protocol *int        `json:"protocol"`
+	Seats    *int        `json:"seats"`
+	Status   *status     `json:"status"`
+	Refused  *string     `json:"refused"`
+	Answer   *string     `json:"answer"`
+	NotQuery bool        `json:"not_query"`
+	Unknown  *string     `json:"unknown"`
+	Invalid  *string     `json:"invalid"`
+	Move     []string    `json:"move"`
+	Moves    *[][]string `json:"moves"`
+	Text     *string     `json:"text"`
+	Notes    *[]note     `json:"notes"`
+}
+
+type note struct {
+	Seat int    `json:"seat"`
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+// refereeError is a referee's fault: what went wrong, and the tail of
+// its stderr.
+type refereeError struct {
+	op, why, stderr string
+}
+
+func (e *refereeError) Error() string {
+	s := fmt.Sprintf("the referee failed at %s: %s", e.op, e.why)
+	if t := strings.TrimSpace(e.stderr); t != "" {
+		s += "; its stderr ends: " + strings.Join(strings.Fields(t), " ")
+	}
+	return s
+}
+
+func (e *refereeError) Unwrap() error { return games.ErrReferee }
+
+// Err implements games.Faulty.
+func (s *State) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Close implements games.Closer: it ends the referee.
+func (s *State) Close() error {
+	s.mu.Lock()
+	t := s.t
+	s.closed = true
+	s.mu.Unlock()
+	t.close()
+	return nil
+}
+
+// fault records the referee's first fault and ends it; it returns the
+// fault.
+func (s *State) fault(op, why string) error {
+	if s.err == nil {
+		// Ended first: all the referee wrote on its stderr is then read.
+		s.t.close()
+		s.err = &refereeError{op: op, why: why, stderr: s.t.stderr()}
+	}
+	return s.err
+}
+
+// call sends one request, the JSON of req, and decodes the response into
+// out. Any failure is the referee's fault, recorded. s.mu is held.
+func (s *State) call(op string, req, out any) error {
+	if s.err != nil {
+		return s.err
+	}
+	if s.closed {
+		return s.fault(op, "the game was closed")
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return s.fault(op, err.Error())
+	}
+	line, err := s.t.call(b)
+	if errors.Is(err, errEnded) {
+		s.t.close() // reaped: how it ended is known
+		if how := s.t.exit(); how != "" {
+			return s.fault(op, fmt.Sprintf("%v: %s", err, how))
+		}
+	}
+	if err != nil {
+		return s.fault(op, err.Error())
+	}
+	s.last = line
+	if len(line) == 0 || line[0] != '{' {
+		return s.fault(op, fmt.Sprintf("it answered %q, not a JSON object", clip(line)))
+	}
+	var e struct {
+		Error *string `json:"error"`
+	}
+	if json.Unmarshal(line, &e) == nil && e.Error != nil {
+		return s.fault(op, "it answered an error: "+*e.Error)
+	}
+	if err := json.Unmarshal(line, out); err != nil {
+		return s.fault(op, fmt.Sprintf("its answer %q: %v", clip(line), err))
+	}
+	return nil
+}
+
+// bad records an answer of the wrong shape, the last.
+func (s *State) bad(op, want string) error {
+	return s.fault(op, fmt.Sprintf("want %s, got %s", want, clip(s.last)))
+}
+
+func (s *State) hello() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var r reply
+	if err := s.call("hello", struct {
+		Op       string `json:"op"`
+		Protocol int    `json:"protocol"`
+	}{"hello", Protocol}, &r); err != nil {
+		return err
+	}
+	switch {
+	case r.Protocol == nil:
+		return s.bad("hello", `{"protocol":1}`)
+	case *r.Protocol != Protocol:
+		return s.fault("hello", fmt.Sprintf("it speaks referee protocol %d; this judge speaks %d", *r.Protocol, Protocol))
+	}
+	return nil
+}
+
+func (s *State) newGame(p games.Params, seed uint64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var r reply
+	if err := s.call("new", struct {
+		Op     string       `json:"op"`
+		Params games.Params `json:"params"`
+		Seed   uint64       `json:"seed"`
+	}{"new", p, seed}, &r); err != nil {
+		return err
+	}
+	if r.Refused != nil {
+		return fmt.Errorf("%s: %s", s.g.spec.Name, *r.Refused)
+	}
+	if r.Seats == nil || r.Status == nil {
+		return s.bad("new", `{"seats":N,"status":{...}}`)
+	}
+	if lo, hi := s.g.spec.Seats[0], s.g.spec.Seats[1]; *r.Seats < lo || *r.Seats > hi {
+		return s.fault("new", fmt.Sprintf("it made a game of %d seats; game.toml says %d to %d", *r.Seats, lo, hi))
+	}
+	s.seats = *r.Seats
+	return s.setStatus("new", r.Status)
+}
+
+// setStatus checks a status and keeps it.
+func (s *State) setStatus(op string, st *status) error {
+	if st == nil {
+		return s.fault(op, `want {"status":{...}}`)
+	}
+	if why := checkStatus(st, s.seats, s.g.spec.Simultaneous); why != "" {
+		return s.fault(op, "its status: "+why)
+	}
+	s.st = *st
+	return nil
+}
+
+// checkStatus says what is wrong with a status of a game of n seats.
+func checkStatus(st *status, n int, simultaneous bool) string {
+	switch {
+	case st.Turn == nil || st.Over == nil || st.Winner == nil:
+		return "turn, over and winner are needed"
+	case *st.Turn < 1:
+		return fmt.Sprintf("turn %d: turns count from 1", *st.Turn)
+	case *st.Winner < -1 || *st.Winner >= n:
+		return fmt.Sprintf("winner %d: want a seat or -1", *st.Winner)
+	case len(st.Notes) != 0 && len(st.Notes) != n:
+		return fmt.Sprintf("%d notes: want none or one per seat", len(st.Notes))
+	}
+	if *st.Over {
+		switch {
+		case len(st.Movers) != 0:
+			return "movers once over: want none"
+		case len(st.Scores) != n:
+			return fmt.Sprintf("%d scores once over: want one per seat", len(st.Scores))
+		}
+		return ""
+	}
+	switch {
+	case len(st.Movers) == 0:
+		return "no movers while the game is not over"
+	case !simultaneous && len(st.Movers) != 1:
+		return fmt.Sprintf("movers %v: game.toml says the seats move in turn", st.Movers)
+	}
+	for i, m := range st.Movers {
+		if m < 0 || m >= n || i > 0 && m <= st.Movers[i-1] {
+			return fmt.Sprintf("movers %v: want seats in increasing order", st.Movers)
+		}
+	}
+	return ""
+}
+
+// Seats implements games.State.
+func (s *State) Seats() int { return s.seats }
+
+// Turn implements games.State.
+func (s *State) Turn() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return *s.st.Turn
+}
+
+// Movers implements games.State; none once the referee failed.
+func (s *State) Movers() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return nil
+	}
+	return slices.Clone(s.st.Movers)
+}
+
+// Outcome implements games.State.
+func (s *State) Outcome() games.Outcome {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := games.Outcome{Over: *s.st.Over, Winner: *s.st.Winner, Reason: s.st.Reason}
+	if o.Over {
+		o.Scores = slices.Clone(s.st.Scores)
+		o.Notes = slices.Clone(s.st.Notes)
+	}
+	return o
+}
+
+// Queries implements games.Verbs, from game.toml.
+func (s *State) Queries() []string { return s.g.Queries() }
+
+// Commands implements games.Verbs, from game.toml.
+func (s *State) Commands() []string { return s.g.Commands() }
+
+// notText says why an answer is not protocol text, or "". Answers may
+// span lines.
+func notText(s string) string {
+	if !utf8.ValidString(s) {
+		return "not valid UTF-8"
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\t' && c != '\n' || c == 0x7f {
+			return fmt.Sprintf("control byte 0x%02x", c)
+		}
+	}
+	return ""
+}
+
+// Query implements games.State.
+func (s *State) Query(seat int, l games.Line) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var r reply
+	if err := s.call("query", struct {
+		Op   string `json:"op"`
+		Seat int    `json:"seat"`
+		Line string `json:"line"`
+	}{"query", seat, l.String()}, &r); err != nil {
+		return "", err
+	}
+	switch {
+	case r.NotQuery:
+		return "", games.ErrNotQuery
+	case r.Answer == nil:
+		return "", s.bad("query", `{"answer":"..."} or {"not_query":true}`)
+	case strings.HasSuffix(*r.Answer, "\n"):
+		return "", s.fault("query", fmt.Sprintf("answer %q ends with a newline", clip([]byte(*r.Answer))))
+	}
+	if why := notText(*r.Answer); why != "" {
+		return "", s.fault("query", fmt.Sprintf("answer %q: %s", clip([]byte(*r.Answer)), why))
+	}
+	return *r.Answer, nil
+}
+
+// Orders implements games.State.
+func (s *State) Orders(seat int) games.Orders {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var r reply
+	_ = s.call("orders", seatReq{"orders", seat}, &r)
+	return &orders{s: s, seat: seat}
+}
+
+type seatReq struct {
+	Op   string `json:"op"`
+	Seat int    `json:"seat"`
+}
+
+type orders struct {
+	s    *State
+	seat int
+}
+
+// Command implements games.Orders.
+func (o *orders) Command(l games.Line) error {
+	s := o.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var r reply
+	if err := s.call("command", struct {
+		Op   string `json:"op"`
+		Seat int    `json:"seat"`
+		Line string `json:"line"`
+	}{"command", o.seat, l.String()}, &r); err != nil {
+		return err
+	}
+	switch {
+	case r.Unknown != nil:
+		return fmt.Errorf("%s: %w", *r.Unknown, games.ErrUnknown)
+	case r.Invalid != nil:
+		return errors.New(*r.Invalid)
+	}
+	return nil
+}
+
+// Commit implements games.Orders.
+func (o *orders) Commit() (games.Move, error) {
+	s := o.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var r reply
+	if err := s.call("commit", seatReq{"commit", o.seat}, &r); err != nil {
+		return nil, err
+	}
+	switch {
+	case r.Invalid != nil:
+		return nil, errors.New(*r.Invalid)
+	case len(r.Move) == 0:
+		return nil, s.bad("commit", `{"move":["..."]} or {"invalid":"why"}`)
+	}
+	for _, c := range r.Move {
+		if c == "" || strings.Contains(c, "\n") || notText(c) != "" {
+			return nil, s.fault("commit", fmt.Sprintf("move %q: a command is one line of text", c))
+		}
+	}
+	return games.Move(r.Move), nil
+}
+
+type seatMove struct {
+	Seat int        `json:"seat"`
+	Move games.Move `json:"move"`
+}
+
+// Apply implements games.State.
+func (s *State) Apply(moves map[int]games.Move) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	list := make([]seatMove, 0, len(moves))
+	for _, seat := range slices.Sorted(maps.Keys(moves)) {
+		list = append(list, seatMove{seat, moves[seat]})
+	}
+	var r reply
+	if err := s.call("apply", struct {
+		Op    string     `json:"op"`
+		Moves []seatMove `json:"moves"`
+	}{"apply", list}, &r); err != nil {
+		return err
+	}
+	return s.setStatus("apply", r.Status)
+}
+
+// Forfeit implements games.State.
+func (s *State) Forfeit(seat int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var r reply
+	if s.call("forfeit", seatReq{"forfeit", seat}, &r) == nil {
+		_ = s.setStatus("forfeit", r.Status)
+	}
+}
+
+// Render implements games.State; "" once the referee failed.
+func (s *State) Render() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var r reply
+	if s.call("render", struct {
+		Op string `json:"op"`
+	}{"render"}, &r) != nil {
+		return ""
+	}
+	if r.Text == nil {
+		_ = s.bad("render", `{"text":"..."}`)
+		return ""
+	}
+	return *r.Text
+}
+
+// Moves lists every legal move of seat now, as the referee gives them.
+func (s *State) Moves(seat int) ([]games.Move, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var r reply
+	if err := s.call("moves", seatReq{"moves", seat}, &r); err != nil {
+		return nil, err
+	}
+	if r.Moves == nil {
+		return nil, s.bad("moves", `{"moves":[[...],...]}`)
+	}
+	out := make([]games.Move, len(*r.Moves))
+	for i, m := range *r.Moves {
+		out[i] = games.Move(m)
+	}
+	return out, nil
+}
+
+// Explain implements games.Explainer; a referee that does not know the
+// optional explain op has no notes.
+func (s *State) Explain() []games.Note {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.noExplain || s.err != nil {
+		return nil
+	}
+	b, _ := json.Marshal(struct {
+		Op string `json:"op"`
+	}{"explain"})
+	line, err := s.t.call(b)
+	if err != nil {
+		_ = s.fault("explain", err.Error())
+		return nil
+	}
+	s.last = line
+	var r reply
+	if err := json.Unmarshal(line, &r); err != nil {
+		_ = s.fault("explain", fmt.Sprintf("its answer %q: %v", clip(line), err))
+		return nil
+	}
+	switch {
+	case r.Error != nil && strings.HasPrefix(*r.Error, "unknown op"):
+		s.noExplain = true
+		return nil
+	case r.Error != nil:
+		_ = s.fault("explain", "it answered an error: "+*r.Error)
+		return nil
+	case r.Notes == nil:
+		_ = s.bad("explain", `{"notes":[...]}`)
+		return nil
+	}
+	out := make([]games.Note, len(*r.Notes))
+	for i, n := range *r.Notes {
+		out[i] = games.Note{Seat: n.Seat, Kind: n.Kind, Text: n.Text}
+	}
+	return out
+}

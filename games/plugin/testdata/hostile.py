@@ -1,0 +1,67 @@
+# A referee that misbehaves at turn 3, as its seed says (the modes of
+# testdata/hostile/main.go, the same numbers). Until then it plays a game
+# of ten turns: the query Turn answers the turn; Go is the only move.
+import json
+import os
+import sys
+
+mode, turn = 0, 1
+sink = []
+
+
+def say(s):
+    sys.stdout.write(s + "\n")
+    sys.stdout.flush()
+
+
+def status():
+    if turn > 10:
+        return {"turn": 11, "movers": [], "over": True, "winner": -1, "scores": [0.5, 0.5], "reason": "ten turns", "notes": []}
+    return {"turn": turn, "movers": [(turn - 1) % 2], "over": False, "winner": -1, "scores": [], "reason": "", "notes": []}
+
+
+def misbehave():
+    if mode == 1:
+        while True:
+            pass
+    elif mode == 2:
+        while True:
+            sink.append(bytearray(1 << 20))
+    elif mode == 3:
+        say(json.dumps({"answer": "x" * (8 << 20)}))
+    elif mode == 4:
+        say("hello, judge")
+    elif mode == 5:
+        print("hostile: giving up at turn 3", file=sys.stderr, flush=True)
+        os._exit(3)
+    elif mode == 6:
+        say(json.dumps({"error": "the referee lost its way"}))
+    elif mode == 8:
+        say(json.dumps({"answer": "3"}))
+        say(json.dumps({"answer": "4"}))
+
+
+for line in sys.stdin:
+    r = json.loads(line)
+    op = r.get("op")
+    if turn == 3 and op == "query":
+        misbehave()
+    if op == "hello":
+        say(json.dumps({"protocol": 1}))
+    elif op == "new":
+        mode = r["seed"]
+        say(json.dumps({"seats": 2, "status": status()}))
+    elif op == "query":
+        say(json.dumps({"answer": str(turn)} if r["line"] == "Turn" else {"not_query": True}))
+    elif op in ("orders", "command"):
+        say(json.dumps({"unknown": "not a command"} if op == "command" and not r["line"].startswith("Go") else {}))
+    elif op == "commit":
+        say(json.dumps({"move": ["Go"]}))
+    elif op in ("apply", "forfeit"):
+        if mode == 7 and turn == 3:
+            say(json.dumps({"status": {"turn": 4, "movers": [7], "over": False, "winner": -1, "scores": [], "reason": "", "notes": []}}))
+            continue
+        turn = 11 if op == "forfeit" else turn + 1
+        say(json.dumps({"status": status()}))
+    else:
+        say(json.dumps({"error": "unknown op " + str(op)}))

@@ -1,0 +1,116 @@
+// Command hostile is a referee that misbehaves at turn 3, in the way its
+// seed says (see mode): the judge must end its match as a referee error.
+// Until then it plays a game of ten turns: seats take turns; the query
+// Turn answers the turn; the command Go is the only move.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// The misbehaviours, by seed.
+const (
+	good      = iota // none: ten turns, a draw
+	loop             // an endless loop
+	bomb             // allocates memory without end
+	huge             // an answer of 8 MiB
+	garbage          // a line that is not JSON
+	exit             // exits, saying why on stderr
+	errorResp        // answers {"error"}
+	badStatus        // a status whose movers are not seats
+	extra            // two lines for one request
+)
+
+var sink [][]byte
+
+func main() {
+	in := bufio.NewScanner(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	mode, turn := uint64(0), 1
+	say := func(s string) { out.WriteString(s + "\n"); out.Flush() }
+	status := func() string {
+		if turn > 10 {
+			return `{"turn":11,"movers":[],"over":true,"winner":-1,"scores":[0.5,0.5],"reason":"ten turns","notes":[]}`
+		}
+		return fmt.Sprintf(`{"turn":%d,"movers":[%d],"over":false,"winner":-1,"scores":[],"reason":"","notes":[]}`, turn, (turn-1)%2)
+	}
+	for in.Scan() {
+		var r struct {
+			Op   string `json:"op"`
+			Seed uint64 `json:"seed"`
+			Line string `json:"line"`
+			Seat int    `json:"seat"`
+		}
+		json.Unmarshal(in.Bytes(), &r)
+		if turn == 3 && r.Op == "query" {
+			misbehave(mode, say)
+		}
+		switch r.Op {
+		case "hello":
+			say(`{"protocol":1}`)
+		case "new":
+			mode = r.Seed
+			say(`{"seats":2,"status":` + status() + `}`)
+		case "query":
+			if r.Line == "Turn" {
+				say(fmt.Sprintf(`{"answer":"%d"}`, turn))
+			} else {
+				say(`{"not_query":true}`)
+			}
+		case "orders", "command":
+			if r.Op == "command" && !strings.HasPrefix(r.Line, "Go") {
+				say(`{"unknown":"not a command"}`)
+				break
+			}
+			say(`{}`)
+		case "commit":
+			say(`{"move":["Go"]}`)
+		case "apply", "forfeit":
+			if mode == badStatus && turn == 3 {
+				say(`{"status":{"turn":4,"movers":[7],"over":false,"winner":-1,"scores":[],"reason":"","notes":[]}}`)
+				break
+			}
+			turn++
+			if r.Op == "forfeit" {
+				turn = 11
+			}
+			say(`{"status":` + status() + `}`)
+		default:
+			say(`{"error":"unknown op ` + r.Op + `"}`)
+		}
+	}
+}
+
+func misbehave(mode uint64, say func(string)) {
+	switch mode {
+	case loop:
+		for i := 0; ; i++ {
+			if i < 0 {
+				say("never")
+			}
+		}
+	case bomb:
+		for {
+			sink = append(sink, make([]byte, 1<<20))
+			for i := range sink[len(sink)-1] {
+				sink[len(sink)-1][i] = 1
+			}
+		}
+	case huge:
+		say(`{"answer":"` + strings.Repeat("x", 8<<20) + `"}`)
+	case garbage:
+		say("hello, judge")
+	case exit:
+		fmt.Fprintln(os.Stderr, "hostile: giving up at turn 3")
+		os.Exit(3)
+	case errorResp:
+		say(`{"error":"the referee lost its way"}`)
+	case extra:
+		say(`{"answer":"3"}`)
+		say(`{"answer":"4"}`)
+	}
+}

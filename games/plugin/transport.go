@@ -1,0 +1,236 @@
+package plugin
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// Bounds on what the judge keeps of a referee.
+const (
+	// MaxAnswer is the longest response line a referee may write,
+	// newline included; a longer one is the referee's fault.
+	MaxAnswer = 1 << 20
+	// StderrTail is how much of the end of a referee's stderr is kept,
+	// for the reason of its fault.
+	StderrTail = 4 << 10
+)
+
+// transport is one running referee: a request line in, a response line
+// out. Calls are made one at a time.
+type transport interface {
+	// call sends a request line (no newline) and returns the response
+	// line (no newline), or why there is none.
+	call(req []byte) ([]byte, error)
+	// close ends the referee and all it started. It is safe to call
+	// more than once.
+	close()
+	// stderr is the kept tail of the referee's stderr.
+	stderr() string
+	// exit says how the referee ended, once closed, when the transport
+	// knows more than its output did; or "".
+	exit() string
+}
+
+// errEnded is the end of a referee's output between lines.
+var errEnded = errors.New("it ended (its output closed)")
+
+// response is one line the referee wrote, or why it wrote no more.
+type response struct {
+	line []byte
+	err  error
+}
+
+// lines is what both transports share: a goroutine writing requests, one
+// reading responses, and a time limit on each call.
+type lines struct {
+	reqs    chan []byte
+	resps   chan response
+	done    chan struct{}
+	timeout time.Duration
+	started bool // a call has been answered: the referee has started
+	tail    *tail
+	stop    func() // ends the referee; its pipes then close
+	exited  func() string
+	once    sync.Once
+}
+
+// newLines starts the goroutines over the referee's stdin (w) and stdout
+// (r). stop must end the referee and make r and w fail.
+func newLines(w io.Writer, r io.Reader, timeout time.Duration, t *tail, stop func()) *lines {
+	l := &lines{reqs: make(chan []byte), resps: make(chan response), done: make(chan struct{}),
+		timeout: timeout, tail: t, stop: stop}
+	go l.write(w)
+	go l.read(r)
+	return l
+}
+
+func (l *lines) write(w io.Writer) {
+	for {
+		select {
+		case req := <-l.reqs:
+			if _, err := w.Write(append(req, '\n')); err != nil {
+				return
+			}
+		case <-l.done:
+			return
+		}
+	}
+}
+
+func (l *lines) read(r io.Reader) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := readLine(br)
+		select {
+		case l.resps <- response{line, err}:
+		case <-l.done:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// errTooLong is a response line over MaxAnswer.
+var errTooLong = fmt.Errorf("it wrote a line longer than %d bytes", MaxAnswer)
+
+// readLine reads one line without its newline, never holding more than
+// MaxAnswer bytes.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		frag, err := br.ReadSlice('\n')
+		if len(line)+len(frag) > MaxAnswer {
+			return nil, errTooLong
+		}
+		line = append(line, frag...)
+		switch {
+		case err == nil:
+			line = bytes.TrimSuffix(line[:len(line)-1], []byte("\r"))
+			return line, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			if len(line) > 0 {
+				return nil, fmt.Errorf("its output ended in the middle of a line (%d bytes)", len(line))
+			}
+			return nil, errEnded
+		default:
+			return nil, fmt.Errorf("reading its output: %w", err)
+		}
+	}
+}
+
+func (l *lines) call(req []byte) ([]byte, error) {
+	select {
+	case r := <-l.resps:
+		if r.err != nil {
+			return nil, r.err
+		}
+		return nil, fmt.Errorf("it wrote a line no request asked for: %q", clip(r.line))
+	default:
+	}
+	timeout := callTimeout(l.timeout, l.started)
+	l.started = true
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case l.reqs <- req:
+	case r := <-l.resps:
+		if r.err != nil {
+			return nil, r.err
+		}
+		return nil, fmt.Errorf("it wrote a line no request asked for: %q", clip(r.line))
+	case <-t.C:
+		return nil, fmt.Errorf("it did not read its request within %v", timeout)
+	}
+	select {
+	case r := <-l.resps:
+		return r.line, r.err
+	case <-t.C:
+		return nil, fmt.Errorf("it did not answer within %v", timeout)
+	}
+}
+
+// StartTimeout bounds a referee's first call, which waits for its start
+// (an interpreter's, a module's instance and runtime): ten times its
+// call_ms, and at least this.
+const StartTimeout = 5 * time.Second
+
+// callTimeout is the bound of a call: the referee's call_ms, or for its
+// first call the time to start.
+func callTimeout(perCall time.Duration, started bool) time.Duration {
+	if started {
+		return perCall
+	}
+	return max(StartTimeout, 10*perCall)
+}
+
+func (l *lines) close() {
+	l.once.Do(func() {
+		close(l.done)
+		l.stop()
+	})
+}
+
+func (l *lines) stderr() string { return l.tail.String() }
+
+func (l *lines) exit() string {
+	if l.exited == nil {
+		return ""
+	}
+	return l.exited()
+}
+
+// tail keeps the last bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+	cut bool
+}
+
+func newTail(n int) *tail { return &tail{max: n} }
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(p)
+	if len(p) >= t.max {
+		t.b = append(t.b[:0], p[len(p)-t.max:]...)
+		t.cut = true
+		return n, nil
+	}
+	if over := len(t.b) + len(p) - t.max; over > 0 {
+		t.b = append(t.b[:0], t.b[over:]...)
+		t.cut = true
+	}
+	t.b = append(t.b, p...)
+	return n, nil
+}
+
+// String is the kept text, "…" first when some was cut.
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := string(bytes.ToValidUTF8(t.b, []byte("?")))
+	if t.cut {
+		s = "…" + s
+	}
+	return s
+}
+
+// clip shortens a line for a message.
+func clip(b []byte) string {
+	const n = 200
+	if len(b) > n {
+		return string(bytes.ToValidUTF8(b[:n], nil)) + "…"
+	}
+	return string(b)
+}

@@ -1,0 +1,245 @@
+package plugin
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+	"github.com/tetratelabs/wazero/sys"
+)
+
+// wasmCode is a referee module compiled once, for every match of its
+// game: a runtime of its own bounds each instance's memory.
+type wasmCode struct {
+	rt  wazero.Runtime
+	mod wazero.CompiledModule
+	// spare is an instance started ahead for the next match (its Go
+	// runtime, say, set up while this match plays); filling says one is
+	// being started.
+	spare   chan *wasmIO
+	filling atomic.Bool
+}
+
+// compileWasm compiles a referee module. Its instances may use memMiB
+// MiB of linear memory.
+func compileWasm(ctx context.Context, code []byte, memMiB int) (*wasmCode, error) {
+	cfg := wazero.NewRuntimeConfig().
+		WithMemoryLimitPages(uint32(memMiB) * 16). // pages of 64 KiB
+		WithCloseOnContextDone(true)
+	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+		rt.Close(ctx)
+		return nil, fmt.Errorf("wasi: %w", err)
+	}
+	mod, err := rt.CompileModule(ctx, code)
+	if err != nil {
+		rt.Close(ctx)
+		return nil, err
+	}
+	if _, ok := mod.ExportedFunctions()["_start"]; !ok {
+		rt.Close(ctx)
+		return nil, errors.New("the module exports no _start: build a WASI command (GOOS=wasip1 GOARCH=wasm go build)")
+	}
+	return &wasmCode{rt: rt, mod: mod, spare: make(chan *wasmIO, 1)}, nil
+}
+
+// wasmExitWait bounds the wait for an instance to end once closed.
+const wasmExitWait = 5 * time.Second
+
+// start instantiates the module for one match: its _start runs in a
+// goroutine, reading requests on stdin and writing responses on stdout.
+// It sees no file, no network, wazero's fake clocks (which do not follow
+// the machine's) and its fixed random bytes: its only randomness is the
+// seed of the new request.
+func (c *wasmCode) start(timeout time.Duration) transport {
+	var w *wasmIO
+	select {
+	case w = <-c.spare:
+	default:
+		w = c.instance(timeout)
+	}
+	go c.refill(timeout)
+	return w
+}
+
+// refill starts an instance ahead, unless one is there or being started.
+func (c *wasmCode) refill(timeout time.Duration) {
+	if !c.filling.CompareAndSwap(false, true) {
+		return
+	}
+	defer c.filling.Store(false)
+	if len(c.spare) == 0 {
+		c.spare <- c.instance(timeout)
+	}
+}
+
+// instance starts an instance of the module: its _start runs in a
+// goroutine until it ends or is closed.
+func (c *wasmCode) instance(timeout time.Duration) *wasmIO {
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &wasmIO{reqs: make(chan []byte), lines: make(chan response), done: make(chan struct{}),
+		ended: make(chan struct{}), timeout: timeout, tail: newTail(StderrTail), cancel: cancel}
+	cfg := wazero.NewModuleConfig().
+		WithName(""). // instances of one module side by side
+		WithArgs("referee").
+		WithStdin(w).
+		WithStdout(stdout{w}).
+		WithStderr(w.tail)
+	go func() {
+		defer close(w.ended)
+		m, err := c.rt.InstantiateModule(ctx, c.mod, cfg)
+		if m != nil {
+			m.Close(context.Background())
+		}
+		select {
+		case w.lines <- response{err: exitError(err)}:
+		case <-w.done:
+		}
+	}()
+	return w
+}
+
+// wasmIO is an instance's stdin and stdout as the judge's calls see
+// them: a request is handed straight to the module's read, and a line it
+// writes straight back to the call, with no pipe or goroutine between.
+type wasmIO struct {
+	reqs    chan []byte   // a call's request, to the module's read
+	pending []byte        // what the module has not read of a request
+	lines   chan response // the module's lines, or how it ended
+	line    []byte        // the line being written
+	done    chan struct{} // closed by close
+	ended   chan struct{} // closed when _start has returned
+	timeout time.Duration
+	started bool // a call has been answered: the instance has started
+	tail    *tail
+	cancel  context.CancelFunc
+	once    sync.Once
+}
+
+// Read implements the module's stdin.
+func (w *wasmIO) Read(p []byte) (int, error) {
+	if len(w.pending) == 0 {
+		select {
+		case r := <-w.reqs:
+			w.pending = r
+		case <-w.done:
+			return 0, io.EOF
+		}
+	}
+	n := copy(p, w.pending)
+	w.pending = w.pending[n:]
+	return n, nil
+}
+
+// stdout is the module's stdout: wasmIO's Write under another name, as
+// wasmIO is its stdin.
+type stdout struct{ w *wasmIO }
+
+func (o stdout) Write(p []byte) (int, error) {
+	w := o.w
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		end := i
+		if i < 0 {
+			end = len(p)
+		}
+		if len(w.line)+end >= MaxAnswer {
+			w.send(response{err: errTooLong})
+			return 0, errTooLong
+		}
+		w.line = append(w.line, p[:end]...)
+		if i < 0 {
+			break
+		}
+		line := bytes.TrimSuffix(w.line, []byte("\r"))
+		w.line = nil
+		if !w.send(response{line: line}) {
+			return 0, io.ErrClosedPipe
+		}
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// send hands r to the call waiting for it, or reports that the referee
+// was closed.
+func (w *wasmIO) send(r response) bool {
+	select {
+	case w.lines <- r:
+		return true
+	case <-w.done:
+		return false
+	}
+}
+
+func (w *wasmIO) call(req []byte) ([]byte, error) {
+	select {
+	case r := <-w.lines:
+		if r.err != nil {
+			return nil, r.err
+		}
+		return nil, fmt.Errorf("it wrote a line no request asked for: %q", clip(r.line))
+	default:
+	}
+	timeout := callTimeout(w.timeout, w.started)
+	w.started = true
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case w.reqs <- append(req, '\n'):
+	case r := <-w.lines:
+		if r.err != nil {
+			return nil, r.err
+		}
+		return nil, fmt.Errorf("it wrote a line no request asked for: %q", clip(r.line))
+	case <-t.C:
+		return nil, fmt.Errorf("it did not read its request within %v", timeout)
+	}
+	select {
+	case r := <-w.lines:
+		return r.line, r.err
+	case <-t.C:
+		return nil, fmt.Errorf("it did not answer within %v", timeout)
+	}
+}
+
+func (w *wasmIO) close() {
+	w.once.Do(func() {
+		close(w.done)
+		w.cancel()
+		select {
+		case <-w.ended:
+		case <-time.After(wasmExitWait):
+		}
+	})
+}
+
+func (w *wasmIO) stderr() string { return w.tail.String() }
+
+// exit is "": the module's exit code is in the error its end gave.
+func (w *wasmIO) exit() string { return "" }
+
+// exitError says how an instance's _start ended, as the reader of its
+// output sees it.
+func exitError(err error) error {
+	var ee *sys.ExitError
+	switch {
+	case err == nil:
+		return errors.New("it ended (its _start returned)")
+	case errors.As(err, &ee):
+		switch ee.ExitCode() {
+		case sys.ExitCodeContextCanceled, sys.ExitCodeDeadlineExceeded:
+			return errors.New("it was stopped")
+		}
+		return fmt.Errorf("it exited with code %d", ee.ExitCode())
+	}
+	return fmt.Errorf("it failed: %w", err)
+}
