@@ -44,8 +44,8 @@ func TestBasicTmpSweep(t *testing.T) {
 
 func TestNotice(t *testing.T) {
 	for l, want := range map[Level]string{Full: "", Namespaces: "", Auto: "", Basic: "sandbox level basic: ", None: "NO SANDBOX"} {
-		if got := l.Notice(); !strings.HasPrefix(got, want) || (want == "") != (got == "") || strings.Contains(got, "\n") {
-			t.Errorf("%q.Notice() = %q, want one line starting %q", l, got, want)
+		if got := testHost.Probe().Notice(l); !strings.HasPrefix(got, want) || (want == "") != (got == "") || strings.Contains(got, "\n") {
+			t.Errorf("Notice(%q) = %q, want one line starting %q", l, got, want)
 		}
 	}
 }
@@ -58,7 +58,7 @@ func TestNotice(t *testing.T) {
 // socket pairs work, and it may signal its own group.
 func TestBasicShared(t *testing.T) {
 	available(t, Basic)
-	if !Probe().seccomp {
+	if !testHost.Probe().seccomp {
 		t.Skip("no seccomp filter on this machine: at level basic, bots reach the host's unix sockets and signal every process of their user (docs/sandbox.md)")
 	}
 	argv, dir := build(t, "shared.c")

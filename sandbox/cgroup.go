@@ -5,8 +5,10 @@ package sandbox
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -38,6 +40,12 @@ type cgroupSys struct {
 	pureV2   bool
 	scope    string // the scope systemd made for the judge, or ""
 	scopeErr error  // why the judge asked systemd for a scope and got none
+
+	// The sandboxes' cgroups are named after the judge's pid, the Host
+	// (tag: several in one process make cgroups side by side) and a
+	// count of those it made.
+	tag uint32
+	seq atomic.Int64
 }
 
 // v2Controllers are the controllers the sandboxes' cgroups need on v2.
@@ -47,16 +55,21 @@ var v2Controllers = []string{"memory", "pids"}
 // into, beside its sandboxes' cgroups.
 const leafName = "supervisor"
 
-var (
-	cgOnce sync.Once
-	cgSys  *cgroupSys
-	cgSeq  atomic.Int64
-)
-
-// cgroups finds, once, the cgroups this process may use.
-func cgroups() *cgroupSys {
-	cgOnce.Do(func() { cgSys = findCgroups() })
-	return cgSys
+// cgroups finds, once per Host, the cgroups this process may use. When
+// ctx ends while it asks systemd for a scope, it returns ctx's error and
+// finds them again the next time.
+func (h *Host) cgroups(ctx context.Context) (*cgroupSys, error) {
+	h.cgMu.Lock()
+	defer h.cgMu.Unlock()
+	if h.cg != nil {
+		return h.cg, nil
+	}
+	s := findCgroups(ctx, h.bus)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sandbox: finding the cgroups: %w", err)
+	}
+	h.cg = s
+	return s, nil
 }
 
 // mountInfo is one cgroup file system mount.
@@ -150,8 +163,10 @@ func dirOf(m mountInfo, path string) string {
 	return filepath.Join(m.point, rel)
 }
 
-func findCgroups() *cgroupSys {
-	s := &cgroupSys{}
+// findCgroups finds the cgroups this process may use, asking whom bus
+// names for a scope where it needs one.
+func findCgroups(ctx context.Context, bus func() (string, []busAddr)) *cgroupSys {
+	s := &cgroupSys{tag: rand.Uint32()}
 	mounts := cgroupMounts()
 	own := ownCgroups()
 	if len(mounts) == 0 || own == nil {
@@ -167,7 +182,7 @@ func findCgroups() *cgroupSys {
 			continue
 		}
 		s.pureV2 = !v1Has(mounts, "memory") && offers(m.point, v2Controllers)
-		dir, scope, notes, err := useV2(m, p, os.Getpid(), v2Controllers, s.pureV2)
+		dir, scope, notes, err := useV2(ctx, bus, m, p, os.Getpid(), v2Controllers, s.pureV2)
 		s.notes = append(s.notes, notes...)
 		if err != nil {
 			s.scopeErr = err
@@ -218,10 +233,11 @@ func findCgroups() *cgroupSys {
 // useV2 finds where process pid, the judge, in cgroup own of the v2
 // mount m, makes its sandboxes' cgroups, with controllers ctrls: its own
 // cgroup (setupV2), or where that cannot be and ask says so, a scope of
-// its own from systemd (ownScope). It returns the directory, the scope
-// made or "", and notes for doctor; err when neither works, after which
-// nothing the attempts made is left.
-func useV2(m mountInfo, own string, pid int, ctrls []string, ask bool) (dir, scope string, notes []string, err error) {
+// its own from systemd, reached as bus says (ownScope). It returns the
+// directory, the scope made or "", and notes for doctor; err when
+// neither works (or ctx ended), after which nothing the attempts made is
+// left.
+func useV2(ctx context.Context, bus func() (string, []busAddr), m mountInfo, own string, pid int, ctrls []string, ask bool) (dir, scope string, notes []string, err error) {
 	dir, err = setupV2(dirOf(m, own), pid, ctrls, own == "/")
 	if err == nil {
 		return dir, "", nil, nil
@@ -230,8 +246,8 @@ func useV2(m mountInfo, own string, pid int, ctrls []string, ask bool) (dir, sco
 	if !ask {
 		return "", "", notes, err
 	}
-	who, _ := systemdBus()
-	dir, scope, serr := ownScope(m, own, pid, ctrls)
+	who, addrs := bus()
+	dir, scope, serr := ownScope(ctx, addrs, m, own, pid, ctrls)
 	if serr != nil {
 		err = fmt.Errorf("no scope of its own from %s: %w", who, serr)
 		return "", "", append(notes, err.Error()), err
@@ -478,7 +494,7 @@ func (s *cgroupSys) create(l Limits) (*cgroup, error) {
 // named is a new sandbox's cgroup, named but not made: a directory per
 // v1 controller, or one on v2.
 func (s *cgroupSys) named() *cgroup {
-	name := fmt.Sprintf("judge-sb-%d-%d", os.Getpid(), cgSeq.Add(1))
+	name := fmt.Sprintf("judge-sb-%d-%08x-%d", os.Getpid(), s.tag, s.seq.Add(1))
 	c := &cgroup{sys: s, dirs: map[string]string{}}
 	if s.version == 2 {
 		c.dirs[""] = filepath.Join(s.v2, name)

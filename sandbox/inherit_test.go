@@ -39,7 +39,7 @@ func TestInheritedFilesStayOutside(t *testing.T) {
 			available(t, l)
 			argv, dir := build(t, "openfds.c")
 			for i := 0; i < 2; i++ { // a new sandbox, then a reused one
-				out, e, _ := runArgv(t, l, argv, hostileLimits, dir)
+				out, e, _ := runArgv(t, testHost, l, argv, hostileLimits, dir)
 				if e.Code != 0 {
 					t.Fatalf("openfds: %v\n%s", e, out)
 				}

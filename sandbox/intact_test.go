@@ -39,19 +39,17 @@ func TestLoweredInitHarmsNobody(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				available(t, l)
-				if filter && !probe().seccomp {
+				if filter && !testHost.Probe().seccomp {
 					t.Skip("no seccomp here")
 				}
-				noSeccomp = !filter
-				t.Cleanup(func() { noSeccomp = false })
-				ReleaseIdle()
+				h := newHost(t, Options{NoSeccomp: !filter})
 				argv, dir := build(t, "lowerinit.c")
-				want, e, _ := runIn(t, l, lookAtSelf, hostileLimits, dir)
+				want, e, _ := runIn(t, h, l, lookAtSelf, hostileLimits, dir)
 				if e.Code != 0 {
 					t.Fatalf("%v: %s", e, want)
 				}
 				for round := 0; round < 3; round++ {
-					out, e, s := runArgv(t, l, append(argv, "1"), hostileLimits, dir)
+					out, e, s := runArgv(t, h, l, append(argv, "1"), hostileLimits, dir)
 					if s == nil {
 						t.Fatal("the program ran in no reusable sandbox")
 					}
@@ -73,7 +71,7 @@ func TestLoweredInitHarmsNobody(t *testing.T) {
 					// without, the init was changed and the slot is not.
 					keepOnly(s)
 					for i := 0; i < 2; i++ {
-						got, e, s2 := runIn(t, l, lookAtSelf, hostileLimits, dir)
+						got, e, s2 := runIn(t, h, l, lookAtSelf, hostileLimits, dir)
 						if e.Code != 0 || got != want {
 							t.Fatalf("a program after the saboteur: %v\n%s\nwant\n%s", e, got, want)
 						}
@@ -93,7 +91,7 @@ func TestLoweredInitHarmsNobody(t *testing.T) {
 // sandbox's reaper) and of the judge.
 func TestBasicCannotLowerTheJudge(t *testing.T) {
 	available(t, Basic)
-	if !probe().seccomp {
+	if !testHost.Probe().seccomp {
 		t.Skip("no seccomp here")
 	}
 	argv, dir := build(t, "lowerinit.c")
@@ -126,30 +124,28 @@ func TestBasicCannotLowerTheJudge(t *testing.T) {
 // that end is TestLoweredInitHarmsNobody's.
 func TestSpoiledSlotIsNotReused(t *testing.T) {
 	available(t, Namespaces)
-	noSeccomp = true
-	t.Cleanup(func() { noSeccomp = false })
-	ReleaseIdle()
+	h := newHost(t, Options{NoSeccomp: true})
 	argv, dir := build(t, "lowerinit.c")
-	want, e, _ := runIn(t, Auto, lookAtSelf, hostileLimits, dir)
+	want, e, _ := runIn(t, h, Auto, lookAtSelf, hostileLimits, dir)
 	if e.Code != 0 {
 		t.Fatalf("%v: %s", e, want)
 	}
-	ReleaseIdle()
-	if err := Prewarm(Spec{Argv: argv, ReadOnly: []string{dir}, Limits: hostileLimits, Env: []string{"PATH=/usr/bin:/bin"}}, 1); err != nil {
+	h.ReleaseIdle()
+	if err := h.Prewarm(t.Context(), Spec{Argv: argv, ReadOnly: []string{dir}, Limits: hostileLimits, Env: []string{"PATH=/usr/bin:/bin"}}, 1); err != nil {
 		t.Fatal(err)
 	}
-	pool.mu.Lock()
-	for _, list := range pool.idle {
+	h.pool.mu.Lock()
+	for _, list := range h.pool.idle {
 		for _, s := range list {
 			s.limitsOK = false
 		}
 	}
-	pool.mu.Unlock()
-	out, e, s1 := runArgv(t, Auto, append(argv, "--only=NOFILE", "1"), hostileLimits, dir)
+	h.pool.mu.Unlock()
+	out, e, s1 := runArgv(t, h, Auto, append(argv, "--only=NOFILE", "1"), hostileLimits, dir)
 	if e.Err != nil || !strings.Contains(out, "1 NOFILE ok") {
 		t.Fatalf("the saboteur did not lower its init's limits: %v\n%s", e, out)
 	}
-	got, e, s2 := runIn(t, Auto, lookAtSelf, hostileLimits, dir)
+	got, e, s2 := runIn(t, h, Auto, lookAtSelf, hostileLimits, dir)
 	if s2 == s1 {
 		t.Error("the spoiled slot was used again")
 	}
@@ -165,7 +161,7 @@ func TestInitDeathIsTheSandboxes(t *testing.T) {
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
-			p, err := Start(Spec{Argv: []string{"sleep", "1000"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits, ReadOnly: []string{"/tmp"}, Dir: "/tmp"})
+			p, err := testHost.Start(t.Context(), Spec{Argv: []string{"sleep", "1000"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits, ReadOnly: []string{"/tmp"}, Dir: "/tmp"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -182,7 +178,7 @@ func TestInitDeathIsTheSandboxes(t *testing.T) {
 				t.Fatalf("the program of a sandbox whose init died: %v, want ErrSandbox", e)
 			}
 			t.Log(e)
-			out, e, s := runIn(t, l, "echo ok", hostileLimits, "/tmp")
+			out, e, s := runIn(t, testHost, l, "echo ok", hostileLimits, "/tmp")
 			if out != "ok\n" || e.Code != 0 || s == p.slotOf() {
 				t.Errorf("after the init's death: %q, %v (same slot: %v)", out, e, s == p.slotOf())
 			}
@@ -219,8 +215,8 @@ func TestInitSurvivesSignals(t *testing.T) {
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
-			ReleaseIdle()
-			p, err := Start(Spec{Argv: []string{"sleep", "1"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits, ReadOnly: []string{"/tmp"}, Dir: "/tmp"})
+			testHost.ReleaseIdle()
+			p, err := testHost.Start(t.Context(), Spec{Argv: []string{"sleep", "1"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits, ReadOnly: []string{"/tmp"}, Dir: "/tmp"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -246,7 +242,7 @@ func TestInitSurvivesSignals(t *testing.T) {
 				t.Fatalf("the program: %v (%d signals sent to the init)", e, sent)
 			}
 			keepOnly(s)
-			out, e, s2 := runIn(t, l, "echo ok", hostileLimits, "/tmp")
+			out, e, s2 := runIn(t, testHost, l, "echo ok", hostileLimits, "/tmp")
 			if out != "ok\n" || e.Code != 0 || s2 != s {
 				t.Errorf("after %d signals to the init: %q, %v (same slot: %v)", sent, out, e, s2 == s)
 			}

@@ -5,6 +5,7 @@ package sandbox
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,7 +15,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -35,51 +35,38 @@ import (
 // back to the pool; a slot whose init died, or whose cgroup still holds a
 // process, is destroyed instead.
 
-// pooling says whether Start uses the pool (tests compare both);
-// slotFault, when set, is the error every build of a ready sandbox gives
-// (tests of what a machine that refuses them sees): an atomic value, as
-// the pool's refills read it while a test sets it.
-var (
-	pooling   = true
-	slotFault atomic.Pointer[error]
-	// noSeccomp, for tests, runs programs without the seccomp filter:
-	// what holds when a machine has none.
-	noSeccomp bool
-)
-
-// Whether ready sandboxes work here, at each level, is found once, by
-// running /bin/true in one (reuseCheck). Where they do not (a machine
-// whose cgroups refuse what the pool needs), each program gets a
+// Whether ready sandboxes work here, at each level, is found once per
+// Host, by running /bin/true in one (reuseCheck). Where they do not (a
+// machine whose cgroups refuse what the pool needs), each program gets a
 // sandbox of its own, as at level basic, and ReuseProblem says why.
-var reuse struct {
+type reuseChecks struct {
 	mu     sync.Mutex
-	checks map[Level]error
-	done   map[Level]bool
+	checks map[Level]error // the levels checked, and what was found
 }
 
 // reuseWorks reports whether ready sandboxes work at level l, checking
-// once.
-func reuseWorks(l Level) bool {
-	reuse.mu.Lock()
-	defer reuse.mu.Unlock()
-	if !reuse.done[l] {
-		if reuse.done == nil {
-			reuse.done, reuse.checks = map[Level]bool{}, map[Level]error{}
+// once; a check that ctx ended is not kept.
+func (h *Host) reuseWorks(ctx context.Context, l Level) bool {
+	h.reuse.mu.Lock()
+	defer h.reuse.mu.Unlock()
+	if _, done := h.reuse.checks[l]; !done {
+		err := h.reuseCheck(ctx, l)
+		if ctx.Err() != nil {
+			return false
 		}
-		reuse.checks[l] = reuseCheck(l)
-		reuse.done[l] = true
+		h.reuse.checks[l] = err
 	}
-	return reuse.checks[l] == nil
+	return h.reuse.checks[l] == nil
 }
 
 // reuseCheck runs /bin/true in a ready sandbox at level l.
-func reuseCheck(l Level) error {
+func (h *Host) reuseCheck(ctx context.Context, l Level) error {
 	spec := Spec{Argv: []string{"/bin/true"}, Level: l, Limits: DefaultLimits, Env: []string{}}
-	sh, run, err := prepare(spec)
+	sh, run, err := h.prepare(ctx, spec)
 	if err != nil || sh == nil {
 		return err
 	}
-	p, err := startPooled(spec, sh, run)
+	p, err := h.startPooled(ctx, spec, sh, run)
 	if err != nil {
 		return err
 	}
@@ -100,15 +87,15 @@ func reuseCheck(l Level) error {
 // from one program to the next, at the best level here (nil when they
 // do, or when the level has no namespaces, where nothing is reused). It
 // checks once, the first time it or a Start needs it.
-func ReuseProblem() error {
-	l := probe().Level
-	if l.rank() < Namespaces.rank() || !pooling {
+func (h *Host) ReuseProblem() error {
+	l := h.Probe().Level
+	if l.rank() < Namespaces.rank() || h.opts.NoReuse {
 		return nil
 	}
-	reuseWorks(l)
-	reuse.mu.Lock()
-	defer reuse.mu.Unlock()
-	return reuse.checks[l]
+	h.reuseWorks(context.Background(), l)
+	h.reuse.mu.Lock()
+	defer h.reuse.mu.Unlock()
+	return h.reuse.checks[l]
 }
 
 // Pool sizes: idle slots kept per shape, and in all.
@@ -125,15 +112,19 @@ type slotPool struct {
 	building map[string]int
 	builds   sync.WaitGroup // the slots being built in the background
 	closed   bool           // Close was called: no slot is kept
+	fault    error          // Options.SlotFault
 }
 
-var pool = &slotPool{idle: map[string][]*slot{}, building: map[string]int{}}
+func newSlotPool(fault error) *slotPool {
+	return &slotPool{idle: map[string][]*slot{}, building: map[string]int{}, fault: fault}
+}
 
 // shape is what a slot is built for.
 type shape struct {
 	cfg    wire.Config // the slot's config: mounts, rlimits, Landlock, seccomp
 	limits Limits      // the cgroup limits
 	cgs    *cgroupSys
+	pool   *slotPool // where its slots go back
 	level  Level
 	desc   string
 	key    string
@@ -273,7 +264,7 @@ func (pl *slotPool) refill(sh *shape) {
 	pl.mu.Unlock()
 	go func() {
 		defer pl.builds.Done()
-		s, err := buildSlot(sh)
+		s, err := buildSlot(context.Background(), sh)
 		pl.mu.Lock()
 		pl.building[sh.key]--
 		pl.mu.Unlock()
@@ -286,7 +277,8 @@ func (pl *slotPool) refill(sh *shape) {
 // ReleaseIdle ends every idle sandbox kept ready for reuse (their inits,
 // their cgroups). Running programs are not affected; the pool fills again
 // as programs start.
-func ReleaseIdle() {
+func (h *Host) ReleaseIdle() {
+	pool := h.pool
 	pool.mu.Lock()
 	var all []*slot
 	for k, list := range pool.idle {
@@ -302,52 +294,56 @@ func ReleaseIdle() {
 
 // Close ends every sandbox kept ready for reuse and removes their
 // cgroups, waiting for those being built; from then on, a sandbox is
-// ended with its program. A program that is done with sandboxes calls it
-// before it exits: the inits of ready sandboxes die with the program
+// ended with its program. A program that is done with its Host closes
+// it before it exits: the inits of ready sandboxes die with the program
 // that started them, but their cgroups would stay until the next judge
-// removed them. Other judges' sandboxes are not touched.
-func Close() {
-	pool.mu.Lock()
-	pool.closed = true
-	pool.mu.Unlock()
-	pool.builds.Wait()
-	ReleaseIdle()
+// removed them. Other Hosts' sandboxes are not touched.
+func (h *Host) Close() {
+	h.pool.mu.Lock()
+	h.pool.closed = true
+	h.pool.mu.Unlock()
+	h.pool.builds.Wait()
+	h.ReleaseIdle()
 }
 
 // Prewarm builds up to n ready sandboxes for programs started with spec
 // (its command does not matter, only what shapes the sandbox: level,
 // directories shown, limits), so that the first Start of such programs
 // is as fast as the next ones. At levels without namespaces it does
-// nothing.
-func Prewarm(spec Spec, n int) error {
+// nothing. It stops, with ctx's error, when ctx ends.
+func (h *Host) Prewarm(ctx context.Context, spec Spec, n int) error {
 	if len(spec.Argv) == 0 {
 		spec.Argv = []string{"/bin/true"}
 	}
-	sh, _, err := prepare(spec)
+	sh, _, err := h.prepare(ctx, spec)
 	if err != nil || sh == nil {
 		return err
 	}
 	for i := 0; i < n; i++ {
-		pool.mu.Lock()
-		full := len(pool.idle[sh.key]) >= maxIdlePerShape
-		pool.mu.Unlock()
+		h.pool.mu.Lock()
+		full := len(h.pool.idle[sh.key]) >= maxIdlePerShape
+		h.pool.mu.Unlock()
 		if full {
 			break
 		}
-		s, err := buildSlot(sh)
+		s, err := buildSlot(ctx, sh)
 		if err != nil {
 			return err
 		}
-		pool.put(s)
+		h.pool.put(s)
 	}
 	return nil
 }
 
 // buildSlot starts the init of a new slot of shape sh and waits until it
-// is ready.
-func buildSlot(sh *shape) (*slot, error) {
-	if err := slotFault.Load(); err != nil {
-		return nil, *err
+// is ready, or until ctx ends: then the init is killed, and the error
+// wraps ctx's.
+func buildSlot(ctx context.Context, sh *shape) (*slot, error) {
+	if err := sh.pool.fault; err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sandbox: building a sandbox: %w", err)
 	}
 	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -420,7 +416,15 @@ func buildSlot(sh *shape) (*slot, error) {
 	}
 	s.cmd = cmd
 	go func() { s.exit <- waitCmd(cmd) }()
-	if err := s.awaitReady(&cfg); err != nil {
+	// The init reads its config and builds the sandbox (mounts, the
+	// cgroups' files): killed when ctx ends meanwhile, it ends the wait.
+	stop := context.AfterFunc(ctx, func() { _ = cmd.Process.Kill() })
+	err = s.awaitReady(&cfg)
+	if !stop() {
+		s.destroy()
+		return nil, fmt.Errorf("sandbox: building a sandbox: %w", ctx.Err())
+	}
+	if err != nil {
 		s.destroy()
 		return nil, err
 	}
@@ -555,16 +559,19 @@ func (s *slot) removeCgroups() {
 
 // prepare works out the shape of the sandbox spec needs and what to run
 // in it; a nil shape means spec is not run in a slot.
-func prepare(spec Spec) (*shape, *wire.Run, error) {
+func (h *Host) prepare(ctx context.Context, spec Spec) (*shape, *wire.Run, error) {
 	level, err := ParseLevel(string(spec.Level))
 	if err != nil {
 		return nil, nil, fmt.Errorf("sandbox: %w", err)
 	}
-	pr := probe()
+	pr, err := h.probe(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	if level == Auto {
 		level = pr.Level
 	}
-	if level.rank() < Namespaces.rank() || level.rank() > pr.Level.rank() || !pooling {
+	if level.rank() < Namespaces.rank() || level.rank() > pr.Level.rank() || h.opts.NoReuse {
 		return nil, nil, nil
 	}
 	cfg, ro, rw, err := configFor(spec)
@@ -573,7 +580,11 @@ func prepare(spec Spec) (*shape, *wire.Run, error) {
 	}
 	var cgs *cgroupSys
 	if level == Full {
-		if s := cgroups(); s.memory || s.pids {
+		s, err := h.cgroups(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		if s.memory || s.pids {
 			cgs = s
 		}
 	}
@@ -582,7 +593,7 @@ func prepare(spec Spec) (*shape, *wire.Run, error) {
 	}
 	cfg.Mode = "slot"
 	showNamespaced(cfg, rw)
-	protect(cfg, pr)
+	h.protect(cfg, pr)
 	cfg.Rlimits = initRlimits(spec.Limits, cgs, true)
 	// On cgroup v2 a program is forked straight into its cgroup with
 	// clone3, which the seccomp filter refuses (it cannot see clone3's
@@ -591,7 +602,7 @@ func prepare(spec Spec) (*shape, *wire.Run, error) {
 	cfg.Direct = (cgs == nil || cgs.version != 2) && !bindsInit(cfg.Rlimits)
 	run := &wire.Run{Path: cfg.Path, Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env}
 	cfg.Path, cfg.Argv, cfg.Dir, cfg.Env = "", nil, "", nil
-	sh := &shape{cfg: *cfg, limits: spec.Limits, cgs: cgs, level: level}
+	sh := &shape{cfg: *cfg, limits: spec.Limits, cgs: cgs, pool: h.pool, level: level}
 	sh.limits.Wall = 0
 	key, _ := json.Marshal(struct {
 		C wire.Config
@@ -605,13 +616,14 @@ func prepare(spec Spec) (*shape, *wire.Run, error) {
 
 // startPooled runs spec in a slot of its shape: an idle one, else a new
 // one; either way another is built in the background for the next start.
-func startPooled(spec Spec, sh *shape, run *wire.Run) (*Process, error) {
+func (h *Host) startPooled(ctx context.Context, spec Spec, sh *shape, run *wire.Run) (*Process, error) {
+	pool := h.pool
 	for attempt := 0; ; attempt++ {
 		s := pool.take(sh.key)
 		warm := s != nil
 		if s == nil {
 			var err error
-			if s, err = buildSlot(sh); err != nil {
+			if s, err = buildSlot(ctx, sh); err != nil {
 				return nil, err
 			}
 		}
@@ -811,7 +823,7 @@ func (b *pooled) wait() {
 			}
 		}
 	} else {
-		pool.put(s)
+		s.shape.pool.put(s)
 	}
 	p.finish(e)
 }

@@ -16,22 +16,22 @@ import (
 	"time"
 )
 
-// runIn runs a shell command at level l with spec's shape and returns its
+// runIn runs a shell command on h at level l with spec's shape and returns its
 // output, its exit and the slot it ran in.
-func runIn(t *testing.T, l Level, script string, lim Limits, dir string) (string, Exit, *slot) {
+func runIn(t *testing.T, h *Host, l Level, script string, lim Limits, dir string) (string, Exit, *slot) {
 	t.Helper()
-	return runArgv(t, l, []string{"sh", "-c", script}, lim, dir)
+	return runArgv(t, h, l, []string{"sh", "-c", script}, lim, dir)
 }
 
 // runArgv is runIn with a command.
-func runArgv(t *testing.T, l Level, argv []string, lim Limits, dir string) (string, Exit, *slot) {
+func runArgv(t *testing.T, h *Host, l Level, argv []string, lim Limits, dir string) (string, Exit, *slot) {
 	t.Helper()
 	script := strings.Join(argv, " ")
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Start(Spec{Argv: argv, Env: []string{"PATH=/usr/bin:/bin"},
+	p, err := h.Start(t.Context(), Spec{Argv: argv, Env: []string{"PATH=/usr/bin:/bin"},
 		Level: l, Limits: lim, ReadOnly: []string{dir}, Dir: dir, Stdout: w, Stderr: w})
 	w.Close()
 	if err != nil {
@@ -66,7 +66,7 @@ func runArgv(t *testing.T, l Level, argv []string, lim Limits, dir string) (stri
 func freshSlots(t *testing.T, l Level) string {
 	t.Helper()
 	available(t, l)
-	ReleaseIdle()
+	testHost.ReleaseIdle()
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -82,6 +82,7 @@ func keepOnly(s *slot) {
 	if s == nil {
 		return
 	}
+	pool := s.shape.pool
 	pool.builds.Wait()
 	pool.mu.Lock()
 	var others []*slot
@@ -116,7 +117,7 @@ func TestReuseLeavesNothing(t *testing.T) {
 				sleep 1000 & exec 7>/tmp/held; sleep 1000 7>&7 &
 				ipcmk -M 4096 >/dev/null; ipcmk -Q >/dev/null; ipcmk -S 1 >/dev/null
 				ls -A /tmp /dev/shm; ipcs | grep -c 0x; echo left`
-			out, e, s1 := runIn(t, l, dirty, lim, dir)
+			out, e, s1 := runIn(t, testHost, l, dirty, lim, dir)
 			if !strings.Contains(out, "left\n") || !strings.Contains(out, "held") {
 				t.Fatalf("the first program did not leave its things: %q, %v", out, e)
 			}
@@ -126,7 +127,7 @@ func TestReuseLeavesNothing(t *testing.T) {
 			keepOnly(s1)
 			look := `ls -A /tmp /dev/shm; ulimit -n; ipcs | grep -c 0x
 				for d in /proc/[0-9]*; do tr '\0' ' ' <$d/cmdline; echo; done`
-			out, e, s2 := runIn(t, l, look, lim, dir)
+			out, e, s2 := runIn(t, testHost, l, look, lim, dir)
 			if s2 != s1 {
 				t.Fatal("the second program ran in another sandbox: nothing proven")
 			}
@@ -153,11 +154,11 @@ func TestReuseLeavesNothing(t *testing.T) {
 // little.
 func TestReusePeakIsEachProgramsOwn(t *testing.T) {
 	dir := freshSlots(t, Full)
-	if !cgroups().memory {
+	if !testHost.mustCgroups().memory {
 		t.Skip("no memory cgroup")
 	}
 	const big = 64 << 20
-	out, e, s1 := runIn(t, Full, "dd if=/dev/zero of=/dev/null bs=64M count=1 2>&1", hostileLimits, dir)
+	out, e, s1 := runIn(t, testHost, Full, "dd if=/dev/zero of=/dev/null bs=64M count=1 2>&1", hostileLimits, dir)
 	if s1 == nil {
 		t.Fatal("the program ran in no reusable sandbox")
 	}
@@ -166,7 +167,7 @@ func TestReusePeakIsEachProgramsOwn(t *testing.T) {
 	}
 	keepOnly(s1)
 	t.Logf("dd: a peak of %d bytes", e.MaxRSS)
-	_, e, s2 := runIn(t, Full, "exit 0", hostileLimits, dir)
+	_, e, s2 := runIn(t, testHost, Full, "exit 0", hostileLimits, dir)
 	t.Logf("then the shell: a peak of %d bytes", e.MaxRSS)
 	if s2 != s1 {
 		t.Fatal("the second program ran in another sandbox: nothing proven")
@@ -181,13 +182,13 @@ func TestReusePeakIsEachProgramsOwn(t *testing.T) {
 // the whole memory limit.
 func TestReuseAfterOOM(t *testing.T) {
 	available(t, Full)
-	if !cgroups().memory {
+	if !testHost.mustCgroups().memory {
 		t.Skip("no memory cgroup")
 	}
-	ReleaseIdle()
+	testHost.ReleaseIdle()
 	argv, dir := build(t, "memory.c")
 	lim := hostileLimits
-	p, err := Start(Spec{Argv: argv, ReadOnly: []string{dir}, Level: Full, Limits: lim})
+	p, err := testHost.Start(t.Context(), Spec{Argv: argv, ReadOnly: []string{dir}, Level: Full, Limits: lim})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func TestReuseAfterOOM(t *testing.T) {
 		t.Fatalf("the memory bomb: %v, want out of memory", e)
 	}
 	// 100 MB of 128 MiB fit, unless the bomb's memory were still charged.
-	out, e, s := runIn(t, Full, "for i in 1 2 3 4; do head -c 15000000 /dev/zero >/tmp/$i; head -c 10000000 /dev/zero >/dev/shm/$i; done && echo 1", lim, dir)
+	out, e, s := runIn(t, testHost, Full, "for i in 1 2 3 4; do head -c 15000000 /dev/zero >/tmp/$i; head -c 10000000 /dev/zero >/dev/shm/$i; done && echo 1", lim, dir)
 	t.Logf("%q %v (slot reused: %v)", out, e, s == p.slotOf())
 	if e.OOM || e.Code != 0 || strings.TrimSpace(out) != "1" {
 		t.Errorf("after an OOM in its sandbox: %q, %v", out, e)
@@ -207,31 +208,31 @@ func TestReuseAfterOOM(t *testing.T) {
 // uses, and that ReleaseIdle ends them.
 func TestPrewarm(t *testing.T) {
 	available(t, Namespaces)
-	ReleaseIdle()
+	testHost.ReleaseIdle()
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	spec := Spec{Argv: []string{"/bin/true"}, ReadOnly: []string{dir}, Limits: hostileLimits}
-	if err := Prewarm(spec, 2); err != nil {
+	if err := testHost.Prewarm(t.Context(), spec, 2); err != nil {
 		t.Fatal(err)
 	}
-	sh, _, err := prepare(spec)
+	sh, _, err := testHost.prepare(t.Context(), spec)
 	if err != nil || sh == nil {
 		t.Fatalf("prepare: %v, %v", sh, err)
 	}
 	idle := func() int {
-		pool.mu.Lock()
-		defer pool.mu.Unlock()
-		return len(pool.idle[sh.key])
+		testHost.pool.mu.Lock()
+		defer testHost.pool.mu.Unlock()
+		return len(testHost.pool.idle[sh.key])
 	}
 	if n := idle(); n != 2 {
-		t.Fatalf("%d ready sandboxes after Prewarm(2)", n)
+		t.Fatalf("%d ready sandboxes after testHost.Prewarm(t.Context(), 2)", n)
 	}
-	pool.mu.Lock()
-	ready := append([]*slot(nil), pool.idle[sh.key]...)
-	pool.mu.Unlock()
-	p, err := Start(spec)
+	testHost.pool.mu.Lock()
+	ready := append([]*slot(nil), testHost.pool.idle[sh.key]...)
+	testHost.pool.mu.Unlock()
+	p, err := testHost.Start(t.Context(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +243,7 @@ func TestPrewarm(t *testing.T) {
 	if e := p.Exit(); e.Code != 0 {
 		t.Errorf("exit %v", e)
 	}
-	ReleaseIdle()
+	testHost.ReleaseIdle()
 	if n := idle(); n != 0 {
 		t.Errorf("%d ready sandboxes after ReleaseIdle", n)
 	}
@@ -259,12 +260,12 @@ func TestPrewarm(t *testing.T) {
 // a crash of the init, and the next program in the slot runs.
 func TestForkBombSparesInit(t *testing.T) {
 	available(t, Full)
-	if !cgroups().pids {
+	if !testHost.mustCgroups().pids {
 		t.Skip("no pids cgroup")
 	}
-	ReleaseIdle()
+	testHost.ReleaseIdle()
 	argv, dir := build(t, "forkbomb.c")
-	p, err := Start(Spec{Argv: argv, ReadOnly: []string{dir}, Level: Full, Limits: hostileLimits})
+	p, err := testHost.Start(t.Context(), Spec{Argv: argv, ReadOnly: []string{dir}, Level: Full, Limits: hostileLimits})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +308,7 @@ func TestForkBombSparesInit(t *testing.T) {
 		t.Errorf("the bomb: %v, want killed", e)
 	}
 	keepOnly(s) // (the slot built in the background meanwhile would be taken first)
-	out, e, s2 := runIn(t, Full, "echo ok", hostileLimits, dir)
+	out, e, s2 := runIn(t, testHost, Full, "echo ok", hostileLimits, dir)
 	if s2 != s {
 		t.Errorf("the slot was not reused after the bomb")
 	}
@@ -320,23 +321,11 @@ func TestForkBombSparesInit(t *testing.T) {
 // still run, each in a sandbox of its own, and ReuseProblem says why.
 func TestReuseFallsBack(t *testing.T) {
 	available(t, Namespaces)
-	ReleaseIdle()
-	reuse.mu.Lock()
-	saved, savedChecks := reuse.done, reuse.checks
-	reuse.done, reuse.checks = nil, nil
-	reuse.mu.Unlock()
-	fault := errors.New("sandbox: this machine refuses ready sandboxes")
-	slotFault.Store(&fault)
-	t.Cleanup(func() {
-		slotFault.Store(nil)
-		reuse.mu.Lock()
-		reuse.done, reuse.checks = saved, savedChecks
-		reuse.mu.Unlock()
-	})
-	if err := ReuseProblem(); err == nil || !strings.Contains(err.Error(), "refuses ready sandboxes") {
+	h := newHost(t, Options{SlotFault: errors.New("sandbox: this machine refuses ready sandboxes")})
+	if err := h.ReuseProblem(); err == nil || !strings.Contains(err.Error(), "refuses ready sandboxes") {
 		t.Fatalf("ReuseProblem() = %v", err)
 	}
-	p, err := Start(Spec{Argv: []string{"/bin/true"}, Limits: DefaultLimits})
+	p, err := h.Start(t.Context(), Spec{Argv: []string{"/bin/true"}, Limits: DefaultLimits})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,8 +336,8 @@ func TestReuseFallsBack(t *testing.T) {
 	if e := p.Exit(); e.Code != 0 {
 		t.Errorf("exit %v", e)
 	}
-	if p.Level() != Probe().Level {
-		t.Errorf("level %s, want %s", p.Level(), Probe().Level)
+	if p.Level() != testHost.Probe().Level {
+		t.Errorf("level %s, want %s", p.Level(), testHost.Probe().Level)
 	}
 }
 
@@ -360,7 +349,7 @@ func TestCloseLeavesNoCgroup(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCloseHelper$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "SANDBOX_CLOSE_HELPER=1")
 	var dirs []string
-	if s := cgroups(); s.version == 2 {
+	if s := testHost.mustCgroups(); s.version == 2 {
 		// On cgroup v2 a judge makes its sandboxes' cgroups only in a
 		// cgroup where it is alone: the helper starts in one of its own,
 		// beside this judge's sandboxes.
@@ -390,7 +379,7 @@ func TestCloseLeavesNoCgroup(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	pid := cmd.Process.Pid
-	if s := cgroups(); s.version != 2 {
+	if s := testHost.mustCgroups(); s.version != 2 {
 		for _, d := range s.v1 {
 			dirs = append(dirs, d)
 		}
@@ -415,7 +404,7 @@ func TestCloseHelper(t *testing.T) {
 	for round := 0; round < 2; round++ {
 		var ps []*Process
 		for i := 0; i < 3; i++ {
-			p, err := Start(Spec{Argv: []string{"/bin/true"}, Level: Full, Limits: hostileLimits})
+			p, err := testHost.Start(t.Context(), Spec{Argv: []string{"/bin/true"}, Level: Full, Limits: hostileLimits})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -427,7 +416,7 @@ func TestCloseHelper(t *testing.T) {
 		}
 	}
 	fmt.Printf("started %d\n", n)
-	Close()
+	testHost.Close()
 }
 
 // TestReuseChannels tries the channels between two programs of one
@@ -440,7 +429,7 @@ func TestReuseChannels(t *testing.T) {
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
-			ReleaseIdle()
+			testHost.ReleaseIdle()
 			argv, dir := build(t, "leave.c")
 			start := func(mode string, env ...string) (string, Exit, *slot) {
 				t.Helper()
@@ -448,7 +437,7 @@ func TestReuseChannels(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				p, err := Start(Spec{Argv: append(argv, mode, argv[0]), Env: env, Level: l,
+				p, err := testHost.Start(t.Context(), Spec{Argv: append(argv, mode, argv[0]), Env: env, Level: l,
 					Limits: hostileLimits, ReadOnly: []string{dir}, Stdout: w, Stderr: w})
 				w.Close()
 				if err != nil {
@@ -492,7 +481,7 @@ func TestReuseAfterFreeze(t *testing.T) {
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
 			dir := freshSlots(t, l)
-			p, err := Start(Spec{Argv: []string{"sleep", "1000"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l,
+			p, err := testHost.Start(t.Context(), Spec{Argv: []string{"sleep", "1000"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l,
 				Limits: hostileLimits, ReadOnly: []string{dir}})
 			if err != nil {
 				t.Fatal(err)
@@ -503,7 +492,7 @@ func TestReuseAfterFreeze(t *testing.T) {
 			p.Kill()
 			<-p.Done()
 			keepOnly(p.slotOf())
-			out, e, s := runIn(t, l, "echo ok", hostileLimits, dir)
+			out, e, s := runIn(t, testHost, l, "echo ok", hostileLimits, dir)
 			if s != p.slotOf() {
 				t.Fatal("the slot of the frozen program was not reused: nothing proven")
 			}
@@ -520,7 +509,7 @@ func TestReuseAfterFreeze(t *testing.T) {
 // new directory.
 func TestReplacedDirectoryIsNotReused(t *testing.T) {
 	available(t, Namespaces)
-	ReleaseIdle()
+	testHost.ReleaseIdle()
 	base := t.TempDir()
 	if err := os.Chmod(base, 0o755); err != nil {
 		t.Fatal(err)
@@ -536,7 +525,7 @@ func TestReplacedDirectoryIsNotReused(t *testing.T) {
 		}
 	}
 	write("old\n")
-	out, _, s1 := runIn(t, Auto, "cat "+dir+"/version", hostileLimits, dir)
+	out, _, s1 := runIn(t, testHost, Auto, "cat "+dir+"/version", hostileLimits, dir)
 	if out != "old\n" || s1 == nil {
 		t.Fatalf("%q (slot %v)", out, s1 != nil)
 	}
@@ -544,7 +533,7 @@ func TestReplacedDirectoryIsNotReused(t *testing.T) {
 		t.Fatal(err)
 	}
 	write("new\n")
-	out, e, s2 := runIn(t, Auto, "cat "+dir+"/version", hostileLimits, dir)
+	out, e, s2 := runIn(t, testHost, Auto, "cat "+dir+"/version", hostileLimits, dir)
 	if s2 == s1 {
 		t.Error("the slot showing the old directory was used again")
 	}
@@ -566,14 +555,14 @@ func (p *Process) slotOf() *slot {
 // to its own cap, by letting the slots idle the longest go.
 func TestPoolAgesOutUnusedShapes(t *testing.T) {
 	available(t, Namespaces)
-	ReleaseIdle()
-	t.Cleanup(ReleaseIdle)
+	testHost.ReleaseIdle()
+	t.Cleanup(testHost.ReleaseIdle)
 	spec := func(dir string) Spec {
 		return Spec{Argv: []string{"true"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: Namespaces,
 			Limits: hostileLimits, ReadOnly: []string{dir}, Dir: dir}
 	}
 	keyOf := func(s Spec) string {
-		sh, _, err := prepare(s)
+		sh, _, err := testHost.prepare(t.Context(), s)
 		if err != nil || sh == nil {
 			t.Fatalf("prepare: %v", err)
 		}
@@ -582,26 +571,26 @@ func TestPoolAgesOutUnusedShapes(t *testing.T) {
 	var stale []string
 	for i := 0; i < maxIdle; i++ {
 		s := spec(t.TempDir())
-		if err := Prewarm(s, 1); err != nil {
+		if err := testHost.Prewarm(t.Context(), s, 1); err != nil {
 			t.Fatal(err)
 		}
 		stale = append(stale, keyOf(s))
 	}
 	used := spec(t.TempDir())
-	if err := Prewarm(used, 4); err != nil {
+	if err := testHost.Prewarm(t.Context(), used, 4); err != nil {
 		t.Fatal(err)
 	}
-	pool.builds.Wait()
-	pool.mu.Lock()
-	defer pool.mu.Unlock()
-	if n := len(pool.idle[keyOf(used)]); n != 4 {
+	testHost.pool.builds.Wait()
+	testHost.pool.mu.Lock()
+	defer testHost.pool.mu.Unlock()
+	if n := len(testHost.pool.idle[keyOf(used)]); n != 4 {
 		t.Errorf("the shape in use has %d idle slots, want 4", n)
 	}
-	if pool.nIdle != maxIdle {
-		t.Errorf("%d idle slots, want the pool's %d", pool.nIdle, maxIdle)
+	if testHost.pool.nIdle != maxIdle {
+		t.Errorf("%d idle slots, want the pool's %d", testHost.pool.nIdle, maxIdle)
 	}
 	for i, k := range stale {
-		if gone := len(pool.idle[k]) == 0; gone != (i < 4) {
+		if gone := len(testHost.pool.idle[k]) == 0; gone != (i < 4) {
 			t.Errorf("unused shape %d (0: idle the longest): gone %v, want %v", i, gone, i < 4)
 		}
 	}
@@ -613,25 +602,25 @@ func TestPoolAgesOutUnusedShapes(t *testing.T) {
 // and runs the program in a new one.
 func TestDeadIdleSlotsAreSkipped(t *testing.T) {
 	available(t, Namespaces)
-	ReleaseIdle()
-	defer ReleaseIdle()
+	testHost.ReleaseIdle()
+	defer testHost.ReleaseIdle()
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	spec := Spec{Argv: []string{"/bin/true"}, ReadOnly: []string{dir}, Limits: hostileLimits}
-	if err := Prewarm(spec, 3); err != nil {
+	if err := testHost.Prewarm(t.Context(), spec, 3); err != nil {
 		t.Fatal(err)
 	}
-	sh, _, err := prepare(spec)
+	sh, _, err := testHost.prepare(t.Context(), spec)
 	if err != nil || sh == nil {
 		t.Fatalf("prepare: %v, %v", sh, err)
 	}
-	pool.mu.Lock()
-	ready := append([]*slot(nil), pool.idle[sh.key]...)
-	pool.mu.Unlock()
+	testHost.pool.mu.Lock()
+	ready := append([]*slot(nil), testHost.pool.idle[sh.key]...)
+	testHost.pool.mu.Unlock()
 	if len(ready) != 3 {
-		t.Fatalf("%d ready sandboxes after Prewarm(3)", len(ready))
+		t.Fatalf("%d ready sandboxes after testHost.Prewarm(t.Context(), 3)", len(ready))
 	}
 	for _, s := range ready {
 		if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
@@ -643,7 +632,7 @@ func TestDeadIdleSlotsAreSkipped(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	p, err := Start(spec)
+	p, err := testHost.Start(t.Context(), spec)
 	if err != nil {
 		t.Fatalf("Start with every ready sandbox dead: %v", err)
 	}
@@ -675,8 +664,8 @@ func TestShownMountsStayInside(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root, to make a shared mount")
 	}
-	ReleaseIdle()
-	defer ReleaseIdle()
+	testHost.ReleaseIdle()
+	defer testHost.ReleaseIdle()
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -706,11 +695,11 @@ func TestShownMountsStayInside(t *testing.T) {
 		return out
 	}
 	for _, l := range []Level{Full, Namespaces} {
-		if l.rank() > Probe().Level.rank() {
+		if l.rank() > testHost.Probe().Level.rank() {
 			continue
 		}
 		for i := 0; i < 2; i++ { // a new slot, then the same one again
-			p, err := Start(Spec{Argv: []string{"/bin/true"}, Level: l, Limits: hostileLimits,
+			p, err := testHost.Start(t.Context(), Spec{Argv: []string{"/bin/true"}, Level: l, Limits: hostileLimits,
 				ReadOnly: []string{dir}, Writable: []string{sub}})
 			if err != nil {
 				t.Fatal(err)
@@ -761,13 +750,13 @@ print("queue" if libc.mq_open(b"/left", flags, 0o600, None) >= 0 else "no queue"
 			run := func(s *slot, script string) (string, Exit) {
 				t.Helper()
 				keepOnly(s)
-				out, e, s2 := runIn(t, l, self+script, hostileLimits, dir)
+				out, e, s2 := runIn(t, testHost, l, self+script, hostileLimits, dir)
 				if s2 == nil || s != nil && s2 != s {
 					t.Fatal("a program ran in another sandbox, or in none: nothing proven")
 				}
 				return out, e
 			}
-			_, _, s := runIn(t, l, self, hostileLimits, dir)
+			_, _, s := runIn(t, testHost, l, self, hostileLimits, dir)
 			if s == nil {
 				t.Fatal("the program ran in no reusable sandbox")
 			}
@@ -809,7 +798,7 @@ func TestReuseForgetsTmpAtAnyDepth(t *testing.T) {
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
-			ReleaseIdle()
+			testHost.ReleaseIdle()
 			// Shown two levels below a directory of /tmp: the sandbox
 			// makes top and top/shown in each program's /tmp.
 			top, err := os.MkdirTemp("/tmp", "judge-depth-")
@@ -841,7 +830,7 @@ func TestReuseForgetsTmpAtAnyDepth(t *testing.T) {
 				script := fmt.Sprintf(`echo "found:$(find /tmp -xdev -name 'left*' | sort | tr '\n' ' ')"
 					mkdir -p %[1]s && echo %[2]d >%[3]s && echo wrote`, filepath.Dir(place), run, place)
 				keepOnly(s)
-				out, e, s2 := runIn(t, l, script, hostileLimits, dir)
+				out, e, s2 := runIn(t, testHost, l, script, hostileLimits, dir)
 				if e.Code != 0 || s2 == nil || s != nil && s2 != s || !strings.Contains(out, "\nwrote\n") {
 					t.Fatalf("run %d: %v, %q (the same slot: %v): nothing proven", run, e, out, s2 == s)
 				}

@@ -101,7 +101,7 @@ func subdirs(dir string) []string {
 // sandboxes' cgroups can be made and used beside the leaf.
 func TestCgroupV2Leaf(t *testing.T) {
 	v := newV2Test(t)
-	dir, scope, notes, err := useV2(v.m, v.rel, v.proc.Process.Pid, nil, false)
+	dir, scope, notes, err := useV2(t.Context(), systemdBus, v.m, v.rel, v.proc.Process.Pid, nil, false)
 	if err != nil || dir != v.dir || scope != "" || len(notes) > 0 {
 		t.Fatalf("useV2: %q %q %q %v, want %s and no scope", dir, scope, notes, err, v.dir)
 	}
@@ -146,11 +146,9 @@ func TestCgroupV2FailureLeavesNothing(t *testing.T) {
 	}
 }
 
-// withBus points the judge at addrs for systemd during the test.
-func withBus(t *testing.T, addrs ...busAddr) {
-	old := systemdBus
-	systemdBus = func() (string, []busAddr) { return "systemd's user manager (systemd --user)", addrs }
-	t.Cleanup(func() { systemdBus = old })
+// busAt is whom a judge asks for a scope when systemd is at addrs.
+func busAt(addrs ...busAddr) func() (string, []busAddr) {
+	return func() (string, []busAddr) { return "systemd's user manager (systemd --user)", addrs }
 }
 
 // TestCgroupV2NoSystemd checks that where the judge's cgroup cannot be
@@ -158,8 +156,8 @@ func withBus(t *testing.T, addrs ...busAddr) {
 // before it asked, nothing is left, and doctor's notes say why.
 func TestCgroupV2NoSystemd(t *testing.T) {
 	v := newV2Test(t)
-	withBus(t, busAddr{"unix:path=" + filepath.Join(t.TempDir(), "bus"), false})
-	_, _, notes, err := useV2(v.m, v.rel, v.proc.Process.Pid, []string{"nosuchcontroller"}, true)
+	bus := busAt(busAddr{"unix:path=" + filepath.Join(t.TempDir(), "bus"), false})
+	_, _, notes, err := useV2(t.Context(), bus, v.m, v.rel, v.proc.Process.Pid, []string{"nosuchcontroller"}, true)
 	if err == nil {
 		t.Fatal("no error without systemd")
 	}
@@ -293,9 +291,8 @@ func TestCgroupV2Scope(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			v := newV2Test(t)
 			f, addr := startFakeSystemd(t, v.dir, c.result)
-			withBus(t, addr)
 			pid := v.proc.Process.Pid
-			dir, scope, err := ownScope(v.m, v.rel, pid, c.ctrls)
+			dir, scope, err := ownScope(t.Context(), []busAddr{addr}, v.m, v.rel, pid, c.ctrls)
 			name := scopeName(pid)
 			f.mu.Lock()
 			calls := f.calls
@@ -340,8 +337,7 @@ func TestCgroupV2Scope(t *testing.T) {
 func TestCgroupV2ScopeNotAsked(t *testing.T) {
 	v := newV2Test(t)
 	f, addr := startFakeSystemd(t, v.dir, "done")
-	withBus(t, addr)
-	if _, scope, _, err := useV2(v.m, v.rel, v.proc.Process.Pid, nil, true); err != nil || scope != "" {
+	if _, scope, _, err := useV2(t.Context(), busAt(addr), v.m, v.rel, v.proc.Process.Pid, nil, true); err != nil || scope != "" {
 		t.Fatalf("useV2: scope %q, %v", scope, err)
 	}
 	f.mu.Lock()
@@ -355,8 +351,7 @@ func TestCgroupV2ScopeNotAsked(t *testing.T) {
 // started, on a cgroup v2 machine where the judge got a scope, where it
 // got none, where its own cgroup served, and on a cgroup v1 machine.
 func TestProbeStarts(t *testing.T) {
-	withBus(t, busAddr{"unix:path=" + filepath.Join(t.TempDir(), "bus"), false})
-	r := &Report{ns: true}
+	r := &Report{ns: true, bus: busAt(busAddr{"unix:path=" + filepath.Join(t.TempDir(), "bus"), false})}
 	run := systemdRun()
 	for _, c := range []struct {
 		name string

@@ -92,7 +92,7 @@ func terminalChild(t *testing.T, env string) {
 	f := strings.Split(env, "\n")
 	argv, dir, ttyName := f[:len(f)-2], f[len(f)-2], f[len(f)-1]
 	for _, l := range levels {
-		if l.rank() > Probe().Level.rank() {
+		if l.rank() > testHost.Probe().Level.rank() {
 			continue
 		}
 		out, e := run(t, l, Spec{Argv: append(append([]string(nil), argv...), string(l), "/dev/tty", ttyName),

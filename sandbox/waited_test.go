@@ -21,10 +21,10 @@ func TestWaited(t *testing.T) {
 			name = "auto"
 		}
 		t.Run(name, func(t *testing.T) {
-			if level.rank() > probe().Level.rank() {
+			if level.rank() > testHost.Probe().Level.rank() {
 				t.Skipf("level %s is not available here", level)
 			}
-			p, err := Start(Spec{Argv: argv, Dir: dir, ReadOnly: []string{dir}, Level: level, Limits: hostileLimits})
+			p, err := testHost.Start(t.Context(), Spec{Argv: argv, Dir: dir, ReadOnly: []string{dir}, Level: level, Limits: hostileLimits})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -37,6 +37,10 @@ type Languages struct {
 	Limits   CompileLimits        `toml:"limits"`
 	Language map[string]*Language `toml:"language"`
 
+	// Host runs the compilers, and the programs run to check a bot, in
+	// the sandbox; set by whoever loads the file.
+	Host *procbot.Host `toml:"-"`
+
 	// What each version command said, once per run.
 	versionMu sync.Mutex
 	versions  map[string]*versionOnce
@@ -697,7 +701,7 @@ func (l *Languages) runCompiler(ctx context.Context, argv []string, work, cache 
 		defer close(watched)
 		watchDisk(runCtx, work, disk, stop)
 	}()
-	ex, overCPU, err := procbot.RunTool(runCtx, procbot.ToolSpec{
+	ex, overCPU, err := l.Host.RunTool(runCtx, procbot.ToolSpec{
 		Argv: argv, Dir: src, Env: compileEnv(env, cache),
 		Stdout: logs.w, Stderr: logs.w,
 		Limits:   slim,

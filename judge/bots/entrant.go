@@ -48,7 +48,7 @@ func Entrant(ctx context.Context, arg string, proc procbot.Options, langs *Langu
 		}
 		// Loaded once before the match, so that a file that does not
 		// parse or holds no player says so with Ruby's message.
-		why, err := procbot.CheckRubyContest(ctx, spec, proc.Level)
+		why, err := proc.Host.CheckRubyContest(ctx, spec, proc.Level)
 		switch {
 		case err != nil:
 			return nil, err

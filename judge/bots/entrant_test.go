@@ -17,7 +17,7 @@ func TestRubyContestEntrant(t *testing.T) {
 	entrant := func(arg string, proc procbot.Options) (judge.Entrant, error) {
 		return Entrant(context.Background(), arg, proc, nil, "")
 	}
-	e, err := entrant("ruby-contest:../procbot/testdata/rubycontest/corner_player.rb", procbot.Options{})
+	e, err := entrant("ruby-contest:../procbot/testdata/rubycontest/corner_player.rb", procbot.Options{Host: judgetest.Host()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,11 +28,11 @@ func TestRubyContestEntrant(t *testing.T) {
 	if info.Name != "Corner Team" || len(info.Command) != 4 || info.Command[0] != "ruby" || !strings.HasSuffix(info.Command[3], "corner_player.rb") {
 		t.Errorf("info %+v", info)
 	}
-	if _, err := entrant("ruby-contest:../procbot/testdata/rubycontest/lib/corner/shots.rb", procbot.Options{}); err == nil ||
+	if _, err := entrant("ruby-contest:../procbot/testdata/rubycontest/lib/corner/shots.rb", procbot.Options{Host: judgetest.Host()}); err == nil ||
 		!strings.Contains(err.Error(), "shots.rb: no classes named ...Player with name, new_game and take_turn") {
 		t.Errorf("a helper taken for a player: %v", err)
 	}
-	if _, err := entrant("ruby-contest:../tournament/testdata/contest/magrails/broken/broken_player.rb", procbot.Options{}); err == nil ||
+	if _, err := entrant("ruby-contest:../tournament/testdata/contest/magrails/broken/broken_player.rb", procbot.Options{Host: judgetest.Host()}); err == nil ||
 		!strings.Contains(err.Error(), "loading broken_player.rb: SyntaxError: broken_player.rb:9: syntax error") {
 		t.Errorf("a player that does not parse: %v", err)
 	}
@@ -47,6 +47,7 @@ func TestEntrantBuildsSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	root := judgetest.Root(t)
 	src, err := os.ReadFile(filepath.Join(root, "examples/gomoku/random_bot.py"))
 	if err != nil {
@@ -66,7 +67,7 @@ func TestEntrantBuildsSources(t *testing.T) {
 		{filepath.Join(root, "examples/gomoku/random_bot.py"), "random_bot", true},
 		{filepath.Join(root, "examples/gomoku/random.c"), "random", true},
 	} {
-		e, err := Entrant(context.Background(), tc.arg, procbot.Options{}, langs, cache)
+		e, err := Entrant(context.Background(), tc.arg, procbot.Options{Host: judgetest.Host()}, langs, cache)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,6 +95,7 @@ func TestSourceBotNamedAfterItsDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	root := judgetest.Root(t)
 	dir := judgetest.TempDir(t)
 	for file, example := range map[string]string{
@@ -119,7 +121,7 @@ func TestSourceBotNamedAfterItsDirectory(t *testing.T) {
 	cache := judgetest.TempDir(t)
 	name := func(arg string) string {
 		t.Helper()
-		e, err := Entrant(context.Background(), arg, procbot.Options{}, langs, cache)
+		e, err := Entrant(context.Background(), arg, procbot.Options{Host: judgetest.Host()}, langs, cache)
 		if err != nil {
 			t.Fatal(err)
 		}

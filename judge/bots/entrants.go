@@ -302,7 +302,7 @@ func (e *Prepared) prepare(ctx context.Context, langs *Languages, level procbot.
 		if e.Hash, err = spec.Hash(); err != nil {
 			return fmt.Errorf("bot %q: %w", e.Arg, err)
 		}
-		why, err := procbot.CheckRubyContest(ctx, spec, level)
+		why, err := langs.Host.CheckRubyContest(ctx, spec, level)
 		switch {
 		case err != nil:
 			return judgeFailure{err}

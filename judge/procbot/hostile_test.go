@@ -22,7 +22,7 @@ import (
 
 func requireIsolation(t *testing.T) {
 	t.Helper()
-	if r := sandbox.Probe(); r.Level != sandbox.Full && r.Level != sandbox.Namespaces {
+	if r := judgetest.Host().Sandbox().Probe(); r.Level != sandbox.Full && r.Level != sandbox.Namespaces {
 		t.Skipf("this machine isolates only at level %s:\n%s", r.Level, r)
 	}
 }
@@ -31,7 +31,7 @@ func TestMemoryBomb(t *testing.T) {
 	requireIsolation(t)
 	res := play(t, "tictactoe", 1, nil, "judge/procbot/testdata/membomb.c", randomC)
 	p := res.Players[0]
-	if p.Status != judge.Memory && !(sandbox.Probe().Level == sandbox.Namespaces && p.Status == judge.Crash) {
+	if p.Status != judge.Memory && !(judgetest.Host().Sandbox().Probe().Level == sandbox.Namespaces && p.Status == judge.Crash) {
 		t.Fatalf("got %s %q, want memory", p.Status, p.Reason)
 	}
 	if res.Winner != 1 {

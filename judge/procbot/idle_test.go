@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"judge/judge"
+	"judge/judge/judgetest"
 	"judge/judge/procbot"
 )
 
@@ -86,11 +87,11 @@ func TestIdleBotsAreNotFrozen(t *testing.T) {
 // stopped when the test ends; the test is skipped without that level.
 func fullShell(t *testing.T) func(script string) *procbot.Player {
 	t.Helper()
-	if procbot.RunLevel(procbot.Auto) != procbot.Full {
+	if judgetest.Host().RunLevel(procbot.Auto) != procbot.Full {
 		t.Skip("level full is not available here")
 	}
 	return func(script string) *procbot.Player {
-		p, err := procbot.Start(procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", script}}, procbot.Options{Level: procbot.Full}, 1)
+		p, err := judgetest.Host().Start(t.Context(), procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", script}}, procbot.Options{Host: judgetest.Host(), Level: procbot.Full}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,8 +219,8 @@ func TestSettleWithoutSandbox(t *testing.T) {
 	// TestSettleLoadsThenStops: three tries.
 	for try := 0; try < 3; try++ {
 		t0 := time.Now()
-		p, err := procbot.Start(procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", `i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done; read l`}},
-			procbot.Options{Level: procbot.None}, 1)
+		p, err := judgetest.Host().Start(t.Context(), procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", `i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done; read l`}},
+			procbot.Options{Host: judgetest.Host(), Level: procbot.None}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -149,6 +149,7 @@ func TestRuntimeEnvIsTheJavaRunLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	run := strings.Join(langs.Language["java"].Run, " ")
 	for _, mem := range []int64{64 << 20, 256 << 20, 1 << 30, 8 << 30} {
 		vars := bots.RunVars(mem)

@@ -91,7 +91,7 @@ func TestRubyContest(t *testing.T) {
 // against the bot's tmp size: 2 MiB do not fit in 1 MiB.
 func TestRubyContestTmpLimit(t *testing.T) {
 	judgetest.NeedTools(t, "ruby", "gcc")
-	if procbot.RunLevel(procbot.Auto) == procbot.None {
+	if judgetest.Host().RunLevel(procbot.Auto) == procbot.None {
 		t.Skip("no sandbox here: the working directory is the machine's")
 	}
 	random := judgetest.Spec(t, "random", "examples/battleship/random.c")
@@ -205,7 +205,7 @@ func TestCheckRubyContest(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		why, err := procbot.CheckRubyContest(context.Background(), spec, procbot.Auto)
+		why, err := judgetest.Host().CheckRubyContest(context.Background(), spec, procbot.Auto)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
@@ -227,7 +227,7 @@ func TestCheckRubyContestFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if why, err := procbot.CheckRubyContest(t.Context(), spec, procbot.Auto); err != nil || why != "" {
+	if why, err := judgetest.Host().CheckRubyContest(t.Context(), spec, procbot.Auto); err != nil || why != "" {
 		t.Errorf("in the contest's folder: %q %v", why, err)
 	}
 	dir := t.TempDir()
@@ -246,12 +246,12 @@ func TestCheckRubyContestFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, level := range []procbot.Level{procbot.Auto, procbot.None} {
-		why, err := procbot.CheckRubyContest(t.Context(), spec, level)
+		why, err := judgetest.Host().CheckRubyContest(t.Context(), spec, level)
 		if err != nil {
 			t.Fatal(err)
 		}
 		seen := "the sandbox (level "
-		if procbot.RunLevel(level) == procbot.None {
+		if judgetest.Host().RunLevel(level) == procbot.None {
 			seen = "at sandbox level none the player sees every folder"
 		}
 		for _, w := range []string{"LoadError: cannot load such file -- battleship/board",

@@ -25,7 +25,7 @@ func TestGoKeepsToTheLimit(t *testing.T) {
 	argv := judgetest.Bot(t, "judge/procbot/testdata/gochurn")
 	run := func(env map[string]string) turn {
 		return playTurn(t, procbot.Spec{Name: "gochurn", Argv: argv},
-			procbot.Options{Level: procbot.Namespaces, Env: env}, 30*time.Second)
+			procbot.Options{Host: judgetest.Host(), Level: procbot.Namespaces, Env: env}, 30*time.Second)
 	}
 	tr := run(nil)
 	if tr.status != judge.OK || !strings.Contains(tr.out, "#END") {
@@ -41,7 +41,7 @@ func TestGoKeepsToTheLimit(t *testing.T) {
 // bot wrote, and a crash's reason quotes the bot's own lines.
 func TestJVMSaysItOnStderr(t *testing.T) {
 	argv := judgetest.Bot(t, "sandbox/testdata/hostile/Memory.java")
-	tr := playTurn(t, procbot.Spec{Name: "Memory", Argv: argv}, procbot.Options{}, 20*time.Second)
+	tr := playTurn(t, procbot.Spec{Name: "Memory", Argv: argv}, procbot.Options{Host: judgetest.Host()}, 20*time.Second)
 	if strings.Contains(string(tr.final.Stderr), "Picked up") || !strings.Contains(string(tr.final.Stderr), "OutOfMemoryError") {
 		t.Errorf("the bot's stderr has the JVM's line, or not its own:\n%s", tr.final.Stderr)
 	}

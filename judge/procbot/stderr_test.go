@@ -92,7 +92,7 @@ func TestCrashReasonPathsAreRelative(t *testing.T) {
 	if err := os.WriteFile(bot, []byte("import sys\n\n\nraise RuntimeError('no idea how to play')\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tr := playTurn(t, procbot.Spec{Name: "bot", Argv: []string{"python3", bot}, Dir: dir}, procbot.Options{}, 20*time.Second)
+	tr := playTurn(t, procbot.Spec{Name: "bot", Argv: []string{"python3", bot}, Dir: dir}, procbot.Options{Host: judgetest.Host()}, 20*time.Second)
 	if tr.status != judge.Crash || !strings.Contains(tr.reason, `File "bot.py", line 4`) || strings.Contains(tr.reason, dir) {
 		t.Errorf("%s: %s; want a crash whose traceback names bot.py, not %s", tr.status, tr.reason, dir)
 	}
