@@ -146,7 +146,7 @@ func (h *Host) planIsolated(ctx context.Context, spec Spec, level Level, pr *Rep
 	}
 	pl.cfg = cfg
 	if pl.ns {
-		cfg.Mode = "init"
+		cfg.Mode = wire.ModeInit
 		id, gid := initIDs()
 		pl.sys = initAttr(nsCloneFlags, id, gid)
 		if cfg.Mounts, err = mountsFor(ro, rw); err != nil {
@@ -160,7 +160,7 @@ func (h *Host) planIsolated(ctx context.Context, spec Spec, level Level, pr *Rep
 		}
 		showNamespaced(cfg, rw)
 	} else {
-		cfg.Mode = "reaper"
+		cfg.Mode = wire.ModeReaper
 		pl.sys.Setpgid = true
 		tmp, err := h.makeBasicTmp()
 		if err != nil {

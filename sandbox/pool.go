@@ -591,7 +591,7 @@ func (h *Host) prepare(ctx context.Context, spec Spec) (*shape, *wire.Run, error
 	if cfg.Mounts, err = mountsFor(ro, rw); err != nil {
 		return nil, nil, err
 	}
-	cfg.Mode = "slot"
+	cfg.Mode = wire.ModeSlot
 	showNamespaced(cfg, rw)
 	h.protect(cfg, pr)
 	cfg.Rlimits = initRlimits(spec.Limits, cgs, true)

@@ -187,7 +187,7 @@ func probeNamespaces(ctx context.Context, seccomp bool) error {
 	if err != nil {
 		return fmt.Errorf("cannot create namespaces: %w", err)
 	}
-	b, _ := json.Marshal(wire.Config{Mode: "probe", Seccomp: seccomp, Uid: -1, Gid: -1})
+	b, _ := json.Marshal(wire.Config{Mode: wire.ModeProbe, Seccomp: seccomp, Uid: -1, Gid: -1})
 	_, _ = ctlW.Write(append(b, '\n'))
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
