@@ -116,6 +116,10 @@ func startScope(ctx context.Context, addrs []busAddr, name string, pid int) erro
 	defer cancel()
 	c, err := dialSystemd(ctx, addrs)
 	if err != nil {
+		if ctx.Err() != nil {
+			// The bus did not answer before ctx ended.
+			return fmt.Errorf("%v: %w", err, ctx.Err())
+		}
 		return err
 	}
 	defer c.Close()
@@ -127,6 +131,9 @@ func startScope(ctx context.Context, addrs []busAddr, name string, pid int) erro
 	}
 	done := make(chan string, 1)
 	if _, err := c.StartTransientUnitContext(ctx, name, "fail", props, done); err != nil {
+		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+			return fmt.Errorf("StartTransientUnit %s: %v: %w", name, err, ctx.Err())
+		}
 		return fmt.Errorf("StartTransientUnit %s: %w", name, err)
 	}
 	// The job's end is signalled; the judge's move into the scope, which
