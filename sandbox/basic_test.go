@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"fmt"
+	"judge/sandbox/sandboxtest"
 	"net"
 	"os"
 	"os/exec"
@@ -59,7 +60,7 @@ func TestNotice(t *testing.T) {
 func TestBasicShared(t *testing.T) {
 	available(t, Basic)
 	if !testHost.Probe().seccomp {
-		t.Skip("no seccomp filter on this machine: at level basic, bots reach the host's unix sockets and signal every process of their user (docs/sandbox.md)")
+		sandboxtest.SkipLevel(t, "no seccomp filter on this machine: at level basic, bots reach the host's unix sockets and signal every process of their user (docs/sandbox.md)")
 	}
 	argv, dir := build(t, "shared.c")
 	name := fmt.Sprintf("judge-basic-sockets-%d-%d", os.Getpid(), time.Now().UnixNano())

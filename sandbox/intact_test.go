@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"errors"
+	"judge/sandbox/sandboxtest"
 	"os"
 	"strconv"
 	"strings"
@@ -40,7 +41,7 @@ func TestLoweredInitHarmsNobody(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				available(t, l)
 				if filter && !testHost.Probe().seccomp {
-					t.Skip("no seccomp here")
+					sandboxtest.SkipLevel(t, "no seccomp here")
 				}
 				h := newHost(t, Options{NoSeccomp: !filter})
 				argv, dir := build(t, "lowerinit.c")
@@ -92,7 +93,7 @@ func TestLoweredInitHarmsNobody(t *testing.T) {
 func TestBasicCannotLowerTheJudge(t *testing.T) {
 	available(t, Basic)
 	if !testHost.Probe().seccomp {
-		t.Skip("no seccomp here")
+		sandboxtest.SkipLevel(t, "no seccomp here")
 	}
 	argv, dir := build(t, "lowerinit.c")
 	before, err := kernel.LimitsOf(0)

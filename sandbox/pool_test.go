@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"judge/sandbox/sandboxtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -155,7 +156,7 @@ func TestReuseLeavesNothing(t *testing.T) {
 func TestReusePeakIsEachProgramsOwn(t *testing.T) {
 	dir := freshSlots(t, Full)
 	if !testHost.mustCgroups().memory {
-		t.Skip("no memory cgroup")
+		sandboxtest.SkipLevel(t, "no memory cgroup")
 	}
 	const big = 64 << 20
 	out, e, s1 := runIn(t, testHost, Full, "dd if=/dev/zero of=/dev/null bs=64M count=1 2>&1", hostileLimits, dir)
@@ -183,7 +184,7 @@ func TestReusePeakIsEachProgramsOwn(t *testing.T) {
 func TestReuseAfterOOM(t *testing.T) {
 	available(t, Full)
 	if !testHost.mustCgroups().memory {
-		t.Skip("no memory cgroup")
+		sandboxtest.SkipLevel(t, "no memory cgroup")
 	}
 	testHost.ReleaseIdle()
 	argv, dir := build(t, "memory.c")
@@ -261,7 +262,7 @@ func TestPrewarm(t *testing.T) {
 func TestForkBombSparesInit(t *testing.T) {
 	available(t, Full)
 	if !testHost.mustCgroups().pids {
-		t.Skip("no pids cgroup")
+		sandboxtest.SkipLevel(t, "no pids cgroup")
 	}
 	testHost.ReleaseIdle()
 	argv, dir := build(t, "forkbomb.c")

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"judge/sandbox/sandboxtest"
 	"os"
 	"strings"
 	"testing"
@@ -82,7 +83,7 @@ var levels = []Level{Full, Namespaces, Basic, None}
 func available(t *testing.T, l Level) {
 	t.Helper()
 	if l.rank() > testHost.Probe().Level.rank() {
-		t.Skipf("level %s is not available here:\n%s", l, testHost.Probe())
+		sandboxtest.SkipLevel(t, "level %s is not available here:\n%s", l, testHost.Probe())
 	}
 }
 

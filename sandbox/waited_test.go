@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"judge/sandbox/sandboxtest"
 	"os/exec"
 	"runtime"
 	"testing"
@@ -22,7 +23,7 @@ func TestWaited(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			if level.rank() > testHost.Probe().Level.rank() {
-				t.Skipf("level %s is not available here", level)
+				sandboxtest.SkipLevel(t, "level %s is not available here", level)
 			}
 			p, err := testHost.Start(t.Context(), Spec{Argv: argv, Dir: dir, ReadOnly: []string{dir}, Level: level, Limits: hostileLimits})
 			if err != nil {

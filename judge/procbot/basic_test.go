@@ -7,6 +7,7 @@ import (
 	"judge/judge"
 	"judge/judge/judgetest"
 	"judge/judge/procbot"
+	"judge/sandbox/sandboxtest"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,7 +21,7 @@ import (
 // /proc (nor can it change the judge's), but still reads its own.
 func TestBasicProcView(t *testing.T) {
 	if judgetest.Host().RunLevel(procbot.Auto) == procbot.None {
-		t.Skip("level basic is not available here")
+		sandboxtest.SkipLevel(t, "level basic is not available here")
 	}
 	argv := judgetest.Bot(t, "sandbox/testdata/hostile/procview.c")
 	tr := playTurn(t, procbot.Spec{Name: "procview", Argv: argv}, procbot.Options{Host: judgetest.Host(), Level: procbot.Basic, Limits: hostileLimits}, 5*time.Second)
@@ -37,7 +38,7 @@ func TestBasicProcView(t *testing.T) {
 // disk), and the directory is removed at the end.
 func TestBasicTmpFull(t *testing.T) {
 	if judgetest.Host().RunLevel(procbot.Auto) == procbot.None {
-		t.Skip("level basic is not available here")
+		sandboxtest.SkipLevel(t, "level basic is not available here")
 	}
 	argv := judgetest.Bot(t, "sandbox/testdata/hostile/filltmp.c")
 	lim := hostileLimits
@@ -73,7 +74,7 @@ func TestBasicTmpFull(t *testing.T) {
 // stopped for memory.
 func TestBasicMemoryBomb(t *testing.T) {
 	if judgetest.Host().RunLevel(procbot.Auto) == procbot.None {
-		t.Skip("level basic is not available here")
+		sandboxtest.SkipLevel(t, "level basic is not available here")
 	}
 	argv := judgetest.Bot(t, "sandbox/testdata/hostile/memory.c")
 	tr := playTurn(t, procbot.Spec{Name: "memory", Argv: argv}, procbot.Options{Host: judgetest.Host(), Level: procbot.Basic, Limits: hostileLimits}, 10*time.Second)

@@ -11,6 +11,7 @@ package procbot_test
 import (
 	"context"
 	"fmt"
+	"judge/sandbox/sandboxtest"
 	"net"
 	"os"
 	"path/filepath"
@@ -333,7 +334,7 @@ func TestHostile(t *testing.T) {
 	}
 	level := judgetest.Host().RunLevel(procbot.Auto)
 	if level == sandbox.None {
-		t.Skipf("no sandbox here:\n%s", judgetest.Host().Sandbox().Probe())
+		sandboxtest.SkipLevel(t, "no sandbox here:\n%s", judgetest.Host().Sandbox().Probe())
 	}
 	for _, h := range hostileSuite() {
 		t.Run(h.name, func(t *testing.T) {

@@ -3,6 +3,7 @@
 package procbot_test
 
 import (
+	"judge/sandbox/sandboxtest"
 	"net"
 	"os"
 	"path/filepath"
@@ -23,7 +24,7 @@ import (
 func requireIsolation(t *testing.T) {
 	t.Helper()
 	if r := judgetest.Host().Sandbox().Probe(); r.Level != sandbox.Full && r.Level != sandbox.Namespaces {
-		t.Skipf("this machine isolates only at level %s:\n%s", r.Level, r)
+		sandboxtest.SkipLevel(t, "this machine isolates only at level %s:\n%s", r.Level, r)
 	}
 }
 

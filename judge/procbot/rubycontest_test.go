@@ -3,6 +3,7 @@ package procbot_test
 import (
 	"context"
 	"judge/judge/bots"
+	"judge/sandbox/sandboxtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,7 +93,7 @@ func TestRubyContest(t *testing.T) {
 func TestRubyContestTmpLimit(t *testing.T) {
 	judgetest.NeedTools(t, "ruby", "gcc")
 	if judgetest.Host().RunLevel(procbot.Auto) == procbot.None {
-		t.Skip("no sandbox here: the working directory is the machine's")
+		sandboxtest.SkipLevel(t, "no sandbox here: the working directory is the machine's")
 	}
 	random := judgetest.Spec(t, "random", "examples/battleship/random.c")
 	res := judgetest.Play(t, "battleship-contest", 7, func(s *judgetest.Setup) {

@@ -3,6 +3,7 @@
 package procbot_test
 
 import (
+	"judge/sandbox/sandboxtest"
 	"slices"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ import (
 // that is logged, not asserted.
 func TestGoKeepsToTheLimit(t *testing.T) {
 	if !slices.Contains(levels(), procbot.Namespaces) {
-		t.Skip("no level namespaces here")
+		sandboxtest.SkipLevel(t, "no level namespaces here")
 	}
 	argv := judgetest.Bot(t, "judge/procbot/testdata/gochurn")
 	run := func(env map[string]string) turn {
