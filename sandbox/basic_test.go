@@ -17,6 +17,7 @@ import (
 // TestBasicTmpSweep: the temporary directories of judges that are gone
 // are removed; those of a running judge are not.
 func TestBasicTmpSweep(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	mine := filepath.Join(root, fmt.Sprintf("%d-%d-abc", os.Getpid(), startTime(os.Getpid())))
 	gone := filepath.Join(root, fmt.Sprintf("%d-%d-abc", os.Getpid(), startTime(os.Getpid())+1)) // a reused pid
@@ -44,6 +45,7 @@ func TestBasicTmpSweep(t *testing.T) {
 }
 
 func TestNotice(t *testing.T) {
+	t.Parallel()
 	for l, want := range map[Level]string{Full: "", Namespaces: "", Auto: "", Basic: "sandbox level basic: ", None: "NO SANDBOX"} {
 		if got := testHost.Probe().Notice(l); !strings.HasPrefix(got, want) || (want == "") != (got == "") || strings.Contains(got, "\n") {
 			t.Errorf("Notice(%q) = %q, want one line starting %q", l, got, want)
@@ -58,6 +60,7 @@ func TestNotice(t *testing.T) {
 // only from ABI 3), and cannot signal every process or a process group;
 // socket pairs work, and it may signal its own group.
 func TestBasicShared(t *testing.T) {
+	t.Parallel()
 	available(t, Basic)
 	if !testHost.Probe().seccomp {
 		sandboxtest.SkipLevel(t, "no seccomp filter on this machine: at level basic, bots reach the host's unix sockets and signal every process of their user (docs/sandbox.md)")

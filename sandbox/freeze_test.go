@@ -20,6 +20,7 @@ import (
 // TestFreeze checks that a frozen program computes nothing, at every
 // level, and that CPU time is accounted.
 func TestFreeze(t *testing.T) {
+	t.Parallel()
 	argv, dir := build(t, "threads.c")
 	for _, l := range levels {
 		t.Run(string(l), func(t *testing.T) {
@@ -125,6 +126,7 @@ func settles(p *Process) bool {
 
 // TestKillFrozen checks that a frozen sandbox still dies at once.
 func TestKillFrozen(t *testing.T) {
+	t.Parallel()
 	argv, dir := build(t, "daemon.c")
 	for _, l := range levels {
 		t.Run(string(l), func(t *testing.T) {
@@ -158,6 +160,7 @@ func TestKillFrozen(t *testing.T) {
 
 // TestWall checks the wall-clock backstop.
 func TestWall(t *testing.T) {
+	t.Parallel()
 	argv, dir := build(t, "sleep.c")
 	lim := hostileLimits
 	lim.Wall = 200 * time.Millisecond
@@ -177,6 +180,7 @@ func TestWall(t *testing.T) {
 
 // TestStartErrors checks that what cannot run is an error of Start.
 func TestStartErrors(t *testing.T) {
+	t.Parallel()
 	for _, l := range []Level{testHost.Probe().Level, Basic} {
 		if _, err := testHost.Start(t.Context(), Spec{Argv: []string{"no-such-program-here"}, Level: l}); err == nil {
 			t.Errorf("%s: starting a missing program: no error", l)
@@ -340,6 +344,7 @@ func BenchmarkTurn(b *testing.B) {
 // calls: no write may come back short, no line may be torn. It does so
 // in a reused sandbox and in one built for the program ("-unpooled").
 func TestFreezeKeepsWritesWhole(t *testing.T) {
+	t.Parallel()
 	argv, dir := build(t, "bigwrite.c")
 	for _, c := range []struct {
 		l      Level

@@ -17,6 +17,7 @@ import (
 // sandbox as in a reused one. The program (testdata/hostile/openfds.c)
 // lists the descriptors it was started with.
 func TestInheritedFilesStayOutside(t *testing.T) {
+	t.Parallel()
 	f, err := os.Create(t.TempDir() + "/operator.log")
 	if err != nil {
 		t.Fatal(err)

@@ -32,6 +32,7 @@ const lookAtSelf = `cat /proc/self/limits; cut -d' ' -f19 /proc/self/stat
 // seccomp) the slot is found spoiled and not used again, and an init that
 // dies of it is the sandbox's failure (ErrSandbox), never the program's.
 func TestLoweredInitHarmsNobody(t *testing.T) {
+	t.Parallel()
 	for _, l := range []Level{Full, Namespaces} {
 		for _, filter := range []bool{true, false} {
 			name := string(l) + "/seccomp"
@@ -91,8 +92,10 @@ func TestLoweredInitHarmsNobody(t *testing.T) {
 // it from changing the limits, nice value or affinity of its parent (the
 // sandbox's reaper) and of the judge.
 func TestBasicCannotLowerTheJudge(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	available(t, Basic)
-	if !testHost.Probe().seccomp {
+	if !h.Probe().seccomp {
 		sandboxtest.SkipLevel(t, "no seccomp here")
 	}
 	argv, dir := build(t, "lowerinit.c")
@@ -124,6 +127,7 @@ func TestBasicCannotLowerTheJudge(t *testing.T) {
 // a lowered address-space or process limit could kill it at once, and
 // that end is TestLoweredInitHarmsNobody's.
 func TestSpoiledSlotIsNotReused(t *testing.T) {
+	t.Parallel()
 	available(t, Namespaces)
 	h := newHost(t, Options{NoSeccomp: true})
 	argv, dir := build(t, "lowerinit.c")
@@ -159,10 +163,12 @@ func TestSpoiledSlotIsNotReused(t *testing.T) {
 // its program runs, the program's end is the sandbox's failure
 // (ErrSandbox), not a crash; the next program runs in a new slot.
 func TestInitDeathIsTheSandboxes(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
-			p, err := testHost.Start(t.Context(), Spec{Argv: []string{"sleep", "1000"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits, ReadOnly: []string{"/tmp"}, Dir: "/tmp"})
+			p, err := h.Start(t.Context(), Spec{Argv: []string{"sleep", "1000"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits, ReadOnly: []string{"/tmp"}, Dir: "/tmp"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,7 +185,7 @@ func TestInitDeathIsTheSandboxes(t *testing.T) {
 				t.Fatalf("the program of a sandbox whose init died: %v, want ErrSandbox", e)
 			}
 			t.Log(e)
-			out, e, s := runIn(t, testHost, l, "echo ok", hostileLimits, "/tmp")
+			out, e, s := runIn(t, h, l, "echo ok", hostileLimits, "/tmp")
 			if out != "ok\n" || e.Code != 0 || s == p.slotOf() {
 				t.Errorf("after the init's death: %q, %v (same slot: %v)", out, e, s == p.slotOf())
 			}
@@ -190,6 +196,7 @@ func TestInitDeathIsTheSandboxes(t *testing.T) {
 // TestSmallOpenFileLimits: an open-file limit smaller than what a
 // sandbox's init needs for itself binds the program only.
 func TestSmallOpenFileLimits(t *testing.T) {
+	t.Parallel()
 	for _, l := range []Level{Full, Namespaces, Basic} { // (at none, limits apply once the program runs)
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
@@ -213,11 +220,13 @@ func TestSmallOpenFileLimits(t *testing.T) {
 // the init goes on, the program ends as it would have, and the slot is
 // used again.
 func TestInitSurvivesSignals(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
-			testHost.ReleaseIdle()
-			p, err := testHost.Start(t.Context(), Spec{Argv: []string{"sleep", "1"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits, ReadOnly: []string{"/tmp"}, Dir: "/tmp"})
+			h.ReleaseIdle()
+			p, err := h.Start(t.Context(), Spec{Argv: []string{"sleep", "1"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits, ReadOnly: []string{"/tmp"}, Dir: "/tmp"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -243,7 +252,7 @@ func TestInitSurvivesSignals(t *testing.T) {
 				t.Fatalf("the program: %v (%d signals sent to the init)", e, sent)
 			}
 			keepOnly(s)
-			out, e, s2 := runIn(t, testHost, l, "echo ok", hostileLimits, "/tmp")
+			out, e, s2 := runIn(t, h, l, "echo ok", hostileLimits, "/tmp")
 			if out != "ok\n" || e.Code != 0 || s2 != s {
 				t.Errorf("after %d signals to the init: %q, %v (same slot: %v)", sent, out, e, s2 == s)
 			}

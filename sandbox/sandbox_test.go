@@ -88,6 +88,7 @@ func available(t *testing.T, l Level) {
 }
 
 func TestEcho(t *testing.T) {
+	t.Parallel()
 	for _, l := range levels {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
@@ -104,6 +105,7 @@ func TestEcho(t *testing.T) {
 // path through a symbolic link (/bin to usr/bin on most systems), runs
 // with its directory shown as a bot's is.
 func TestSystemProgram(t *testing.T) {
+	t.Parallel()
 	for _, l := range levels {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
@@ -119,6 +121,7 @@ func TestSystemProgram(t *testing.T) {
 // TestProbe checks that the report agrees with itself: the level follows
 // from the checks, every check says something, and the text shows it all.
 func TestProbe(t *testing.T) {
+	t.Parallel()
 	r := testHost.Probe()
 	t.Log("\n" + r.String())
 	if testHost.Probe() != r {

@@ -100,6 +100,7 @@ func subdirs(dir string) []string {
 // cgroup: it moves into a leaf, and its cgroup holds no process, so that
 // sandboxes' cgroups can be made and used beside the leaf.
 func TestCgroupV2Leaf(t *testing.T) {
+	t.Parallel()
 	v := newV2Test(t)
 	dir, scope, notes, err := useV2(t.Context(), systemdBus, v.m, v.rel, v.proc.Process.Pid, nil, false)
 	if err != nil || dir != v.dir || scope != "" || len(notes) > 0 {
@@ -133,6 +134,7 @@ func TestCgroupV2Leaf(t *testing.T) {
 // fails (here, a controller the kernel does not have) leaves the judge
 // where it was, and no cgroup behind.
 func TestCgroupV2FailureLeavesNothing(t *testing.T) {
+	t.Parallel()
 	v := newV2Test(t)
 	err := enterLeaf(v.dir, v.proc.Process.Pid, []string{"nosuchcontroller"})
 	if err == nil {
@@ -155,6 +157,7 @@ func busAt(addrs ...busAddr) func() (string, []busAddr) {
 // used and systemd cannot be reached, the judge stays where it was, as
 // before it asked, nothing is left, and doctor's notes say why.
 func TestCgroupV2NoSystemd(t *testing.T) {
+	t.Parallel()
 	v := newV2Test(t)
 	bus := busAt(busAddr{"unix:path=" + filepath.Join(t.TempDir(), "bus"), false})
 	_, _, notes, err := useV2(t.Context(), bus, v.m, v.rel, v.proc.Process.Pid, []string{"nosuchcontroller"}, true)
@@ -279,6 +282,7 @@ func startFakeSystemd(t *testing.T, dir, result string) (*fakeSystemd, busAddr) 
 // it moves into a leaf of the scope; if that fails, it goes back where
 // it was.
 func TestCgroupV2Scope(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, result string
 		ctrls        []string
@@ -335,6 +339,7 @@ func TestCgroupV2Scope(t *testing.T) {
 // TestCgroupV2ScopeNotAsked checks that the judge does not ask systemd
 // where its own cgroup serves.
 func TestCgroupV2ScopeNotAsked(t *testing.T) {
+	t.Parallel()
 	v := newV2Test(t)
 	f, addr := startFakeSystemd(t, v.dir, "done")
 	if _, scope, _, err := useV2(t.Context(), busAt(addr), v.m, v.rel, v.proc.Process.Pid, nil, true); err != nil || scope != "" {
@@ -351,6 +356,7 @@ func TestCgroupV2ScopeNotAsked(t *testing.T) {
 // started, on a cgroup v2 machine where the judge got a scope, where it
 // got none, where its own cgroup served, and on a cgroup v1 machine.
 func TestProbeStarts(t *testing.T) {
+	t.Parallel()
 	r := &Report{ns: true, bus: busAt(busAddr{"unix:path=" + filepath.Join(t.TempDir(), "bus"), false})}
 	run := systemdRun()
 	for _, c := range []struct {

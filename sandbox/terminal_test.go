@@ -28,6 +28,7 @@ const terminalEnv = "JUDGE_TEST_TERMINAL"
 // to write to it and read from it finds neither; at none it reaches the
 // terminal, which shows that the test would see it.
 func TestTerminalOutOfReach(t *testing.T) {
+	t.Parallel()
 	if env := os.Getenv(terminalEnv); env != "" {
 		terminalChild(t, env)
 		return

@@ -15,6 +15,7 @@ import (
 // TestWaited: a program that shares one CPU with a busy loop waits for
 // it, and Waited shows that time grow.
 func TestWaited(t *testing.T) {
+	t.Parallel()
 	argv, dir := build(t, "spin.c")
 	for _, level := range []Level{Auto, Basic, None} {
 		name := string(level)
