@@ -20,6 +20,7 @@ import (
 // TestBasicProcView: at level basic a program sees no other process in
 // /proc (nor can it change the judge's), but still reads its own.
 func TestBasicProcView(t *testing.T) {
+	t.Parallel()
 	if judgetest.Host().RunLevel(procbot.Auto) == procbot.None {
 		sandboxtest.SkipLevel(t, "level basic is not available here")
 	}
@@ -37,6 +38,7 @@ func TestBasicProcView(t *testing.T) {
 // directory is stopped soon after the limit (writes fail as on a full
 // disk), and the directory is removed at the end.
 func TestBasicTmpFull(t *testing.T) {
+	t.Parallel()
 	if judgetest.Host().RunLevel(procbot.Auto) == procbot.None {
 		sandboxtest.SkipLevel(t, "level basic is not available here")
 	}
@@ -73,6 +75,7 @@ func TestBasicTmpFull(t *testing.T) {
 // the machine has one (as at level full), so that a memory bomb is
 // stopped for memory.
 func TestBasicMemoryBomb(t *testing.T) {
+	t.Parallel()
 	if judgetest.Host().RunLevel(procbot.Auto) == procbot.None {
 		sandboxtest.SkipLevel(t, "level basic is not available here")
 	}

@@ -29,6 +29,7 @@ func requireIsolation(t *testing.T) {
 }
 
 func TestMemoryBomb(t *testing.T) {
+	t.Parallel()
 	requireIsolation(t)
 	res := play(t, "tictactoe", 1, nil, "judge/procbot/testdata/membomb.c", randomC)
 	p := res.Players[0]
@@ -41,6 +42,7 @@ func TestMemoryBomb(t *testing.T) {
 }
 
 func TestCheatingBotIsContained(t *testing.T) {
+	t.Parallel()
 	requireIsolation(t)
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {

@@ -31,6 +31,7 @@ func rubyPlayer(t *testing.T, file string) procbot.Spec {
 // the Ruby message and where it came from), one whose fleet overlaps
 // (illegal), on both seats.
 func TestRubyContest(t *testing.T) {
+	t.Parallel()
 	judgetest.NeedTools(t, "ruby", "gcc")
 	random := judgetest.Spec(t, "random", "examples/battleship/random.c")
 	for _, tt := range []struct {
@@ -91,6 +92,7 @@ func TestRubyContest(t *testing.T) {
 // TestRubyContestTmpLimit: what a player writes where it runs counts
 // against the bot's tmp size: 2 MiB do not fit in 1 MiB.
 func TestRubyContestTmpLimit(t *testing.T) {
+	t.Parallel()
 	judgetest.NeedTools(t, "ruby", "gcc")
 	if judgetest.Host().RunLevel(procbot.Auto) == procbot.None {
 		sandboxtest.SkipLevel(t, "no sandbox here: the working directory is the machine's")
@@ -111,6 +113,7 @@ func TestRubyContestTmpLimit(t *testing.T) {
 // game ends, with what the player left there (folders, a read-only file),
 // and not what a link there points to.
 func TestRubyContestWorkRemoved(t *testing.T) {
+	t.Parallel()
 	judgetest.NeedTools(t, "ruby", "gcc")
 	tmp, keep, dir := t.TempDir(), filepath.Join(t.TempDir(), "keep.txt"), t.TempDir()
 	if err := os.WriteFile(keep, []byte("kept\n"), 0o644); err != nil {
@@ -168,6 +171,7 @@ end
 // a file that does not parse (Ruby's message), raises as it loads, or
 // holds no player; a player that requires a gem loads.
 func TestCheckRubyContest(t *testing.T) {
+	t.Parallel()
 	judgetest.NeedTools(t, "ruby")
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {
@@ -222,6 +226,7 @@ func TestCheckRubyContest(t *testing.T) {
 // where it looked, that there is no contest folder, and what the player
 // could see, at the level its games run.
 func TestCheckRubyContestFolder(t *testing.T) {
+	t.Parallel()
 	judgetest.NeedTools(t, "ruby")
 	in := filepath.Join("testdata", "rubycontest", "contest", "contestants", "runner_lib_player.rb")
 	spec, err := bots.RubyContestSpec(in)

@@ -20,6 +20,7 @@ import (
 // (GOMEMLIMIT=off) the same bot runs out of memory with the Go of today;
 // that is logged, not asserted.
 func TestGoKeepsToTheLimit(t *testing.T) {
+	t.Parallel()
 	if !slices.Contains(levels(), procbot.Namespaces) {
 		sandboxtest.SkipLevel(t, "no level namespaces here")
 	}
@@ -41,6 +42,7 @@ func TestGoKeepsToTheLimit(t *testing.T) {
 // its stderr, never on its stdout; the bot's stderr keeps only what the
 // bot wrote, and a crash's reason quotes the bot's own lines.
 func TestJVMSaysItOnStderr(t *testing.T) {
+	t.Parallel()
 	argv := judgetest.Bot(t, "sandbox/testdata/hostile/Memory.java")
 	tr := playTurn(t, procbot.Spec{Name: "Memory", Argv: argv}, procbot.Options{Host: judgetest.Host()}, 20*time.Second)
 	if strings.Contains(string(tr.final.Stderr), "Picked up") || !strings.Contains(string(tr.final.Stderr), "OutOfMemoryError") {

@@ -22,6 +22,7 @@ import (
 // never opens such a file to read it (opening a FIFO waits for a writer,
 // for ever and deaf to signals).
 func TestShebangOfASpecialFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o755); err != nil {

@@ -19,6 +19,7 @@ import (
 // from their ELF headers: real programs, a script of each, and a copy of
 // a dynamic program made out to be for another machine.
 func TestUnreachedPrograms(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	if lineBuffering().err != nil {
 		t.Skipf("no line buffering here: %v", lineBuffering().err)
@@ -89,6 +90,7 @@ func TestUnreachedPrograms(t *testing.T) {
 // there for the bots that run after it in the same reused sandboxes: a
 // counter kept there stays at 0, match after match.
 func TestNothingLeftNextToTheRubyFile(t *testing.T) {
+	t.Parallel()
 	h := newTestHost(t)
 	if lineBuffering().err != nil {
 		t.Skipf("no line buffering here: %v", lineBuffering().err)
