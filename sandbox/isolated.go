@@ -405,7 +405,7 @@ func (b *isolated) freeze(on bool) error {
 	// Basic, where a stop signal tears writes as well, cgroup v2's
 	// freezer also holds the processes that left the program's process
 	// group, which the init's SIGSTOP of the group misses.
-	if b.p.level == Basic && b.cg != nil && b.cg.sys.version == 2 {
+	if b.p.level == Basic && b.cg != nil && b.cg.sys.version() == 2 {
 		return b.cg.freeze(on)
 	}
 	b.ctlMu.Lock()

@@ -12,7 +12,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"syscall"
@@ -388,8 +387,8 @@ func buildSlot(ctx context.Context, sh *shape) (*slot, error) {
 			}
 			return nil, err
 		}
-		if sh.cgs.version == 2 {
-			// The init shares the judge's cgroup namespace (makeCgroups).
+		if sh.cgs.ver.forksIntoRun() {
+			// The init shares the judge's cgroup namespace (runFiles).
 			flags &^= syscall.CLONE_NEWCGROUP
 		}
 	}
@@ -446,44 +445,7 @@ func (s *slot) makeCgroups(cfg *wire.Config, extra []*os.File, id, gid int) ([]*
 	if s.cg, s.initC, s.run, err = sh.cgs.createSlot(sh.limits, procs); err != nil {
 		return extra, err
 	}
-	if sh.cgs.version == 2 {
-		// The init forks each program straight into run (clone3,
-		// CLONE_INTO_CGROUP), as itself: run and the slot's
-		// cgroup.procs must be writable by it, and run visible from
-		// its cgroup namespace, which it therefore shares with the
-		// judge (a cgroup namespace would be rooted in init).
-		d := s.run.dirs[""]
-		for _, f := range []string{filepath.Join(d, "cgroup.procs"), filepath.Join(s.cg.dirs[""], "cgroup.procs")} {
-			if err := os.Chown(f, id, gid); err != nil && os.Geteuid() == 0 {
-				return extra, fmt.Errorf("sandbox: cgroup: %w", err)
-			}
-		}
-		f, err := os.OpenFile(d, os.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-		if err != nil {
-			return extra, fmt.Errorf("sandbox: cgroup: %w", err)
-		}
-		extra = append(extra, f)
-		cfg.RunCgroup = 4 + len(extra)
-		return extra, nil
-	}
-	// The init's thread that forks a program moves itself into run
-	// first (a v1 cgroup holds threads): the program starts there; then
-	// the thread moves back. The files are opened here, with the judge's
-	// rights.
-	for ctrl, d := range s.run.dirs {
-		for _, task := range []struct {
-			dir  string
-			list *[]int
-		}{{d, &cfg.RunTasks}, {s.initC.dirs[ctrl], &cfg.InitTasks}} {
-			f, err := os.OpenFile(filepath.Join(task.dir, "tasks"), os.O_WRONLY|unix.O_CLOEXEC, 0)
-			if err != nil {
-				return extra, fmt.Errorf("sandbox: cgroup %s: %w", ctrl, err)
-			}
-			extra = append(extra, f)
-			*task.list = append(*task.list, 4+len(extra))
-		}
-	}
-	return extra, nil
+	return sh.cgs.ver.runFiles(s, cfg, extra, id, gid)
 }
 
 // awaitReady puts the slot's started init in its cgroup, sends it cfg
@@ -599,7 +561,7 @@ func (h *Host) prepare(ctx context.Context, spec Spec) (*shape, *wire.Run, error
 	// clone3, which the seccomp filter refuses (it cannot see clone3's
 	// flags): the restricted parent (inside/exec.go) is forked first, and
 	// restricts itself.
-	cfg.Direct = (cgs == nil || cgs.version != 2) && !bindsInit(cfg.Rlimits)
+	cfg.Direct = (cgs == nil || !cgs.ver.forksIntoRun()) && !bindsInit(cfg.Rlimits)
 	run := &wire.Run{Path: cfg.Path, Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env}
 	cfg.Path, cfg.Argv, cfg.Dir, cfg.Env = "", nil, "", nil
 	sh := &shape{cfg: *cfg, limits: spec.Limits, cgs: cgs, pool: h.pool, level: level}

@@ -285,7 +285,7 @@ func TestForkBombSparesInit(t *testing.T) {
 		t.Fatal("the program ran in no reusable sandbox with cgroups")
 	}
 	pidsDir := s.run.dirs["pids"]
-	if s.run.sys.version == 2 {
+	if s.run.sys.version() == 2 {
 		pidsDir = s.run.dirs[""]
 	}
 	tasks := func() int64 {
@@ -362,11 +362,11 @@ func TestCloseLeavesNoCgroup(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCloseHelper$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "SANDBOX_CLOSE_HELPER=1")
 	var dirs []string
-	if s := h.mustCgroups(); s.version == 2 {
+	if s := h.mustCgroups(); s.version() == 2 {
 		// On cgroup v2 a judge makes its sandboxes' cgroups only in a
 		// cgroup where it is alone: the helper starts in one of its own,
 		// beside this judge's sandboxes.
-		own := filepath.Join(s.v2, fmt.Sprintf("judge-close-helper-%d", os.Getpid()))
+		own := filepath.Join(s.ver.(cgroupV2).base, fmt.Sprintf("judge-close-helper-%d", os.Getpid()))
 		if err := os.Mkdir(own, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -392,8 +392,8 @@ func TestCloseLeavesNoCgroup(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	pid := cmd.Process.Pid
-	if s := h.mustCgroups(); s.version != 2 {
-		for _, d := range s.v1 {
+	if s := h.mustCgroups(); s.version() == 1 {
+		for _, d := range s.ver.(cgroupV1).base {
 			dirs = append(dirs, d)
 		}
 	}

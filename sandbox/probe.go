@@ -66,12 +66,7 @@ func (h *Host) runProbe(ctx context.Context) (*Report, error) {
 		return nil, err
 	}
 	r.cg = cg
-	where := func(ctrl string) string {
-		if cg.version == 2 {
-			return "cgroup v2 in " + cg.v2
-		}
-		return "cgroup v1 in " + cg.v1[ctrl]
-	}
+	where := func(ctrl string) string { return cg.ver.where(ctrl) }
 	cgAdvice := "run the judge as root, or in a delegated cgroup v2 subtree: systemd-run --user --scope -p Delegate=yes judge ...; without it memory is bounded by RLIMIT_DATA and processes by RLIMIT_NPROC"
 	if cg.pureV2 {
 		cgAdvice = v2Advice(h.bus)
@@ -109,7 +104,7 @@ func (h *Host) runProbe(ctx context.Context) (*Report, error) {
 	switch {
 	case !cg.freezer:
 		r.Checks[len(r.Checks)-2].Detail = "frozen with SIGSTOP instead (" + r.Checks[len(r.Checks)-2].Detail + ")"
-	case cg.version == 1:
+	case cg.version() == 1:
 		r.Checks[len(r.Checks)-2].Detail = "present (" + where("freezer") + "), not used: " + stopped + "; it costs 2 µs where the v1 freezer costs 0.2 ms"
 	default:
 		r.Checks[len(r.Checks)-2].Detail = "present (" + where("freezer") + "): " + stopped + "; cgroup.freeze freezes programs at level basic, which has no PID namespace"
@@ -232,7 +227,7 @@ func describe(level Level, r *Report, cg *cgroupSys) string {
 	if level.rank() >= Namespaces.rank() {
 		parts = append(parts, "namespaces (user, pid, mount, net, ipc, uts)")
 	}
-	if cg != nil && (level == Full || level == Basic) && cg.version > 0 {
+	if cg != nil && (level == Full || level == Basic) && cg.version() > 0 {
 		var ctrls []string
 		for _, c := range []struct {
 			name string
@@ -242,7 +237,7 @@ func describe(level Level, r *Report, cg *cgroupSys) string {
 				ctrls = append(ctrls, c.name)
 			}
 		}
-		parts = append(parts, fmt.Sprintf("cgroup v%d (%s)", cg.version, strings.Join(ctrls, ", ")))
+		parts = append(parts, fmt.Sprintf("cgroup v%d (%s)", cg.version(), strings.Join(ctrls, ", ")))
 	} else {
 		parts = append(parts, "rlimits")
 	}
@@ -296,7 +291,7 @@ func (r *Report) starts(cg *cgroupSys) string {
 	case cg.scope != "":
 		shell = fmt.Sprintf("%s: it asks %s for a delegated scope of its own (this judge got %s)", with, who, cg.scope)
 		run = fmt.Sprintf("%s: the scope it is started in is its own", with)
-	case cg.version == 2:
+	case cg.version() == 2:
 		if err := systemdReachable(addrs); err != nil {
 			shell = fmt.Sprintf("%s, unless its cgroup is delegated to it and its own: it cannot ask %s for a scope: %v", without, who, err)
 		} else {

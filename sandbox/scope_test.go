@@ -364,16 +364,16 @@ func TestProbeStarts(t *testing.T) {
 		cg   *cgroupSys
 		want []string
 	}{
-		{"scope", &cgroupSys{version: 2, memory: true, pids: true, pureV2: true, scope: "judge-42.scope"}, []string{
+		{"scope", &cgroupSys{ver: cgroupV2{}, memory: true, pids: true, pureV2: true, scope: "judge-42.scope"}, []string{
 			"  from a shell, a script or make:  full: it asks systemd's user manager (systemd --user) for a delegated scope of its own (this judge got judge-42.scope)\n",
 			"  with " + run + ":  full: the scope it is started in is its own\n"}},
 		{"no-scope", &cgroupSys{pureV2: true, scopeErr: errors.New("no scope of its own from systemd's user manager (systemd --user): no D-Bus connection to it")}, []string{
 			"  from a shell, a script or make:  namespaces: no scope of its own from systemd's user manager (systemd --user): no D-Bus connection to it\n",
 			"  with " + run + ":  namespaces as well: systemd-run asks the same manager\n"}},
-		{"own-cgroup", &cgroupSys{version: 2, memory: true, pids: true, pureV2: true}, []string{
+		{"own-cgroup", &cgroupSys{ver: cgroupV2{}, memory: true, pids: true, pureV2: true}, []string{
 			"  from a shell, a script or make:  namespaces, unless its cgroup is delegated to it and its own: it cannot ask systemd's user manager (systemd --user) for a scope: no D-Bus connection to it",
 			"  with " + run + ":  full: the judge alone in its delegated scope (as now)\n"}},
-		{"v1", &cgroupSys{version: 1, memory: true, pids: true}, []string{
+		{"v1", &cgroupSys{ver: cgroupV1{}, memory: true, pids: true}, []string{
 			"however the judge is started (from a shell, a script, make or systemd-run): full; cgroups are delegated on cgroup v2 only\n"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
