@@ -39,7 +39,7 @@ const (
 	// Basic has no namespaces: rlimits, Landlock and seccomp (and cgroups
 	// where the machine has them), a private temporary directory whose
 	// size the judge enforces, no view of other processes in /proc where
-	// Landlock works. Level.Notice says what it lacks.
+	// Landlock works. Report.Notice says what it lacks.
 	Basic Level = "basic"
 	// None is no sandbox at all: a process group and rlimits (on
 	// Windows, a job object). For debugging only, and the only level

@@ -18,7 +18,7 @@ const Sandboxed = false
 
 // Off Linux there is no sandbox: namespaces, cgroups, Landlock and
 // seccomp are Linux's. Programs run at level None whatever level is
-// asked for (Level.Notice says so), so that bots can be tried on macOS
+// asked for (Report.Notice says so), so that bots can be tried on macOS
 // and Windows before they are submitted to a judge on Linux.
 
 // Report says what protection this machine gives sandboxed programs.

@@ -19,7 +19,7 @@ func TestMain(m *testing.M) { judgetest.Main(m) }
 func run(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := (&Main{Stdout: &out, Stderr: &errb}).Run(context.Background(), args)
+	code := (&Main{Stdout: &out, Stderr: &errb, Host: judgetest.Host()}).Run(context.Background(), args)
 	return code, out.String(), errb.String()
 }
 

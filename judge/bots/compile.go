@@ -668,7 +668,7 @@ func cacheDirs(env map[string]string, cache string) ([]string, error) {
 // the cache writable. A compiler that fails, or that goes over a limit,
 // gives a *CompileError with the tail of its output, its paths made
 // relative to src (relMessage). Once it returns every process of the
-// compile has ended (procbot.RunTool), or the error is procbot.ErrToolAlive.
+// compile has ended (procbot.Host.RunTool), or the error is procbot.ErrToolAlive.
 func (l *Languages) runCompiler(ctx context.Context, argv []string, work, cache string, env map[string]string, lim CompileLimits) (string, error) {
 	src, out := filepath.Join(work, "src"), filepath.Join(work, "out")
 	shared, err := cacheDirs(env, cache)
