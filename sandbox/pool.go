@@ -111,11 +111,12 @@ type slotPool struct {
 	building map[string]int
 	builds   sync.WaitGroup // the slots being built in the background
 	closed   bool           // Close was called: no slot is kept
+	closing  chan struct{}  // closed by Close: the builds in the background end
 	fault    error          // Options.SlotFault
 }
 
 func newSlotPool(fault error) *slotPool {
-	return &slotPool{idle: map[string][]*slot{}, building: map[string]int{}, fault: fault}
+	return &slotPool{idle: map[string][]*slot{}, building: map[string]int{}, closing: make(chan struct{}), fault: fault}
 }
 
 // shape is what a slot is built for.
@@ -263,7 +264,17 @@ func (pl *slotPool) refill(sh *shape) {
 	pl.mu.Unlock()
 	go func() {
 		defer pl.builds.Done()
-		s, err := buildSlot(context.Background(), sh)
+		// The build ends when the Host is closed: no one waits for it.
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			select {
+			case <-pl.closing:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		s, err := buildSlot(ctx, sh)
 		pl.mu.Lock()
 		pl.building[sh.key]--
 		pl.mu.Unlock()
@@ -292,14 +303,17 @@ func (h *Host) ReleaseIdle() {
 }
 
 // Close ends every sandbox kept ready for reuse and removes their
-// cgroups, waiting for those being built; from then on, a sandbox is
+// cgroups, ending those being built and waiting for them; from then on, a sandbox is
 // ended with its program. A program that is done with its Host closes
 // it before it exits: the inits of ready sandboxes die with the program
 // that started them, but their cgroups would stay until the next judge
 // removed them. Other Hosts' sandboxes are not touched.
 func (h *Host) Close() {
 	h.pool.mu.Lock()
-	h.pool.closed = true
+	if !h.pool.closed {
+		h.pool.closed = true
+		close(h.pool.closing)
+	}
 	h.pool.mu.Unlock()
 	h.pool.builds.Wait()
 	h.ReleaseIdle()
