@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -319,4 +320,139 @@ func TestOneResolver(t *testing.T) {
 	if n < 3 {
 		t.Errorf("only %d files that import a resolver's package checked", n)
 	}
+}
+// TestNoProcessStateInSandbox: the sandbox and the process players keep
+// their state in values made once and passed down (sandbox.Host,
+// procbot.Host), never in package variables, so that tests may run in
+// parallel and a program owns what it made. Every package-level var of
+// their sources (all systems' files, tests aside) is a sentinel error, a
+// sync.Pool, a blank assertion (var _ I = T{}), or listed below with
+// the reason it may be one: read-only tables, and process-level setup
+// that is the same for every Host.
+func TestNoProcessStateInSandbox(t *testing.T) {
+	allowed := map[string]string{
+		// Read-only tables.
+		"sandbox.basicProc":     "the /proc paths level basic shows",
+		"sandbox.v2Controllers": "the controllers cgroup v2 sandboxes need",
+		"sandbox.initEnv":       "the environment of every sandbox's init",
+		"sandbox.initCaps":      "the capabilities the init keeps",
+		"sandbox.ptyCheck":      "doctor's pty line off Linux",
+		"sandbox.DefaultLimits": "the limits of a bot, copied by whoever uses them",
+		"sandbox.CompileLimits": "the limits of a compiler, copied by whoever uses them",
+		"inside.devices":        "the devices a sandbox shows",
+		"inside.selfOnly":       "seccomp: calls allowed on the caller only",
+		"inside.commonDenied":   "seccomp: the calls denied on every architecture",
+		"inside.deniedSyscalls": "seccomp: the calls denied on this architecture",
+		"inside.writeCalls":     "the system calls that write, for the stopper",
+		"inside.traceDirs":      "where programs leave traces",
+		"kernel.rlimitNames":    "the names of the resource limits",
+		"wire.SystemDirs":       "the system directories every sandbox shows",
+		"procbot.SystemEnv":     "the variables of the system kept in a bot's environment",
+		"procbot.interpreters":  "the interpreters of scripts",
+		"procbot.sources":       "the source files' extensions",
+		"procbot.javaComment":   "a compiled regular expression",
+		"procbot.javaPackage":   "a compiled regular expression",
+		"procbot.javaClassRe":   "a compiled regular expression",
+		"procbot.javaMain":      "a compiled regular expression",
+		"procbot.stdbufPaths":   "where distributions install libstdbuf",
+		"procbot.DefaultLimits": "sandbox.DefaultLimits, for the judge's packages",
+		"procbot.CompileLimits": "sandbox.CompileLimits, for the judge's packages",
+		// Process-level setup, the same for every Host.
+		"sandbox.initCalled":   "whether main called sandbox.Init: set once, first thing, before any Host",
+		"inside.computing":     "the init's own measure of its machine, in the init's process (a fresh one)",
+		"inside.computingOnce": "guards inside.computing",
+		"procbot.lineOnce":     "guards procbot.lineSet",
+		"procbot.lineSet":      "the machine's libstdbuf and the one Ruby file every bot's RUBYOPT names, found and written once a process",
+	}
+	root := judgetest.Root(t)
+	seen := map[string]bool{}
+	for _, dir := range []string{"sandbox", "judge/procbot"} {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return nil
+			}
+			fset := token.NewFileSet()
+			file, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				return err
+			}
+			for _, decl := range file.Decls {
+				g, ok := decl.(*ast.GenDecl)
+				if !ok || g.Tok != token.VAR {
+					continue
+				}
+				for _, spec := range g.Specs {
+					vs := spec.(*ast.ValueSpec)
+					for i, name := range vs.Names {
+						key := file.Name.Name + "." + name.Name
+						var value ast.Expr
+						if i < len(vs.Values) {
+							value = vs.Values[i]
+						}
+						switch {
+						case name.Name == "_", sentinelError(name.Name, value), syncPool(vs.Type, value):
+						case allowed[key] != "":
+							seen[key] = true
+						default:
+							t.Errorf("%s: package variable %s: keep it in a Host (or, if it is a read-only table, list it here with why)", fset.Position(name.Pos()), key)
+						}
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for key := range allowed {
+		if !seen[key] {
+			t.Errorf("%s is allowed but is no package variable: remove it from the list", key)
+		}
+	}
+}
+
+// sentinelError says whether a package variable named name with value
+// value is a sentinel error: ErrX (or errX) = errors.New(…),
+// fmt.Errorf(…) or another package's sentinel.
+func sentinelError(name string, value ast.Expr) bool {
+	if !strings.HasPrefix(name, "Err") && !strings.HasPrefix(name, "err") || value == nil {
+		return false
+	}
+	switch v := value.(type) {
+	case *ast.CallExpr:
+		sel, ok := v.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		pkg, ok := sel.X.(*ast.Ident)
+		return ok && (pkg.Name == "errors" && sel.Sel.Name == "New" || pkg.Name == "fmt" && sel.Sel.Name == "Errorf")
+	case *ast.SelectorExpr:
+		return strings.HasPrefix(v.Sel.Name, "Err")
+	}
+	return false
+}
+
+// syncPool says whether a package variable of type typ (nil when not
+// written) and value value is a sync.Pool.
+func syncPool(typ, value ast.Expr) bool {
+	isPool := func(e ast.Expr) bool {
+		sel, ok := e.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		pkg, ok := sel.X.(*ast.Ident)
+		return ok && pkg.Name == "sync" && sel.Sel.Name == "Pool"
+	}
+	if typ != nil {
+		return isPool(typ)
+	}
+	lit, ok := value.(*ast.CompositeLit)
+	return ok && isPool(lit.Type)
 }

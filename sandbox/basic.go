@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -37,16 +36,14 @@ func basicTmpRoot() string {
 	return filepath.Join(os.TempDir(), fmt.Sprintf("judge-basic-%d", os.Geteuid()))
 }
 
-var sweepOnce sync.Once
-
 // makeBasicTmp makes a private temporary directory for one program,
-// after removing those of judges that are gone.
-func makeBasicTmp() (string, error) {
+// after removing, the first time, those of judges that are gone.
+func (h *Host) makeBasicTmp() (string, error) {
 	root := basicTmpRoot()
 	if err := os.MkdirAll(root, 0o711); err != nil {
 		return "", err
 	}
-	sweepOnce.Do(func() { sweepBasicTmp(root) })
+	h.sweepOnce.Do(func() { sweepBasicTmp(root) })
 	return os.MkdirTemp(root, fmt.Sprintf("%d-%d-", os.Getpid(), startTime(os.Getpid())))
 }
 
@@ -199,9 +196,9 @@ func descendants(pid int) []int {
 }
 
 // Notice is one line to print when programs run at level l, saying what
-// the level lacks on this machine, or "" when there is nothing to say
-// (Auto, Full, Namespaces).
-func (l Level) Notice() string {
+// the level lacks on the machine r describes, or "" when there is nothing
+// to say (Auto, Full, Namespaces).
+func (r *Report) Notice(l Level) string {
 	switch l {
 	case None:
 		return "NO SANDBOX: the bots run as you, with your files, network and limits; use this only to debug bots you trust"
@@ -209,7 +206,6 @@ func (l Level) Notice() string {
 	default:
 		return ""
 	}
-	r := probe()
 	var lacks []string
 	lacks = append(lacks, "no namespaces (the bots share the host's network, IPC and file system view)")
 	if r.landlock == 0 {
@@ -220,7 +216,7 @@ func (l Level) Notice() string {
 	if !r.seccomp {
 		lacks = append(lacks, "no seccomp filter")
 	}
-	if cg := cgroups(); !cg.memory {
+	if cg := r.cg; cg == nil || !cg.memory {
 		lacks = append(lacks, "no memory cgroup (memory bounded by RLIMIT_DATA only)")
 	}
 	lacks = append(lacks, "tmp is a directory of the host's, its size checked every 50 ms rather than enforced by a file system")

@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"fmt"
+	"judge/sandbox/sandboxtest"
 	"net"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 // TestBasicTmpSweep: the temporary directories of judges that are gone
 // are removed; those of a running judge are not.
 func TestBasicTmpSweep(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	mine := filepath.Join(root, fmt.Sprintf("%d-%d-abc", os.Getpid(), startTime(os.Getpid())))
 	gone := filepath.Join(root, fmt.Sprintf("%d-%d-abc", os.Getpid(), startTime(os.Getpid())+1)) // a reused pid
@@ -43,9 +45,10 @@ func TestBasicTmpSweep(t *testing.T) {
 }
 
 func TestNotice(t *testing.T) {
+	t.Parallel()
 	for l, want := range map[Level]string{Full: "", Namespaces: "", Auto: "", Basic: "sandbox level basic: ", None: "NO SANDBOX"} {
-		if got := l.Notice(); !strings.HasPrefix(got, want) || (want == "") != (got == "") || strings.Contains(got, "\n") {
-			t.Errorf("%q.Notice() = %q, want one line starting %q", l, got, want)
+		if got := testHost.Probe().Notice(l); !strings.HasPrefix(got, want) || (want == "") != (got == "") || strings.Contains(got, "\n") {
+			t.Errorf("Notice(%q) = %q, want one line starting %q", l, got, want)
 		}
 	}
 }
@@ -57,9 +60,10 @@ func TestNotice(t *testing.T) {
 // only from ABI 3), and cannot signal every process or a process group;
 // socket pairs work, and it may signal its own group.
 func TestBasicShared(t *testing.T) {
+	t.Parallel()
 	available(t, Basic)
-	if !Probe().seccomp {
-		t.Skip("no seccomp filter on this machine: at level basic, bots reach the host's unix sockets and signal every process of their user (docs/sandbox.md)")
+	if !testHost.Probe().seccomp {
+		sandboxtest.SkipLevel(t, "no seccomp filter on this machine: at level basic, bots reach the host's unix sockets and signal every process of their user (docs/sandbox.md)")
 	}
 	argv, dir := build(t, "shared.c")
 	name := fmt.Sprintf("judge-basic-sockets-%d-%d", os.Getpid(), time.Now().UnixNano())

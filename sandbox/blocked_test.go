@@ -11,6 +11,7 @@ import (
 
 // TestReadsStdin reads syscall files of /proc as the kernel writes them.
 func TestReadsStdin(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		file string
 		want bool

@@ -5,8 +5,10 @@ package sandbox
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,11 +27,7 @@ const initThreads = 32
 // cgroupSys is what the machine's cgroups offer this process: where the
 // cgroups of sandboxes are made, and which controllers they have.
 type cgroupSys struct {
-	version int    // 2, 1, or 0 for none
-	v2      string // v2: the directory that holds the sandboxes' cgroups
-	v1      map[string]string
-	// v1: controller (memory, pids, freezer, cpuacct) → directory that
-	// holds the sandboxes' cgroups
+	ver cgroupVersion // v1 or v2, nil for none
 
 	memory, pids, freezer, cpu bool
 	notes                      []string // why something is missing, for doctor
@@ -38,6 +36,12 @@ type cgroupSys struct {
 	pureV2   bool
 	scope    string // the scope systemd made for the judge, or ""
 	scopeErr error  // why the judge asked systemd for a scope and got none
+
+	// The sandboxes' cgroups are named after the judge's pid, the Host
+	// (tag: several in one process make cgroups side by side) and a
+	// count of those it made.
+	tag uint32
+	seq atomic.Int64
 }
 
 // v2Controllers are the controllers the sandboxes' cgroups need on v2.
@@ -47,16 +51,21 @@ var v2Controllers = []string{"memory", "pids"}
 // into, beside its sandboxes' cgroups.
 const leafName = "supervisor"
 
-var (
-	cgOnce sync.Once
-	cgSys  *cgroupSys
-	cgSeq  atomic.Int64
-)
-
-// cgroups finds, once, the cgroups this process may use.
-func cgroups() *cgroupSys {
-	cgOnce.Do(func() { cgSys = findCgroups() })
-	return cgSys
+// cgroups finds, once per Host, the cgroups this process may use. When
+// ctx ends while it asks systemd for a scope, it returns ctx's error and
+// finds them again the next time.
+func (h *Host) cgroups(ctx context.Context) (*cgroupSys, error) {
+	h.cgMu.Lock()
+	defer h.cgMu.Unlock()
+	if h.cg != nil {
+		return h.cg, nil
+	}
+	s := findCgroups(ctx, h.bus)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sandbox: finding the cgroups: %w", err)
+	}
+	h.cg = s
+	return s, nil
 }
 
 // mountInfo is one cgroup file system mount.
@@ -150,8 +159,10 @@ func dirOf(m mountInfo, path string) string {
 	return filepath.Join(m.point, rel)
 }
 
-func findCgroups() *cgroupSys {
-	s := &cgroupSys{}
+// findCgroups finds the cgroups this process may use, asking whom bus
+// names for a scope where it needs one.
+func findCgroups(ctx context.Context, bus func() (string, []busAddr)) *cgroupSys {
+	s := &cgroupSys{tag: rand.Uint32()}
 	mounts := cgroupMounts()
 	own := ownCgroups()
 	if len(mounts) == 0 || own == nil {
@@ -167,20 +178,20 @@ func findCgroups() *cgroupSys {
 			continue
 		}
 		s.pureV2 = !v1Has(mounts, "memory") && offers(m.point, v2Controllers)
-		dir, scope, notes, err := useV2(m, p, os.Getpid(), v2Controllers, s.pureV2)
+		dir, scope, notes, err := useV2(ctx, bus, m, p, os.Getpid(), v2Controllers, s.pureV2)
 		s.notes = append(s.notes, notes...)
 		if err != nil {
 			s.scopeErr = err
 			break
 		}
-		s.version, s.v2, s.scope = 2, dir, scope
+		s.ver, s.scope = cgroupV2{base: dir, pids: true}, scope
 		s.memory, s.pids, s.cpu = true, true, true
 		s.freezer = true // cgroup.freeze, in every non-root v2 cgroup (level Basic's)
 		cleanStale(dir)
 		return s
 	}
 	// A hybrid or v1 host: the v1 controllers, each where this process is.
-	s.v1 = map[string]string{}
+	v1 := map[string]string{}
 	for _, ctrl := range []string{"memory", "pids", "freezer", "cpuacct"} {
 		var found bool
 		for _, m := range mounts {
@@ -197,7 +208,7 @@ func findCgroups() *cgroupSys {
 				s.notes = append(s.notes, fmt.Sprintf("cgroup v1 %s: %s is not writable (%v)", ctrl, dir, err))
 				continue
 			}
-			s.v1[ctrl] = dir
+			v1[ctrl] = dir
 			cleanStale(dir)
 			break
 		}
@@ -205,12 +216,12 @@ func findCgroups() *cgroupSys {
 			s.notes = append(s.notes, fmt.Sprintf("cgroup v1 %s: not mounted", ctrl))
 		}
 	}
-	_, s.memory = s.v1["memory"]
-	_, s.pids = s.v1["pids"]
-	_, s.freezer = s.v1["freezer"]
-	_, s.cpu = s.v1["cpuacct"]
-	if len(s.v1) > 0 {
-		s.version = 1
+	_, s.memory = v1["memory"]
+	_, s.pids = v1["pids"]
+	_, s.freezer = v1["freezer"]
+	_, s.cpu = v1["cpuacct"]
+	if len(v1) > 0 {
+		s.ver = cgroupV1{base: v1}
 	}
 	return s
 }
@@ -218,10 +229,11 @@ func findCgroups() *cgroupSys {
 // useV2 finds where process pid, the judge, in cgroup own of the v2
 // mount m, makes its sandboxes' cgroups, with controllers ctrls: its own
 // cgroup (setupV2), or where that cannot be and ask says so, a scope of
-// its own from systemd (ownScope). It returns the directory, the scope
-// made or "", and notes for doctor; err when neither works, after which
-// nothing the attempts made is left.
-func useV2(m mountInfo, own string, pid int, ctrls []string, ask bool) (dir, scope string, notes []string, err error) {
+// its own from systemd, reached as bus says (ownScope). It returns the
+// directory, the scope made or "", and notes for doctor; err when
+// neither works (or ctx ended), after which nothing the attempts made is
+// left.
+func useV2(ctx context.Context, bus func() (string, []busAddr), m mountInfo, own string, pid int, ctrls []string, ask bool) (dir, scope string, notes []string, err error) {
 	dir, err = setupV2(dirOf(m, own), pid, ctrls, own == "/")
 	if err == nil {
 		return dir, "", nil, nil
@@ -230,8 +242,8 @@ func useV2(m mountInfo, own string, pid int, ctrls []string, ask bool) (dir, sco
 	if !ask {
 		return "", "", notes, err
 	}
-	who, _ := systemdBus()
-	dir, scope, serr := ownScope(m, own, pid, ctrls)
+	who, addrs := bus()
+	dir, scope, serr := ownScope(ctx, addrs, m, own, pid, ctrls)
 	if serr != nil {
 		err = fmt.Errorf("no scope of its own from %s: %w", who, serr)
 		return "", "", append(notes, err.Error()), err
@@ -362,6 +374,14 @@ func cleanStale(dir string) {
 	}
 }
 
+// version is the cgroups' version, 1 or 2, or 0 for none: for reports.
+func (s *cgroupSys) version() int {
+	if s.ver == nil {
+		return 0
+	}
+	return s.ver.number()
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -478,16 +498,8 @@ func (s *cgroupSys) create(l Limits) (*cgroup, error) {
 // named is a new sandbox's cgroup, named but not made: a directory per
 // v1 controller, or one on v2.
 func (s *cgroupSys) named() *cgroup {
-	name := fmt.Sprintf("judge-sb-%d-%d", os.Getpid(), cgSeq.Add(1))
-	c := &cgroup{sys: s, dirs: map[string]string{}}
-	if s.version == 2 {
-		c.dirs[""] = filepath.Join(s.v2, name)
-	} else {
-		for ctrl, base := range s.v1 {
-			c.dirs[ctrl] = filepath.Join(base, name)
-		}
-	}
-	return c
+	name := fmt.Sprintf("judge-sb-%d-%08x-%d", os.Getpid(), s.tag, s.seq.Add(1))
+	return &cgroup{sys: s, dirs: s.ver.dirs(name)}
 }
 
 // createSlot makes the cgroups of a reusable sandbox (pool.go): top, the
@@ -512,15 +524,8 @@ func (s *cgroupSys) createSlot(l Limits, procs int) (top, init, run *cgroup, err
 	if err := top.mkdir(); err != nil {
 		return fail(err)
 	}
-	init = top
-	if s.version == 2 {
-		if err := os.WriteFile(filepath.Join(top.dirs[""], "cgroup.subtree_control"), []byte("+memory +pids"), 0); err != nil {
-			return fail(err)
-		}
-		init = top.sub("init")
-		if err := init.mkdir(); err != nil {
-			return fail(err)
-		}
+	if init, err = s.ver.initOf(top); err != nil {
+		return fail(err)
 	}
 	run = top.sub("run")
 	if err := run.mkdir(); err != nil {
@@ -561,50 +566,15 @@ func (c *cgroup) limitMemory(n int64) error {
 	if n <= 0 {
 		return nil
 	}
-	if c.sys.version == 2 {
-		d := c.dirs[""]
-		if err := writeFile(filepath.Join(d, "memory.max"), n); err != nil {
-			return err
-		}
-		_ = writeFile(filepath.Join(d, "memory.swap.max"), 0)
-		return nil
-	}
-	d, ok := c.dirs["memory"]
-	if !ok {
-		return nil
-	}
-	if err := writeFile(filepath.Join(d, "memory.limit_in_bytes"), n); err != nil {
-		return err
-	}
-	_ = writeFile(filepath.Join(d, "memory.memsw.limit_in_bytes"), n)
-	return nil
+	return c.sys.ver.limitMemory(c, n)
 }
 
 // setPids limits the cgroup to n tasks.
-func (c *cgroup) setPids(n int) error {
-	d, ok := c.dirs["pids"]
-	if c.sys.version == 2 {
-		d, ok = c.dirs[""], true
-	}
-	if !ok {
-		return nil
-	}
-	return writeFile(filepath.Join(d, "pids.max"), int64(n))
-}
+func (c *cgroup) setPids(n int) error { return c.sys.ver.setPids(c, n) }
 
 // tasks is the number of tasks in the cgroup (pids.current), where the
 // pids controller tells it.
-func (c *cgroup) tasks() (int64, bool) {
-	d, ok := c.dirs["pids"]
-	if c.sys.version == 2 {
-		d, ok = c.dirs[""], c.sys.pids
-	}
-	if !ok {
-		return 0, false
-	}
-	n, err := c.readIntAt(filepath.Join(d, "pids.current"))
-	return n, err == nil
-}
+func (c *cgroup) tasks() (int64, bool) { return c.sys.ver.tasks(c) }
 
 // attach moves process pid (all its threads) into the cgroup.
 func (c *cgroup) attach(pid int) error {
@@ -622,40 +592,12 @@ func (c *cgroup) attach(pid int) error {
 // init instead (inside/stop.go), and it freezes only level Basic's
 // programs on v2 (isolated.freeze). Thawing is part of every kill: on
 // v1, frozen processes die only once thawed.
-func (c *cgroup) freeze(on bool) error {
-	if c.sys.version == 2 {
-		v := "0"
-		if on {
-			v = "1"
-		}
-		return os.WriteFile(filepath.Join(c.dirs[""], "cgroup.freeze"), []byte(v), 0)
-	}
-	d, ok := c.dirs["freezer"]
-	if !ok {
-		return nil
-	}
-	v := "THAWED"
-	if on {
-		v = "FROZEN"
-	}
-	return os.WriteFile(filepath.Join(d, "freezer.state"), []byte(v), 0)
-}
+func (c *cgroup) freeze(on bool) error { return c.sys.ver.freeze(c, on) }
 
 // cpu is the CPU time used by the cgroup's processes (cpu.stat's
 // usage_usec on v2, cpuacct.usage on v1), read through a file kept open
 // (readAt): it is read twice a turn of every bot.
-func (c *cgroup) cpu() (time.Duration, error) {
-	if c.sys.version == 2 {
-		v, err := c.readKeyAt(filepath.Join(c.dirs[""], "cpu.stat"), "usage_usec")
-		return time.Duration(v) * time.Microsecond, err
-	}
-	d, ok := c.dirs["cpuacct"]
-	if !ok {
-		return 0, errors.New("no cpuacct controller")
-	}
-	v, err := c.readIntAt(filepath.Join(d, "cpuacct.usage"))
-	return time.Duration(v), err
-}
+func (c *cgroup) cpu() (time.Duration, error) { return c.sys.ver.cpu(c) }
 
 // closeFiles closes the files the cgroup keeps open.
 func (c *cgroup) closeFiles() {
@@ -668,29 +610,10 @@ func (c *cgroup) closeFiles() {
 }
 
 // oom reports whether the OOM killer acted in the cgroup.
-func (c *cgroup) oom() bool {
-	if c.sys.version == 2 {
-		n, _ := readKey(filepath.Join(c.dirs[""], "memory.events"), "oom_kill")
-		return n > 0
-	}
-	d, ok := c.dirs["memory"]
-	if !ok {
-		return false
-	}
-	n, _ := readKey(filepath.Join(d, "memory.oom_control"), "oom_kill")
-	return n > 0
-}
+func (c *cgroup) oom() bool { return c.sys.ver.oom(c) }
 
 // oomKills counts the OOM killer's kills in the cgroup.
-func (c *cgroup) oomKills() int64 {
-	var n int64
-	if c.sys.version == 2 {
-		n, _ = c.readKeyAt(filepath.Join(c.dirs[""], "memory.events"), "oom_kill")
-	} else if d, ok := c.dirs["memory"]; ok {
-		n, _ = c.readKeyAt(filepath.Join(d, "memory.oom_control"), "oom_kill")
-	}
-	return n
-}
+func (c *cgroup) oomKills() int64 { return c.sys.ver.oomKills(c) }
 
 // resetPeak starts the peak of memory used afresh, for the program about
 // to start: on v1 through memory.max_usage_in_bytes; on v2 by a write to
@@ -698,27 +621,7 @@ func (c *cgroup) oomKills() int64 {
 // through which peak then reads it. Where v2 cannot reset it, the peak
 // is the cgroup's since it was made, which is a program's own only for
 // the first program in it.
-func (c *cgroup) resetPeak() {
-	if c.sys.version == 2 {
-		c.filesMu.Lock()
-		defer c.filesMu.Unlock()
-		c.started++
-		c.peakReset = false
-		if c.peakFixed {
-			return
-		}
-		fd, err := c.kept(peakResetKey, filepath.Join(c.dirs[""], "memory.peak"), unix.O_RDWR)
-		if err == nil {
-			_, err = unix.Pwrite(fd, []byte("reset\n"), 0)
-		}
-		c.peakReset = err == nil
-		c.peakFixed = err != nil
-		return
-	}
-	if d, ok := c.dirs["memory"]; ok {
-		_ = c.writeAt(filepath.Join(d, "memory.max_usage_in_bytes"), 0)
-	}
-}
+func (c *cgroup) resetPeak() { c.sys.ver.resetPeak(c) }
 
 // peakResetKey keeps the descriptor through which v2's memory.peak is
 // reset and read (resetPeak).
@@ -726,47 +629,10 @@ const peakResetKey = "memory.peak (reset)"
 
 // peak is the most memory the cgroup used since resetPeak (or since it
 // was made, where resetPeak was never called), or 0 when unknown.
-func (c *cgroup) peak() int64 {
-	if c.sys.version == 2 {
-		var buf [64]byte
-		path := filepath.Join(c.dirs[""], "memory.peak")
-		c.filesMu.Lock()
-		defer c.filesMu.Unlock()
-		var b []byte
-		var err error
-		switch {
-		case c.peakReset:
-			b, err = c.readKept(peakResetKey, path, unix.O_RDWR, buf[:])
-		case c.started > 1:
-			return 0 // the peak of earlier programs, maybe
-		default:
-			b, err = c.readKept(path, path, unix.O_RDONLY, buf[:])
-		}
-		if err != nil {
-			return 0
-		}
-		n, _ := parseInt(b)
-		return n
-	}
-	if d, ok := c.dirs["memory"]; ok {
-		n, _ := c.readIntAt(filepath.Join(d, "memory.max_usage_in_bytes"))
-		return n
-	}
-	return 0
-}
+func (c *cgroup) peak() int64 { return c.sys.ver.peak(c) }
 
 // procsDir is a directory whose cgroup.procs lists every process.
-func (c *cgroup) procsDir() string {
-	if c.sys.version == 2 {
-		return c.dirs[""]
-	}
-	for _, ctrl := range []string{"pids", "freezer", "memory", "cpuacct"} {
-		if d, ok := c.dirs[ctrl]; ok {
-			return d
-		}
-	}
-	return ""
-}
+func (c *cgroup) procsDir() string { return c.sys.ver.procsDir(c) }
 
 // pids lists the processes in the cgroup.
 func (c *cgroup) pidList() []int {
@@ -785,10 +651,8 @@ func (c *cgroup) pidList() []int {
 
 // killAll kills every process in the cgroup.
 func (c *cgroup) killAll() {
-	if c.sys.version == 2 {
-		if os.WriteFile(filepath.Join(c.dirs[""], "cgroup.kill"), []byte("1"), 0) == nil {
-			return
-		}
+	if c.sys.ver.killAll(c) {
+		return
 	}
 	for i := 0; i < 10; i++ {
 		pids := c.pidList()

@@ -33,6 +33,7 @@ func refParseKey(b []byte, path, key string) (int64, error) {
 // TestParseCgroupFiles reads the files the judge reads every turn and
 // every program, as the kernel writes them.
 func TestParseCgroupFiles(t *testing.T) {
+	t.Parallel()
 	const cpuStat = `usage_usec 2718281
 user_usec 1000000
 system_usec 1718281

@@ -225,11 +225,11 @@ func showNamespaced(cfg *wire.Config, rw []string) {
 }
 
 // protect turns on the Landlock and seccomp the machine has (pr).
-func protect(cfg *wire.Config, pr *Report) {
+func (h *Host) protect(cfg *wire.Config, pr *Report) {
 	if pr.landlock >= 1 {
 		cfg.Landlock = pr.landlock
 	}
-	cfg.Seccomp = pr.seccomp && !noSeccomp
+	cfg.Seccomp = pr.seccomp && !h.opts.NoSeccomp
 }
 
 // bindsInit reports whether one of rs would bind the init too, were it

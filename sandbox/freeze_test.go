@@ -20,11 +20,12 @@ import (
 // TestFreeze checks that a frozen program computes nothing, at every
 // level, and that CPU time is accounted.
 func TestFreeze(t *testing.T) {
+	t.Parallel()
 	argv, dir := build(t, "threads.c")
 	for _, l := range levels {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
-			p, err := Start(Spec{Argv: argv, ReadOnly: []string{dir}, Level: l, Limits: hostileLimits})
+			p, err := testHost.Start(t.Context(), Spec{Argv: argv, ReadOnly: []string{dir}, Level: l, Limits: hostileLimits})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,11 +126,12 @@ func settles(p *Process) bool {
 
 // TestKillFrozen checks that a frozen sandbox still dies at once.
 func TestKillFrozen(t *testing.T) {
+	t.Parallel()
 	argv, dir := build(t, "daemon.c")
 	for _, l := range levels {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
-			p, err := Start(Spec{Argv: argv, ReadOnly: []string{dir}, Level: l, Limits: hostileLimits})
+			p, err := testHost.Start(t.Context(), Spec{Argv: argv, ReadOnly: []string{dir}, Level: l, Limits: hostileLimits})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -158,10 +160,11 @@ func TestKillFrozen(t *testing.T) {
 
 // TestWall checks the wall-clock backstop.
 func TestWall(t *testing.T) {
+	t.Parallel()
 	argv, dir := build(t, "sleep.c")
 	lim := hostileLimits
 	lim.Wall = 200 * time.Millisecond
-	p, err := Start(Spec{Argv: argv, ReadOnly: []string{dir}, Limits: lim})
+	p, err := testHost.Start(t.Context(), Spec{Argv: argv, ReadOnly: []string{dir}, Limits: lim})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,25 +180,26 @@ func TestWall(t *testing.T) {
 
 // TestStartErrors checks that what cannot run is an error of Start.
 func TestStartErrors(t *testing.T) {
-	for _, l := range []Level{Probe().Level, Basic} {
-		if _, err := Start(Spec{Argv: []string{"no-such-program-here"}, Level: l}); err == nil {
+	t.Parallel()
+	for _, l := range []Level{testHost.Probe().Level, Basic} {
+		if _, err := testHost.Start(t.Context(), Spec{Argv: []string{"no-such-program-here"}, Level: l}); err == nil {
 			t.Errorf("%s: starting a missing program: no error", l)
 		}
-		if _, err := Start(Spec{Argv: []string{"/etc/hostname"}, Level: l}); err == nil {
+		if _, err := testHost.Start(t.Context(), Spec{Argv: []string{"/etc/hostname"}, Level: l}); err == nil {
 			t.Errorf("%s: starting a file that is no program: no error", l)
 		}
 	}
-	if _, err := Start(Spec{Argv: []string{"true"}, Level: "bogus"}); err == nil {
+	if _, err := testHost.Start(t.Context(), Spec{Argv: []string{"true"}, Level: "bogus"}); err == nil {
 		t.Error("an unknown level: no error")
 	}
 }
 
-func benchStart(b *testing.B, l Level) {
-	if l.rank() > Probe().Level.rank() {
+func benchStart(b *testing.B, h *Host, l Level) {
+	if l.rank() > h.Probe().Level.rank() {
 		b.Skipf("level %s is not available", l)
 	}
 	for b.Loop() {
-		p, err := Start(Spec{Argv: []string{"/bin/true"}, Level: l, Limits: DefaultLimits})
+		p, err := h.Start(b.Context(), Spec{Argv: []string{"/bin/true"}, Level: l, Limits: DefaultLimits})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -208,16 +212,16 @@ func benchStart(b *testing.B, l Level) {
 // reports the time per program.
 func BenchmarkStart(b *testing.B) {
 	for _, l := range levels {
-		b.Run(string(l), func(b *testing.B) { benchStart(b, l) })
+		b.Run(string(l), func(b *testing.B) { benchStart(b, testHost, l) })
 	}
 	b.Run("full-2-at-once", func(b *testing.B) {
-		if Probe().Level != Full {
+		if testHost.Probe().Level != Full {
 			b.Skip("level full is not available here")
 		}
 		b.SetParallelism(1) // GOMAXPROCS goroutines: 2 on the 2-core machine
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
-				p, err := Start(Spec{Argv: []string{"/bin/true"}, Level: Full, Limits: DefaultLimits})
+				p, err := testHost.Start(b.Context(), Spec{Argv: []string{"/bin/true"}, Level: Full, Limits: DefaultLimits})
 				if err != nil {
 					b.Error(err)
 					return
@@ -233,12 +237,12 @@ func BenchmarkStart(b *testing.B) {
 func BenchmarkQuery(b *testing.B) {
 	for _, l := range levels {
 		b.Run(string(l), func(b *testing.B) {
-			if l.rank() > Probe().Level.rank() {
+			if l.rank() > testHost.Probe().Level.rank() {
 				b.Skipf("level %s is not available", l)
 			}
 			inR, inW, _ := os.Pipe()
 			outR, outW, _ := os.Pipe()
-			p, err := Start(Spec{Argv: []string{"/bin/cat"}, Level: l, Limits: DefaultLimits, Stdin: inR, Stdout: outW})
+			p, err := testHost.Start(b.Context(), Spec{Argv: []string{"/bin/cat"}, Level: l, Limits: DefaultLimits, Stdin: inR, Stdout: outW})
 			inR.Close()
 			outW.Close()
 			if err != nil {
@@ -268,10 +272,10 @@ func BenchmarkQuery(b *testing.B) {
 // kills it at the benchmark's end; it skips levels not available here.
 func sleeper(b *testing.B, l Level) *Process {
 	b.Helper()
-	if l.rank() > Probe().Level.rank() {
+	if l.rank() > testHost.Probe().Level.rank() {
 		b.Skipf("level %s is not available", l)
 	}
-	p, err := Start(Spec{Argv: []string{"/bin/sleep", "1000"}, Level: l, Limits: DefaultLimits})
+	p, err := testHost.Start(b.Context(), Spec{Argv: []string{"/bin/sleep", "1000"}, Level: l, Limits: DefaultLimits})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -304,9 +308,9 @@ func BenchmarkFreezeThaw(b *testing.B) {
 // for every program, as before sandboxes were reused: the two in one run
 // give the ratio.
 func BenchmarkStartUnpooled(b *testing.B) {
-	pooling = false
-	defer func() { pooling = true }()
-	benchStart(b, Full)
+	h := NewHost(Options{NoReuse: true})
+	defer h.Close()
+	benchStart(b, h, Full)
 }
 
 // BenchmarkTurn measures the sandbox's work of one turn of a bot, as the
@@ -340,6 +344,7 @@ func BenchmarkTurn(b *testing.B) {
 // calls: no write may come back short, no line may be torn. It does so
 // in a reused sandbox and in one built for the program ("-unpooled").
 func TestFreezeKeepsWritesWhole(t *testing.T) {
+	t.Parallel()
 	argv, dir := build(t, "bigwrite.c")
 	for _, c := range []struct {
 		l      Level
@@ -352,9 +357,10 @@ func TestFreezeKeepsWritesWhole(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			available(t, l)
+			h := testHost
 			if !c.pooled {
-				pooling = false
-				defer func() { pooling = true }()
+				h = NewHost(Options{NoReuse: true})
+				defer h.Close()
 			}
 			r, w, err := os.Pipe()
 			if err != nil {
@@ -364,7 +370,7 @@ func TestFreezeKeepsWritesWhole(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := Start(Spec{Argv: argv, ReadOnly: []string{dir}, Level: l, Limits: hostileLimits, Stdout: w, Stderr: ew})
+			p, err := h.Start(t.Context(), Spec{Argv: argv, ReadOnly: []string{dir}, Level: l, Limits: hostileLimits, Stdout: w, Stderr: ew})
 			w.Close()
 			ew.Close()
 			if err != nil {

@@ -17,6 +17,7 @@ import (
 // sandbox as in a reused one. The program (testdata/hostile/openfds.c)
 // lists the descriptors it was started with.
 func TestInheritedFilesStayOutside(t *testing.T) {
+	t.Parallel()
 	f, err := os.Create(t.TempDir() + "/operator.log")
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +40,7 @@ func TestInheritedFilesStayOutside(t *testing.T) {
 			available(t, l)
 			argv, dir := build(t, "openfds.c")
 			for i := 0; i < 2; i++ { // a new sandbox, then a reused one
-				out, e, _ := runArgv(t, l, argv, hostileLimits, dir)
+				out, e, _ := runArgv(t, testHost, l, argv, hostileLimits, dir)
 				if e.Code != 0 {
 					t.Fatalf("openfds: %v\n%s", e, out)
 				}

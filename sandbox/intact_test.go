@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"errors"
+	"judge/sandbox/sandboxtest"
 	"os"
 	"strconv"
 	"strings"
@@ -31,6 +32,7 @@ const lookAtSelf = `cat /proc/self/limits; cut -d' ' -f19 /proc/self/stat
 // seccomp) the slot is found spoiled and not used again, and an init that
 // dies of it is the sandbox's failure (ErrSandbox), never the program's.
 func TestLoweredInitHarmsNobody(t *testing.T) {
+	t.Parallel()
 	for _, l := range []Level{Full, Namespaces} {
 		for _, filter := range []bool{true, false} {
 			name := string(l) + "/seccomp"
@@ -39,19 +41,17 @@ func TestLoweredInitHarmsNobody(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				available(t, l)
-				if filter && !probe().seccomp {
-					t.Skip("no seccomp here")
+				if filter && !testHost.Probe().seccomp {
+					sandboxtest.SkipLevel(t, "no seccomp here")
 				}
-				noSeccomp = !filter
-				t.Cleanup(func() { noSeccomp = false })
-				ReleaseIdle()
+				h := newHost(t, Options{NoSeccomp: !filter})
 				argv, dir := build(t, "lowerinit.c")
-				want, e, _ := runIn(t, l, lookAtSelf, hostileLimits, dir)
+				want, e, _ := runIn(t, h, l, lookAtSelf, hostileLimits, dir)
 				if e.Code != 0 {
 					t.Fatalf("%v: %s", e, want)
 				}
 				for round := 0; round < 3; round++ {
-					out, e, s := runArgv(t, l, append(argv, "1"), hostileLimits, dir)
+					out, e, s := runArgv(t, h, l, append(argv, "1"), hostileLimits, dir)
 					if s == nil {
 						t.Fatal("the program ran in no reusable sandbox")
 					}
@@ -73,7 +73,7 @@ func TestLoweredInitHarmsNobody(t *testing.T) {
 					// without, the init was changed and the slot is not.
 					keepOnly(s)
 					for i := 0; i < 2; i++ {
-						got, e, s2 := runIn(t, l, lookAtSelf, hostileLimits, dir)
+						got, e, s2 := runIn(t, h, l, lookAtSelf, hostileLimits, dir)
 						if e.Code != 0 || got != want {
 							t.Fatalf("a program after the saboteur: %v\n%s\nwant\n%s", e, got, want)
 						}
@@ -92,9 +92,11 @@ func TestLoweredInitHarmsNobody(t *testing.T) {
 // it from changing the limits, nice value or affinity of its parent (the
 // sandbox's reaper) and of the judge.
 func TestBasicCannotLowerTheJudge(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	available(t, Basic)
-	if !probe().seccomp {
-		t.Skip("no seccomp here")
+	if !h.Probe().seccomp {
+		sandboxtest.SkipLevel(t, "no seccomp here")
 	}
 	argv, dir := build(t, "lowerinit.c")
 	before, err := kernel.LimitsOf(0)
@@ -125,31 +127,30 @@ func TestBasicCannotLowerTheJudge(t *testing.T) {
 // a lowered address-space or process limit could kill it at once, and
 // that end is TestLoweredInitHarmsNobody's.
 func TestSpoiledSlotIsNotReused(t *testing.T) {
+	t.Parallel()
 	available(t, Namespaces)
-	noSeccomp = true
-	t.Cleanup(func() { noSeccomp = false })
-	ReleaseIdle()
+	h := newHost(t, Options{NoSeccomp: true})
 	argv, dir := build(t, "lowerinit.c")
-	want, e, _ := runIn(t, Auto, lookAtSelf, hostileLimits, dir)
+	want, e, _ := runIn(t, h, Auto, lookAtSelf, hostileLimits, dir)
 	if e.Code != 0 {
 		t.Fatalf("%v: %s", e, want)
 	}
-	ReleaseIdle()
-	if err := Prewarm(Spec{Argv: argv, ReadOnly: []string{dir}, Limits: hostileLimits, Env: []string{"PATH=/usr/bin:/bin"}}, 1); err != nil {
+	h.ReleaseIdle()
+	if err := h.Prewarm(t.Context(), Spec{Argv: argv, ReadOnly: []string{dir}, Limits: hostileLimits, Env: []string{"PATH=/usr/bin:/bin"}}, 1); err != nil {
 		t.Fatal(err)
 	}
-	pool.mu.Lock()
-	for _, list := range pool.idle {
+	h.pool.mu.Lock()
+	for _, list := range h.pool.idle {
 		for _, s := range list {
 			s.limitsOK = false
 		}
 	}
-	pool.mu.Unlock()
-	out, e, s1 := runArgv(t, Auto, append(argv, "--only=NOFILE", "1"), hostileLimits, dir)
+	h.pool.mu.Unlock()
+	out, e, s1 := runArgv(t, h, Auto, append(argv, "--only=NOFILE", "1"), hostileLimits, dir)
 	if e.Err != nil || !strings.Contains(out, "1 NOFILE ok") {
 		t.Fatalf("the saboteur did not lower its init's limits: %v\n%s", e, out)
 	}
-	got, e, s2 := runIn(t, Auto, lookAtSelf, hostileLimits, dir)
+	got, e, s2 := runIn(t, h, Auto, lookAtSelf, hostileLimits, dir)
 	if s2 == s1 {
 		t.Error("the spoiled slot was used again")
 	}
@@ -162,10 +163,12 @@ func TestSpoiledSlotIsNotReused(t *testing.T) {
 // its program runs, the program's end is the sandbox's failure
 // (ErrSandbox), not a crash; the next program runs in a new slot.
 func TestInitDeathIsTheSandboxes(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
-			p, err := Start(Spec{Argv: []string{"sleep", "1000"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits, ReadOnly: []string{"/tmp"}, Dir: "/tmp"})
+			p, err := h.Start(t.Context(), Spec{Argv: []string{"sleep", "1000"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits, ReadOnly: []string{"/tmp"}, Dir: "/tmp"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -182,7 +185,7 @@ func TestInitDeathIsTheSandboxes(t *testing.T) {
 				t.Fatalf("the program of a sandbox whose init died: %v, want ErrSandbox", e)
 			}
 			t.Log(e)
-			out, e, s := runIn(t, l, "echo ok", hostileLimits, "/tmp")
+			out, e, s := runIn(t, h, l, "echo ok", hostileLimits, "/tmp")
 			if out != "ok\n" || e.Code != 0 || s == p.slotOf() {
 				t.Errorf("after the init's death: %q, %v (same slot: %v)", out, e, s == p.slotOf())
 			}
@@ -193,6 +196,7 @@ func TestInitDeathIsTheSandboxes(t *testing.T) {
 // TestSmallOpenFileLimits: an open-file limit smaller than what a
 // sandbox's init needs for itself binds the program only.
 func TestSmallOpenFileLimits(t *testing.T) {
+	t.Parallel()
 	for _, l := range []Level{Full, Namespaces, Basic} { // (at none, limits apply once the program runs)
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
@@ -216,11 +220,13 @@ func TestSmallOpenFileLimits(t *testing.T) {
 // the init goes on, the program ends as it would have, and the slot is
 // used again.
 func TestInitSurvivesSignals(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
-			ReleaseIdle()
-			p, err := Start(Spec{Argv: []string{"sleep", "1"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits, ReadOnly: []string{"/tmp"}, Dir: "/tmp"})
+			h.ReleaseIdle()
+			p, err := h.Start(t.Context(), Spec{Argv: []string{"sleep", "1"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l, Limits: hostileLimits, ReadOnly: []string{"/tmp"}, Dir: "/tmp"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -246,7 +252,7 @@ func TestInitSurvivesSignals(t *testing.T) {
 				t.Fatalf("the program: %v (%d signals sent to the init)", e, sent)
 			}
 			keepOnly(s)
-			out, e, s2 := runIn(t, l, "echo ok", hostileLimits, "/tmp")
+			out, e, s2 := runIn(t, h, l, "echo ok", hostileLimits, "/tmp")
 			if out != "ok\n" || e.Code != 0 || s2 != s {
 				t.Errorf("after %d signals to the init: %q, %v (same slot: %v)", sent, out, e, s2 == s)
 			}

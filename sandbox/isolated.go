@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -64,20 +65,23 @@ type isolatedPlan struct {
 
 // startIsolated runs spec under an init at level Full, Namespaces or
 // Basic (which uses cgroups too where the machine has them).
-func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, error) {
-	if !initCalled {
+func (h *Host) startIsolated(ctx context.Context, spec Spec, level Level, pr *Report) (*Process, error) {
+	if !initCalled.Load() {
 		return nil, errors.New("sandbox: sandbox.Init was not called at the start of main (or TestMain)")
 	}
-	if level.rank() >= Namespaces.rank() && pooling && reuseWorks(level) {
-		sh, run, err := prepare(spec)
+	if level.rank() >= Namespaces.rank() && !h.opts.NoReuse && h.reuseWorks(ctx, level) {
+		sh, run, err := h.prepare(ctx, spec)
 		if err != nil {
 			return nil, err
 		}
 		if sh != nil {
-			return startPooled(spec, sh, run)
+			return h.startPooled(ctx, spec, sh, run)
 		}
 	}
-	pl, err := planIsolated(spec, level, pr)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	pl, err := h.planIsolated(ctx, spec, level, pr)
 	if err != nil {
 		return nil, err
 	}
@@ -125,10 +129,14 @@ func startIsolated(spec Spec, level Level, pr *Report, auto bool) (*Process, err
 // planIsolated describes the sandbox of spec at level: the init's
 // config but for the limits, the namespaces, the trees cloned for the
 // init, level Basic's private tmp.
-func planIsolated(spec Spec, level Level, pr *Report) (*isolatedPlan, error) {
+func (h *Host) planIsolated(ctx context.Context, spec Spec, level Level, pr *Report) (*isolatedPlan, error) {
 	pl := &isolatedPlan{ns: level.rank() >= Namespaces.rank(), sys: &syscall.SysProcAttr{}}
 	if level == Full || level == Basic {
-		if s := cgroups(); s.memory || s.pids {
+		s, err := h.cgroups(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if s.memory || s.pids {
 			pl.cgs = s
 		}
 	}
@@ -138,7 +146,7 @@ func planIsolated(spec Spec, level Level, pr *Report) (*isolatedPlan, error) {
 	}
 	pl.cfg = cfg
 	if pl.ns {
-		cfg.Mode = "init"
+		cfg.Mode = wire.ModeInit
 		id, gid := initIDs()
 		pl.sys = initAttr(nsCloneFlags, id, gid)
 		if cfg.Mounts, err = mountsFor(ro, rw); err != nil {
@@ -152,9 +160,9 @@ func planIsolated(spec Spec, level Level, pr *Report) (*isolatedPlan, error) {
 		}
 		showNamespaced(cfg, rw)
 	} else {
-		cfg.Mode = "reaper"
+		cfg.Mode = wire.ModeReaper
 		pl.sys.Setpgid = true
-		tmp, err := makeBasicTmp()
+		tmp, err := h.makeBasicTmp()
 		if err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
@@ -169,7 +177,7 @@ func planIsolated(spec Spec, level Level, pr *Report) (*isolatedPlan, error) {
 		cfg.Proc = basicProc
 		cfg.Basic = true
 	}
-	protect(cfg, pr)
+	h.protect(cfg, pr)
 	return pl, nil
 }
 
@@ -397,7 +405,7 @@ func (b *isolated) freeze(on bool) error {
 	// Basic, where a stop signal tears writes as well, cgroup v2's
 	// freezer also holds the processes that left the program's process
 	// group, which the init's SIGSTOP of the group misses.
-	if b.p.level == Basic && b.cg != nil && b.cg.sys.version == 2 {
+	if b.p.level == Basic && b.cg != nil && b.cg.sys.version() == 2 {
 		return b.cg.freeze(on)
 	}
 	b.ctlMu.Lock()

@@ -17,7 +17,7 @@ import (
 // or seccomp. Metrics: the medians of each, in milliseconds, and of the
 // iterations' ratios to the plain child.
 func BenchmarkStartPeers(b *testing.B) {
-	if Probe().Level != Full {
+	if testHost.Probe().Level != Full {
 		b.Skip("level full is not available here")
 	}
 	bwrap, err := exec.LookPath("bwrap")
@@ -33,7 +33,7 @@ func BenchmarkStartPeers(b *testing.B) {
 	}
 	sandboxed := func() time.Duration {
 		start := time.Now()
-		p, err := Start(Spec{Argv: []string{"/bin/true"}, Level: Full, Limits: DefaultLimits})
+		p, err := testHost.Start(b.Context(), Spec{Argv: []string{"/bin/true"}, Level: Full, Limits: DefaultLimits})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -5,16 +5,15 @@ package sandbox
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -35,51 +34,38 @@ import (
 // back to the pool; a slot whose init died, or whose cgroup still holds a
 // process, is destroyed instead.
 
-// pooling says whether Start uses the pool (tests compare both);
-// slotFault, when set, is the error every build of a ready sandbox gives
-// (tests of what a machine that refuses them sees): an atomic value, as
-// the pool's refills read it while a test sets it.
-var (
-	pooling   = true
-	slotFault atomic.Pointer[error]
-	// noSeccomp, for tests, runs programs without the seccomp filter:
-	// what holds when a machine has none.
-	noSeccomp bool
-)
-
-// Whether ready sandboxes work here, at each level, is found once, by
-// running /bin/true in one (reuseCheck). Where they do not (a machine
-// whose cgroups refuse what the pool needs), each program gets a
+// Whether ready sandboxes work here, at each level, is found once per
+// Host, by running /bin/true in one (reuseCheck). Where they do not (a
+// machine whose cgroups refuse what the pool needs), each program gets a
 // sandbox of its own, as at level basic, and ReuseProblem says why.
-var reuse struct {
+type reuseChecks struct {
 	mu     sync.Mutex
-	checks map[Level]error
-	done   map[Level]bool
+	checks map[Level]error // the levels checked, and what was found
 }
 
 // reuseWorks reports whether ready sandboxes work at level l, checking
-// once.
-func reuseWorks(l Level) bool {
-	reuse.mu.Lock()
-	defer reuse.mu.Unlock()
-	if !reuse.done[l] {
-		if reuse.done == nil {
-			reuse.done, reuse.checks = map[Level]bool{}, map[Level]error{}
+// once; a check that ctx ended is not kept.
+func (h *Host) reuseWorks(ctx context.Context, l Level) bool {
+	h.reuse.mu.Lock()
+	defer h.reuse.mu.Unlock()
+	if _, done := h.reuse.checks[l]; !done {
+		err := h.reuseCheck(ctx, l)
+		if ctx.Err() != nil {
+			return false
 		}
-		reuse.checks[l] = reuseCheck(l)
-		reuse.done[l] = true
+		h.reuse.checks[l] = err
 	}
-	return reuse.checks[l] == nil
+	return h.reuse.checks[l] == nil
 }
 
 // reuseCheck runs /bin/true in a ready sandbox at level l.
-func reuseCheck(l Level) error {
+func (h *Host) reuseCheck(ctx context.Context, l Level) error {
 	spec := Spec{Argv: []string{"/bin/true"}, Level: l, Limits: DefaultLimits, Env: []string{}}
-	sh, run, err := prepare(spec)
+	sh, run, err := h.prepare(ctx, spec)
 	if err != nil || sh == nil {
 		return err
 	}
-	p, err := startPooled(spec, sh, run)
+	p, err := h.startPooled(ctx, spec, sh, run)
 	if err != nil {
 		return err
 	}
@@ -100,15 +86,15 @@ func reuseCheck(l Level) error {
 // from one program to the next, at the best level here (nil when they
 // do, or when the level has no namespaces, where nothing is reused). It
 // checks once, the first time it or a Start needs it.
-func ReuseProblem() error {
-	l := probe().Level
-	if l.rank() < Namespaces.rank() || !pooling {
+func (h *Host) ReuseProblem() error {
+	l := h.Probe().Level
+	if l.rank() < Namespaces.rank() || h.opts.NoReuse {
 		return nil
 	}
-	reuseWorks(l)
-	reuse.mu.Lock()
-	defer reuse.mu.Unlock()
-	return reuse.checks[l]
+	h.reuseWorks(context.Background(), l)
+	h.reuse.mu.Lock()
+	defer h.reuse.mu.Unlock()
+	return h.reuse.checks[l]
 }
 
 // Pool sizes: idle slots kept per shape, and in all.
@@ -125,15 +111,20 @@ type slotPool struct {
 	building map[string]int
 	builds   sync.WaitGroup // the slots being built in the background
 	closed   bool           // Close was called: no slot is kept
+	closing  chan struct{}  // closed by Close: the builds in the background end
+	fault    error          // Options.SlotFault
 }
 
-var pool = &slotPool{idle: map[string][]*slot{}, building: map[string]int{}}
+func newSlotPool(fault error) *slotPool {
+	return &slotPool{idle: map[string][]*slot{}, building: map[string]int{}, closing: make(chan struct{}), fault: fault}
+}
 
 // shape is what a slot is built for.
 type shape struct {
 	cfg    wire.Config // the slot's config: mounts, rlimits, Landlock, seccomp
 	limits Limits      // the cgroup limits
 	cgs    *cgroupSys
+	pool   *slotPool // where its slots go back
 	level  Level
 	desc   string
 	key    string
@@ -273,7 +264,17 @@ func (pl *slotPool) refill(sh *shape) {
 	pl.mu.Unlock()
 	go func() {
 		defer pl.builds.Done()
-		s, err := buildSlot(sh)
+		// The build ends when the Host is closed: no one waits for it.
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			select {
+			case <-pl.closing:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		s, err := buildSlot(ctx, sh)
 		pl.mu.Lock()
 		pl.building[sh.key]--
 		pl.mu.Unlock()
@@ -286,7 +287,8 @@ func (pl *slotPool) refill(sh *shape) {
 // ReleaseIdle ends every idle sandbox kept ready for reuse (their inits,
 // their cgroups). Running programs are not affected; the pool fills again
 // as programs start.
-func ReleaseIdle() {
+func (h *Host) ReleaseIdle() {
+	pool := h.pool
 	pool.mu.Lock()
 	var all []*slot
 	for k, list := range pool.idle {
@@ -301,53 +303,60 @@ func ReleaseIdle() {
 }
 
 // Close ends every sandbox kept ready for reuse and removes their
-// cgroups, waiting for those being built; from then on, a sandbox is
-// ended with its program. A program that is done with sandboxes calls it
-// before it exits: the inits of ready sandboxes die with the program
+// cgroups, ending those being built and waiting for them; from then on, a sandbox is
+// ended with its program. A program that is done with its Host closes
+// it before it exits: the inits of ready sandboxes die with the program
 // that started them, but their cgroups would stay until the next judge
-// removed them. Other judges' sandboxes are not touched.
-func Close() {
-	pool.mu.Lock()
-	pool.closed = true
-	pool.mu.Unlock()
-	pool.builds.Wait()
-	ReleaseIdle()
+// removed them. Other Hosts' sandboxes are not touched.
+func (h *Host) Close() {
+	h.pool.mu.Lock()
+	if !h.pool.closed {
+		h.pool.closed = true
+		close(h.pool.closing)
+	}
+	h.pool.mu.Unlock()
+	h.pool.builds.Wait()
+	h.ReleaseIdle()
 }
 
 // Prewarm builds up to n ready sandboxes for programs started with spec
 // (its command does not matter, only what shapes the sandbox: level,
 // directories shown, limits), so that the first Start of such programs
 // is as fast as the next ones. At levels without namespaces it does
-// nothing.
-func Prewarm(spec Spec, n int) error {
+// nothing. It stops, with ctx's error, when ctx ends.
+func (h *Host) Prewarm(ctx context.Context, spec Spec, n int) error {
 	if len(spec.Argv) == 0 {
 		spec.Argv = []string{"/bin/true"}
 	}
-	sh, _, err := prepare(spec)
+	sh, _, err := h.prepare(ctx, spec)
 	if err != nil || sh == nil {
 		return err
 	}
 	for i := 0; i < n; i++ {
-		pool.mu.Lock()
-		full := len(pool.idle[sh.key]) >= maxIdlePerShape
-		pool.mu.Unlock()
+		h.pool.mu.Lock()
+		full := len(h.pool.idle[sh.key]) >= maxIdlePerShape
+		h.pool.mu.Unlock()
 		if full {
 			break
 		}
-		s, err := buildSlot(sh)
+		s, err := buildSlot(ctx, sh)
 		if err != nil {
 			return err
 		}
-		pool.put(s)
+		h.pool.put(s)
 	}
 	return nil
 }
 
 // buildSlot starts the init of a new slot of shape sh and waits until it
-// is ready.
-func buildSlot(sh *shape) (*slot, error) {
-	if err := slotFault.Load(); err != nil {
-		return nil, *err
+// is ready, or until ctx ends: then the init is killed, and the error
+// wraps ctx's.
+func buildSlot(ctx context.Context, sh *shape) (*slot, error) {
+	if err := sh.pool.fault; err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sandbox: building a sandbox: %w", err)
 	}
 	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -392,8 +401,8 @@ func buildSlot(sh *shape) (*slot, error) {
 			}
 			return nil, err
 		}
-		if sh.cgs.version == 2 {
-			// The init shares the judge's cgroup namespace (makeCgroups).
+		if sh.cgs.ver.forksIntoRun() {
+			// The init shares the judge's cgroup namespace (runFiles).
 			flags &^= syscall.CLONE_NEWCGROUP
 		}
 	}
@@ -420,7 +429,15 @@ func buildSlot(sh *shape) (*slot, error) {
 	}
 	s.cmd = cmd
 	go func() { s.exit <- waitCmd(cmd) }()
-	if err := s.awaitReady(&cfg); err != nil {
+	// The init reads its config and builds the sandbox (mounts, the
+	// cgroups' files): killed when ctx ends meanwhile, it ends the wait.
+	stop := context.AfterFunc(ctx, func() { _ = cmd.Process.Kill() })
+	err = s.awaitReady(&cfg)
+	if !stop() {
+		s.destroy()
+		return nil, fmt.Errorf("sandbox: building a sandbox: %w", ctx.Err())
+	}
+	if err != nil {
 		s.destroy()
 		return nil, err
 	}
@@ -442,44 +459,7 @@ func (s *slot) makeCgroups(cfg *wire.Config, extra []*os.File, id, gid int) ([]*
 	if s.cg, s.initC, s.run, err = sh.cgs.createSlot(sh.limits, procs); err != nil {
 		return extra, err
 	}
-	if sh.cgs.version == 2 {
-		// The init forks each program straight into run (clone3,
-		// CLONE_INTO_CGROUP), as itself: run and the slot's
-		// cgroup.procs must be writable by it, and run visible from
-		// its cgroup namespace, which it therefore shares with the
-		// judge (a cgroup namespace would be rooted in init).
-		d := s.run.dirs[""]
-		for _, f := range []string{filepath.Join(d, "cgroup.procs"), filepath.Join(s.cg.dirs[""], "cgroup.procs")} {
-			if err := os.Chown(f, id, gid); err != nil && os.Geteuid() == 0 {
-				return extra, fmt.Errorf("sandbox: cgroup: %w", err)
-			}
-		}
-		f, err := os.OpenFile(d, os.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-		if err != nil {
-			return extra, fmt.Errorf("sandbox: cgroup: %w", err)
-		}
-		extra = append(extra, f)
-		cfg.RunCgroup = 4 + len(extra)
-		return extra, nil
-	}
-	// The init's thread that forks a program moves itself into run
-	// first (a v1 cgroup holds threads): the program starts there; then
-	// the thread moves back. The files are opened here, with the judge's
-	// rights.
-	for ctrl, d := range s.run.dirs {
-		for _, task := range []struct {
-			dir  string
-			list *[]int
-		}{{d, &cfg.RunTasks}, {s.initC.dirs[ctrl], &cfg.InitTasks}} {
-			f, err := os.OpenFile(filepath.Join(task.dir, "tasks"), os.O_WRONLY|unix.O_CLOEXEC, 0)
-			if err != nil {
-				return extra, fmt.Errorf("sandbox: cgroup %s: %w", ctrl, err)
-			}
-			extra = append(extra, f)
-			*task.list = append(*task.list, 4+len(extra))
-		}
-	}
-	return extra, nil
+	return sh.cgs.ver.runFiles(s, cfg, extra, id, gid)
 }
 
 // awaitReady puts the slot's started init in its cgroup, sends it cfg
@@ -555,16 +535,19 @@ func (s *slot) removeCgroups() {
 
 // prepare works out the shape of the sandbox spec needs and what to run
 // in it; a nil shape means spec is not run in a slot.
-func prepare(spec Spec) (*shape, *wire.Run, error) {
+func (h *Host) prepare(ctx context.Context, spec Spec) (*shape, *wire.Run, error) {
 	level, err := ParseLevel(string(spec.Level))
 	if err != nil {
 		return nil, nil, fmt.Errorf("sandbox: %w", err)
 	}
-	pr := probe()
+	pr, err := h.probe(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	if level == Auto {
 		level = pr.Level
 	}
-	if level.rank() < Namespaces.rank() || level.rank() > pr.Level.rank() || !pooling {
+	if level.rank() < Namespaces.rank() || level.rank() > pr.Level.rank() || h.opts.NoReuse {
 		return nil, nil, nil
 	}
 	cfg, ro, rw, err := configFor(spec)
@@ -573,25 +556,29 @@ func prepare(spec Spec) (*shape, *wire.Run, error) {
 	}
 	var cgs *cgroupSys
 	if level == Full {
-		if s := cgroups(); s.memory || s.pids {
+		s, err := h.cgroups(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		if s.memory || s.pids {
 			cgs = s
 		}
 	}
 	if cfg.Mounts, err = mountsFor(ro, rw); err != nil {
 		return nil, nil, err
 	}
-	cfg.Mode = "slot"
+	cfg.Mode = wire.ModeSlot
 	showNamespaced(cfg, rw)
-	protect(cfg, pr)
+	h.protect(cfg, pr)
 	cfg.Rlimits = initRlimits(spec.Limits, cgs, true)
 	// On cgroup v2 a program is forked straight into its cgroup with
 	// clone3, which the seccomp filter refuses (it cannot see clone3's
 	// flags): the restricted parent (inside/exec.go) is forked first, and
 	// restricts itself.
-	cfg.Direct = (cgs == nil || cgs.version != 2) && !bindsInit(cfg.Rlimits)
+	cfg.Direct = (cgs == nil || !cgs.ver.forksIntoRun()) && !bindsInit(cfg.Rlimits)
 	run := &wire.Run{Path: cfg.Path, Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env}
 	cfg.Path, cfg.Argv, cfg.Dir, cfg.Env = "", nil, "", nil
-	sh := &shape{cfg: *cfg, limits: spec.Limits, cgs: cgs, level: level}
+	sh := &shape{cfg: *cfg, limits: spec.Limits, cgs: cgs, pool: h.pool, level: level}
 	sh.limits.Wall = 0
 	key, _ := json.Marshal(struct {
 		C wire.Config
@@ -605,13 +592,14 @@ func prepare(spec Spec) (*shape, *wire.Run, error) {
 
 // startPooled runs spec in a slot of its shape: an idle one, else a new
 // one; either way another is built in the background for the next start.
-func startPooled(spec Spec, sh *shape, run *wire.Run) (*Process, error) {
+func (h *Host) startPooled(ctx context.Context, spec Spec, sh *shape, run *wire.Run) (*Process, error) {
+	pool := h.pool
 	for attempt := 0; ; attempt++ {
 		s := pool.take(sh.key)
 		warm := s != nil
 		if s == nil {
 			var err error
-			if s, err = buildSlot(sh); err != nil {
+			if s, err = buildSlot(ctx, sh); err != nil {
 				return nil, err
 			}
 		}
@@ -811,7 +799,7 @@ func (b *pooled) wait() {
 			}
 		}
 	} else {
-		pool.put(s)
+		s.shape.pool.put(s)
 	}
 	p.finish(e)
 }

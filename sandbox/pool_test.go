@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"judge/sandbox/sandboxtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,22 +17,22 @@ import (
 	"time"
 )
 
-// runIn runs a shell command at level l with spec's shape and returns its
+// runIn runs a shell command on h at level l with spec's shape and returns its
 // output, its exit and the slot it ran in.
-func runIn(t *testing.T, l Level, script string, lim Limits, dir string) (string, Exit, *slot) {
+func runIn(t *testing.T, h *Host, l Level, script string, lim Limits, dir string) (string, Exit, *slot) {
 	t.Helper()
-	return runArgv(t, l, []string{"sh", "-c", script}, lim, dir)
+	return runArgv(t, h, l, []string{"sh", "-c", script}, lim, dir)
 }
 
 // runArgv is runIn with a command.
-func runArgv(t *testing.T, l Level, argv []string, lim Limits, dir string) (string, Exit, *slot) {
+func runArgv(t *testing.T, h *Host, l Level, argv []string, lim Limits, dir string) (string, Exit, *slot) {
 	t.Helper()
 	script := strings.Join(argv, " ")
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Start(Spec{Argv: argv, Env: []string{"PATH=/usr/bin:/bin"},
+	p, err := h.Start(t.Context(), Spec{Argv: argv, Env: []string{"PATH=/usr/bin:/bin"},
 		Level: l, Limits: lim, ReadOnly: []string{dir}, Dir: dir, Stdout: w, Stderr: w})
 	w.Close()
 	if err != nil {
@@ -60,13 +61,12 @@ func runArgv(t *testing.T, l Level, argv []string, lim Limits, dir string) (stri
 	return out.String(), p.Exit(), p.slotOf()
 }
 
-// freshSlots skips the test where level l is not available, ends every
-// idle slot (the test's programs run in slots it starts), and returns a
-// directory for them to run in, which every user can read.
+// freshSlots skips the test where level l is not available and returns
+// a directory for the test's programs to run in, which every user can
+// read (the test's Host is its own: they run in slots it starts).
 func freshSlots(t *testing.T, l Level) string {
 	t.Helper()
 	available(t, l)
-	ReleaseIdle()
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -82,6 +82,7 @@ func keepOnly(s *slot) {
 	if s == nil {
 		return
 	}
+	pool := s.shape.pool
 	pool.builds.Wait()
 	pool.mu.Lock()
 	var others []*slot
@@ -108,6 +109,8 @@ func keepOnly(s *slot) {
 // output open, a held file, System V IPC objects, a lowered rlimit, an
 // exhausted memory limit.
 func TestReuseLeavesNothing(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
 			dir := freshSlots(t, l)
@@ -116,7 +119,7 @@ func TestReuseLeavesNothing(t *testing.T) {
 				sleep 1000 & exec 7>/tmp/held; sleep 1000 7>&7 &
 				ipcmk -M 4096 >/dev/null; ipcmk -Q >/dev/null; ipcmk -S 1 >/dev/null
 				ls -A /tmp /dev/shm; ipcs | grep -c 0x; echo left`
-			out, e, s1 := runIn(t, l, dirty, lim, dir)
+			out, e, s1 := runIn(t, h, l, dirty, lim, dir)
 			if !strings.Contains(out, "left\n") || !strings.Contains(out, "held") {
 				t.Fatalf("the first program did not leave its things: %q, %v", out, e)
 			}
@@ -126,7 +129,7 @@ func TestReuseLeavesNothing(t *testing.T) {
 			keepOnly(s1)
 			look := `ls -A /tmp /dev/shm; ulimit -n; ipcs | grep -c 0x
 				for d in /proc/[0-9]*; do tr '\0' ' ' <$d/cmdline; echo; done`
-			out, e, s2 := runIn(t, l, look, lim, dir)
+			out, e, s2 := runIn(t, h, l, look, lim, dir)
 			if s2 != s1 {
 				t.Fatal("the second program ran in another sandbox: nothing proven")
 			}
@@ -152,12 +155,14 @@ func TestReuseLeavesNothing(t *testing.T) {
 // uses little, after one that used much in the same sandbox, reports
 // little.
 func TestReusePeakIsEachProgramsOwn(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	dir := freshSlots(t, Full)
-	if !cgroups().memory {
-		t.Skip("no memory cgroup")
+	if !h.mustCgroups().memory {
+		sandboxtest.SkipLevel(t, "no memory cgroup")
 	}
 	const big = 64 << 20
-	out, e, s1 := runIn(t, Full, "dd if=/dev/zero of=/dev/null bs=64M count=1 2>&1", hostileLimits, dir)
+	out, e, s1 := runIn(t, h, Full, "dd if=/dev/zero of=/dev/null bs=64M count=1 2>&1", hostileLimits, dir)
 	if s1 == nil {
 		t.Fatal("the program ran in no reusable sandbox")
 	}
@@ -166,7 +171,7 @@ func TestReusePeakIsEachProgramsOwn(t *testing.T) {
 	}
 	keepOnly(s1)
 	t.Logf("dd: a peak of %d bytes", e.MaxRSS)
-	_, e, s2 := runIn(t, Full, "exit 0", hostileLimits, dir)
+	_, e, s2 := runIn(t, h, Full, "exit 0", hostileLimits, dir)
 	t.Logf("then the shell: a peak of %d bytes", e.MaxRSS)
 	if s2 != s1 {
 		t.Fatal("the second program ran in another sandbox: nothing proven")
@@ -180,14 +185,16 @@ func TestReusePeakIsEachProgramsOwn(t *testing.T) {
 // charged to the next program of its sandbox, and that the next one has
 // the whole memory limit.
 func TestReuseAfterOOM(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	available(t, Full)
-	if !cgroups().memory {
-		t.Skip("no memory cgroup")
+	if !h.mustCgroups().memory {
+		sandboxtest.SkipLevel(t, "no memory cgroup")
 	}
-	ReleaseIdle()
+	h.ReleaseIdle()
 	argv, dir := build(t, "memory.c")
 	lim := hostileLimits
-	p, err := Start(Spec{Argv: argv, ReadOnly: []string{dir}, Level: Full, Limits: lim})
+	p, err := h.Start(t.Context(), Spec{Argv: argv, ReadOnly: []string{dir}, Level: Full, Limits: lim})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +203,7 @@ func TestReuseAfterOOM(t *testing.T) {
 		t.Fatalf("the memory bomb: %v, want out of memory", e)
 	}
 	// 100 MB of 128 MiB fit, unless the bomb's memory were still charged.
-	out, e, s := runIn(t, Full, "for i in 1 2 3 4; do head -c 15000000 /dev/zero >/tmp/$i; head -c 10000000 /dev/zero >/dev/shm/$i; done && echo 1", lim, dir)
+	out, e, s := runIn(t, h, Full, "for i in 1 2 3 4; do head -c 15000000 /dev/zero >/tmp/$i; head -c 10000000 /dev/zero >/dev/shm/$i; done && echo 1", lim, dir)
 	t.Logf("%q %v (slot reused: %v)", out, e, s == p.slotOf())
 	if e.OOM || e.Code != 0 || strings.TrimSpace(out) != "1" {
 		t.Errorf("after an OOM in its sandbox: %q, %v", out, e)
@@ -206,32 +213,34 @@ func TestReuseAfterOOM(t *testing.T) {
 // TestPrewarm checks that Prewarm leaves ready sandboxes that Start then
 // uses, and that ReleaseIdle ends them.
 func TestPrewarm(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	available(t, Namespaces)
-	ReleaseIdle()
+	h.ReleaseIdle()
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	spec := Spec{Argv: []string{"/bin/true"}, ReadOnly: []string{dir}, Limits: hostileLimits}
-	if err := Prewarm(spec, 2); err != nil {
+	if err := h.Prewarm(t.Context(), spec, 2); err != nil {
 		t.Fatal(err)
 	}
-	sh, _, err := prepare(spec)
+	sh, _, err := h.prepare(t.Context(), spec)
 	if err != nil || sh == nil {
 		t.Fatalf("prepare: %v, %v", sh, err)
 	}
 	idle := func() int {
-		pool.mu.Lock()
-		defer pool.mu.Unlock()
-		return len(pool.idle[sh.key])
+		h.pool.mu.Lock()
+		defer h.pool.mu.Unlock()
+		return len(h.pool.idle[sh.key])
 	}
 	if n := idle(); n != 2 {
-		t.Fatalf("%d ready sandboxes after Prewarm(2)", n)
+		t.Fatalf("%d ready sandboxes after h.Prewarm(t.Context(), 2)", n)
 	}
-	pool.mu.Lock()
-	ready := append([]*slot(nil), pool.idle[sh.key]...)
-	pool.mu.Unlock()
-	p, err := Start(spec)
+	h.pool.mu.Lock()
+	ready := append([]*slot(nil), h.pool.idle[sh.key]...)
+	h.pool.mu.Unlock()
+	p, err := h.Start(t.Context(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +251,7 @@ func TestPrewarm(t *testing.T) {
 	if e := p.Exit(); e.Code != 0 {
 		t.Errorf("exit %v", e)
 	}
-	ReleaseIdle()
+	h.ReleaseIdle()
 	if n := idle(); n != 0 {
 		t.Errorf("%d ready sandboxes after ReleaseIdle", n)
 	}
@@ -258,13 +267,15 @@ func TestPrewarm(t *testing.T) {
 // on (it is what ends the bomb), the program is reported killed, not as
 // a crash of the init, and the next program in the slot runs.
 func TestForkBombSparesInit(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	available(t, Full)
-	if !cgroups().pids {
-		t.Skip("no pids cgroup")
+	if !h.mustCgroups().pids {
+		sandboxtest.SkipLevel(t, "no pids cgroup")
 	}
-	ReleaseIdle()
+	h.ReleaseIdle()
 	argv, dir := build(t, "forkbomb.c")
-	p, err := Start(Spec{Argv: argv, ReadOnly: []string{dir}, Level: Full, Limits: hostileLimits})
+	p, err := h.Start(t.Context(), Spec{Argv: argv, ReadOnly: []string{dir}, Level: Full, Limits: hostileLimits})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +285,7 @@ func TestForkBombSparesInit(t *testing.T) {
 		t.Fatal("the program ran in no reusable sandbox with cgroups")
 	}
 	pidsDir := s.run.dirs["pids"]
-	if s.run.sys.version == 2 {
+	if s.run.sys.version() == 2 {
 		pidsDir = s.run.dirs[""]
 	}
 	tasks := func() int64 {
@@ -307,7 +318,7 @@ func TestForkBombSparesInit(t *testing.T) {
 		t.Errorf("the bomb: %v, want killed", e)
 	}
 	keepOnly(s) // (the slot built in the background meanwhile would be taken first)
-	out, e, s2 := runIn(t, Full, "echo ok", hostileLimits, dir)
+	out, e, s2 := runIn(t, h, Full, "echo ok", hostileLimits, dir)
 	if s2 != s {
 		t.Errorf("the slot was not reused after the bomb")
 	}
@@ -319,24 +330,13 @@ func TestForkBombSparesInit(t *testing.T) {
 // TestReuseFallsBack: where ready sandboxes cannot be built, programs
 // still run, each in a sandbox of its own, and ReuseProblem says why.
 func TestReuseFallsBack(t *testing.T) {
+	t.Parallel()
 	available(t, Namespaces)
-	ReleaseIdle()
-	reuse.mu.Lock()
-	saved, savedChecks := reuse.done, reuse.checks
-	reuse.done, reuse.checks = nil, nil
-	reuse.mu.Unlock()
-	fault := errors.New("sandbox: this machine refuses ready sandboxes")
-	slotFault.Store(&fault)
-	t.Cleanup(func() {
-		slotFault.Store(nil)
-		reuse.mu.Lock()
-		reuse.done, reuse.checks = saved, savedChecks
-		reuse.mu.Unlock()
-	})
-	if err := ReuseProblem(); err == nil || !strings.Contains(err.Error(), "refuses ready sandboxes") {
+	h := newHost(t, Options{SlotFault: errors.New("sandbox: this machine refuses ready sandboxes")})
+	if err := h.ReuseProblem(); err == nil || !strings.Contains(err.Error(), "refuses ready sandboxes") {
 		t.Fatalf("ReuseProblem() = %v", err)
 	}
-	p, err := Start(Spec{Argv: []string{"/bin/true"}, Limits: DefaultLimits})
+	p, err := h.Start(t.Context(), Spec{Argv: []string{"/bin/true"}, Limits: DefaultLimits})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,8 +347,8 @@ func TestReuseFallsBack(t *testing.T) {
 	if e := p.Exit(); e.Code != 0 {
 		t.Errorf("exit %v", e)
 	}
-	if p.Level() != Probe().Level {
-		t.Errorf("level %s, want %s", p.Level(), Probe().Level)
+	if p.Level() != testHost.Probe().Level {
+		t.Errorf("level %s, want %s", p.Level(), testHost.Probe().Level)
 	}
 }
 
@@ -356,15 +356,17 @@ func TestReuseFallsBack(t *testing.T) {
 // TestCloseHelper) that starts programs in ready sandboxes, some at once,
 // then calls Close and exits: no cgroup of its remains.
 func TestCloseLeavesNoCgroup(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	available(t, Full)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCloseHelper$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "SANDBOX_CLOSE_HELPER=1")
 	var dirs []string
-	if s := cgroups(); s.version == 2 {
+	if s := h.mustCgroups(); s.version() == 2 {
 		// On cgroup v2 a judge makes its sandboxes' cgroups only in a
 		// cgroup where it is alone: the helper starts in one of its own,
 		// beside this judge's sandboxes.
-		own := filepath.Join(s.v2, fmt.Sprintf("judge-close-helper-%d", os.Getpid()))
+		own := filepath.Join(s.ver.(cgroupV2).base, fmt.Sprintf("judge-close-helper-%d", os.Getpid()))
 		if err := os.Mkdir(own, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -390,8 +392,8 @@ func TestCloseLeavesNoCgroup(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	pid := cmd.Process.Pid
-	if s := cgroups(); s.version != 2 {
-		for _, d := range s.v1 {
+	if s := h.mustCgroups(); s.version() == 1 {
+		for _, d := range s.ver.(cgroupV1).base {
 			dirs = append(dirs, d)
 		}
 	}
@@ -415,7 +417,7 @@ func TestCloseHelper(t *testing.T) {
 	for round := 0; round < 2; round++ {
 		var ps []*Process
 		for i := 0; i < 3; i++ {
-			p, err := Start(Spec{Argv: []string{"/bin/true"}, Level: Full, Limits: hostileLimits})
+			p, err := testHost.Start(t.Context(), Spec{Argv: []string{"/bin/true"}, Level: Full, Limits: hostileLimits})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -427,7 +429,7 @@ func TestCloseHelper(t *testing.T) {
 		}
 	}
 	fmt.Printf("started %d\n", n)
-	Close()
+	testHost.Close()
 }
 
 // TestReuseChannels tries the channels between two programs of one
@@ -437,10 +439,12 @@ func TestCloseHelper(t *testing.T) {
 // environment. The next program of the slot finds none of
 // them, and the init goes on.
 func TestReuseChannels(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
-			ReleaseIdle()
+			h.ReleaseIdle()
 			argv, dir := build(t, "leave.c")
 			start := func(mode string, env ...string) (string, Exit, *slot) {
 				t.Helper()
@@ -448,7 +452,7 @@ func TestReuseChannels(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				p, err := Start(Spec{Argv: append(argv, mode, argv[0]), Env: env, Level: l,
+				p, err := h.Start(t.Context(), Spec{Argv: append(argv, mode, argv[0]), Env: env, Level: l,
 					Limits: hostileLimits, ReadOnly: []string{dir}, Stdout: w, Stderr: w})
 				w.Close()
 				if err != nil {
@@ -489,10 +493,12 @@ func TestReuseChannels(t *testing.T) {
 // TestReuseAfterFreeze kills a program while it is frozen: the next
 // program of its slot is not frozen.
 func TestReuseAfterFreeze(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
 			dir := freshSlots(t, l)
-			p, err := Start(Spec{Argv: []string{"sleep", "1000"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l,
+			p, err := h.Start(t.Context(), Spec{Argv: []string{"sleep", "1000"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: l,
 				Limits: hostileLimits, ReadOnly: []string{dir}})
 			if err != nil {
 				t.Fatal(err)
@@ -503,7 +509,7 @@ func TestReuseAfterFreeze(t *testing.T) {
 			p.Kill()
 			<-p.Done()
 			keepOnly(p.slotOf())
-			out, e, s := runIn(t, l, "echo ok", hostileLimits, dir)
+			out, e, s := runIn(t, h, l, "echo ok", hostileLimits, dir)
 			if s != p.slotOf() {
 				t.Fatal("the slot of the frozen program was not reused: nothing proven")
 			}
@@ -519,8 +525,10 @@ func TestReuseAfterFreeze(t *testing.T) {
 // name) is not used again; the program runs in a new slot and sees the
 // new directory.
 func TestReplacedDirectoryIsNotReused(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	available(t, Namespaces)
-	ReleaseIdle()
+	h.ReleaseIdle()
 	base := t.TempDir()
 	if err := os.Chmod(base, 0o755); err != nil {
 		t.Fatal(err)
@@ -536,7 +544,7 @@ func TestReplacedDirectoryIsNotReused(t *testing.T) {
 		}
 	}
 	write("old\n")
-	out, _, s1 := runIn(t, Auto, "cat "+dir+"/version", hostileLimits, dir)
+	out, _, s1 := runIn(t, h, Auto, "cat "+dir+"/version", hostileLimits, dir)
 	if out != "old\n" || s1 == nil {
 		t.Fatalf("%q (slot %v)", out, s1 != nil)
 	}
@@ -544,7 +552,7 @@ func TestReplacedDirectoryIsNotReused(t *testing.T) {
 		t.Fatal(err)
 	}
 	write("new\n")
-	out, e, s2 := runIn(t, Auto, "cat "+dir+"/version", hostileLimits, dir)
+	out, e, s2 := runIn(t, h, Auto, "cat "+dir+"/version", hostileLimits, dir)
 	if s2 == s1 {
 		t.Error("the slot showing the old directory was used again")
 	}
@@ -565,15 +573,17 @@ func (p *Process) slotOf() *slot {
 // used (another tournament's bots) makes room for the shape in use, up
 // to its own cap, by letting the slots idle the longest go.
 func TestPoolAgesOutUnusedShapes(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	available(t, Namespaces)
-	ReleaseIdle()
-	t.Cleanup(ReleaseIdle)
+	h.ReleaseIdle()
+	t.Cleanup(h.ReleaseIdle)
 	spec := func(dir string) Spec {
 		return Spec{Argv: []string{"true"}, Env: []string{"PATH=/usr/bin:/bin"}, Level: Namespaces,
 			Limits: hostileLimits, ReadOnly: []string{dir}, Dir: dir}
 	}
 	keyOf := func(s Spec) string {
-		sh, _, err := prepare(s)
+		sh, _, err := h.prepare(t.Context(), s)
 		if err != nil || sh == nil {
 			t.Fatalf("prepare: %v", err)
 		}
@@ -582,26 +592,26 @@ func TestPoolAgesOutUnusedShapes(t *testing.T) {
 	var stale []string
 	for i := 0; i < maxIdle; i++ {
 		s := spec(t.TempDir())
-		if err := Prewarm(s, 1); err != nil {
+		if err := h.Prewarm(t.Context(), s, 1); err != nil {
 			t.Fatal(err)
 		}
 		stale = append(stale, keyOf(s))
 	}
 	used := spec(t.TempDir())
-	if err := Prewarm(used, 4); err != nil {
+	if err := h.Prewarm(t.Context(), used, 4); err != nil {
 		t.Fatal(err)
 	}
-	pool.builds.Wait()
-	pool.mu.Lock()
-	defer pool.mu.Unlock()
-	if n := len(pool.idle[keyOf(used)]); n != 4 {
+	h.pool.builds.Wait()
+	h.pool.mu.Lock()
+	defer h.pool.mu.Unlock()
+	if n := len(h.pool.idle[keyOf(used)]); n != 4 {
 		t.Errorf("the shape in use has %d idle slots, want 4", n)
 	}
-	if pool.nIdle != maxIdle {
-		t.Errorf("%d idle slots, want the pool's %d", pool.nIdle, maxIdle)
+	if h.pool.nIdle != maxIdle {
+		t.Errorf("%d idle slots, want the pool's %d", h.pool.nIdle, maxIdle)
 	}
 	for i, k := range stale {
-		if gone := len(pool.idle[k]) == 0; gone != (i < 4) {
+		if gone := len(h.pool.idle[k]) == 0; gone != (i < 4) {
 			t.Errorf("unused shape %d (0: idle the longest): gone %v, want %v", i, gone, i < 4)
 		}
 	}
@@ -612,26 +622,28 @@ func TestPoolAgesOutUnusedShapes(t *testing.T) {
 // kernel without Landlock's signal scope), the next Start skips them all
 // and runs the program in a new one.
 func TestDeadIdleSlotsAreSkipped(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	available(t, Namespaces)
-	ReleaseIdle()
-	defer ReleaseIdle()
+	h.ReleaseIdle()
+	defer h.ReleaseIdle()
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	spec := Spec{Argv: []string{"/bin/true"}, ReadOnly: []string{dir}, Limits: hostileLimits}
-	if err := Prewarm(spec, 3); err != nil {
+	if err := h.Prewarm(t.Context(), spec, 3); err != nil {
 		t.Fatal(err)
 	}
-	sh, _, err := prepare(spec)
+	sh, _, err := h.prepare(t.Context(), spec)
 	if err != nil || sh == nil {
 		t.Fatalf("prepare: %v, %v", sh, err)
 	}
-	pool.mu.Lock()
-	ready := append([]*slot(nil), pool.idle[sh.key]...)
-	pool.mu.Unlock()
+	h.pool.mu.Lock()
+	ready := append([]*slot(nil), h.pool.idle[sh.key]...)
+	h.pool.mu.Unlock()
 	if len(ready) != 3 {
-		t.Fatalf("%d ready sandboxes after Prewarm(3)", len(ready))
+		t.Fatalf("%d ready sandboxes after h.Prewarm(t.Context(), 3)", len(ready))
 	}
 	for _, s := range ready {
 		if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
@@ -643,7 +655,7 @@ func TestDeadIdleSlotsAreSkipped(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	p, err := Start(spec)
+	p, err := h.Start(t.Context(), spec)
 	if err != nil {
 		t.Fatalf("Start with every ready sandbox dead: %v", err)
 	}
@@ -671,12 +683,14 @@ func zombie(pid int) bool {
 // machine. (The judge clones the trees it shows when it runs as root, and
 // a clone is a peer of what it was cloned from.)
 func TestShownMountsStayInside(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	available(t, Namespaces)
 	if os.Geteuid() != 0 {
 		t.Skip("needs root, to make a shared mount")
 	}
-	ReleaseIdle()
-	defer ReleaseIdle()
+	h.ReleaseIdle()
+	defer h.ReleaseIdle()
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -706,11 +720,11 @@ func TestShownMountsStayInside(t *testing.T) {
 		return out
 	}
 	for _, l := range []Level{Full, Namespaces} {
-		if l.rank() > Probe().Level.rank() {
+		if l.rank() > h.Probe().Level.rank() {
 			continue
 		}
 		for i := 0; i < 2; i++ { // a new slot, then the same one again
-			p, err := Start(Spec{Argv: []string{"/bin/true"}, Level: l, Limits: hostileLimits,
+			p, err := h.Start(t.Context(), Spec{Argv: []string{"/bin/true"}, Level: l, Limits: hostileLimits,
 				ReadOnly: []string{dir}, Writable: []string{sub}})
 			if err != nil {
 				t.Fatal(err)
@@ -735,6 +749,8 @@ func TestShownMountsStayInside(t *testing.T) {
 // keeps programs from making POSIX message queues; at levels without it,
 // they can.)
 func TestReuseRenewsWhatIsLeft(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	const mq = `/usr/bin/python3 -c '
 import ctypes, os, sys
 libc = ctypes.CDLL(None, use_errno=True)
@@ -761,13 +777,13 @@ print("queue" if libc.mq_open(b"/left", flags, 0o600, None) >= 0 else "no queue"
 			run := func(s *slot, script string) (string, Exit) {
 				t.Helper()
 				keepOnly(s)
-				out, e, s2 := runIn(t, l, self+script, hostileLimits, dir)
+				out, e, s2 := runIn(t, h, l, self+script, hostileLimits, dir)
 				if s2 == nil || s != nil && s2 != s {
 					t.Fatal("a program ran in another sandbox, or in none: nothing proven")
 				}
 				return out, e
 			}
-			_, _, s := runIn(t, l, self, hostileLimits, dir)
+			_, _, s := runIn(t, h, l, self, hostileLimits, dir)
 			if s == nil {
 				t.Fatal("the program ran in no reusable sandbox")
 			}
@@ -806,10 +822,12 @@ print("queue" if libc.mq_open(b"/left", flags, 0o600, None) >= 0 else "no queue"
 // line-buffering file), in new ones several levels deep, hidden ones. No
 // run finds a file an earlier one wrote.
 func TestReuseForgetsTmpAtAnyDepth(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
-			ReleaseIdle()
+			h.ReleaseIdle()
 			// Shown two levels below a directory of /tmp: the sandbox
 			// makes top and top/shown in each program's /tmp.
 			top, err := os.MkdirTemp("/tmp", "judge-depth-")
@@ -841,7 +859,7 @@ func TestReuseForgetsTmpAtAnyDepth(t *testing.T) {
 				script := fmt.Sprintf(`echo "found:$(find /tmp -xdev -name 'left*' | sort | tr '\n' ' ')"
 					mkdir -p %[1]s && echo %[2]d >%[3]s && echo wrote`, filepath.Dir(place), run, place)
 				keepOnly(s)
-				out, e, s2 := runIn(t, l, script, hostileLimits, dir)
+				out, e, s2 := runIn(t, h, l, script, hostileLimits, dir)
 				if e.Code != 0 || s2 == nil || s != nil && s2 != s || !strings.Contains(out, "\nwrote\n") {
 					t.Fatalf("run %d: %v, %q (the same slot: %v): nothing proven", run, e, out, s2 == s)
 				}

@@ -4,12 +4,12 @@ package sandbox
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -25,24 +25,14 @@ type Report struct {
 	ns       bool
 	landlock int // Landlock ABI, 0 without
 	seccomp  bool
+	cg       *cgroupSys                 // the cgroups the Host found
+	bus      func() (string, []busAddr) // whom the Host asks for a scope (systemdBus)
 }
 
-var (
-	probeOnce   sync.Once
-	probeReport *Report
-)
-
-// Probe examines the machine, once per process, and reports what the
-// sandbox can enforce here. It starts one sandbox to try the namespaces.
-func Probe() *Report { return probe() }
-
-func probe() *Report {
-	probeOnce.Do(func() { probeReport = runProbe() })
-	return probeReport
-}
-
-func runProbe() *Report {
-	r := &Report{}
+// runProbe examines the machine for Probe. It gives up when ctx ends
+// while it asks systemd for a scope or tries the namespaces.
+func (h *Host) runProbe(ctx context.Context) (*Report, error) {
+	r := &Report{bus: h.bus}
 	add := func(name string, active bool, detail, advice string) {
 		r.Checks = append(r.Checks, Check{Name: name, Active: active, Detail: detail, Advice: advice})
 	}
@@ -52,7 +42,10 @@ func runProbe() *Report {
 	r.seccomp = err == nil && strings.Contains(string(actions), "errno") && kernel.AuditArch != 0
 	r.landlock = kernel.LandlockABI()
 
-	nsErr := probeNamespaces(r.seccomp)
+	nsErr := probeNamespaces(ctx, r.seccomp)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sandbox: probing the machine: %w", err)
+	}
 	r.ns = nsErr == nil
 	id := "the judge's own user id"
 	if os.Geteuid() == 0 {
@@ -68,16 +61,15 @@ func runProbe() *Report {
 		add("pid, mount, network, ipc, uts namespaces", false, "need the user namespace", "as above")
 	}
 
-	cg := cgroups()
-	where := func(ctrl string) string {
-		if cg.version == 2 {
-			return "cgroup v2 in " + cg.v2
-		}
-		return "cgroup v1 in " + cg.v1[ctrl]
+	cg, err := h.cgroups(ctx)
+	if err != nil {
+		return nil, err
 	}
+	r.cg = cg
+	where := func(ctrl string) string { return cg.ver.where(ctrl) }
 	cgAdvice := "run the judge as root, or in a delegated cgroup v2 subtree: systemd-run --user --scope -p Delegate=yes judge ...; without it memory is bounded by RLIMIT_DATA and processes by RLIMIT_NPROC"
 	if cg.pureV2 {
-		cgAdvice = v2Advice()
+		cgAdvice = v2Advice(h.bus)
 	}
 	why := strings.Join(cg.notes, "; ")
 	if why == "" {
@@ -112,7 +104,7 @@ func runProbe() *Report {
 	switch {
 	case !cg.freezer:
 		r.Checks[len(r.Checks)-2].Detail = "frozen with SIGSTOP instead (" + r.Checks[len(r.Checks)-2].Detail + ")"
-	case cg.version == 1:
+	case cg.version() == 1:
 		r.Checks[len(r.Checks)-2].Detail = "present (" + where("freezer") + "), not used: " + stopped + "; it costs 2 µs where the v1 freezer costs 0.2 ms"
 	default:
 		r.Checks[len(r.Checks)-2].Detail = "present (" + where("freezer") + "): " + stopped + "; cgroup.freeze freezes programs at level basic, which has no PID namespace"
@@ -156,13 +148,13 @@ func runProbe() *Report {
 	default:
 		r.Level = Basic
 	}
-	return r
+	return r, nil
 }
 
 // probeNamespaces starts an init in fresh namespaces that sets up a root
 // file system, and reports what went wrong, if anything.
-func probeNamespaces(seccomp bool) error {
-	if !initCalled {
+func probeNamespaces(ctx context.Context, seccomp bool) error {
+	if !initCalled.Load() {
 		return fmt.Errorf("sandbox.Init is not called at the start of main")
 	}
 	id, gid := initIDs()
@@ -190,10 +182,12 @@ func probeNamespaces(seccomp bool) error {
 	if err != nil {
 		return fmt.Errorf("cannot create namespaces: %w", err)
 	}
-	b, _ := json.Marshal(wire.Config{Mode: "probe", Seccomp: seccomp, Uid: -1, Gid: -1})
+	b, _ := json.Marshal(wire.Config{Mode: wire.ModeProbe, Seccomp: seccomp, Uid: -1, Gid: -1})
 	_, _ = ctlW.Write(append(b, '\n'))
-	t := time.AfterFunc(10*time.Second, func() { _ = cmd.Process.Kill() })
-	defer t.Stop()
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() { _ = cmd.Process.Kill() })
+	defer stop()
 	line, rerr := bufio.NewReader(stR).ReadBytes('\n')
 	_ = cmd.Wait()
 	var m wire.Message
@@ -210,7 +204,7 @@ func probeNamespaces(seccomp bool) error {
 func (r *Report) String() string {
 	var b strings.Builder
 	writeChecks(&b, r.Level, r.Checks)
-	b.WriteString(r.starts(cgroups()))
+	b.WriteString(r.starts(r.cg))
 	switch r.Level {
 	case Namespaces:
 		b.WriteString("memory and processes are bounded by rlimits only (RLIMIT_DATA, RLIMIT_NPROC); out-of-memory shows as a crash\n")
@@ -222,7 +216,7 @@ func (r *Report) String() string {
 
 // Summary is the level and its protections in one line, as stored in
 // replays.
-func (r *Report) Summary() string { return describe(r.Level, r, cgroups()) }
+func (r *Report) Summary() string { return describe(r.Level, r, r.cg) }
 
 // describe says in one line what a sandbox at level enforces.
 func describe(level Level, r *Report, cg *cgroupSys) string {
@@ -233,7 +227,7 @@ func describe(level Level, r *Report, cg *cgroupSys) string {
 	if level.rank() >= Namespaces.rank() {
 		parts = append(parts, "namespaces (user, pid, mount, net, ipc, uts)")
 	}
-	if cg != nil && (level == Full || level == Basic) && cg.version > 0 {
+	if cg != nil && (level == Full || level == Basic) && cg.version() > 0 {
 		var ctrls []string
 		for _, c := range []struct {
 			name string
@@ -243,7 +237,7 @@ func describe(level Level, r *Report, cg *cgroupSys) string {
 				ctrls = append(ctrls, c.name)
 			}
 		}
-		parts = append(parts, fmt.Sprintf("cgroup v%d (%s)", cg.version, strings.Join(ctrls, ", ")))
+		parts = append(parts, fmt.Sprintf("cgroup v%d (%s)", cg.version(), strings.Join(ctrls, ", ")))
 	} else {
 		parts = append(parts, "rlimits")
 	}
@@ -269,8 +263,8 @@ func systemdRun() string {
 
 // v2Advice is what to do on a cgroup v2 machine where the judge got no
 // cgroup: what it asks of systemd is what systemd-run asks too.
-func v2Advice() string {
-	who, _ := systemdBus()
+func v2Advice(bus func() (string, []busAddr)) string {
+	who, _ := bus()
 	if os.Geteuid() == 0 {
 		return "the judge asks " + who + " for a delegated scope of its own: run it where systemd is PID 1 and answers on the system bus or /run/systemd/private; without it memory is bounded by RLIMIT_DATA and processes by RLIMIT_NPROC"
 	}
@@ -291,13 +285,13 @@ func (r *Report) starts(cg *cgroupSys) string {
 		}
 		return fmt.Sprintf("however the judge is started (from a shell, a script, make or systemd-run): %s; cgroups are delegated on cgroup v2 only\n", lvl)
 	}
-	who, addrs := systemdBus()
+	who, addrs := r.bus()
 	var shell, run string
 	switch {
 	case cg.scope != "":
 		shell = fmt.Sprintf("%s: it asks %s for a delegated scope of its own (this judge got %s)", with, who, cg.scope)
 		run = fmt.Sprintf("%s: the scope it is started in is its own", with)
-	case cg.version == 2:
+	case cg.version() == 2:
 		if err := systemdReachable(addrs); err != nil {
 			shell = fmt.Sprintf("%s, unless its cgroup is delegated to it and its own: it cannot ask %s for a scope: %v", without, who, err)
 		} else {

@@ -7,10 +7,12 @@
 // IPC and UTS namespaces under a tiny init, cgroup limits on memory and
 // processes, Landlock and a seccomp filter. A program that embeds this
 // package must call Init first thing in main (and in TestMain), since the
-// init is the program itself, run again.
+// init is the program itself, run again; it then makes a Host, starts
+// programs with it, and closes it before it exits.
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -37,7 +39,7 @@ const (
 	// Basic has no namespaces: rlimits, Landlock and seccomp (and cgroups
 	// where the machine has them), a private temporary directory whose
 	// size the judge enforces, no view of other processes in /proc where
-	// Landlock works. Level.Notice says what it lacks.
+	// Landlock works. Report.Notice says what it lacks.
 	Basic Level = "basic"
 	// None is no sandbox at all: a process group and rlimits (on
 	// Windows, a job object). For debugging only, and the only level
@@ -259,8 +261,11 @@ func Init() { runInit() }
 
 // Start runs spec.Argv isolated at spec.Level (the strongest available by
 // default). Where there is no sandbox (Sandboxed is false) it runs it at
-// level None, whatever spec.Level.
-func Start(spec Spec) (*Process, error) {
+// level None, whatever spec.Level. When ctx ends before the program has
+// started (while the machine is probed, or a sandbox is built), Start
+// gives up and returns an error that wraps ctx's; once started, the
+// program does not depend on ctx.
+func (h *Host) Start(ctx context.Context, spec Spec) (*Process, error) {
 	if len(spec.Argv) == 0 {
 		return nil, errors.New("sandbox: empty command")
 	}
@@ -268,7 +273,13 @@ func Start(spec Spec) (*Process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	pr := probe()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	pr, err := h.probe(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if level == Auto || !Sandboxed {
 		level = pr.Level
 	} else if level.rank() > pr.Level.rank() {
@@ -277,7 +288,7 @@ func Start(spec Spec) (*Process, error) {
 	if level == None {
 		return startPlain(spec)
 	}
-	return startIsolated(spec, level, pr, spec.Level == Auto)
+	return h.startIsolated(ctx, spec, level, pr)
 }
 
 // Kill ends the process and everything it started, at once.

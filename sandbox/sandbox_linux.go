@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -22,12 +23,14 @@ import (
 const Sandboxed = true
 
 // initCalled is set by Init, so that Start can refuse to run an init that
-// would not recognize itself.
-var initCalled bool
+// would not recognize itself. It is a fact of the process, not of a Host:
+// whether this program's main called Init, set once before any Host is
+// made and only read after.
+var initCalled atomic.Bool
 
 // runInit runs the sandbox's init when the program was started as one.
 func runInit() {
-	initCalled = true
+	initCalled.Store(true)
 	inside.Main()
 }
 

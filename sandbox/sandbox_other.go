@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -17,7 +18,7 @@ const Sandboxed = false
 
 // Off Linux there is no sandbox: namespaces, cgroups, Landlock and
 // seccomp are Linux's. Programs run at level None whatever level is
-// asked for (Level.Notice says so), so that bots can be tried on macOS
+// asked for (Report.Notice says so), so that bots can be tried on macOS
 // and Windows before they are submitted to a judge on Linux.
 
 // Report says what protection this machine gives sandboxed programs.
@@ -26,27 +27,22 @@ type Report struct {
 	Checks []Check // each protection, active or not
 }
 
-var (
-	probeOnce   sync.Once
-	probeReport *Report
-)
+// hostSys is what a Host keeps off Linux: nothing.
+type hostSys struct{}
 
-// Probe reports what the sandbox can enforce here: nothing but level
+func (h *Host) initSys() {}
+
+// runProbe reports what the sandbox can enforce here: nothing but level
 // None, off Linux.
-func Probe() *Report { return probe() }
-
-func probe() *Report {
-	probeOnce.Do(func() {
-		r := &Report{Level: None}
-		r.Checks = append(r.Checks, Check{
-			Name:   "sandbox",
-			Detail: "the sandbox needs Linux (namespaces, cgroups, Landlock, seccomp); on " + runtime.GOOS + " bots run at level none: " + plainDoes,
-			Advice: "to run bots as a judge on Linux does, use Linux (on Windows, WSL2)",
-		})
-		r.Checks = append(r.Checks, ptyCheck)
-		probeReport = r
+func (h *Host) runProbe(context.Context) (*Report, error) {
+	r := &Report{Level: None}
+	r.Checks = append(r.Checks, Check{
+		Name:   "sandbox",
+		Detail: "the sandbox needs Linux (namespaces, cgroups, Landlock, seccomp); on " + runtime.GOOS + " bots run at level none: " + plainDoes,
+		Advice: "to run bots as a judge on Linux does, use Linux (on Windows, WSL2)",
 	})
-	return probeReport
+	r.Checks = append(r.Checks, ptyCheck)
+	return r, nil
 }
 
 // String prints the report for a person, one protection a line.
@@ -65,7 +61,7 @@ const noneSummary = "none: NOT SANDBOXED (" + plainDoes + ")"
 
 // Notice is one line to print when programs run at level l: off Linux,
 // that they run at level None whatever l is.
-func (l Level) Notice() string {
+func (r *Report) Notice(l Level) string {
 	return "no sandbox on " + runtime.GOOS + ": bots run at level none, as you, with your files and network; " +
 		"fine to try your own bots, but the sandbox needs Linux (on Windows, WSL2)"
 }
@@ -75,7 +71,7 @@ func runInit() {}
 
 // startIsolated is never called off Linux: Start runs every program at
 // level None.
-func startIsolated(spec Spec, level Level, _ *Report, _ bool) (*Process, error) {
+func (h *Host) startIsolated(_ context.Context, spec Spec, level Level, _ *Report) (*Process, error) {
 	return nil, fmt.Errorf("sandbox: level %s needs Linux", level)
 }
 
@@ -88,16 +84,16 @@ func (p *Process) TmpFull() bool {
 }
 
 // ReuseProblem says why bots cannot start in sandboxes made ready ahead.
-func ReuseProblem() error { return errors.New("the sandbox needs Linux") }
+func (h *Host) ReuseProblem() error { return errors.New("the sandbox needs Linux") }
 
 // ReleaseIdle does nothing: off Linux no sandbox is kept ready.
-func ReleaseIdle() {}
+func (h *Host) ReleaseIdle() {}
 
 // Close does nothing: off Linux no sandbox is kept ready.
-func Close() {}
+func (h *Host) Close() {}
 
 // Prewarm does nothing: off Linux no sandbox is kept ready.
-func Prewarm(Spec, int) error { return nil }
+func (h *Host) Prewarm(context.Context, Spec, int) error { return nil }
 
 // waitFiles is what a Waits keeps: no files, off Linux.
 type waitFiles struct {

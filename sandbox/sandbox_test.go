@@ -4,19 +4,43 @@ package sandbox
 
 import (
 	"bytes"
+	"context"
 	"io"
+	"judge/sandbox/sandboxtest"
 	"os"
 	"strings"
 	"testing"
 	"time"
 )
 
+// testHost is the Host of the tests that need none of their own: those
+// that look at its pool, or make it let go of idle sandboxes, make their
+// own (newHost).
+var testHost *Host
+
 func TestMain(m *testing.M) {
 	Init()
+	testHost = NewHost(Options{})
 	code := m.Run()
 	// The ready sandboxes' cgroups go with them, as a judge's do.
-	Close()
+	testHost.Close()
 	os.Exit(code)
+}
+
+// newHost is a Host of the test's own, closed at its end.
+func newHost(t testing.TB, o Options) *Host {
+	h := NewHost(o)
+	t.Cleanup(h.Close)
+	return h
+}
+
+// mustCgroups is the cgroups h finds.
+func (h *Host) mustCgroups() *cgroupSys {
+	cg, err := h.cgroups(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	return cg
 }
 
 // run starts argv at level with its output in a pipe and returns the
@@ -30,7 +54,7 @@ func run(t *testing.T, level Level, spec Spec) (string, Exit) {
 	spec.Level = level
 	spec.Stdout = w
 	spec.Stderr = w
-	p, err := Start(spec)
+	p, err := testHost.Start(t.Context(), spec)
 	w.Close()
 	if err != nil {
 		r.Close()
@@ -58,12 +82,13 @@ var levels = []Level{Full, Namespaces, Basic, None}
 
 func available(t *testing.T, l Level) {
 	t.Helper()
-	if l.rank() > Probe().Level.rank() {
-		t.Skipf("level %s is not available here:\n%s", l, Probe())
+	if l.rank() > testHost.Probe().Level.rank() {
+		sandboxtest.SkipLevel(t, "level %s is not available here:\n%s", l, testHost.Probe())
 	}
 }
 
 func TestEcho(t *testing.T) {
+	t.Parallel()
 	for _, l := range levels {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
@@ -80,6 +105,7 @@ func TestEcho(t *testing.T) {
 // path through a symbolic link (/bin to usr/bin on most systems), runs
 // with its directory shown as a bot's is.
 func TestSystemProgram(t *testing.T) {
+	t.Parallel()
 	for _, l := range levels {
 		t.Run(string(l), func(t *testing.T) {
 			available(t, l)
@@ -95,9 +121,10 @@ func TestSystemProgram(t *testing.T) {
 // TestProbe checks that the report agrees with itself: the level follows
 // from the checks, every check says something, and the text shows it all.
 func TestProbe(t *testing.T) {
-	r := Probe()
+	t.Parallel()
+	r := testHost.Probe()
 	t.Log("\n" + r.String())
-	if Probe() != r {
+	if testHost.Probe() != r {
 		t.Error("Probe ran twice: want once per process")
 	}
 	active := map[string]bool{}

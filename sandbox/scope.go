@@ -32,9 +32,9 @@ const scopeTimeout = 10 * time.Second
 
 // systemdBus is whom the judge asks for a scope: systemd's user manager
 // for a normal user, the system manager for root, with the addresses
-// where each may be reached, tried in turn. (A variable: tests point it
-// at buses of their own.)
-var systemdBus = func() (who string, addrs []busAddr) {
+// where each may be reached, tried in turn. (A Host's bus: tests point
+// theirs at buses of their own.)
+func systemdBus() (who string, addrs []busAddr) {
 	if os.Geteuid() == 0 {
 		sys := "unix:path=/run/dbus/system_bus_socket"
 		if a := os.Getenv("DBUS_SYSTEM_BUS_ADDRESS"); a != "" {
@@ -116,6 +116,10 @@ func startScope(ctx context.Context, addrs []busAddr, name string, pid int) erro
 	defer cancel()
 	c, err := dialSystemd(ctx, addrs)
 	if err != nil {
+		if ctx.Err() != nil {
+			// The bus did not answer before ctx ended.
+			return fmt.Errorf("%v: %w", err, ctx.Err())
+		}
 		return err
 	}
 	defer c.Close()
@@ -127,6 +131,9 @@ func startScope(ctx context.Context, addrs []busAddr, name string, pid int) erro
 	}
 	done := make(chan string, 1)
 	if _, err := c.StartTransientUnitContext(ctx, name, "fail", props, done); err != nil {
+		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+			return fmt.Errorf("StartTransientUnit %s: %v: %w", name, err, ctx.Err())
+		}
 		return fmt.Errorf("StartTransientUnit %s: %w", name, err)
 	}
 	// The job's end is signalled; the judge's move into the scope, which
@@ -167,15 +174,15 @@ func systemdReachable(addrs []busAddr) error {
 }
 
 // ownScope gets the judge (process pid, in cgroup own of the v2 mount
-// m) a scope of its own from systemd and prepares it for sandboxes
+// m) a scope of its own from systemd at addrs, giving up when ctx ends,
+// and prepares it for sandboxes
 // (setupV2); it returns the scope's directory. When that fails, the
 // judge goes back to the cgroup it came from where it may, so that
 // systemd removes the empty scope at once; where it may not, the scope
 // goes with the judge.
-func ownScope(m mountInfo, own string, pid int, ctrls []string) (dir, scope string, err error) {
-	_, addrs := systemdBus()
+func ownScope(ctx context.Context, addrs []busAddr, m mountInfo, own string, pid int, ctrls []string) (dir, scope string, err error) {
 	name := scopeName(pid)
-	if err := startScope(context.Background(), addrs, name, pid); err != nil {
+	if err := startScope(ctx, addrs, name, pid); err != nil {
 		return "", "", err
 	}
 	p, ok := cgroupOf(pid)

@@ -100,8 +100,9 @@ func subdirs(dir string) []string {
 // cgroup: it moves into a leaf, and its cgroup holds no process, so that
 // sandboxes' cgroups can be made and used beside the leaf.
 func TestCgroupV2Leaf(t *testing.T) {
+	t.Parallel()
 	v := newV2Test(t)
-	dir, scope, notes, err := useV2(v.m, v.rel, v.proc.Process.Pid, nil, false)
+	dir, scope, notes, err := useV2(t.Context(), systemdBus, v.m, v.rel, v.proc.Process.Pid, nil, false)
 	if err != nil || dir != v.dir || scope != "" || len(notes) > 0 {
 		t.Fatalf("useV2: %q %q %q %v, want %s and no scope", dir, scope, notes, err, v.dir)
 	}
@@ -133,6 +134,7 @@ func TestCgroupV2Leaf(t *testing.T) {
 // fails (here, a controller the kernel does not have) leaves the judge
 // where it was, and no cgroup behind.
 func TestCgroupV2FailureLeavesNothing(t *testing.T) {
+	t.Parallel()
 	v := newV2Test(t)
 	err := enterLeaf(v.dir, v.proc.Process.Pid, []string{"nosuchcontroller"})
 	if err == nil {
@@ -146,20 +148,19 @@ func TestCgroupV2FailureLeavesNothing(t *testing.T) {
 	}
 }
 
-// withBus points the judge at addrs for systemd during the test.
-func withBus(t *testing.T, addrs ...busAddr) {
-	old := systemdBus
-	systemdBus = func() (string, []busAddr) { return "systemd's user manager (systemd --user)", addrs }
-	t.Cleanup(func() { systemdBus = old })
+// busAt is whom a judge asks for a scope when systemd is at addrs.
+func busAt(addrs ...busAddr) func() (string, []busAddr) {
+	return func() (string, []busAddr) { return "systemd's user manager (systemd --user)", addrs }
 }
 
 // TestCgroupV2NoSystemd checks that where the judge's cgroup cannot be
 // used and systemd cannot be reached, the judge stays where it was, as
 // before it asked, nothing is left, and doctor's notes say why.
 func TestCgroupV2NoSystemd(t *testing.T) {
+	t.Parallel()
 	v := newV2Test(t)
-	withBus(t, busAddr{"unix:path=" + filepath.Join(t.TempDir(), "bus"), false})
-	_, _, notes, err := useV2(v.m, v.rel, v.proc.Process.Pid, []string{"nosuchcontroller"}, true)
+	bus := busAt(busAddr{"unix:path=" + filepath.Join(t.TempDir(), "bus"), false})
+	_, _, notes, err := useV2(t.Context(), bus, v.m, v.rel, v.proc.Process.Pid, []string{"nosuchcontroller"}, true)
 	if err == nil {
 		t.Fatal("no error without systemd")
 	}
@@ -281,6 +282,7 @@ func startFakeSystemd(t *testing.T, dir, result string) (*fakeSystemd, busAddr) 
 // it moves into a leaf of the scope; if that fails, it goes back where
 // it was.
 func TestCgroupV2Scope(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, result string
 		ctrls        []string
@@ -293,9 +295,8 @@ func TestCgroupV2Scope(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			v := newV2Test(t)
 			f, addr := startFakeSystemd(t, v.dir, c.result)
-			withBus(t, addr)
 			pid := v.proc.Process.Pid
-			dir, scope, err := ownScope(v.m, v.rel, pid, c.ctrls)
+			dir, scope, err := ownScope(t.Context(), []busAddr{addr}, v.m, v.rel, pid, c.ctrls)
 			name := scopeName(pid)
 			f.mu.Lock()
 			calls := f.calls
@@ -338,10 +339,10 @@ func TestCgroupV2Scope(t *testing.T) {
 // TestCgroupV2ScopeNotAsked checks that the judge does not ask systemd
 // where its own cgroup serves.
 func TestCgroupV2ScopeNotAsked(t *testing.T) {
+	t.Parallel()
 	v := newV2Test(t)
 	f, addr := startFakeSystemd(t, v.dir, "done")
-	withBus(t, addr)
-	if _, scope, _, err := useV2(v.m, v.rel, v.proc.Process.Pid, nil, true); err != nil || scope != "" {
+	if _, scope, _, err := useV2(t.Context(), busAt(addr), v.m, v.rel, v.proc.Process.Pid, nil, true); err != nil || scope != "" {
 		t.Fatalf("useV2: scope %q, %v", scope, err)
 	}
 	f.mu.Lock()
@@ -355,24 +356,24 @@ func TestCgroupV2ScopeNotAsked(t *testing.T) {
 // started, on a cgroup v2 machine where the judge got a scope, where it
 // got none, where its own cgroup served, and on a cgroup v1 machine.
 func TestProbeStarts(t *testing.T) {
-	withBus(t, busAddr{"unix:path=" + filepath.Join(t.TempDir(), "bus"), false})
-	r := &Report{ns: true}
+	t.Parallel()
+	r := &Report{ns: true, bus: busAt(busAddr{"unix:path=" + filepath.Join(t.TempDir(), "bus"), false})}
 	run := systemdRun()
 	for _, c := range []struct {
 		name string
 		cg   *cgroupSys
 		want []string
 	}{
-		{"scope", &cgroupSys{version: 2, memory: true, pids: true, pureV2: true, scope: "judge-42.scope"}, []string{
+		{"scope", &cgroupSys{ver: cgroupV2{}, memory: true, pids: true, pureV2: true, scope: "judge-42.scope"}, []string{
 			"  from a shell, a script or make:  full: it asks systemd's user manager (systemd --user) for a delegated scope of its own (this judge got judge-42.scope)\n",
 			"  with " + run + ":  full: the scope it is started in is its own\n"}},
 		{"no-scope", &cgroupSys{pureV2: true, scopeErr: errors.New("no scope of its own from systemd's user manager (systemd --user): no D-Bus connection to it")}, []string{
 			"  from a shell, a script or make:  namespaces: no scope of its own from systemd's user manager (systemd --user): no D-Bus connection to it\n",
 			"  with " + run + ":  namespaces as well: systemd-run asks the same manager\n"}},
-		{"own-cgroup", &cgroupSys{version: 2, memory: true, pids: true, pureV2: true}, []string{
+		{"own-cgroup", &cgroupSys{ver: cgroupV2{}, memory: true, pids: true, pureV2: true}, []string{
 			"  from a shell, a script or make:  namespaces, unless its cgroup is delegated to it and its own: it cannot ask systemd's user manager (systemd --user) for a scope: no D-Bus connection to it",
 			"  with " + run + ":  full: the judge alone in its delegated scope (as now)\n"}},
-		{"v1", &cgroupSys{version: 1, memory: true, pids: true}, []string{
+		{"v1", &cgroupSys{ver: cgroupV1{}, memory: true, pids: true}, []string{
 			"however the judge is started (from a shell, a script, make or systemd-run): full; cgroups are delegated on cgroup v2 only\n"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

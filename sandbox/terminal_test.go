@@ -28,6 +28,7 @@ const terminalEnv = "JUDGE_TEST_TERMINAL"
 // to write to it and read from it finds neither; at none it reaches the
 // terminal, which shows that the test would see it.
 func TestTerminalOutOfReach(t *testing.T) {
+	t.Parallel()
 	if env := os.Getenv(terminalEnv); env != "" {
 		terminalChild(t, env)
 		return
@@ -92,7 +93,7 @@ func terminalChild(t *testing.T, env string) {
 	f := strings.Split(env, "\n")
 	argv, dir, ttyName := f[:len(f)-2], f[len(f)-2], f[len(f)-1]
 	for _, l := range levels {
-		if l.rank() > Probe().Level.rank() {
+		if l.rank() > testHost.Probe().Level.rank() {
 			continue
 		}
 		out, e := run(t, l, Spec{Argv: append(append([]string(nil), argv...), string(l), "/dev/tty", ttyName),

@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"judge/sandbox/sandboxtest"
 	"os/exec"
 	"runtime"
 	"testing"
@@ -14,6 +15,7 @@ import (
 // TestWaited: a program that shares one CPU with a busy loop waits for
 // it, and Waited shows that time grow.
 func TestWaited(t *testing.T) {
+	t.Parallel()
 	argv, dir := build(t, "spin.c")
 	for _, level := range []Level{Auto, Basic, None} {
 		name := string(level)
@@ -21,10 +23,10 @@ func TestWaited(t *testing.T) {
 			name = "auto"
 		}
 		t.Run(name, func(t *testing.T) {
-			if level.rank() > probe().Level.rank() {
-				t.Skipf("level %s is not available here", level)
+			if level.rank() > testHost.Probe().Level.rank() {
+				sandboxtest.SkipLevel(t, "level %s is not available here", level)
 			}
-			p, err := Start(Spec{Argv: argv, Dir: dir, ReadOnly: []string{dir}, Level: level, Limits: hostileLimits})
+			p, err := testHost.Start(t.Context(), Spec{Argv: argv, Dir: dir, ReadOnly: []string{dir}, Level: level, Limits: hostileLimits})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,9 +9,14 @@ import (
 )
 
 // loadLanguages loads the languages file given, else configs/languages.toml
-// when there is one here, else the built-in one.
-func loadLanguages(file string) (*bots.Languages, error) {
-	return bots.LoadLanguages(bots.LanguagesFile(file))
+// when there is one here, else the built-in one; its tools run on host.
+func loadLanguages(host *procbot.Host, file string) (*bots.Languages, error) {
+	l, err := bots.LoadLanguages(bots.LanguagesFile(file))
+	if err != nil {
+		return nil, err
+	}
+	l.Host = host
+	return l, nil
 }
 
 // entrants turns the BOT arguments of a single match into what plays its
@@ -20,7 +25,7 @@ func entrants(ctx context.Context, args []string, proc procbot.Options) ([]judge
 	if len(args) == 0 {
 		return nil, nil
 	}
-	langs, err := loadLanguages("")
+	langs, err := loadLanguages(proc.Host, "")
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"judge/games/catalog"
 	"judge/judge"
+	"judge/judge/judgetest"
 )
 
 // crashReplay plays testdata/debug/crash.py (seat 0), which crashes at
@@ -104,7 +105,7 @@ func TestDebugUnderPdb(t *testing.T) {
 	path, _ := crashReplay(t)
 	termR, termW := io.Pipe()
 	var out, errs syncBuffer
-	m := &Main{Stdin: termR, Stdout: &out, Stderr: &errs}
+	m := &Main{Stdin: termR, Stdout: &out, Stderr: &errs, Host: judgetest.Host()}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	done := make(chan int)

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-
-	"judge/judge/procbot"
 )
 
 func (m *Main) doctor(_ context.Context, args []string) error {
@@ -19,7 +17,7 @@ func (m *Main) doctor(_ context.Context, args []string) error {
 	if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected arguments %q", errUsage, pos)
 	}
-	fmt.Fprint(m.Stdout, procbot.Doctor())
+	fmt.Fprint(m.Stdout, m.Host.Doctor())
 	fmt.Fprintln(m.Stdout, "web bots (http://…, https://…): outside the sandbox, on their own servers; the judge only sends them requests")
 	return nil
 }

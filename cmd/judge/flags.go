@@ -91,10 +91,10 @@ type setup struct {
 // when there is none) and the flags into one match. A bad flag is a usage
 // error naming the flag; a bad file value names the file and its line.
 // Warnings go to w.
-func (f *matchFlags) resolve(file *config.File, path string, w io.Writer) (*setup, error) {
+func (f *matchFlags) resolve(host *procbot.Host, file *config.File, path string, w io.Writer) (*setup, error) {
 	s := &setup{
 		match:    judge.Match{Limits: judge.DefaultLimits},
-		proc:     procbot.Options{IO: procbot.AutoIO, Limits: procbot.DefaultLimits, Stderr: judge.DefaultLimits.Stderr},
+		proc:     procbot.Options{IO: procbot.AutoIO, Limits: procbot.DefaultLimits, Stderr: judge.DefaultLimits.Stderr, Host: host},
 		explicit: games.Params{},
 	}
 	if file != nil {
@@ -121,7 +121,7 @@ func (f *matchFlags) resolve(file *config.File, path string, w io.Writer) (*setu
 	if err := s.match.Limits.Check(); err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	warnSandbox(w, s.proc.Level)
+	warnSandbox(w, host, s.proc.Level)
 	return s, nil
 }
 
@@ -282,11 +282,11 @@ func (f *matchFlags) resolveSandbox(s *setup) error {
 // warnSandbox warns, on w, of bots that run with no sandbox or a weak one:
 // in one line where the system has no sandbox (macOS, Windows) and none
 // was asked for.
-func warnSandbox(w io.Writer, level procbot.Level) {
-	switch lv := procbot.RunLevel(level); lv {
+func warnSandbox(w io.Writer, host *procbot.Host, level procbot.Level) {
+	switch lv := host.RunLevel(level); lv {
 	case procbot.None:
 		if level != procbot.None {
-			fmt.Fprintln(w, lv.Notice())
+			fmt.Fprintln(w, host.Notice(lv))
 			return
 		}
 		fmt.Fprintln(w, strings.Repeat("!", 72))
@@ -294,13 +294,13 @@ func warnSandbox(w io.Writer, level procbot.Level) {
 		fmt.Fprintln(w, "!! Use this only to debug bots you trust.")
 		fmt.Fprintln(w, strings.Repeat("!", 72))
 	case procbot.Basic:
-		fmt.Fprintln(w, lv.Notice())
+		fmt.Fprintln(w, host.Notice(lv))
 	}
 }
 
 // load loads the match configuration file --config names, if any, and
 // resolves it and the flags into one match (resolve).
-func (f *matchFlags) load(w io.Writer) (*setup, error) {
+func (f *matchFlags) load(host *procbot.Host, w io.Writer) (*setup, error) {
 	var file *config.File
 	if *f.config != "" {
 		var err error
@@ -308,7 +308,7 @@ func (f *matchFlags) load(w io.Writer) (*setup, error) {
 			return nil, err
 		}
 	}
-	return f.resolve(file, *f.config, w)
+	return f.resolve(host, file, *f.config, w)
 }
 
 // oneMatchFlags are the flags of the commands that play one match, judge

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"judge/judge/config"
+	"judge/judge/judgetest"
 	"judge/judge/procbot"
 )
 
@@ -101,7 +102,7 @@ func TestResolve(t *testing.T) {
 				t.Fatal(err)
 			}
 			var warnings strings.Builder
-			s, err := f.load(&warnings)
+			s, err := f.load(judgetest.Host(), &warnings)
 			switch {
 			case c.err != "" && (err == nil || !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.err)):
 				t.Fatalf("error %v, want a usage error with %q", err, c.err)
@@ -122,7 +123,7 @@ func TestResolve(t *testing.T) {
 	bad := conf("game = \"gomoku\"\n[sandbox]\nlevel = \"sturdy\"\n")
 	file := &config.File{Game: "gomoku", Sandbox: config.Sandbox{Level: "sturdy"}}
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	if _, err := addMatchFlags(fs).resolve(file, bad, io.Discard); err == nil || !strings.Contains(err.Error(), bad+":3: sandbox.level") {
+	if _, err := addMatchFlags(fs).resolve(judgetest.Host(), file, bad, io.Discard); err == nil || !strings.Contains(err.Error(), bad+":3: sandbox.level") {
 		t.Errorf("bad sandbox level: %v", err)
 	}
 }

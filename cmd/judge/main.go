@@ -42,11 +42,12 @@ import (
 
 func main() {
 	procbot.Init() // when run as a sandbox's init, this never returns
-	catalog.UsePlugins(plugin.Options{Start: refereeStarter(procbot.Auto)})
+	host := procbot.NewHost(procbot.HostOptions{})
+	catalog.UsePlugins(plugin.Options{Start: refereeStarter(host, procbot.Auto)})
 	ctx, stop := onSignals(context.Background(), os.Stderr, os.Exit, time.Second)
-	code := (&Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}).Run(ctx, os.Args[1:])
+	code := (&Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Host: host}).Run(ctx, os.Args[1:])
 	stop()
-	procbot.Close() // the cgroups of the sandboxes kept ready
+	host.Close() // the cgroups of the sandboxes kept ready
 	os.Exit(code)
 }
 
@@ -125,6 +126,9 @@ func interrupted(ctx context.Context) (signalled, bool) {
 type Main struct {
 	Stdin          io.Reader // what judge play reads the person's moves from
 	Stdout, Stderr io.Writer
+	// Host starts the bots; nil for one of Run's own, closed when it
+	// returns.
+	Host *procbot.Host
 }
 
 // errUsage marks an error in how the command was called (exit status 2).
@@ -171,6 +175,12 @@ func init() {
 // command did its job, 1 when it failed, 2 when it was called wrongly;
 // a command may say more with its own statuses (judge merge: 3, 4).
 func (m *Main) Run(ctx context.Context, args []string) int {
+	if m.Host == nil {
+		own := *m
+		own.Host = procbot.NewHost(procbot.HostOptions{})
+		defer own.Host.Close()
+		m = &own
+	}
 	if len(args) == 0 {
 		m.usage(m.Stdout)
 		return 2

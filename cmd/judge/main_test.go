@@ -19,7 +19,7 @@ func TestMain(m *testing.M) { judgetest.Main(m) }
 func run(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := (&Main{Stdout: &out, Stderr: &errb}).Run(context.Background(), args)
+	code := (&Main{Stdout: &out, Stderr: &errb, Host: judgetest.Host()}).Run(context.Background(), args)
 	return code, out.String(), errb.String()
 }
 
@@ -155,7 +155,7 @@ func TestDoctor(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	r := sandbox.Probe()
+	r := judgetest.Host().Sandbox().Probe()
 	if !strings.HasPrefix(out, "sandbox level: "+string(r.Level)+"\n") {
 		t.Errorf("output does not start with the level %s:\n%s", r.Level, out)
 	}
@@ -166,7 +166,7 @@ func TestDoctor(t *testing.T) {
 	}
 	// What it says active is what a bot gets: a program started at the
 	// default level reports the same level.
-	p, err := sandbox.Start(sandbox.Spec{Argv: []string{"/bin/true"}, Limits: sandbox.DefaultLimits})
+	p, err := judgetest.Host().Sandbox().Start(t.Context(), sandbox.Spec{Argv: []string{"/bin/true"}, Limits: sandbox.DefaultLimits})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func (m *Main) match(ctx context.Context, args []string) error {
 		return err
 	}
 
-	su, err := mf.load(m.Stderr)
+	su, err := mf.load(m.Host, m.Stderr)
 	if err != nil {
 		return err
 	}

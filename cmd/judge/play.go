@@ -35,7 +35,7 @@ func (m *Main) play(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	su, err := mf.load(m.Stderr)
+	su, err := mf.load(m.Host, m.Stderr)
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,7 @@ func TestPlayInProcess(t *testing.T) {
 	bot := quote(judgetest.Bot(t, "examples/gomoku/random.c"))
 	replay := filepath.Join(t.TempDir(), "game.json")
 	var out, errb bytes.Buffer
-	m := &Main{Stdin: strings.NewReader(strings.Join(readingOrder, "\n") + "\n"), Stdout: &out, Stderr: &errb}
+	m := &Main{Stdin: strings.NewReader(strings.Join(readingOrder, "\n") + "\n"), Stdout: &out, Stderr: &errb, Host: judgetest.Host()}
 	code := m.Run(context.Background(), []string{"play", "--game", "tictactoe", "--seat", "1", "--name", "ann",
 		"--seed", "3", "--replay", replay, bot})
 	if code != 0 {
@@ -274,7 +274,7 @@ func TestPlayInterrupted(t *testing.T) {
 	in, w := io.Pipe() // the person never moves
 	defer w.Close()
 	var out, errb syncBuffer
-	m := &Main{Stdin: in, Stdout: &out, Stderr: &errb}
+	m := &Main{Stdin: in, Stdout: &out, Stderr: &errb, Host: judgetest.Host()}
 	done := make(chan int, 1)
 	go func() { done <- m.Run(ctx, []string{"play", "--game", "tictactoe", "--no-sandbox", bot}) }()
 	for !strings.Contains(out.String(), "your move") {

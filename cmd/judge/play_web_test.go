@@ -62,7 +62,7 @@ func startWeb(t *testing.T, w, h int64, args ...string) *webGame {
 	t.Helper()
 	bctx := browsertest.New(t, 8*time.Minute) // a whole Battleship game of clicks on a loaded machine
 	g := &webGame{t: t, bctx: bctx, out: &syncBuffer{}, err: &syncBuffer{}, done: make(chan int, 1), w: w, h: h}
-	m := &Main{Stdout: g.out, Stderr: g.err}
+	m := &Main{Stdout: g.out, Stderr: g.err, Host: judgetest.Host()}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go func() { g.done <- m.Run(ctx, append([]string{"play", "--web"}, args...)) }()

@@ -11,11 +11,11 @@ import (
 	"judge/judge/procbot"
 )
 
-// refereeStarter starts plugin games' process referees as bots start, in
-// the sandbox at level (docs/games.md).
-func refereeStarter(level procbot.Level) plugin.Starter {
+// refereeStarter starts plugin games' process referees as bots start, on
+// host in the sandbox at level (docs/games.md).
+func refereeStarter(host *procbot.Host, level procbot.Level) plugin.Starter {
 	return func(ctx context.Context, argv []string, dir string, memory int64) (*plugin.Process, error) {
-		r, err := procbot.StartReferee(ctx, argv, dir, memory, level)
+		r, err := host.StartReferee(ctx, argv, dir, memory, level)
 		if err != nil {
 			return nil, err
 		}

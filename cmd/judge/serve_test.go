@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"judge/judge/judgetest"
 )
 
 // judge serve refuses to listen beyond the loopback address unless told
@@ -34,7 +36,7 @@ func TestServeHost(t *testing.T) {
 	var errb strings.Builder
 	done := make(chan int, 1)
 	go func() {
-		code := (&Main{Stdout: pw, Stderr: &errb}).Run(ctx, []string{"serve", "--addr", "localhost:0", dir})
+		code := (&Main{Stdout: pw, Stderr: &errb, Host: judgetest.Host()}).Run(ctx, []string{"serve", "--addr", "localhost:0", dir})
 		pw.Close()
 		done <- code
 	}()
@@ -102,7 +104,7 @@ func TestServeFolder(t *testing.T) {
 	var errb strings.Builder
 	done := make(chan int, 1)
 	go func() {
-		code := (&Main{Stdout: pw, Stderr: &errb}).Run(ctx, []string{"serve", dir})
+		code := (&Main{Stdout: pw, Stderr: &errb, Host: judgetest.Host()}).Run(ctx, []string{"serve", dir})
 		pw.Close()
 		done <- code
 	}()

@@ -45,7 +45,7 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 	if len(pos) != 2 {
 		return fmt.Errorf("%w: want two bots, A and B, got %d", errUsage, len(pos))
 	}
-	su, err := mf.load(m.Stderr)
+	su, err := mf.load(m.Host, m.Stderr)
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func (m *Main) sprt(ctx context.Context, args []string) error {
 	if *maxGames < 2 {
 		return fmt.Errorf("%w: --max-games %d: want at least 2", errUsage, *maxGames)
 	}
-	langs, err := loadLanguages(*languages)
+	langs, err := loadLanguages(su.proc.Host, *languages)
 	if err != nil {
 		return err
 	}

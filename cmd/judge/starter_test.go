@@ -251,7 +251,7 @@ func playFrom(t *testing.T, c starterPosition, bot procbot.Spec) (move, cell str
 		other = func(int) []string { return nil }
 	}
 	m := judge.Match{Game: g, Name: v.Name, Params: params, Seed: c.seed, Limits: judge.DefaultLimits,
-		Entrants: []judge.Entrant{procbot.Bot{Spec: bot}, scripted{other}}, Trace: true}
+		Entrants: []judge.Entrant{procbot.Bot{Spec: bot, Options: judgetest.Proc(procbot.Options{})}, scripted{other}}, Trace: true}
 	m.Limits.FirstTurn = 20 * time.Second // a JVM on a busy machine
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -49,7 +49,7 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 		}
 	}
 	ts := cfg.Tournament
-	su, err := mf.resolve(&cfg.File, *tf.configFile, m.Stderr)
+	su, err := mf.resolve(m.Host, &cfg.File, *tf.configFile, m.Stderr)
 	if err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func (tf *tournamentFlags) seedOf(out string, ts tournament.Settings, stderr io.
 // bots gives o its bots: the arguments pos, or the file's when there are
 // none, and those of the bots directory, run as proc says.
 func (tf *tournamentFlags) bots(o *tournament.Options, pos []string, ts tournament.Settings, proc procbot.Options) error {
-	langs, err := loadLanguages(tf.pick("languages", *tf.languages, ts.Languages))
+	langs, err := loadLanguages(proc.Host, tf.pick("languages", *tf.languages, ts.Languages))
 	if err != nil {
 		return err
 	}

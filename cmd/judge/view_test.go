@@ -109,7 +109,7 @@ func TestServe(t *testing.T) {
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		code := (&Main{Stdout: pw, Stderr: io.Discard}).Run(ctx, []string{"serve", dir})
+		code := (&Main{Stdout: pw, Stderr: io.Discard, Host: judgetest.Host()}).Run(ctx, []string{"serve", dir})
 		pw.Close()
 		done <- code
 	}()

@@ -40,7 +40,7 @@ func TestExamples(t *testing.T) {
 		names[seed%3] = looper
 		m := judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: seed, Limits: judge.DefaultLimits}
 		for _, name := range names {
-			m.Entrants = append(m.Entrants, procbot.Bot{Spec: procbot.Spec{Name: name, Argv: bots[name]}})
+			m.Entrants = append(m.Entrants, procbot.Bot{Spec: procbot.Spec{Name: name, Argv: bots[name]}, Options: judgetest.Proc(procbot.Options{})})
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		res, err := judge.Run(ctx, m)

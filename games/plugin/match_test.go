@@ -53,7 +53,7 @@ func checkRefereeError(t *testing.T, res *judge.Result, reason string) {
 }
 
 // TestProcessRefereeInSandbox: a process referee runs in the sandbox as
-// bots do (procbot.StartReferee): its memory bomb is stopped there, and
+// bots do (procbot.Host.StartReferee): its memory bomb is stopped there, and
 // the match ends as a referee error.
 func TestProcessRefereeInSandbox(t *testing.T) {
 	judgetest.NeedTools(t, "python3")
@@ -72,7 +72,7 @@ func TestProcessRefereeInSandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := func(ctx context.Context, argv []string, dir string, memory int64) (*plugin.Process, error) {
-		r, err := procbot.StartReferee(ctx, argv, dir, memory, procbot.Auto)
+		r, err := judgetest.Host().StartReferee(ctx, argv, dir, memory, procbot.Auto)
 		if err != nil {
 			return nil, err
 		}

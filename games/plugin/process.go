@@ -27,7 +27,7 @@ type Process struct {
 
 // Starter starts a referee program: argv run from dir, its memory
 // bounded by memory bytes where the starter can bound it. The judge's
-// starter runs it in the sandbox bots run in (procbot.StartReferee);
+// starter runs it in the sandbox bots run in (procbot.Host.StartReferee);
 // ExecStarter runs it as a plain child process.
 type Starter func(ctx context.Context, argv []string, dir string, memory int64) (*Process, error)
 

@@ -27,6 +27,7 @@ import (
 	"judge/judge/bots"
 	"judge/judge/httpbot"
 	"judge/judge/play"
+	"judge/judge/procbot"
 )
 
 // Errors of the arena's callers; the web API maps each to a status.
@@ -185,10 +186,11 @@ type Match struct {
 
 // Arena is an open arena.
 type Arena struct {
-	dir string
-	cfg Config
-	db  *sql.DB
-	web *httpbot.Policy // where web bots may be, from cfg.WebBots
+	dir  string
+	cfg  Config
+	db   *sql.DB
+	host *procbot.Host   // runs its bots and compilers; its own, closed by Close
+	web  *httpbot.Policy // where web bots may be, from cfg.WebBots
 
 	mu sync.Mutex // guards what follows
 	// built are the prepared submissions, by id: built once per
@@ -328,7 +330,7 @@ func Open(ctx context.Context, dir string) (*Arena, error) {
 		return nil, fmt.Errorf("arena: %w", err)
 	}
 	a := &Arena{dir: dir, built: map[int64]*play.Contestant{}, wake: make(chan struct{}),
-		unpacking: make(chan struct{}, unpackers)}
+		unpacking: make(chan struct{}, unpackers), host: procbot.NewHost(procbot.HostOptions{})}
 	if _, err := toml.DecodeFile(filepath.Join(dir, "arena.toml"), &a.cfg); err != nil {
 		return nil, fmt.Errorf("arena: %w", err)
 	}
@@ -349,7 +351,7 @@ func Open(ctx context.Context, dir string) (*Arena, error) {
 	return a, nil
 }
 
-// Close closes the arena's database.
+// Close closes the arena's database and ends what its Host keeps.
 func (a *Arena) Close() error {
 	a.stmtMu.Lock()
 	for _, s := range a.stmts {
@@ -357,6 +359,7 @@ func (a *Arena) Close() error {
 	}
 	a.stmts = nil
 	a.stmtMu.Unlock()
+	a.host.Close()
 	return a.db.Close()
 }
 

@@ -20,7 +20,7 @@ import (
 
 	"judge/judge/arena"
 	"judge/judge/judgetest"
-	"judge/sandbox"
+	"judge/judge/procbot"
 )
 
 // childEnv, when set, makes the test binary an arena running its ladder
@@ -28,12 +28,11 @@ import (
 const childEnv = "JUDGE_ARENA_TEST_RUN"
 
 func TestMain(m *testing.M) {
-	sandbox.Init()
+	procbot.Init()
 	if dir := os.Getenv(childEnv); dir != "" {
 		os.Exit(runChild(dir))
 	}
 	code := m.Run()
-	sandbox.Close()
 	judgetest.Cleanup()
 	os.Exit(code)
 }

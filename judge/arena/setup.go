@@ -36,7 +36,7 @@ type matchSetup struct {
 func (a *Arena) setup() (*matchSetup, error) {
 	s := &matchSetup{
 		match: judge.Match{Limits: judge.DefaultLimits},
-		proc:  procbot.Options{IO: procbot.AutoIO, Limits: procbot.DefaultLimits, Stderr: DefaultStderrBytes},
+		proc:  procbot.Options{IO: procbot.AutoIO, Limits: procbot.DefaultLimits, Stderr: DefaultStderrBytes, Host: a.host},
 	}
 	s.match.Limits.Stderr = DefaultStderrBytes
 	file := &config.File{}
@@ -89,6 +89,7 @@ func (a *Arena) setup() (*matchSetup, error) {
 	if s.langs, err = bots.LoadLanguages(bots.LanguagesFile(a.cfg.Languages)); err != nil {
 		return nil, fmt.Errorf("arena: %w", err)
 	}
+	s.langs.Host = a.host
 	return s, nil
 }
 

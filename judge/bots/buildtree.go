@@ -14,7 +14,7 @@ import (
 // What a build leaves is untrusted: its compiler ran on an entrant's
 // sources, and the sandbox's user could write in its src and out
 // directories. The judge looks at it only once every process of the
-// build has ended (procbot.RunTool), and then:
+// build has ended (procbot.Host.RunTool), and then:
 //
 //   - it walks the build's directory without following links and refuses
 //     a build that left anything but directories and regular files of

@@ -37,6 +37,10 @@ type Languages struct {
 	Limits   CompileLimits        `toml:"limits"`
 	Language map[string]*Language `toml:"language"`
 
+	// Host runs the compilers, and the programs run to check a bot, in
+	// the sandbox; set by whoever loads the file.
+	Host *procbot.Host `toml:"-"`
+
 	// What each version command said, once per run.
 	versionMu sync.Mutex
 	versions  map[string]*versionOnce
@@ -683,7 +687,7 @@ func cacheDirs(env map[string]string, cache string) ([]string, error) {
 // the cache writable. A compiler that fails, or that goes over a limit,
 // gives a *CompileError with the tail of its output, its paths made
 // relative to src (relMessage). Once it returns every process of the
-// compile has ended (procbot.RunTool), or the error is procbot.ErrToolAlive.
+// compile has ended (procbot.Host.RunTool), or the error is procbot.ErrToolAlive.
 func (l *Languages) runCompiler(ctx context.Context, argv []string, work, cache string, env map[string]string, lim CompileLimits) (string, error) {
 	src, out := filepath.Join(work, "src"), filepath.Join(work, "out")
 	shared, err := cacheDirs(env, cache)
@@ -716,7 +720,7 @@ func (l *Languages) runCompiler(ctx context.Context, argv []string, work, cache 
 		defer close(watched)
 		watchDisk(runCtx, work, disk, stop)
 	}()
-	ex, overCPU, err := procbot.RunTool(runCtx, procbot.ToolSpec{
+	ex, overCPU, err := l.Host.RunTool(runCtx, procbot.ToolSpec{
 		Argv: argv, Dir: src, Env: compileEnv(env, cache),
 		Stdout: logs.w, Stderr: logs.w,
 		Limits:   slim,

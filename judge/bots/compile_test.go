@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"judge/judge/judgetest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,6 +37,7 @@ run = ["/bin/sh", "{exe}"]
 			if err != nil {
 				t.Fatal(err)
 			}
+			langs.Host = judgetest.Host()
 			src := filepath.Join(t.TempDir(), "bot.sh")
 			if err := os.WriteFile(src, []byte("echo hi\n"), 0o644); err != nil {
 				t.Fatal(err)
@@ -86,6 +88,7 @@ func TestBuiltInLanguagesAreTheConfigFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	l.Host = judgetest.Host()
 	for _, name := range []string{"c", "cpp", "go", "rust", "java", "python"} {
 		if l.Language[name] == nil {
 			t.Errorf("no %s", name)

@@ -21,7 +21,7 @@ func TestRubyContestEntrant(t *testing.T) {
 		}
 		return es[0], nil
 	}
-	e, err := entrant("ruby-contest:../procbot/testdata/rubycontest/corner_player.rb", procbot.Options{})
+	e, err := entrant("ruby-contest:../procbot/testdata/rubycontest/corner_player.rb", procbot.Options{Host: judgetest.Host()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,11 +32,11 @@ func TestRubyContestEntrant(t *testing.T) {
 	if info.Name != "corner_player" || len(info.Command) != 4 || info.Command[0] != "ruby" || !strings.HasSuffix(info.Command[3], "corner_player.rb") {
 		t.Errorf("info %+v", info)
 	}
-	if _, err := entrant("ruby-contest:../procbot/testdata/rubycontest/lib/corner/shots.rb", procbot.Options{}); err == nil ||
+	if _, err := entrant("ruby-contest:../procbot/testdata/rubycontest/lib/corner/shots.rb", procbot.Options{Host: judgetest.Host()}); err == nil ||
 		!strings.Contains(err.Error(), "shots.rb: no classes named ...Player with name, new_game and take_turn") {
 		t.Errorf("a helper taken for a player: %v", err)
 	}
-	if _, err := entrant("ruby-contest:../tournament/testdata/contest/magrails/broken/broken_player.rb", procbot.Options{}); err == nil ||
+	if _, err := entrant("ruby-contest:../tournament/testdata/contest/magrails/broken/broken_player.rb", procbot.Options{Host: judgetest.Host()}); err == nil ||
 		!strings.Contains(err.Error(), "loading broken_player.rb: SyntaxError: broken_player.rb:9: syntax error") {
 		t.Errorf("a player that does not parse: %v", err)
 	}
@@ -51,6 +51,7 @@ func TestEntrantBuildsSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	root := judgetest.Root(t)
 	src, err := os.ReadFile(filepath.Join(root, "examples/gomoku/random_bot.py"))
 	if err != nil {
@@ -70,7 +71,7 @@ func TestEntrantBuildsSources(t *testing.T) {
 		{filepath.Join(root, "examples/gomoku/random_bot.py"), "random_bot", true},
 		{filepath.Join(root, "examples/gomoku/random.c"), "random", true},
 	} {
-		es, err := Entrants(context.Background(), []string{tc.arg}, procbot.Options{}, langs, cache)
+		es, err := Entrants(context.Background(), []string{tc.arg}, procbot.Options{Host: judgetest.Host()}, langs, cache)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,6 +99,7 @@ func TestSourceBotNamedAfterItsDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	root := judgetest.Root(t)
 	dir := judgetest.TempDir(t)
 	for file, example := range map[string]string{
@@ -123,7 +125,7 @@ func TestSourceBotNamedAfterItsDirectory(t *testing.T) {
 	cache := judgetest.TempDir(t)
 	name := func(arg string) string {
 		t.Helper()
-		es, err := Entrants(context.Background(), []string{arg}, procbot.Options{}, langs, cache)
+		es, err := Entrants(context.Background(), []string{arg}, procbot.Options{Host: judgetest.Host()}, langs, cache)
 		if err != nil {
 			t.Fatal(err)
 		}

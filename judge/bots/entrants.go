@@ -243,7 +243,7 @@ func (e *Prepared) prepare(ctx context.Context, r *Ref, langs *Languages, level 
 		return nil
 	case KindRubyContest:
 		e.Spec = r.spec
-		why, err := procbot.CheckRubyContest(ctx, r.spec, level)
+		why, err := langs.Host.CheckRubyContest(ctx, r.spec, level)
 		switch {
 		case err != nil:
 			return err

@@ -22,6 +22,7 @@ func TestBotArgsReportsSkipped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	dir := t.TempDir()
 	write := func(name string, mode os.FileMode) {
 		t.Helper()
@@ -104,6 +105,7 @@ func TestWebBotNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	exe := filepath.Join(t.TempDir(), "connectfour")
 	if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
@@ -140,6 +142,7 @@ func TestPrepareEntrantsRefusesFIFO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	dir := t.TempDir()
 	for _, name := range []string{"bot", "bot.c"} {
 		fifo := filepath.Join(dir, name)

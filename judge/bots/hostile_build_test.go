@@ -57,6 +57,7 @@ run = ["/bin/sh", "{src}"]
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	return langs
 }
 
@@ -263,6 +264,7 @@ func TestCompileLogIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	s := submit(t, langs, map[string]string{"bad.c": `#define a 1=1;
 #define b a a a a a a a a
 #define c b b b b b b b b
@@ -303,6 +305,7 @@ func TestCompileErrorNamesNoSubmitter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	base := judgetest.TempDir(t)
 	cache := filepath.Join(base, "builds")
 	var msgs []string
@@ -351,6 +354,7 @@ func TestBuildWallLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	def.Host = judgetest.Host()
 	if w := time.Duration(def.Limits.Wall); w <= 0 || w > 30*time.Second || def.Limits.Time > def.Limits.Wall {
 		t.Errorf("built-in limits: time %v, wall %v; want wall at most 30s and time at most wall",
 			time.Duration(def.Limits.Time), w)
@@ -460,6 +464,7 @@ func TestJavaBuildRunsNoProcessor(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			langs.Host = judgetest.Host()
 			v := victim(t)
 			s := submit(t, langs, map[string]string{
 				"Main.java":  "public class Main { public static void main(String[] a) { System.out.println(\"hi\"); } }\n",
@@ -498,10 +503,12 @@ func TestGoFirstBuildIsWarm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	def.Host = judgetest.Host()
 	langs, err := LoadLanguages(writeLanguages(t, "[limits]\ntime = \"4s\"\n\n[language.go]\n"+goTable(t, def)))
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	s, err := langs.Detect(filepath.Join(judgetest.Root(t), "examples/gomoku/strong"))
 	if err != nil {
 		t.Fatal(err)

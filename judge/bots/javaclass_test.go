@@ -22,6 +22,7 @@ func TestJavaMainClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	root := judgetest.Root(t)
 	src, err := os.ReadFile(filepath.Join(root, "examples/gomoku/RandomBot.java"))
 	if err != nil {
@@ -43,7 +44,7 @@ func TestJavaMainClass(t *testing.T) {
 	if s.Class != "demo.Player" {
 		t.Errorf("class %q, want demo.Player", s.Class)
 	}
-	es, err := Entrants(context.Background(), []string{path}, procbot.Options{}, langs, judgetest.TempDir(t))
+	es, err := Entrants(context.Background(), []string{path}, procbot.Options{Host: judgetest.Host()}, langs, judgetest.TempDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

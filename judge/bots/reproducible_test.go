@@ -56,6 +56,7 @@ func TestReproducibleBuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	for _, tc := range []struct {
 		lang, tool string
 		src        string // a file or directory under root

@@ -41,7 +41,7 @@ var (
 // (or is Player) and methods new_game and take_turn (defined, or
 // attribute readers, as the contest's runner finds them among the
 // class's instance methods). Whether it loads is
-// procbot.CheckRubyContest's to say.
+// Host.CheckRubyContest's to say.
 func IsRubyContest(path string) bool {
 	if filepath.Ext(path) != ".rb" {
 		return false
@@ -59,7 +59,7 @@ func IsRubyContest(path string) bool {
 // name method returns when it is a plain string literal (read from the
 // source, not run), else the file's name. Whether the file holds a player
 // that loads is left to Ruby: the host says why not when it starts, and
-// procbot.CheckRubyContest before.
+// Host.CheckRubyContest before.
 func ParseRubyContest(arg string) (spec procbot.Spec, ok bool, err error) {
 	file, ok := strings.CutPrefix(arg, RubyContestPrefix)
 	if !ok {

@@ -3,6 +3,7 @@ package bots
 import (
 	"context"
 	"errors"
+	"judge/judge/judgetest"
 	"testing"
 	"time"
 )
@@ -10,7 +11,7 @@ import (
 // TestRuntimeInterrupted: a version command stopped by the caller (a
 // Ctrl-C) is the interruption, not a runtime that gives no answer.
 func TestRuntimeInterrupted(t *testing.T) {
-	l := &Languages{}
+	l := &Languages{Host: judgetest.Host()}
 	lang := &Language{Name: "slow", Version: []string{"sleep", "10"}}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)

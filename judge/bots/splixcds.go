@@ -41,7 +41,7 @@ const (
 // no class path of its own, or the JVM could not make the archive: the
 // reason is kept in the build, so that it is not tried again) is returned
 // as it is: the archive only saves time.
-func shareClasses(ctx context.Context, b *Build) *Build {
+func shareClasses(ctx context.Context, h *procbot.Host, b *Build) *Build {
 	out := filepath.Join(filepath.Dir(b.Dir), "out")
 	cp := slices.Index(b.Argv, out)
 	if cp < 1 || b.Argv[cp-1] != "-cp" && b.Argv[cp-1] != "-classpath" {
@@ -60,7 +60,7 @@ func shareClasses(ctx context.Context, b *Build) *Build {
 	if _, err := os.Stat(filepath.Join(out, cdsFailed)); err == nil {
 		return b
 	}
-	if err := makeArchive(ctx, out, jar, jsa, b.Dir, with); err != nil {
+	if err := makeArchive(ctx, h, out, jar, jsa, b.Dir, with); err != nil {
 		if ctx.Err() == nil {
 			_ = os.WriteFile(filepath.Join(out, cdsFailed), []byte(err.Error()+"\n"), 0o644)
 		}
@@ -71,7 +71,7 @@ func shareClasses(ctx context.Context, b *Build) *Build {
 
 // makeArchive puts the classes of out in jar, then runs the host with
 // -XX:ArchiveClassesAtExit for one turn and moves its archive to jsa.
-func makeArchive(ctx context.Context, out, jar, jsa, dir string, with func(string) []string) error {
+func makeArchive(ctx context.Context, h *procbot.Host, out, jar, jsa, dir string, with func(string) []string) error {
 	if err := writeJar(out, jar); err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func makeArchive(ctx context.Context, out, jar, jsa, dir string, with func(strin
 	defer outR.Close()
 	played := make(chan error, 1)
 	go func() { played <- playFirstTurn(outR, inW) }()
-	ex, overCPU, err := procbot.RunTool(ctx, procbot.ToolSpec{
+	ex, overCPU, err := h.RunTool(ctx, procbot.ToolSpec{
 		Argv: argv, Dir: dir, Env: procbot.Env(nil, 1, lim.Memory),
 		Stdin: inR, Stdout: outW, Stderr: logs.w,
 		Limits:   lim,

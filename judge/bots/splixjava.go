@@ -69,7 +69,7 @@ func (l *Languages) BuildSplixJava(ctx context.Context, path, cache string) (*Bu
 		return nil, st.Name, err
 	}
 	if !st.Clojure {
-		b = shareClasses(ctx, b)
+		b = shareClasses(ctx, l.Host, b)
 	}
 	return b, st.Name, nil
 }

@@ -17,6 +17,7 @@ func TestBotArgsFindsSplixPlayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	dir := t.TempDir()
 	for name, text := range map[string]string{
 		"Hunter.java":          "public class Hunter extends SplixPlayer {}",

@@ -58,7 +58,7 @@ func play(t *testing.T, variant string, lim judge.Limits, es ...judge.Entrant) *
 }
 
 func example(t *testing.T, path string) judge.Entrant {
-	return procbot.Bot{Spec: judgetest.Spec(t, filepath.Base(path), path)}
+	return procbot.Bot{Spec: judgetest.Spec(t, filepath.Base(path), path), Options: judgetest.Proc(procbot.Options{})}
 }
 
 // botsarena's connectFour request.

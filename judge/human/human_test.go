@@ -317,7 +317,7 @@ func TestHumanPlaysEveryGame(t *testing.T) {
 		t.Skip("plays example bots")
 	}
 	bot := func(path string) judge.Entrant {
-		return procbot.Bot{Spec: judgetest.Spec(t, "bot", path)}
+		return procbot.Bot{Spec: judgetest.Spec(t, "bot", path), Options: judgetest.Proc(procbot.Options{})}
 	}
 	t.Run("connect4", func(t *testing.T) {
 		// Columns in turn; a full column is refused and the next one asked.
@@ -556,7 +556,7 @@ func TestHumanDrawsBattleship(t *testing.T) {
 		shot++
 		return fmt.Sprintf("%d %d", (shot-1)%10, (shot-1)/10)
 	}}}
-	bot := procbot.Bot{Spec: judgetest.Spec(t, "bot", "examples/battleship/random.c")}
+	bot := procbot.Bot{Spec: judgetest.Spec(t, "bot", "examples/battleship/random.c"), Options: judgetest.Proc(procbot.Options{})}
 	res := playMatch(t, "battleship", nil, 1, Person{Console: con}, bot)
 	text := con.text()
 	if strings.Contains(text, "0  ") || strings.Contains(text, "ship of length 3") {

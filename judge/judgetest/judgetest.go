@@ -19,18 +19,36 @@ import (
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/procbot"
-	"judge/sandbox"
 )
 
 // Main is TestMain for packages whose tests start bots: the sandbox's
-// init is the test binary run again, and the built bots are removed at the
-// end.
+// init is the test binary run again; the bots start on the binary's Host
+// (Host), closed at the end, and the built bots are removed then.
 func Main(m *testing.M) {
-	sandbox.Init()
+	procbot.Init()
+	host = procbot.NewHost(procbot.HostOptions{})
 	code := m.Run()
-	sandbox.Close()
+	host.Close()
 	Cleanup()
 	os.Exit(code)
+}
+
+// host is the test binary's Host, made by Main.
+var host *procbot.Host
+
+// Host is the Host the test binary's bots start on (made by Main); a
+// test that needs one of other options makes its own.
+func Host() *procbot.Host {
+	if host == nil {
+		panic("judgetest.Host: the package's TestMain does not call judgetest.Main")
+	}
+	return host
+}
+
+// Proc is o with the test binary's Host (Host), for bots to start on.
+func Proc(o procbot.Options) procbot.Options {
+	o.Host = Host()
+	return o
 }
 
 // Spec builds the bot at path (see Bot) and names it; args are added to
@@ -101,6 +119,9 @@ func PlayGame(tb testing.TB, g games.Game, seed uint64, mod func(*Setup), bots .
 // run plays m with the bots of s, within two minutes.
 func run(tb testing.TB, m judge.Match, s Setup) *judge.Result {
 	tb.Helper()
+	if s.Proc.Host == nil {
+		s.Proc.Host = Host()
+	}
 	for _, b := range s.Bots {
 		m.Entrants = append(m.Entrants, procbot.Bot{Spec: b, Options: s.Proc})
 	}

@@ -7,6 +7,7 @@ import (
 	"judge/judge"
 	"judge/judge/judgetest"
 	"judge/judge/procbot"
+	"judge/sandbox/sandboxtest"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,11 +20,12 @@ import (
 // TestBasicProcView: at level basic a program sees no other process in
 // /proc (nor can it change the judge's), but still reads its own.
 func TestBasicProcView(t *testing.T) {
-	if procbot.RunLevel(procbot.Auto) == procbot.None {
-		t.Skip("level basic is not available here")
+	t.Parallel()
+	if judgetest.Host().RunLevel(procbot.Auto) == procbot.None {
+		sandboxtest.SkipLevel(t, "level basic is not available here")
 	}
 	argv := judgetest.Bot(t, "sandbox/testdata/hostile/procview.c")
-	tr := playTurn(t, procbot.Spec{Name: "procview", Argv: argv}, procbot.Options{Level: procbot.Basic, Limits: hostileLimits}, 5*time.Second)
+	tr := playTurn(t, procbot.Spec{Name: "procview", Argv: argv}, procbot.Options{Host: judgetest.Host(), Level: procbot.Basic, Limits: hostileLimits}, 5*time.Second)
 	if tr.status != judge.OK {
 		t.Fatalf("status %s (%s), want ok", tr.status, tr.reason)
 	}
@@ -36,13 +38,14 @@ func TestBasicProcView(t *testing.T) {
 // directory is stopped soon after the limit (writes fail as on a full
 // disk), and the directory is removed at the end.
 func TestBasicTmpFull(t *testing.T) {
-	if procbot.RunLevel(procbot.Auto) == procbot.None {
-		t.Skip("level basic is not available here")
+	t.Parallel()
+	if judgetest.Host().RunLevel(procbot.Auto) == procbot.None {
+		sandboxtest.SkipLevel(t, "level basic is not available here")
 	}
 	argv := judgetest.Bot(t, "sandbox/testdata/hostile/filltmp.c")
 	lim := hostileLimits
 	lim.TmpSize = 4 << 20
-	tr := playTurn(t, procbot.Spec{Name: "filltmp", Argv: argv}, procbot.Options{Level: procbot.Basic, Limits: lim}, 20*time.Second)
+	tr := playTurn(t, procbot.Spec{Name: "filltmp", Argv: argv}, procbot.Options{Host: judgetest.Host(), Level: procbot.Basic, Limits: lim}, 20*time.Second)
 	if !tr.proc.TmpFull() {
 		t.Errorf("TmpFull is false after %q (%s %s)", tr.out, tr.status, tr.reason)
 	}
@@ -72,13 +75,14 @@ func TestBasicTmpFull(t *testing.T) {
 // the machine has one (as at level full), so that a memory bomb is
 // stopped for memory.
 func TestBasicMemoryBomb(t *testing.T) {
-	if procbot.RunLevel(procbot.Auto) == procbot.None {
-		t.Skip("level basic is not available here")
+	t.Parallel()
+	if judgetest.Host().RunLevel(procbot.Auto) == procbot.None {
+		sandboxtest.SkipLevel(t, "level basic is not available here")
 	}
 	argv := judgetest.Bot(t, "sandbox/testdata/hostile/memory.c")
-	tr := playTurn(t, procbot.Spec{Name: "memory", Argv: argv}, procbot.Options{Level: procbot.Basic, Limits: hostileLimits}, 10*time.Second)
+	tr := playTurn(t, procbot.Spec{Name: "memory", Argv: argv}, procbot.Options{Host: judgetest.Host(), Level: procbot.Basic, Limits: hostileLimits}, 10*time.Second)
 	want := judge.Crash // RLIMIT_DATA: malloc fails, the bomb writes to NULL
-	if procbot.RunLevel(procbot.Auto) == procbot.Full {
+	if judgetest.Host().RunLevel(procbot.Auto) == procbot.Full {
 		want = judge.Memory
 	}
 	if tr.status != want {

@@ -79,7 +79,7 @@ func BenchmarkQueryCost(b *testing.B) {
 			Game: v.Game, Name: v.Name, Params: params, Seed: uint64(seed), Serve: procbot.OneCPU,
 			Limits: judge.Limits{Turn: judge.DefaultLimits.Turn, FirstTurn: 60e9,
 				Output: 1 << 30, Stderr: 1 << 10, Grace: judge.DefaultLimits.Grace},
-			Entrants: entrants(procbot.Options{IO: mode, Level: level},
+			Entrants: entrants(procbot.Options{Host: judgetest.Host(), IO: mode, Level: level},
 				procbot.Spec{Name: "querybot", Argv: argv}, procbot.Spec{Name: "opponent", Argv: append(append([]string(nil), bot...), "0")}),
 		})
 		if err != nil {
@@ -152,7 +152,7 @@ func BenchmarkGame(b *testing.B) {
 					start := time.Now()
 					res, err := judge.Run(context.Background(), judge.Match{
 						Game: v.Game, Name: v.Name, Params: params, Seed: uint64(i), Limits: judge.DefaultLimits, Serve: procbot.OneCPU,
-						Entrants: entrants(procbot.Options{Level: level}, procbot.Spec{Name: "a", Argv: bot}, procbot.Spec{Name: "b", Argv: bot}),
+						Entrants: entrants(procbot.Options{Host: judgetest.Host(), Level: level}, procbot.Spec{Name: "a", Argv: bot}, procbot.Spec{Name: "b", Argv: bot}),
 					})
 					if err != nil {
 						b.Fatal(err)
@@ -225,12 +225,12 @@ func BenchmarkSplix(b *testing.B) {
 		name string
 		o    procbot.Options
 	}{
-		{"none-pipe", procbot.Options{Level: sandbox.None, IO: procbot.Pipe}},
-		{"none-pty", procbot.Options{Level: sandbox.None, IO: procbot.PTY}},
-		{"none-auto", procbot.Options{Level: sandbox.None}},
-		{"sandbox-pipe", procbot.Options{IO: procbot.Pipe}},
-		{"sandbox-pty", procbot.Options{IO: procbot.PTY}},
-		{"default", procbot.Options{}},
+		{"none-pipe", procbot.Options{Host: judgetest.Host(), Level: sandbox.None, IO: procbot.Pipe}},
+		{"none-pty", procbot.Options{Host: judgetest.Host(), Level: sandbox.None, IO: procbot.PTY}},
+		{"none-auto", procbot.Options{Host: judgetest.Host(), Level: sandbox.None}},
+		{"sandbox-pipe", procbot.Options{Host: judgetest.Host(), IO: procbot.Pipe}},
+		{"sandbox-pty", procbot.Options{Host: judgetest.Host(), IO: procbot.PTY}},
+		{"default", procbot.Options{Host: judgetest.Host()}},
 	}
 	game(configs[len(configs)-1].o, 0) // ready sandboxes, as in a tournament
 	total := make([]time.Duration, len(configs))

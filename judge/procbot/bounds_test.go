@@ -20,7 +20,7 @@ import (
 // to the strongest.
 func levels() []procbot.Level {
 	all := []procbot.Level{procbot.None, procbot.Basic, procbot.Namespaces, procbot.Full}
-	best := procbot.RunLevel(procbot.Auto)
+	best := judgetest.Host().RunLevel(procbot.Auto)
 	for i, l := range all {
 		if l == best {
 			return all[:i+1]
@@ -34,6 +34,7 @@ func levels() []procbot.Level {
 // which is long here), and a grandchild that escapes with the bot's
 // stderr does not hold the end of the match. At every level.
 func TestEveryWaitIsBounded(t *testing.T) {
+	t.Parallel()
 	const limit = 30 * time.Second // the bots would hold the match this long without the bounds
 	for _, level := range levels() {
 		t.Run(string(level), func(t *testing.T) {

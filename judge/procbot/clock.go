@@ -39,6 +39,7 @@ type clock struct {
 	holding bool
 	busy    time.Duration
 	self0   time.Duration // the judge's own threads' run-queue time at the start
+	self    *selfWaits    // the Host's measure of it
 }
 
 func (c *clock) begin(proc *sandbox.Process) {
@@ -49,7 +50,7 @@ func (c *clock) begin(proc *sandbox.Process) {
 		c.cpus = runtime.NumCPU()
 	}
 	c.judge = 0
-	c.self0 = selfQueued()
+	c.self0 = c.self.queued()
 	_, err := proc.WaitedBy(c.at0)
 	c.schedKnown = err == nil
 	c.cpu0, err = proc.CPUTime()
@@ -79,7 +80,7 @@ func (c *clock) judgeLate(d time.Duration) { c.judge += max(0, d) }
 // turn: while the judge waits for a CPU, a bot waiting for its answer
 // waits for the machine. (It counts every match of this judge: the bot
 // gets the benefit of the doubt, within the bound of figures.)
-func (c *clock) late() time.Duration { return max(0, selfQueued()-c.self0) }
+func (c *clock) late() time.Duration { return max(0, c.self.queued()-c.self0) }
 
 // judging is the judge's time with the bot's lines in hand, the line it
 // holds now included.
@@ -185,33 +186,40 @@ func credit(cpuWait, judgeWait, wall, cpu time.Duration, cpus int) (time.Duratio
 	return cpuWait, judgeWait
 }
 
-// selfQueued is the run-queue time of every thread of the judge so far
+// selfWaits measures the run-queue time of every thread of the judge:
+// its schedstat files kept open (the Go runtime starts threads seldom,
+// they are listed again after a while, Relist), and the last reading.
+type selfWaits struct {
+	w sandbox.Waits
+
+	mu   sync.Mutex
+	at   time.Time
+	last time.Duration
+}
+
+// queued is the run-queue time of every thread of the judge so far
 // (schedstat's second field), or 0 where it cannot be read.
-func selfQueued() time.Duration {
+func (s *selfWaits) queued() time.Duration {
 	// Five bots moving at once ask for it ten times a turn within a
 	// moment: a reading serves for selfFresh.
-	selfMu.Lock()
-	defer selfMu.Unlock()
-	if now := time.Now(); now.Sub(selfAt) > selfFresh {
-		selfLast, _ = self.Of(os.Getpid())
-		selfAt = now
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now := time.Now(); now.Sub(s.at) > selfFresh {
+		s.last, _ = s.w.Of(os.Getpid())
+		s.at = now
 	}
-	return selfLast
+	return s.last
 }
+
+// close closes the files kept open.
+func (s *selfWaits) close() { s.w.Close() }
 
 // selfFresh is how long a reading of the judge's own run-queue time is
 // used again: what a turn's clock may miss of the judge's lateness.
 const selfFresh = 200 * time.Microsecond
 
-var (
-	selfMu   sync.Mutex
-	selfAt   time.Time
-	selfLast time.Duration
-)
-
-// self keeps the judge's own threads' schedstat files open; the Go
-// runtime starts threads seldom, they are listed again after a while.
-var self = sandbox.Waits{Relist: 100 * time.Millisecond}
+// selfRelist is how often the judge's own threads are listed again.
+const selfRelist = 100 * time.Millisecond
 
 // extend gives the turn a later deadline when the bot has not used its
 // limit of its own time, within the hard cap.

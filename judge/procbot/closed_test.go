@@ -36,7 +36,7 @@ func TestClosedStreamIsACrash(t *testing.T) {
 					failed := 0
 					for i := 0; i < runs && failed < 3; i++ {
 						start := time.Now()
-						tr := playTurn(t, spec, procbot.Options{IO: io}, limit)
+						tr := playTurn(t, spec, procbot.Options{Host: judgetest.Host(), IO: io}, limit)
 						statuses[tr.status]++
 						if tr.status != judge.Crash {
 							failed++

@@ -9,6 +9,7 @@ import (
 // The configuration file checks io and level against lists of its own:
 // they must take exactly what the process player takes.
 func TestConfigNamesAgree(t *testing.T) {
+	t.Parallel()
 	for _, s := range append(append([]string{"", "PTY", "pipes", "Full", "sandbox", " none"}, config.IOModes...), config.Levels...) {
 		_, err := ParseIO(s)
 		cerr := config.CheckIO(s)

@@ -31,8 +31,10 @@ func OneCPU(players []judge.Player, play func()) {
 		}
 		pps = append(pps, pp)
 	}
-	cpu := acquireCPU()
-	defer releaseCPU(cpu)
+	// The bots' Host counts the matches on each CPU.
+	cpus := &pps[0].host.cpus
+	cpu := cpus.acquire()
+	defer cpus.release(cpu)
 	for _, pp := range pps {
 		pinProcess(pp.Pid(), cpu)
 		if cpu >= 0 {
@@ -50,8 +52,8 @@ func OneCPU(players []judge.Player, play func()) {
 // 15 to 35 on a virtual machine (BenchmarkQueryCost's floor with and
 // without taskset). It is fairer too: a bot cannot take the CPU of another
 // match's bots. Matches that run at once get different CPUs while there are
-// enough.
-var cpus struct {
+// enough. A Host keeps the count of its matches on each CPU.
+type cpuSet struct {
 	once    sync.Once
 	allowed []int       // the CPUs this process may use
 	running map[int]int // matches on each CPU
@@ -59,9 +61,9 @@ var cpus struct {
 	mu      sync.Mutex
 }
 
-// acquireCPU picks the allowed CPU with the fewest matches and counts one
+// acquire picks the allowed CPU with the fewest matches and counts one
 // more on it. It returns -1 when there is nothing to choose from.
-func acquireCPU() int {
+func (cpus *cpuSet) acquire() int {
 	cpus.once.Do(func() {
 		var set unix.CPUSet
 		if unix.SchedGetaffinity(0, &set) == nil {
@@ -94,7 +96,7 @@ func acquireCPU() int {
 	return best
 }
 
-func releaseCPU(c int) {
+func (cpus *cpuSet) release(c int) {
 	if c < 0 {
 		return
 	}

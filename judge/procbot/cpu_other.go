@@ -15,5 +15,8 @@ func OneCPU(_ []judge.Player, play func()) { play() }
 // nap sleeps d.
 func nap(d time.Duration) { time.Sleep(d) }
 
+// cpuSet is a Host's CPUs for matches: off Linux it has none.
+type cpuSet struct{}
+
 // seesBlocked: sandbox.Process.Blocked never says what a bot waits for.
 const seesBlocked = false

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"judge/judge"
+	"judge/judge/judgetest"
 	"judge/judge/procbot"
 )
 
@@ -34,7 +35,7 @@ func TestEnvironmentIsOnlyTheDocumentedOne(t *testing.T) {
 	for _, l := range levels() {
 		for _, io := range []procbot.IO{procbot.AutoIO, procbot.Pipe} {
 			t.Run(string(l)+"/"+string(io), func(t *testing.T) {
-				p, err := procbot.Start(procbot.Spec{Name: "env", Argv: []string{"env"}}, procbot.Options{Level: l, IO: io}, 7)
+				p, err := judgetest.Host().Start(t.Context(), procbot.Spec{Name: "env", Argv: []string{"env"}}, procbot.Options{Host: judgetest.Host(), Level: l, IO: io}, 7)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,6 +1,10 @@
 package procbot
 
-import "judge/sandbox"
+import (
+	"testing"
+
+	"judge/sandbox"
+)
 
 // ProcessOf is the sandboxed process of a player, for the tests.
 func ProcessOf(p *Player) *sandbox.Process { return p.proc }
@@ -13,3 +17,10 @@ func Ponders(p *Player) bool  { return p.ponders }
 
 // SettleWithin is how long Settle waits for a bot to load.
 const SettleWithin = settleWithin
+
+// newTestHost is a Host of the test's own, closed at its end.
+func newTestHost(t testing.TB) *Host {
+	h := NewHost(HostOptions{})
+	t.Cleanup(h.Close)
+	return h
+}

@@ -128,6 +128,12 @@ func TestWaitForACPUIsCredited(t *testing.T) {
 		t.Fatal("no turn in which the bot computed")
 	}
 	if waited == 0 {
-		t.Skip("the busy loops kept the bot waiting in no turn: nothing to credit")
+		// The hogs are still running: whether they keep a plain busy
+		// loop from its CPU is measured apart from the fair clock.
+		if share := cpuShare(200 * time.Millisecond); share < 0.7 {
+			t.Fatalf("no turn credited a wait, while the busy loops keep a plain one to %.0f%% of a CPU", 100*share)
+		} else {
+			t.Skipf("the busy loops kept the bot waiting in no turn (a plain busy loop among them gets %.0f%% of a CPU): nothing to credit", 100*share)
+		}
 	}
 }

@@ -18,6 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // timing and machine-specific fields blanked, with a golden file: the
 // replay format changes only on purpose (go test -run Golden -update).
 func TestGoldenReplay(t *testing.T) {
+	t.Parallel()
 	res := play(t, "tictactoe", 1, func(m *judgetest.Setup) { m.Trace = false }, strong, "judge/procbot/testdata/override.py")
 	rp := res.Replay
 	for i := range rp.Bots {

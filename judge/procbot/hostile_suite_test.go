@@ -11,6 +11,7 @@ package procbot_test
 import (
 	"context"
 	"fmt"
+	"judge/sandbox/sandboxtest"
 	"net"
 	"os"
 	"path/filepath"
@@ -44,7 +45,7 @@ type turn struct {
 // player, and stops it as the end of a match does.
 func playTurn(t *testing.T, spec procbot.Spec, o procbot.Options, limit time.Duration) turn {
 	t.Helper()
-	p, err := procbot.Start(spec, o, 1)
+	p, err := judgetest.Host().Start(t.Context(), spec, o, 1)
 	if err != nil {
 		t.Fatalf("Start: %v", err)
 	}
@@ -310,7 +311,7 @@ func runHostile(t *testing.T, h hostile, level sandbox.Level) {
 		// sandbox, and nothing else.
 		h.or = "crash"
 	}
-	tr := playTurn(t, procbot.Spec{Name: h.name, Argv: argv}, procbot.Options{Level: level, Limits: hostileLimits, Env: env, IO: h.io}, limit)
+	tr := playTurn(t, procbot.Spec{Name: h.name, Argv: argv}, procbot.Options{Host: judgetest.Host(), Level: level, Limits: hostileLimits, Env: env, IO: h.io}, limit)
 	t.Logf("%s: %s (%s); exit: %v; stderr %d bytes; cpu %v", h.name, tr.status, tr.reason, tr.exit, tr.final.StderrBytes, tr.exit.CPU)
 	if string(tr.status) != want && (h.or == "" || string(tr.status) != h.or) {
 		t.Errorf("status %s (%s), want %s", tr.status, tr.reason, want)
@@ -331,9 +332,9 @@ func TestHostile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the hostile suite takes a while")
 	}
-	level := procbot.RunLevel(procbot.Auto)
+	level := judgetest.Host().RunLevel(procbot.Auto)
 	if level == sandbox.None {
-		t.Skipf("no sandbox here:\n%s", sandbox.Probe())
+		sandboxtest.SkipLevel(t, "no sandbox here:\n%s", judgetest.Host().Sandbox().Probe())
 	}
 	for _, h := range hostileSuite() {
 		t.Run(h.name, func(t *testing.T) {

@@ -3,6 +3,7 @@
 package procbot_test
 
 import (
+	"judge/sandbox/sandboxtest"
 	"net"
 	"os"
 	"path/filepath"
@@ -22,16 +23,17 @@ import (
 
 func requireIsolation(t *testing.T) {
 	t.Helper()
-	if r := sandbox.Probe(); r.Level != sandbox.Full && r.Level != sandbox.Namespaces {
-		t.Skipf("this machine isolates only at level %s:\n%s", r.Level, r)
+	if r := judgetest.Host().Sandbox().Probe(); r.Level != sandbox.Full && r.Level != sandbox.Namespaces {
+		sandboxtest.SkipLevel(t, "this machine isolates only at level %s:\n%s", r.Level, r)
 	}
 }
 
 func TestMemoryBomb(t *testing.T) {
+	t.Parallel()
 	requireIsolation(t)
 	res := play(t, "tictactoe", 1, nil, "judge/procbot/testdata/membomb.c", randomC)
 	p := res.Players[0]
-	if p.Status != judge.Memory && !(sandbox.Probe().Level == sandbox.Namespaces && p.Status == judge.Crash) {
+	if p.Status != judge.Memory && !(judgetest.Host().Sandbox().Probe().Level == sandbox.Namespaces && p.Status == judge.Crash) {
 		t.Fatalf("got %s %q, want memory", p.Status, p.Reason)
 	}
 	if res.Winner != 1 {
@@ -40,6 +42,7 @@ func TestMemoryBomb(t *testing.T) {
 }
 
 func TestCheatingBotIsContained(t *testing.T) {
+	t.Parallel()
 	requireIsolation(t)
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {

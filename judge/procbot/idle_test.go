@@ -3,6 +3,7 @@ package procbot_test
 import (
 	"bytes"
 	"context"
+	"judge/sandbox/sandboxtest"
 	"os"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"judge/judge"
+	"judge/judge/judgetest"
 	"judge/judge/procbot"
 )
 
@@ -44,7 +46,7 @@ func TestIdleBotsAreNotFrozen(t *testing.T) {
 	for n := 1; n <= 3; n++ {
 		turnOf(t, waiter, n)
 		if !procbot.LeftIdle(waiter) {
-			t.Skip("the bot was frozen at the end of its turn: no cgroup counts its sandbox's CPU time here")
+			sandboxtest.SkipLevel(t, "the bot was frozen at the end of its turn: no cgroup counts its sandbox's CPU time here")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -86,11 +88,11 @@ func TestIdleBotsAreNotFrozen(t *testing.T) {
 // stopped when the test ends; the test is skipped without that level.
 func fullShell(t *testing.T) func(script string) *procbot.Player {
 	t.Helper()
-	if procbot.RunLevel(procbot.Auto) != procbot.Full {
-		t.Skip("level full is not available here")
+	if judgetest.Host().RunLevel(procbot.Auto) != procbot.Full {
+		sandboxtest.SkipLevel(t, "level full is not available here")
 	}
 	return func(script string) *procbot.Player {
-		p, err := procbot.Start(procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", script}}, procbot.Options{Level: procbot.Full}, 1)
+		p, err := judgetest.Host().Start(t.Context(), procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", script}}, procbot.Options{Host: judgetest.Host(), Level: procbot.Full}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +177,13 @@ func TestSettleLoadsThenStops(t *testing.T) {
 		}
 	}
 	if loader == nil {
-		t.Skip("the machine is too busy: a bot computing 5,000 shell loop turns did not settle in three tries")
+		// Too busy a machine, measured apart from Settle, or Settle
+		// itself that fails.
+		if share := cpuShare(200 * time.Millisecond); share >= busyShare {
+			t.Fatalf("a bot computing 5,000 shell loop turns did not settle in three tries, on a machine where a busy loop gets %.0f%% of a CPU", 100*share)
+		} else {
+			t.Skipf("the machine is too busy (a busy loop gets %.0f%% of a CPU): a bot computing 5,000 shell loop turns did not settle in three tries", 100*share)
+		}
 	}
 	if b := procbot.ProcessOf(loader).Blocked(); b != "read stdin" {
 		t.Fatalf("a bot left idle once settled is blocked in %q, want a read of its stdin", b)
@@ -218,8 +226,8 @@ func TestSettleWithoutSandbox(t *testing.T) {
 	// TestSettleLoadsThenStops: three tries.
 	for try := 0; try < 3; try++ {
 		t0 := time.Now()
-		p, err := procbot.Start(procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", `i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done; read l`}},
-			procbot.Options{Level: procbot.None}, 1)
+		p, err := judgetest.Host().Start(t.Context(), procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", `i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done; read l`}},
+			procbot.Options{Host: judgetest.Host(), Level: procbot.None}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,5 +242,9 @@ func TestSettleWithoutSandbox(t *testing.T) {
 			t.Fatalf("Settle returned after %v, before the bot's %v to load, with the bot blocked in %q, not reading its stdin", took, procbot.SettleWithin, b)
 		}
 	}
-	t.Skip("the machine is too busy: a bot computing 5,000 shell loop turns did not load in three tries")
+	if share := cpuShare(200 * time.Millisecond); share >= busyShare {
+		t.Fatalf("a bot computing 5,000 shell loop turns did not load in three tries, on a machine where a busy loop gets %.0f%% of a CPU", 100*share)
+	} else {
+		t.Skipf("the machine is too busy (a busy loop gets %.0f%% of a CPU): a bot computing 5,000 shell loop turns did not load in three tries", 100*share)
+	}
 }

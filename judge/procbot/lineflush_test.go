@@ -117,7 +117,7 @@ func TestLineBufferedWithoutPTY(t *testing.T) {
 	}
 	for _, b := range bots {
 		t.Run(b.name, func(t *testing.T) {
-			p, err := procbot.Start(b.spec, procbot.Options{}, 1)
+			p, err := judgetest.Host().Start(t.Context(), b.spec, procbot.Options{Host: judgetest.Host()}, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,7 +167,7 @@ func TestLineBufferingEnvironment(t *testing.T) {
 		}
 		return res.Replay.Bots[0].Stderr
 	}
-	got := env(procbot.Options{Env: map[string]string{"LD_PRELOAD": "/nonexistent.so", "RUBYOPT": "-w"}})
+	got := env(procbot.Options{Host: judgetest.Host(), Env: map[string]string{"LD_PRELOAD": "/nonexistent.so", "RUBYOPT": "-w"}})
 	for _, want := range []string{"\nPYTHONUNBUFFERED=1\n", "\n_STDBUF_O=L\n", "libstdbuf.so:/nonexistent.so\n", "/sync.rb -w\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the environment lacks %q:\n%s", want, got)
@@ -176,7 +176,7 @@ func TestLineBufferingEnvironment(t *testing.T) {
 	if strings.Contains(got, "the judge") {
 		t.Errorf("the judge's own variables reach the bot:\n%s", got)
 	}
-	got = env(procbot.Options{IO: procbot.PTY})
+	got = env(procbot.Options{Host: judgetest.Host(), IO: procbot.PTY})
 	for _, bad := range []string{"PYTHONUNBUFFERED", "_STDBUF", "LD_PRELOAD", "RUBYOPT"} {
 		if strings.Contains(got, bad) {
 			t.Errorf("on a pty the environment has %s:\n%s", bad, got)

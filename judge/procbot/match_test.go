@@ -74,6 +74,7 @@ func TestNoFlushBots(t *testing.T) {
 // TestPipeNeedsFlush shows what the pty is for: on a plain pipe the same
 // C bot never gets its query out, and the reason says to flush.
 func TestPipeNeedsFlush(t *testing.T) {
+	t.Parallel()
 	res := play(t, "tictactoe", 1, func(m *judgetest.Setup) {
 		m.Proc.IO = procbot.Pipe
 		m.Limits.FirstTurn = time.Second
@@ -88,6 +89,7 @@ func TestPipeNeedsFlush(t *testing.T) {
 }
 
 func TestPipeModeWithFlushingBot(t *testing.T) {
+	t.Parallel()
 	res := play(t, "gomoku", 7, func(m *judgetest.Setup) { m.Proc.IO = procbot.Pipe }, strong, strong)
 	for i, p := range res.Players {
 		if p.Status != judge.OK {
@@ -97,6 +99,7 @@ func TestPipeModeWithFlushingBot(t *testing.T) {
 }
 
 func TestStrongBeatsRandom(t *testing.T) {
+	t.Parallel()
 	wins := 0
 	for seed := uint64(1); seed <= 4; seed++ {
 		if res := play(t, "gomoku", seed, nil, strong, randomC); res.Winner == 0 {
@@ -145,10 +148,12 @@ func TestEnvironment(t *testing.T) {
 // The JVM's sizes in every bot's environment are those of the java run
 // line of configs/languages.toml, from the same limit.
 func TestRuntimeEnvIsTheJavaRunLine(t *testing.T) {
+	t.Parallel()
 	langs, err := bots.LoadLanguages("")
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	run := strings.Join(langs.Language["java"].Run, " ")
 	for _, mem := range []int64{64 << 20, 256 << 20, 1 << 30, 8 << 30} {
 		vars := bots.RunVars(mem)
@@ -173,6 +178,7 @@ func TestRuntimeEnvIsTheJavaRunLine(t *testing.T) {
 }
 
 func TestMisbehavingBots(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		bot    string
 		status judge.Status
@@ -230,6 +236,7 @@ func TestCPULimit(t *testing.T) {
 }
 
 func TestLinesAfterEndWaitForNextTurn(t *testing.T) {
+	t.Parallel()
 	for seed := uint64(1); seed <= 3; seed++ {
 		res := play(t, "tictactoe", seed, nil, randomC, "judge/procbot/testdata/after_end.py")
 		if p := res.Players[1]; p.Status != judge.OK {
@@ -239,6 +246,7 @@ func TestLinesAfterEndWaitForNextTurn(t *testing.T) {
 }
 
 func TestLastValidPlaceSymbolBinds(t *testing.T) {
+	t.Parallel()
 	res := play(t, "tictactoe", 1, nil, "judge/procbot/testdata/override.py", randomC)
 	if p := res.Players[0]; p.Status != judge.OK {
 		t.Fatalf("%s %s", p.Status, p.Reason)
@@ -295,6 +303,7 @@ func TestLastValidPlaceSymbolBinds(t *testing.T) {
 
 // TestNoProcessOutlivesMatch: a bot's child is killed with it.
 func TestNoProcessOutlivesMatch(t *testing.T) {
+	t.Parallel()
 	pidfile := filepath.Join(t.TempDir(), "pid")
 	// Unsandboxed: a sandboxed bot can neither write the pid file nor
 	// show its real pid (sandbox's hostile suite checks that case).
@@ -359,6 +368,7 @@ func alive(pid int) string {
 }
 
 func TestReplayDeterministic(t *testing.T) {
+	t.Parallel()
 	strip := func(r *judge.Replay) {
 		for i := range r.Turns {
 			for j := range r.Turns[i].Moves {

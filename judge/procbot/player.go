@@ -59,6 +59,9 @@ type Options struct {
 	Level  sandbox.Level
 	Limits sandbox.Limits // zero for sandbox.DefaultLimits
 	Stderr int            // bytes of stderr kept (the tail); 0 for 64 KiB
+	// Host starts the bots (NewHost); a bot whose Options have none
+	// cannot start.
+	Host *Host
 }
 
 // Bot is a bot program as the entrant of a match.
@@ -81,10 +84,11 @@ func (b Bot) Info() (judge.BotInfo, error) {
 // match may be played again.
 var ErrSandbox = sandbox.ErrSandbox
 
-// Start implements judge.Entrant: it starts the program in the sandbox,
-// frozen until its first turn.
-func (b Bot) Start(_ context.Context, s judge.Seat) (judge.Player, error) {
-	return Start(b.Spec, b.Options, s.Seed)
+// Start implements judge.Entrant: it starts the program in the sandbox
+// of b.Options.Host, frozen until its first turn. It gives up, with an
+// error that wraps ctx's, when ctx ends before the program has started.
+func (b Bot) Start(ctx context.Context, s judge.Seat) (judge.Player, error) {
+	return b.Options.Host.Start(ctx, b.Spec, b.Options, s.Seed)
 }
 
 // killWait bounds the wait for a killed sandbox to be gone, and stderrWait
@@ -101,6 +105,7 @@ const (
 // Player is a running bot program: its process, the judge's ends of its
 // standard files, and its captured stderr. It implements judge.Player.
 type Player struct {
+	host   *Host
 	proc   *sandbox.Process
 	out    *os.File        // the judge reads the bot's stdout here
 	outR   *fdReader       // over out
@@ -140,9 +145,14 @@ type Player struct {
 	wErr     error
 }
 
-// Start starts spec with a minimal environment (see Env). The bot runs
-// from its start, loading, until Settle.
-func Start(spec Spec, o Options, seed uint64) (*Player, error) {
+// Start starts spec with a minimal environment (see Env), as o says (but
+// for o.Host: h starts it). The bot runs from its start, loading, until
+// Settle. It gives up, with an error that wraps ctx's, when ctx ends
+// before the program has started.
+func (h *Host) Start(ctx context.Context, spec Spec, o Options, seed uint64) (*Player, error) {
+	if h == nil {
+		return nil, errNoHost
+	}
 	if o.Limits == (sandbox.Limits{}) {
 		o.Limits = sandbox.DefaultLimits
 	}
@@ -169,7 +179,7 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 		return nil, fmt.Errorf("stdin pipe: %w", err)
 	}
 	defer inR.Close()
-	mode, shims := chooseIO(mode, interp)
+	mode, shims := h.chooseIO(mode, interp)
 	var outR, outW *os.File
 	if mode == PTY {
 		outR, outW, err = openRawPTY()
@@ -196,7 +206,7 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 		env = lineEnv(env)
 		ro = append(ro, lineBuffering().ruby)
 	}
-	proc, err := sandbox.Start(sandbox.Spec{
+	proc, err := h.sb.Start(ctx, sandbox.Spec{
 		Argv: spec.Argv, Dir: spec.Dir, Env: env,
 		Stdin: inR, Stdout: outW, Stderr: errW,
 		Limits:   o.Limits,
@@ -220,6 +230,8 @@ func Start(spec Spec, o Options, seed uint64) (*Player, error) {
 		return nil, err
 	}
 	p := &Player{
+		host:    h,
+		clock:   clock{self: &h.self},
 		proc:    proc,
 		io:      mode,
 		out:     outR,
@@ -587,7 +599,7 @@ func (p *Player) EndTurn(context.Context) (judge.Usage, error) {
 		u = judge.Usage{CPU: cpu1 - p.cpu0, CPUKnown: true}
 	}
 	u.Waited = f.cpuWait + f.judgeWait
-	noteTurn(f.cpuWait, p.turn.Limit)
+	p.host.late.note(f.cpuWait, p.turn.Limit)
 	if p.freeze {
 		// Freezing a bot that waits for its next turn on its stdin, as
 		// bots do, changes nothing but the cost of the turn: it cannot

@@ -28,6 +28,7 @@ func pumpPipe(t *testing.T) (*pumpReader, *os.File) {
 // the reader asks; a read past its deadline fails, and reads what came
 // meanwhile on its last look; the end of the output is io.EOF.
 func TestPumpReaderDeadlines(t *testing.T) {
+	t.Parallel()
 	r, w := pumpPipe(t)
 	r.setDeadline(time.Now().Add(time.Minute), false)
 	if _, err := w.Write([]byte("hello\n")); err != nil {
@@ -87,6 +88,7 @@ func TestPumpReaderDeadlines(t *testing.T) {
 // A waiting read is woken by cancel, and by a closed stdin once the bot
 // had exitWait to end.
 func TestPumpReaderWakes(t *testing.T) {
+	t.Parallel()
 	r, _ := pumpPipe(t)
 	r.setDeadline(time.Now().Add(time.Hour), false)
 	done := make(chan error, 1)

@@ -24,12 +24,12 @@ type Referee struct {
 // refereeKillWait bounds the wait for a killed referee to be gone.
 const refereeKillWait = 5 * time.Second
 
-// StartReferee starts a referee program as bots start (sandbox.Start):
-// argv run from dir at level, which sees dir read-only and nothing else
-// of ours, with the limits of a bot but for its memory (memory bytes;
-// zero for a bot's). It is the one place where the judge starts a
-// referee: a sandbox.Host, when there is one, goes here.
-func StartReferee(ctx context.Context, argv []string, dir string, memory int64, level Level) (*Referee, error) {
+// StartReferee starts a referee program on h as bots start
+// (sandbox.Host.Start): argv run from dir at level, which sees dir
+// read-only and nothing else of ours, with the limits of a bot but for
+// its memory (memory bytes; zero for a bot's). It is the one place where
+// the judge starts a referee.
+func (h *Host) StartReferee(ctx context.Context, argv []string, dir string, memory int64, level Level) (*Referee, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("empty referee command")
 	}
@@ -62,7 +62,7 @@ func StartReferee(ctx context.Context, argv []string, dir string, memory int64, 
 	defer inR.Close()
 	defer outW.Close()
 	defer errW.Close()
-	proc, err := sandbox.Start(sandbox.Spec{
+	proc, err := h.Sandbox().Start(ctx, sandbox.Spec{
 		Argv: argv, Dir: dir, Env: Env(nil, 0, lim.Memory),
 		Stdin: inR, Stdout: outW, Stderr: errW,
 		Limits:   lim,

@@ -25,7 +25,7 @@ const checkCPU = 30 * time.Second
 // what is missing; for a require that found nothing, where it looked and
 // which folders the player could see. err is the judge's failure to run
 // it at all.
-func CheckRubyContest(ctx context.Context, spec Spec, level Level) (why string, err error) {
+func (h *Host) CheckRubyContest(ctx context.Context, spec Spec, level Level) (why string, err error) {
 	n := len(spec.Argv)
 	if n < 3 {
 		return "", fmt.Errorf("%v is not a Ruby contest player's command", spec.Argv)
@@ -41,7 +41,7 @@ func CheckRubyContest(ctx context.Context, spec Spec, level Level) (why string, 
 	lim := sandbox.DefaultLimits
 	lim.Wall = 10 * checkCPU // a player that waits on nothing
 	ro := sandbox.PathsOf(argv, spec.Dir)
-	ex, overCPU, err := RunTool(ctx, ToolSpec{
+	ex, overCPU, err := h.RunTool(ctx, ToolSpec{
 		Argv: argv, Dir: spec.Dir, Env: Env(nil, 0, lim.Memory),
 		Stdout: out, Stderr: out,
 		Limits:   lim,
@@ -63,7 +63,7 @@ func CheckRubyContest(ctx context.Context, spec Spec, level Level) (why string, 
 			msg = ex.String()
 		}
 		if strings.Contains(msg, "LoadError") {
-			msg += "\n  " + visible(level, ro)
+			msg += "\n  " + h.visible(level, ro)
 		}
 		return msg, nil
 	}
@@ -72,8 +72,8 @@ func CheckRubyContest(ctx context.Context, spec Spec, level Level) (why string, 
 
 // visible says which folders a player run at level sees, of those
 // outside Ruby's own: ro, read-only, or all at level none.
-func visible(level Level, ro []string) string {
-	if RunLevel(level) == None {
+func (h *Host) visible(level Level, ro []string) string {
+	if h.RunLevel(level) == None {
 		return "at sandbox level none the player sees every folder of the machine"
 	}
 	var dirs []string
@@ -82,5 +82,5 @@ func visible(level Level, ro []string) string {
 			dirs = append(dirs, d+"/")
 		}
 	}
-	return fmt.Sprintf("the sandbox (level %s) shows the player only %s, read-only, and Ruby's own files", RunLevel(level), strings.Join(dirs, " and "))
+	return fmt.Sprintf("the sandbox (level %s) shows the player only %s, read-only, and Ruby's own files", h.RunLevel(level), strings.Join(dirs, " and "))
 }

@@ -3,6 +3,7 @@ package procbot_test
 import (
 	"context"
 	"judge/judge/bots"
+	"judge/sandbox/sandboxtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,7 @@ func rubyPlayer(t *testing.T, file string) procbot.Spec {
 // the Ruby message and where it came from), one whose fleet overlaps
 // (illegal), on both seats.
 func TestRubyContest(t *testing.T) {
+	t.Parallel()
 	judgetest.NeedTools(t, "ruby", "gcc")
 	random := judgetest.Spec(t, "random", "examples/battleship/random.c")
 	for _, tt := range []struct {
@@ -90,9 +92,10 @@ func TestRubyContest(t *testing.T) {
 // TestRubyContestTmpLimit: what a player writes where it runs counts
 // against the bot's tmp size: 2 MiB do not fit in 1 MiB.
 func TestRubyContestTmpLimit(t *testing.T) {
+	t.Parallel()
 	judgetest.NeedTools(t, "ruby", "gcc")
-	if procbot.RunLevel(procbot.Auto) == procbot.None {
-		t.Skip("no sandbox here: the working directory is the machine's")
+	if judgetest.Host().RunLevel(procbot.Auto) == procbot.None {
+		sandboxtest.SkipLevel(t, "no sandbox here: the working directory is the machine's")
 	}
 	random := judgetest.Spec(t, "random", "examples/battleship/random.c")
 	res := judgetest.Play(t, "battleship-contest", 7, func(s *judgetest.Setup) {
@@ -110,6 +113,7 @@ func TestRubyContestTmpLimit(t *testing.T) {
 // game ends, with what the player left there (folders, a read-only file),
 // and not what a link there points to.
 func TestRubyContestWorkRemoved(t *testing.T) {
+	t.Parallel()
 	judgetest.NeedTools(t, "ruby", "gcc")
 	tmp, keep, dir := t.TempDir(), filepath.Join(t.TempDir(), "keep.txt"), t.TempDir()
 	if err := os.WriteFile(keep, []byte("kept\n"), 0o644); err != nil {
@@ -167,6 +171,7 @@ end
 // a file that does not parse (Ruby's message), raises as it loads, or
 // holds no player; a player that requires a gem loads.
 func TestCheckRubyContest(t *testing.T) {
+	t.Parallel()
 	judgetest.NeedTools(t, "ruby")
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {
@@ -205,7 +210,7 @@ func TestCheckRubyContest(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		why, err := procbot.CheckRubyContest(context.Background(), spec, procbot.Auto)
+		why, err := judgetest.Host().CheckRubyContest(context.Background(), spec, procbot.Auto)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
@@ -221,13 +226,14 @@ func TestCheckRubyContest(t *testing.T) {
 // where it looked, that there is no contest folder, and what the player
 // could see, at the level its games run.
 func TestCheckRubyContestFolder(t *testing.T) {
+	t.Parallel()
 	judgetest.NeedTools(t, "ruby")
 	in := filepath.Join("testdata", "rubycontest", "contest", "contestants", "runner_lib_player.rb")
 	spec, err := bots.RubyContestSpec(in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if why, err := procbot.CheckRubyContest(t.Context(), spec, procbot.Auto); err != nil || why != "" {
+	if why, err := judgetest.Host().CheckRubyContest(t.Context(), spec, procbot.Auto); err != nil || why != "" {
 		t.Errorf("in the contest's folder: %q %v", why, err)
 	}
 	dir := t.TempDir()
@@ -246,12 +252,12 @@ func TestCheckRubyContestFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, level := range []procbot.Level{procbot.Auto, procbot.None} {
-		why, err := procbot.CheckRubyContest(t.Context(), spec, level)
+		why, err := judgetest.Host().CheckRubyContest(t.Context(), spec, level)
 		if err != nil {
 			t.Fatal(err)
 		}
 		seen := "the sandbox (level "
-		if procbot.RunLevel(level) == procbot.None {
+		if judgetest.Host().RunLevel(level) == procbot.None {
 			seen = "at sandbox level none the player sees every folder"
 		}
 		for _, w := range []string{"LoadError: cannot load such file -- battleship/board",

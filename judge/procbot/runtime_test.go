@@ -3,6 +3,7 @@
 package procbot_test
 
 import (
+	"judge/sandbox/sandboxtest"
 	"slices"
 	"strings"
 	"testing"
@@ -19,13 +20,14 @@ import (
 // (GOMEMLIMIT=off) the same bot runs out of memory with the Go of today;
 // that is logged, not asserted.
 func TestGoKeepsToTheLimit(t *testing.T) {
+	t.Parallel()
 	if !slices.Contains(levels(), procbot.Namespaces) {
-		t.Skip("no level namespaces here")
+		sandboxtest.SkipLevel(t, "no level namespaces here")
 	}
 	argv := judgetest.Bot(t, "judge/procbot/testdata/gochurn")
 	run := func(env map[string]string) turn {
 		return playTurn(t, procbot.Spec{Name: "gochurn", Argv: argv},
-			procbot.Options{Level: procbot.Namespaces, Env: env}, 30*time.Second)
+			procbot.Options{Host: judgetest.Host(), Level: procbot.Namespaces, Env: env}, 30*time.Second)
 	}
 	tr := run(nil)
 	if tr.status != judge.OK || !strings.Contains(tr.out, "#END") {
@@ -40,8 +42,9 @@ func TestGoKeepsToTheLimit(t *testing.T) {
 // its stderr, never on its stdout; the bot's stderr keeps only what the
 // bot wrote, and a crash's reason quotes the bot's own lines.
 func TestJVMSaysItOnStderr(t *testing.T) {
+	t.Parallel()
 	argv := judgetest.Bot(t, "sandbox/testdata/hostile/Memory.java")
-	tr := playTurn(t, procbot.Spec{Name: "Memory", Argv: argv}, procbot.Options{}, 20*time.Second)
+	tr := playTurn(t, procbot.Spec{Name: "Memory", Argv: argv}, procbot.Options{Host: judgetest.Host()}, 20*time.Second)
 	if strings.Contains(string(tr.final.Stderr), "Picked up") || !strings.Contains(string(tr.final.Stderr), "OutOfMemoryError") {
 		t.Errorf("the bot's stderr has the JVM's line, or not its own:\n%s", tr.final.Stderr)
 	}

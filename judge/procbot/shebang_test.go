@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"judge/judge/judgetest"
 	"judge/judge/procbot"
 )
 
@@ -21,6 +22,7 @@ import (
 // never opens such a file to read it (opening a FIFO waits for a writer,
 // for ever and deaf to signals).
 func TestShebangOfASpecialFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o755); err != nil {
@@ -55,7 +57,7 @@ func TestShebangOfASpecialFile(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%s", c.name, io), func(t *testing.T) {
 				done := make(chan error, 1)
 				go func() {
-					p, err := procbot.Start(procbot.Spec{Name: "bot", Argv: []string{c.bot}}, procbot.Options{IO: io}, 1)
+					p, err := judgetest.Host().Start(t.Context(), procbot.Spec{Name: "bot", Argv: []string{c.bot}}, procbot.Options{Host: judgetest.Host(), IO: io}, 1)
 					if err == nil {
 						p.Stop(0)
 					}

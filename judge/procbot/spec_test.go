@@ -14,6 +14,7 @@ import (
 )
 
 func TestSplitCommand(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want []string
@@ -66,6 +67,7 @@ func FuzzSplitCommand(f *testing.F) {
 }
 
 func TestParseBot(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	exe := filepath.Join(dir, "my bot")
 	if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755); err != nil {
@@ -105,6 +107,7 @@ func TestParseBot(t *testing.T) {
 // Windows is taken as a program, whichever the judge runs on; another is
 // not, without a #! line.
 func TestParseBotBinaries(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tt := range []struct {
 		name, head string
@@ -134,6 +137,7 @@ func TestParseBotBinaries(t *testing.T) {
 // A BOT argument that cannot run as it is gets a message that says what
 // to do.
 func TestParseBotHints(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, text string, mode os.FileMode) string {
 		p := filepath.Join(dir, name)
@@ -176,6 +180,7 @@ func TestParseBotHints(t *testing.T) {
 }
 
 func TestTailBuffer(t *testing.T) {
+	t.Parallel()
 	b := newTailBuffer(8, nil)
 	b.Write([]byte("hello "))
 	b.Write([]byte("world"))
@@ -192,6 +197,7 @@ func TestTailBuffer(t *testing.T) {
 // The JVM's line is left out when the stream starts with it, written in
 // pieces or not, and kept when the stream does not.
 func TestTailBufferSkipsTheJVMLine(t *testing.T) {
+	t.Parallel()
 	line := "Picked up JAVA_TOOL_OPTIONS: -Xss4m\n"
 	for _, tt := range []struct {
 		writes []string
@@ -220,6 +226,7 @@ func TestTailBufferSkipsTheJVMLine(t *testing.T) {
 // what it is: opening a FIFO to read it waits for a writer, for ever and
 // deaf to signals. Nothing here may wait: each check has a few seconds.
 func TestSpecialFilesAreRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "bot")
 	if err := syscall.Mkfifo(fifo, 0o755); err != nil {

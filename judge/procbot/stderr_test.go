@@ -22,6 +22,7 @@ const stderrBot = "judge/procbot/testdata/stderr_turns.py"
 // more than the judge keeps of a turn holds the first TraceTurnBytes and
 // how many bytes were cut.
 func TestTurnStderr(t *testing.T) {
+	t.Parallel()
 	res := play(t, "tictactoe", 1, nil, stderrBot, randomPy)
 	turns := 0
 	for _, tr := range res.Replay.Turns {
@@ -61,6 +62,7 @@ func TestTurnStderr(t *testing.T) {
 // TestTurnStderrUntraced: without a trace, the turns hold no stderr (the
 // bot's tail is kept as always).
 func TestTurnStderrUntraced(t *testing.T) {
+	t.Parallel()
 	res := play(t, "tictactoe", 1, func(m *judgetest.Setup) { m.Trace = false }, stderrBot, randomPy)
 	for _, tr := range res.Replay.Turns {
 		for _, m := range tr.Moves {
@@ -79,6 +81,7 @@ func TestTurnStderrUntraced(t *testing.T) {
 // traceback says File "bot.py", not the path of the directory the judge
 // built it in.
 func TestCrashReasonPathsAreRelative(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "builds", "key", "src")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -92,7 +95,7 @@ func TestCrashReasonPathsAreRelative(t *testing.T) {
 	if err := os.WriteFile(bot, []byte("import sys\n\n\nraise RuntimeError('no idea how to play')\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tr := playTurn(t, procbot.Spec{Name: "bot", Argv: []string{"python3", bot}, Dir: dir}, procbot.Options{}, 20*time.Second)
+	tr := playTurn(t, procbot.Spec{Name: "bot", Argv: []string{"python3", bot}, Dir: dir}, procbot.Options{Host: judgetest.Host()}, 20*time.Second)
 	if tr.status != judge.Crash || !strings.Contains(tr.reason, `File "bot.py", line 4`) || strings.Contains(tr.reason, dir) {
 		t.Errorf("%s: %s; want a crash whose traceback names bot.py, not %s", tr.status, tr.reason, dir)
 	}

@@ -124,7 +124,7 @@ func writeRubySync() (string, error) {
 // interpreter for a script; "" when it was not found) gets in mode m,
 // and whether the line buffering of mode AutoIO is added to its
 // environment.
-func chooseIO(m IO, interp string) (out IO, shims bool) {
+func (h *Host) chooseIO(m IO, interp string) (out IO, shims bool) {
 	switch m {
 	case PTY, Pipe:
 		return m, false
@@ -136,7 +136,7 @@ func chooseIO(m IO, interp string) (out IO, shims bool) {
 		// The sandbox says why it cannot start it.
 		return Pipe, true
 	}
-	if unreachedProgram(interp) {
+	if h.unreachedProgram(interp) {
 		return PTY, false
 	}
 	return Pipe, true
@@ -182,14 +182,12 @@ type progKey struct {
 	mtime time.Time
 }
 
-var progCache sync.Map // progKey → bool
-
 // unreached says whether the program at path is an ELF file into which
 // libstdbuf cannot be preloaded (unreachedProgram); a script is judged by
 // its interpreter (the #! line's program).
-func unreached(path string) bool {
+func (h *Host) unreached(path string) bool {
 	interp, err := interpreterOf(path, "")
-	return err == nil && unreachedProgram(interp)
+	return err == nil && h.unreachedProgram(interp)
 }
 
 // unreachedProgram says whether the program at path (no script) is an
@@ -197,7 +195,7 @@ func unreached(path string) bool {
 // runs without an interpreter (ld.so), unless it is Go (whose output has
 // no buffer of the C library), or one of another ELF class or machine
 // than libstdbuf.
-func unreachedProgram(path string) bool {
+func (h *Host) unreachedProgram(path string) bool {
 	f, err := OpenFile(path)
 	if err != nil {
 		return false
@@ -208,11 +206,11 @@ func unreachedProgram(path string) bool {
 		return false
 	}
 	key := progKey{path, st.Size(), st.ModTime()}
-	if v, ok := progCache.Load(key); ok {
+	if v, ok := h.progs.Load(key); ok {
 		return v.(bool)
 	}
 	static := unreachedELF(f)
-	progCache.Store(key, static)
+	h.progs.Store(key, static)
 	return static
 }
 

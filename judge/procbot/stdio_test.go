@@ -3,6 +3,7 @@ package procbot
 import (
 	"context"
 	"encoding/binary"
+	"judge/sandbox/sandboxtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,8 @@ import (
 // from their ELF headers: real programs, a script of each, and a copy of
 // a dynamic program made out to be for another machine.
 func TestUnreachedPrograms(t *testing.T) {
+	t.Parallel()
+	h := newTestHost(t)
 	if lineBuffering().err != nil {
 		t.Skipf("no line buffering here: %v", lineBuffering().err)
 	}
@@ -76,7 +79,7 @@ func TestUnreachedPrograms(t *testing.T) {
 		{filepath.Join(dir, "missing"), false},
 		{src, false},
 	} {
-		if got := unreached(tt.path); got != tt.want {
+		if got := h.unreached(tt.path); got != tt.want {
 			t.Errorf("unreached(%s) = %v, want %v", filepath.Base(tt.path), got, tt.want)
 		}
 	}
@@ -87,6 +90,8 @@ func TestUnreachedPrograms(t *testing.T) {
 // there for the bots that run after it in the same reused sandboxes: a
 // counter kept there stays at 0, match after match.
 func TestNothingLeftNextToTheRubyFile(t *testing.T) {
+	t.Parallel()
+	h := newTestHost(t)
 	if lineBuffering().err != nil {
 		t.Skipf("no line buffering here: %v", lineBuffering().err)
 	}
@@ -96,12 +101,12 @@ func TestNothingLeftNextToTheRubyFile(t *testing.T) {
 		echo '#END'`
 	for _, l := range []sandbox.Level{sandbox.Full, sandbox.Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
-			if best := RunLevel(sandbox.Auto); best != sandbox.Full && (l == sandbox.Full || best != sandbox.Namespaces) {
-				t.Skipf("level %s is not available here", l)
+			if best := h.RunLevel(sandbox.Auto); best != sandbox.Full && (l == sandbox.Full || best != sandbox.Namespaces) {
+				sandboxtest.SkipLevel(t, "level %s is not available here", l)
 			}
 			wrote := false
 			for run := range 8 {
-				p, err := Start(Spec{Name: "counter", Argv: []string{"sh", "-c", script}}, Options{Level: l}, 1)
+				p, err := h.Start(t.Context(), Spec{Name: "counter", Argv: []string{"sh", "-c", script}}, Options{Level: l}, 1)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -41,9 +41,9 @@ var (
 // RunLevel is the level bots run at when level is asked for: the
 // strongest the machine allows for Auto, and None whatever level where
 // the system has no sandbox (off Linux).
-func RunLevel(level Level) Level {
+func (h *Host) RunLevel(level Level) Level {
 	if level == sandbox.Auto || !sandbox.Sandboxed {
-		return sandbox.Probe().Level
+		return h.sb.Probe().Level
 	}
 	return level
 }
@@ -78,8 +78,11 @@ func (o Options) SandboxLimits() sandbox.Limits {
 // process group is killed, and a process that left it may live on. A
 // tool that is not gone killWait after it was killed is an error that
 // says so (ErrToolAlive), and what it wrote is not to be trusted.
-func RunTool(ctx context.Context, spec ToolSpec, cpu time.Duration) (Exit, bool, error) {
-	p, err := sandbox.Start(spec)
+func (h *Host) RunTool(ctx context.Context, spec ToolSpec, cpu time.Duration) (Exit, bool, error) {
+	if h == nil {
+		return Exit{}, false, errNoHost
+	}
+	p, err := h.sb.Start(ctx, spec)
 	if err != nil {
 		return Exit{}, false, err
 	}

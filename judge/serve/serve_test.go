@@ -78,7 +78,8 @@ func options(t testing.TB, out string, rounds int, args []string) tournament.Opt
 	if err != nil {
 		t.Fatal(err)
 	}
-	contest.Use(&o, langs, procbot.Options{})
+	langs.Host = judgetest.Host()
+	contest.Use(&o, langs, procbot.Options{Host: judgetest.Host()})
 	return o
 }
 
@@ -128,7 +129,8 @@ func TestOnlyResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	contest.Use(&o, langs, procbot.Options{})
+	langs.Host = judgetest.Host()
+	contest.Use(&o, langs, procbot.Options{Host: judgetest.Host()})
 	if _, err := tournament.Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}

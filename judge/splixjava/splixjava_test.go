@@ -32,6 +32,7 @@ func javaSetUp(tb testing.TB) (root string, langs *bots.Languages, cache string)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	cache = tb.TempDir()
 	if err := os.Chmod(cache, 0o755); err != nil {
 		tb.Fatal(err)
@@ -127,7 +128,7 @@ func TestPlayAgainstLooper(t *testing.T) {
 	root, langs, cache := javaSetUp(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	proc := procbot.Options{}
+	proc := procbot.Options{Host: judgetest.Host()}
 	var es []judge.Entrant
 	for _, p := range []string{"judge/splixjava/testdata/surveyor", "judge/splixjava/testdata/Crasher.java"} {
 		spec, _, err := langs.SplixJavaSpec(ctx, splixjava.Prefix+filepath.Join(root, p), cache, 256<<20)
@@ -287,10 +288,10 @@ func playSplix(t *testing.T, params games.Params, looper bool, paths ...string) 
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		es = append(es, procbot.Bot{Spec: spec})
+		es = append(es, procbot.Bot{Spec: spec, Options: judgetest.Proc(procbot.Options{})})
 	}
 	if looper {
-		es = append(es, procbot.Bot{Spec: judgetest.Spec(t, "looper", "examples/splix/looper")})
+		es = append(es, procbot.Bot{Spec: judgetest.Spec(t, "looper", "examples/splix/looper"), Options: judgetest.Proc(procbot.Options{})})
 	}
 	v, err := catalog.Lookup("splix-small")
 	if err != nil {
@@ -413,7 +414,7 @@ func TestClassDataSharing(t *testing.T) {
 	}
 	looper := judgetest.Spec(t, "looper", "examples/splix/looper")
 	res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: 4, Limits: judge.DefaultLimits,
-		Entrants: []judge.Entrant{procbot.Bot{Spec: spec}, procbot.Bot{Spec: looper}}})
+		Entrants: []judge.Entrant{procbot.Bot{Spec: spec, Options: judgetest.Proc(procbot.Options{})}, procbot.Bot{Spec: looper, Options: judgetest.Proc(procbot.Options{})}}})
 	if err != nil {
 		t.Fatal(err)
 	}

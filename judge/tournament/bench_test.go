@@ -42,7 +42,7 @@ func BenchmarkTournament(b *testing.B) {
 		o := options(b, out, tempDir(b), args)
 		o.Rounds = 16
 		o.Jobs = jobs
-		use(&o, testLanguages(b), procbot.Options{Level: level})
+		use(&o, testLanguages(b), procbot.Options{Host: judgetest.Host(), Level: level})
 		start := time.Now()
 		st, err := Run(context.Background(), o)
 		el := time.Since(start)

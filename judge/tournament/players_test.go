@@ -9,6 +9,7 @@ import (
 
 	"judge/judge/bots"
 	"judge/judge/play"
+	"judge/judge/judgetest"
 	"judge/judge/procbot"
 )
 
@@ -22,11 +23,11 @@ func use(o *Options, langs *bots.Languages, proc procbot.Options) {
 		io = procbot.AutoIO
 	}
 	o.BotSettings = BotSettings{
-		Level: string(procbot.RunLevel(proc.Level)), IO: string(io), Env: proc.Env,
+		Level: string(judgetest.Host().RunLevel(proc.Level)), IO: string(io), Env: proc.Env,
 		Memory: l.Memory, Procs: l.Procs, FileSize: l.FileSize, OpenFiles: l.OpenFiles, Tmp: l.TmpSize, Wall: l.Wall,
 	}
 	o.Retry = func(err error) bool { return errors.Is(err, procbot.ErrSandbox) }
-	o.Lateness = procbot.Lateness
+	o.Lateness = judgetest.Host().Lateness
 	o.Match.Serve = procbot.OneCPU
 }
 

@@ -33,6 +33,7 @@ func languagesWith(t *testing.T, version string) *bots.Languages {
 	if err != nil {
 		t.Fatal(err)
 	}
+	l.Host = judgetest.Host()
 	return l
 }
 
@@ -46,7 +47,7 @@ func TestRuntimeIsPartOfTheBot(t *testing.T) {
 	count := filepath.Join(t.TempDir(), "count")
 	out := filepath.Join(tempDir(t), "out")
 	o := options(t, out, cache, args)
-	use(&o, languagesWith(t, `["sh", "-c", "echo x >> `+count+`; echo 'cc 9.9 (test)'; echo more"]`), procbot.Options{})
+	use(&o, languagesWith(t, `["sh", "-c", "echo x >> `+count+`; echo 'cc 9.9 (test)'; echo more"]`), procbot.Options{Host: judgetest.Host()})
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestRuntimeIsPartOfTheBot(t *testing.T) {
 	}
 
 	// Resumed on another version: refused.
-	use(&o, languagesWith(t, `["echo", "cc 10.0"]`), procbot.Options{})
+	use(&o, languagesWith(t, `["echo", "cc 10.0"]`), procbot.Options{Host: judgetest.Host()})
 	if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "the runtime of bot alpha has changed") ||
 		!strings.Contains(err.Error(), "cc 9.9 (test) then, cc 10.0 now") {
 		t.Errorf("resumed on another runtime: %v", err)
@@ -89,7 +90,7 @@ func TestRuntimeIsPartOfTheBot(t *testing.T) {
 		t.Errorf("entrants' errors %v, %v: want alpha's runtime missing", ents[0].Err, ents[1].Err)
 	}
 	o = options(t, filepath.Join(tempDir(t), "shard"), cache, args)
-	use(&o, missing, procbot.Options{})
+	use(&o, missing, procbot.Options{Host: judgetest.Host()})
 	o.Shard = Shard{Index: 1, Count: 2}
 	_, err = Run(context.Background(), o)
 	var ue *UnplayableError

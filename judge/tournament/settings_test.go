@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"judge/judge"
+	"judge/judge/judgetest"
 	"judge/judge/procbot"
 )
 
 func TestRunSettings(t *testing.T) {
 	o := &Options{Match: judge.Match{Limits: judge.DefaultLimits}}
-	use(o, nil, procbot.Options{IO: procbot.Pipe, Env: map[string]string{"TOKEN": "s3cret", "A": "1"}})
+	use(o, nil, procbot.Options{Host: judgetest.Host(), IO: procbot.Pipe, Env: map[string]string{"TOKEN": "s3cret", "A": "1"}})
 	o.Match.Limits.TurnCPU = 250 * time.Millisecond
 	o.Match.Limits.Output = 1000
 	got := RunSettings(o)

@@ -29,7 +29,7 @@ func sprtOptions(t *testing.T, out, a, b string) SPRTOptions {
 		Log: io.Discard,
 	}
 	var to Options
-	use(&to, testLanguages(t), procbot.Options{})
+	use(&to, testLanguages(t), procbot.Options{Host: judgetest.Host()})
 	o.Prepare, o.Retry, o.Match.Serve = to.Prepare, to.Retry, to.Match.Serve
 	return o
 }

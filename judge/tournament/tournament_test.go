@@ -71,7 +71,7 @@ func options(t testing.TB, out, cache string, args []string) Options {
 		Bots:   args,
 		Log:    io.Discard,
 	}
-	use(&o, testLanguages(t), procbot.Options{})
+	use(&o, testLanguages(t), procbot.Options{Host: judgetest.Host()})
 	return o
 }
 
@@ -82,6 +82,7 @@ func testLanguages(t testing.TB) *bots.Languages {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	return langs
 }
 
@@ -169,7 +170,7 @@ func TestTournament(t *testing.T) {
 	m := o.Match
 	m.Seed = rec.Seed
 	for _, b := range rp.Bots {
-		m.Entrants = append(m.Entrants, procbot.Bot{Spec: procbot.Spec{Name: b.Name, Argv: b.Command}})
+		m.Entrants = append(m.Entrants, procbot.Bot{Spec: procbot.Spec{Name: b.Name, Argv: b.Command}, Options: judgetest.Proc(procbot.Options{})})
 	}
 	m.Params = rp.Params
 	again, err := judge.Run(context.Background(), m)
@@ -243,17 +244,17 @@ func TestTournament(t *testing.T) {
 	}
 
 	// Resuming with the bots at another sandbox level is refused.
-	if lv := procbot.RunLevel(""); lv != procbot.None {
+	if lv := judgetest.Host().RunLevel(""); lv != procbot.None {
 		o4 := o
-		use(&o4, testLanguages(t), procbot.Options{Level: procbot.None})
+		use(&o4, testLanguages(t), procbot.Options{Host: judgetest.Host(), Level: procbot.None})
 		if _, err := Run(context.Background(), o4); err == nil || !strings.Contains(err.Error(), "sandbox level "+string(lv)) {
 			t.Errorf("resumed at level none after %s: %v", lv, err)
 		}
 	}
 	runRecs, _, _ := ReadLog(filepath.Join(out, LogName))
 	for _, r := range runRecs {
-		if r.Kind == KindRun && r.Run.Sandbox != string(procbot.RunLevel("")) {
-			t.Errorf("run record's sandbox level %q, want %q", r.Run.Sandbox, procbot.RunLevel(""))
+		if r.Kind == KindRun && r.Run.Sandbox != string(judgetest.Host().RunLevel("")) {
+			t.Errorf("run record's sandbox level %q, want %q", r.Run.Sandbox, judgetest.Host().RunLevel(""))
 		}
 	}
 
@@ -438,6 +439,7 @@ func TestSubmissionsInEveryLanguage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	args, _, err := bots.BotArgs(dir, langs)
 	if err != nil {
 		t.Fatal(err)
@@ -503,6 +505,7 @@ func TestRubyContestPlayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	args, _, err := bots.BotArgs(dir, langs)
 	if err != nil {
 		t.Fatal(err)
@@ -578,6 +581,7 @@ func TestRubyContestFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	langs.Host = judgetest.Host()
 	args, skipped, err := bots.BotArgs(dir, langs)
 	if err != nil {
 		t.Fatal(err)

@@ -33,7 +33,11 @@ func runExec() {
 	if err != nil {
 		fail(err)
 	}
-	if err := restrictThread(cfg, cfg.Mode == "init", true); err != nil {
+	caps := keepCapabilities
+	if cfg.Mode == wire.ModeInit {
+		caps = dropCapabilities
+	}
+	if err := restrictThread(cfg, caps, enterDir); err != nil {
 		fail(err)
 	}
 	// Last, so that the rlimits bind the Go runtime as little as can be:
@@ -99,11 +103,29 @@ func dropCaps() error {
 	return unix.Capset(&hdr, &data[0])
 }
 
+// capabilities says whether restrictThread drops the thread's
+// capabilities (those of its user namespace: it has none outside).
+type capabilities bool
+
+const (
+	keepCapabilities capabilities = false
+	dropCapabilities capabilities = true
+)
+
+// workDir says whether restrictThread enters the program's working
+// directory (cfg.Dir).
+type workDir bool
+
+const (
+	stayInDir workDir = false
+	enterDir  workDir = true
+)
+
 // restrictThread restricts the calling thread, and what it forks or
-// execs: no_new_privs, Landlock as cfg says, no capabilities (noCaps),
-// the working directory cfg.Dir (chdir) and the seccomp filter as cfg
+// execs: no_new_privs, Landlock as cfg says, no capabilities (caps),
+// the working directory cfg.Dir (dir) and the seccomp filter as cfg
 // says, in that order.
-func restrictThread(cfg *wire.Config, noCaps, chdir bool) error {
+func restrictThread(cfg *wire.Config, caps capabilities, dir workDir) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
@@ -112,12 +134,12 @@ func restrictThread(cfg *wire.Config, noCaps, chdir bool) error {
 			return fmt.Errorf("landlock: %w", err)
 		}
 	}
-	if noCaps {
+	if caps == dropCapabilities {
 		if err := dropCaps(); err != nil {
 			return fmt.Errorf("dropping capabilities: %w", err)
 		}
 	}
-	if chdir {
+	if dir == enterDir {
 		if err := os.Chdir(cfg.Dir); err != nil {
 			return fmt.Errorf("working directory: %w", err)
 		}

@@ -66,13 +66,13 @@ func runInit() {
 	if err != nil {
 		fail(err)
 	}
-	ns := cfg.Mode == "init" || cfg.Mode == "probe"
+	ns := cfg.Mode == wire.ModeInit || cfg.Mode == wire.ModeProbe
 	if ns {
 		if err := enterRoot(cfg); err != nil {
 			fail(err)
 		}
 	}
-	if cfg.Mode == "probe" {
+	if cfg.Mode == wire.ModeProbe {
 		answerProbe(cfg, st, fail)
 	}
 	if !ns {
@@ -333,7 +333,11 @@ func startDirect(cfg *wire.Config, ns bool) (int, error) {
 	ch := make(chan result, 1)
 	goOffMain(func() { // never unlocked: the thread is spoiled
 		pid, err := func() (int, error) {
-			if err := restrictThread(cfg, ns, false); err != nil {
+			caps := keepCapabilities
+			if ns {
+				caps = dropCapabilities
+			}
+			if err := restrictThread(cfg, caps, stayInDir); err != nil {
 				return 0, err
 			}
 			sys := &syscall.SysProcAttr{Setpgid: true}

@@ -465,7 +465,7 @@ func prepareSelf(cfg *wire.Config) error {
 	if !cfg.Direct {
 		return nil
 	}
-	return restrictThread(cfg, true, false)
+	return restrictThread(cfg, dropCapabilities, stayInDir)
 }
 
 // forkProgram starts the program from a ready thread.
@@ -487,7 +487,7 @@ func forkProgram(cfg *wire.Config, run wire.Run, fds []int) (int, error) {
 	}()
 	if !cfg.Direct {
 		c := *cfg
-		c.Mode = "init"
+		c.Mode = wire.ModeInit
 		c.Path, c.Argv, c.Dir, c.Env = run.Path, run.Argv, run.Dir, run.Env
 		return startStagedFiles(&c, fds)
 	}

@@ -21,7 +21,7 @@ func Use(o *tournament.Options, langs *bots.Languages, proc procbot.Options) {
 	o.Prepare = Preparer(langs, proc)
 	o.BotSettings = BotSettings(proc)
 	o.Retry = IsSandboxFailure
-	o.Lateness = procbot.Lateness
+	o.Lateness = proc.Host.Lateness
 	o.Match.Serve = procbot.OneCPU
 }
 
@@ -58,7 +58,7 @@ func BotSettings(proc procbot.Options) tournament.BotSettings {
 		io = procbot.AutoIO
 	}
 	return tournament.BotSettings{
-		Level: string(procbot.RunLevel(proc.Level)), IO: string(io), Env: proc.Env,
+		Level: string(proc.Host.RunLevel(proc.Level)), IO: string(io), Env: proc.Env,
 		Memory: l.Memory, Procs: l.Procs, FileSize: l.FileSize, OpenFiles: l.OpenFiles, Tmp: l.TmpSize, Wall: l.Wall,
 	}
 }

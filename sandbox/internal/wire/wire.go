@@ -36,10 +36,27 @@ const InitFiles = 64
 // libraries, interpreters and their configuration.
 var SystemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"}
 
+// Mode is what the judge's binary run again does.
+type Mode string
+
+// The modes.
+const (
+	// ModeInit is the init of one program, PID 1 of its namespaces.
+	ModeInit Mode = "init"
+	// ModeReaper is the init of one program without namespaces (level
+	// basic): a subreaper.
+	ModeReaper Mode = "reaper"
+	// ModeProbe tries the namespaces and the sandbox's file system, and
+	// runs nothing.
+	ModeProbe Mode = "probe"
+	// ModeSlot is the init of a reused sandbox.
+	ModeSlot Mode = "slot"
+)
+
 // Config is what the judge tells the init, and the init the program's
 // restricted parent.
 type Config struct {
-	Mode    string   `json:"mode"` // "init" (PID 1 of namespaces), "reaper" (no namespaces), "probe", "slot"
+	Mode    Mode     `json:"mode"`
 	Path    string   `json:"path"`
 	Argv    []string `json:"argv"`
 	Dir     string   `json:"dir"`
