@@ -321,6 +321,7 @@ func TestOneResolver(t *testing.T) {
 		t.Errorf("only %d files that import a resolver's package checked", n)
 	}
 }
+
 // TestNoProcessStateInSandbox: the sandbox and the process players keep
 // their state in values made once and passed down (sandbox.Host,
 // procbot.Host), never in package variables, so that tests may run in

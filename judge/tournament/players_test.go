@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 
 	"judge/judge/bots"
-	"judge/judge/play"
 	"judge/judge/judgetest"
+	"judge/judge/play"
 	"judge/judge/procbot"
 )
 
