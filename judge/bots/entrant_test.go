@@ -15,7 +15,7 @@ import (
 func TestRubyContestEntrant(t *testing.T) {
 	judgetest.NeedTools(t, "ruby")
 	entrant := func(arg string, proc procbot.Options) (judge.Entrant, error) {
-		es, err := Entrants(context.Background(), []string{arg}, proc, nil, "")
+		es, err := Entrants(context.Background(), []string{arg}, proc, &Languages{Host: proc.Host}, "")
 		if err != nil {
 			return nil, err
 		}

@@ -243,6 +243,9 @@ func (e *Prepared) prepare(ctx context.Context, r *Ref, langs *Languages, level 
 		return nil
 	case KindRubyContest:
 		e.Spec = r.spec
+		if langs == nil || langs.Host == nil {
+			return errors.New("no sandbox host to load a Ruby contest player in (Languages.Host)")
+		}
 		why, err := langs.Host.CheckRubyContest(ctx, r.spec, level)
 		switch {
 		case err != nil:
