@@ -69,7 +69,7 @@ if (( (16#$capeff >> 24 & 1) == 0 )); then
 fi
 say "$(podman --version), $(runc --version | head -1), $(buildah --version | cut -d' ' -f1-3)"
 
-W=$(mktemp -d /tmp/judge-container-check.XXXXXX)
+W=$(mktemp -d "${TMPDIR:-/tmp}/judge-container-check.XXXXXX")
 teardown() {
     local rc=$?
     set +e
@@ -170,11 +170,11 @@ UNMASK=(--security-opt 'unmask=/proc/*')
 t=$(date +%s.%N)
 # shellcheck disable=SC2016 # expanded by the container's shell
 "${RUN[@]}" -v "$REPO/examples:/bots:ro" --entrypoint sh "$IMAGE" -euc '
-    cd /tmp
+    cd /tmp # tmp-ok: the container's
     printf "#include <iostream>\n#include <vector>\nint main() { std::vector<int> v{1, 2}; std::cout << v.size() << std::endl; }\n" >a.cpp
     gcc -O2 -std=gnu17 -o c /bots/gomoku/random.c -lm
     g++ -O2 -std=gnu++20 -o cpp a.cpp && test "$(./cpp)" = 2
-    CGO_ENABLED=0 GOCACHE=/tmp/go-build go build -trimpath -buildvcs=false -o go /bots/gomoku/strong/main.go
+    CGO_ENABLED=0 GOCACHE=/tmp/go-build go build -trimpath -buildvcs=false -o go /bots/gomoku/strong/main.go # tmp-ok: the container's
     rustc -O --edition 2021 -o rs /bots/connect4/alphabeta.rs
     javac -encoding UTF-8 -d java /bots/gomoku/RandomBot.java
     python3 -c "import json, random"
@@ -198,7 +198,7 @@ BOTS=(/bots/gomoku/random.c /bots/gomoku/strong /bots/gomoku/RandomBot.java "pyt
 # Each container builds the bots into a cache of its own, on its local
 # disk, as configs/k8s-tournament-job.yaml has it.
 TOURNAMENT=(tournament --game tictactoe --rounds "$ROUNDS" --seed "$SEED" --jobs 1 --sandbox namespaces
-    --turn 2s --first-turn 10s --cache /tmp/judge-cache --quiet)
+    --turn 2s --first-turn 10s --cache /tmp/judge-cache --quiet) # tmp-ok: the container's
 
 t=$(date +%s.%N)
 "${PLAY[@]}" "$IMAGE" "${TOURNAMENT[@]}" --out /data/one "${BOTS[@]}" ||
