@@ -29,7 +29,7 @@ bad=0
 
 # 1. Each mktemp run with TMPDIR elsewhere.
 for f in "${files[@]}"; do
-    { grep -o '\$(mktemp [^)]*)' "$f" 2>/dev/null || true; } | while IFS= read -r call; do
+    { grep -o '\$''(mktemp [^)]*)' "$f" 2>/dev/null || true; } | while IFS= read -r call; do
         # In a directory the script names (a shared one, say): not temporary.
         case "$call" in *TMPDIR*) ;; *'$'[A-Za-z_{]*) continue ;; esac
         # shellcheck disable=SC2016 # the call is the script's own text
@@ -51,6 +51,7 @@ done
 # 2. No /tmp of its own.
 for f in "${files[@]}"; do
     awk -v f="$f" '
+        # tmp-ok: the pattern that finds a /tmp
         function path(s) { return s ~ /(^|[^A-Za-z0-9_.$}\/-])\/tmp([^A-Za-z0-9_]|$)/ }
         {
             if ($0 ~ /^[ \t]*#/) {
