@@ -8,7 +8,7 @@
 #   2. No line outside a comment names /tmp, other than as the default
 #      of ${TMPDIR:-/tmp}, unless it says why: a trailing "# tmp-ok: WHY"
 #      (the container's or the VM's /tmp, or the system's watched on
-#      purpose), or a comment line "# tmp-ok: WHY" just before the
+#      purpose; no apostrophe in it, which would end a quoted script), or a comment line "# tmp-ok: WHY" just before the
 #      command, which covers its continuation lines too.
 #
 # Run from the top of the repository; with file arguments, it checks
@@ -53,6 +53,8 @@ for f in "${files[@]}"; do
     awk -v f="$f" '
         # tmp-ok: the pattern that finds a /tmp
         function path(s) { return s ~ /(^|[^A-Za-z0-9_.$}\/-])\/tmp([^A-Za-z0-9_]|$)/ }
+        # A note with an apostrophe may end the quoted script it is in.
+        /# tmp-ok: .*\047/ { printf "%s:%d: an apostrophe in a tmp-ok note: %s\n", f, NR, $0; bad = 1 }
         {
             if ($0 ~ /^[ \t]*#/) {
                 if ($0 ~ /^[ \t]*# tmp-ok: [^ ]/) covered = 1
