@@ -15,9 +15,12 @@
 #                only and kernel 6.1 runs the tests of the sandbox and of the
 #                process player, judge doctor and a tournament at level full,
 #                as root and as a normal user, each in a delegated scope
-#   make vet     go vet, staticcheck and gofmt, and the builds for macOS and
-#                Windows (make cross-vet)
-#   make install put judge in ~/.local/bin (PREFIX=/usr/local: /usr/local/bin)
+#   make vet     go vet, staticcheck, gofmt and go mod tidy, the builds for
+#                macOS and Windows (make cross-vet), the Kubernetes manifests
+#                (configs/kubecheck), the scripts and the AppArmor profile,
+#                all at once
+#   make install put judge in ~/.local/bin (PREFIX=/usr/local: /usr/local/bin);
+#                as root, with its AppArmor profile where there is AppArmor
 #
 # Every tool the targets need is installed here, idempotently, from Debian's
 # packages: C/C++/Java/Rust/Python toolchains for the example and test bots,
@@ -68,13 +71,30 @@ $(BIN)/judge: $(GO_SOURCES)
 
 # install: the judge alone, into $(PREFIX)/bin (default ~/.local/bin), built
 # with its revision stamped for judge --version. It says when that
-# directory is not on PATH.
+# directory is not on PATH. As root, on a system with AppArmor
+# (/etc/apparmor.d), it also installs configs/apparmor/judge naming the
+# judge's path, as /etc/apparmor.d/judge, and loads it: Ubuntu 23.10 and
+# later give user namespaces only to programs with a profile that allows
+# them (docs/sandbox.md). For every user: sudo make install PREFIX=/usr/local
 PREFIX ?= $(HOME)/.local
+APPARMOR_D ?= /etc/apparmor.d
 install:
 	@mkdir -p $(DESTDIR)$(PREFIX)/bin
 	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(DESTDIR)$(PREFIX)/bin/judge ./cmd/judge
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "make: $(PREFIX)/bin is not on PATH: add it, e.g. export PATH=\"$(PREFIX)/bin:\$$PATH\" in ~/.profile";; esac
 	@$(DESTDIR)$(PREFIX)/bin/judge --version
+	@if [ "$$(id -u)" = 0 ] && [ -d $(APPARMOR_D) ]; then \
+		path=$$(cd $(DESTDIR)$(PREFIX)/bin && pwd -P)/judge; path=$${path#$(DESTDIR)}; \
+		mkdir -p $(DESTDIR)$(APPARMOR_D); \
+		sed 's|^profile judge /[^ ]* flags|profile judge '"$$path"' flags|' configs/apparmor/judge >$(DESTDIR)$(APPARMOR_D)/judge; \
+		echo "make: AppArmor profile for $$path (user namespaces): $(DESTDIR)$(APPARMOR_D)/judge"; \
+		case "$$path" in "$$HOME"/*) home=y;; *) home=;; esac; \
+		if [ -n "$$home" ] || [ -n "$$(find "$${path%/*}" -maxdepth 0 -perm /022)" ]; then \
+			echo "make: warning: $$path is in a home directory or one others may write: install the judge where only root writes and every user reads (PREFIX=/usr/local) for its profile to mean anything"; fi; \
+		if [ -z "$(DESTDIR)" ] && command -v apparmor_parser >/dev/null && [ -d /sys/kernel/security/apparmor ]; then \
+			apparmor_parser -r $(APPARMOR_D)/judge && echo "make: loaded (apparmor_parser -r $(APPARMOR_D)/judge)"; \
+		fi; \
+	fi
 
 examples: $(EXAMPLES)
 	@for x in $(LEFT_OUT); do p=$${x##*:}; x=$${x%:*}; \
@@ -86,7 +106,8 @@ examples: $(EXAMPLES)
 # beside it.
 # As root, or with sudo that asks no password; otherwise it says what is
 # missing and goes on: the targets use what there is.
-TOOLS := gcc:gcc g++:g++ python3:python3 javac:default-jdk-headless rustc:rustc chromium:chromium php:php-cli ruby:ruby clojure:clojure
+TOOLS := gcc:gcc g++:g++ python3:python3 javac:default-jdk-headless rustc:rustc chromium:chromium php:php-cli ruby:ruby clojure:clojure \
+	apparmor_parser:apparmor
 tools:
 	@command -v $(GO) >/dev/null || { echo "make: Go is needed: https://go.dev/doc/install"; exit 1; }
 	@missing=""; for t in $(TOOLS); do \
@@ -119,30 +140,63 @@ $(STATICCHECK):
 	@mkdir -p $(@D)
 	GOBIN=$(CURDIR)/$(@D) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
+# vet: every check below, at once (make -j): the three systems' compiles
+# overlap, and all of them share Go's build cache, so a second run only
+# looks. VET_JOBS=1 runs them one after another; each output is printed
+# whole when its check ends.
+VET_JOBS ?= 4
+VET := vet-linux vet-kubecheck vet-tidy vet-fmt vet-scripts vet-apparmor cross-vet
 vet: $(STATICCHECK)
+	@$(MAKE) --no-print-directory -j$(VET_JOBS) --output-sync=target $(VET)
+
+vet-linux: $(STATICCHECK)
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
-	cd configs/kubecheck && $(GO) vet ./... && $(CURDIR)/$(STATICCHECK) ./...
+
+# configs/kubecheck, a module of its own: vet, staticcheck and its tests,
+# which check the Kubernetes manifests (docs/scale-out.md).
+vet-kubecheck: $(STATICCHECK)
+	cd configs/kubecheck && $(GO) vet ./... && $(CURDIR)/$(STATICCHECK) ./... && $(GO) test -count=1 ./...
+
+# go.mod and go.sum as go mod tidy leaves them, for both modules.
+vet-tidy:
+	$(GO) mod tidy -diff
+	cd configs/kubecheck && $(GO) mod tidy -diff
+
+vet-fmt:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
-	@$(MAKE) --no-print-directory cross-vet
+
+# The shell scripts parse, and put their temporary directories under TMPDIR.
+vet-scripts:
+	@for f in $$(git ls-files '*.sh' 2>/dev/null || find . -name '*.sh'); do bash -n $$f || exit 1; done
+	configs/tmpdir-check.sh
+
+# The AppArmor profile, parsed (not loaded) by apparmor_parser where it
+# is installed (Debian's apparmor; make tools installs it).
+vet-apparmor:
+	configs/apparmor/check.sh configs/apparmor/judge
 
 # The judge builds for macOS and Windows, where bots run at sandbox level
 # none (README.md, "Where it runs"): cmd/judge is built for each, go vet
 # checks every package and its tests there, and the tests are compiled
-# for macOS.
+# for macOS (after its go vet, which compiles what they need).
 CROSS := darwin/amd64 darwin/arm64 windows/amd64
-cross-vet:
-	@for t in $(CROSS); do \
-		echo "GOOS=$${t%/*} GOARCH=$${t#*/}: go build ./cmd/judge, go vet ./..."; \
-		GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build -o /dev/null ./cmd/judge && \
-		GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) vet ./... || exit 1; \
-	done
+CROSS_VET := $(subst /,-,$(CROSS:%=vet-%))
+cross-vet: $(CROSS_VET) vet-darwin-tests
+
+$(CROSS_VET): vet-%:
+	@echo "GOOS=$(word 1,$(subst -, ,$*)) GOARCH=$(word 2,$(subst -, ,$*)): go build ./cmd/judge, go vet ./..."
+	@GOOS=$(word 1,$(subst -, ,$*)) GOARCH=$(word 2,$(subst -, ,$*)) $(GO) build -o /dev/null ./cmd/judge
+	@GOOS=$(word 1,$(subst -, ,$*)) GOARCH=$(word 2,$(subst -, ,$*)) $(GO) vet ./...
+
+vet-darwin-tests: vet-darwin-arm64
 	@echo "GOOS=darwin GOARCH=arm64: go test ./..., built and not run (-exec true)"
 	@GOOS=darwin GOARCH=arm64 $(GO) test -exec true ./... >/dev/null
 
+.PHONY: $(VET) $(CROSS_VET) vet-darwin-tests
+
 test: tools vet
 	$(GO) test -race -count=1 -timeout 20m ./...
-	cd configs/kubecheck && $(GO) test -count=1 ./...
 
 # Benchmarks: figures are ratios against a baseline measured in the same run.
 bench: build bench-tools
@@ -157,6 +211,12 @@ scale-check:
 # Needs root; not part of make test.
 container-check:
 	configs/container-check.sh
+
+# The Containerfile's image built and pushed to IMAGE (REGISTRY/judge),
+# and named by its digest in the Kubernetes manifests (docs/scale-out.md).
+.PHONY: k8s-image
+k8s-image:
+	IMAGE=$(IMAGE) configs/k8s-image.sh
 
 # The sandbox on cgroup v2 only and Debian 12's kernel, in a VM
 # (docs/sandbox.md). Needs root; not part of make test.

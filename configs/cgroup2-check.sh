@@ -73,7 +73,7 @@ if [ -n "$missing" ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
-W=$(mktemp -d /tmp/judge-cgroup2-check.XXXXXX)
+W=$(mktemp -d "${TMPDIR:-/tmp}/judge-cgroup2-check.XXXXXX")
 QEMU_PID=""
 teardown() {
     local rc=$?
@@ -251,7 +251,7 @@ cat >"$P/run.sh" <<'EOF'
 mkdir -p /usr/local/go && mount --bind /check/go /usr/local/go
 export PATH=/usr/local/go/bin:/check/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 export GOMODCACHE=/check/modcache GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local GOTELEMETRY=off
-export HOME=/root GOCACHE=/tmp/gocache-root
+export HOME=/root GOCACHE=/tmp/gocache-root # tmp-ok: in the VM
 T0=$(date +%s)
 failed=""
 step() { echo "== [$(( $(date +%s) - T0 ))s] $*"; }
@@ -263,6 +263,7 @@ as() {
     if [ "$who" = root ]; then
         systemd-run --scope -p Delegate=yes --quiet --collect -- "$@"
     else
+        # tmp-ok: in the VM
         runuser -u judge -- env HOME=/home/judge PATH="$PATH" GOMODCACHE="$GOMODCACHE" GOPROXY=off GOFLAGS=-mod=mod \
             GOTOOLCHAIN=local GOTELEMETRY=off GOCACHE=/tmp/gocache-judge XDG_RUNTIME_DIR=/run/user/1000 \
             DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus \
@@ -325,7 +326,8 @@ if [ "${ONLY_EXTRA:-0}" != 1 ]; then
     done
     for who in root user; do
         step "a tic-tac-toe tournament at level full as $who"
-        out=/tmp/tournament-$who
+        out=/tmp/tournament-$who # tmp-ok: in the VM
+        # tmp-ok: in the VM
         (cd /check/src && as $who judge tournament --game tictactoe --rounds 2 --seed 1 --sandbox full --jobs 2 \
             --cache /tmp/judge-cache-$who --out $out --quiet examples/gomoku/random.c /check/bin/strong \
             "python3 examples/gomoku/random_bot.py") >/check/logs/tournament-$who.txt 2>&1

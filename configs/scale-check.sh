@@ -54,18 +54,22 @@ fi
 say "$(slurmctld -V), $(munged -V 2>&1 | awk '{ print $1 }')"
 
 # 2. A throwaway cluster.
-W=$(mktemp -d /tmp/judge-scale-check.XXXXXX)
+# Under TMPDIR, which must be a directory the user can reach (not, say,
+# root's own 0700 one): the jobs run from it.
+W=$(mktemp -d "${TMPDIR:-/tmp}/judge-scale-check.XXXXXX")
 chmod 755 "$W"
-mkdir -p "$W/munge" "$W/run" "$W/ctld" "$W/spool" "$W/log" "$W/shared" "$W/shared2" "$W/submit" "$W/home"
+mkdir -p "$W/munge" "$W/run" "$W/ctld" "$W/spool" "$W/log" "$W/shared" "$W/shared2" "$W/submit" "$W/home" "$W/tmp"
 chmod 700 "$W/munge"
 chmod 755 "$W/run"
-chown "$USERNAME" "$W/shared" "$W/shared2" "$W/submit" "$W/home"
-# (find fails when another program removes a file of /tmp as it reads: what it listed is enough.)
-tmp_before=$({ find /tmp -mindepth 1 -maxdepth 1 -user "$USERNAME" 2>/dev/null || true; } | sort)
+chown "$USERNAME" "$W/shared" "$W/shared2" "$W/submit" "$W/home" "$W/tmp"
+# The system's /tmp is watched for files a program that ignores TMPDIR
+# leaves there. (find fails when another program removes a file of /tmp
+# as it reads: what it listed is enough.)
+tmp_before=$({ find /tmp -mindepth 1 -maxdepth 1 -user "$USERNAME" 2>/dev/null || true; } | sort) # tmp-ok: watched on purpose
 export SLURM_CONF=$W/slurm.conf
 JOBS=()
 
-as_user() { setpriv --reuid="$USERNAME" --regid="$(id -g "$USERNAME")" --clear-groups env HOME="$W/home" SLURM_CONF="$SLURM_CONF" "$@"; }
+as_user() { setpriv --reuid="$USERNAME" --regid="$(id -g "$USERNAME")" --clear-groups env HOME="$W/home" TMPDIR="$W/tmp" SLURM_CONF="$SLURM_CONF" "$@"; }
 
 stop_pidfile() {
     local f=$1 pid
@@ -96,9 +100,9 @@ teardown() {
     done
     [ -z "$left" ] || echo "scale-check: ended processes left under $W:$left" >&2
     local tmp_after
-    tmp_after=$({ find /tmp -mindepth 1 -maxdepth 1 -user "$USERNAME" 2>/dev/null || true; } | sort)
+    tmp_after=$({ find /tmp -mindepth 1 -maxdepth 1 -user "$USERNAME" 2>/dev/null || true; } | sort) # tmp-ok: watched on purpose
     [ "$tmp_after" = "$tmp_before" ] ||
-        echo "scale-check: new in /tmp, owned by $USERNAME (perhaps not by this check): $(comm -13 <(echo "$tmp_before") <(echo "$tmp_after") | tr '\n' ' ')" >&2
+        echo "scale-check: new in /tmp, owned by $USERNAME (perhaps not by this check): $(comm -13 <(echo "$tmp_before") <(echo "$tmp_after") | tr '\n' ' ')" >&2 # tmp-ok: watched on purpose
     if [ "${KEEP:-0}" = 1 ]; then
         echo "scale-check: kept $W"
     else
@@ -108,6 +112,8 @@ teardown() {
     exit $rc
 }
 trap teardown EXIT
+as_user test -w "$W/tmp" ||
+    die "$USERNAME cannot reach $W: TMPDIR (${TMPDIR:-/tmp}) must be a directory every user can traverse"
 
 mungekey -c -k "$W/munge/munge.key"
 munged --force -S "$W/run/munge.socket.2" --key-file="$W/munge/munge.key" \

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,6 +37,9 @@ func openTempDir(t *testing.T) string {
 func TestEveryLanguageAtNamespacesAsNormalUser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the judge and a bot in every language")
+	}
+	if os.Geteuid() == 0 {
+		toolchainsForNobody(t)
 	}
 	root := judgetest.Root(t)
 	tmp := openTempDir(t)
@@ -175,5 +179,37 @@ func TestEveryLanguageAtNamespacesAsNormalUser(t *testing.T) {
 		if r.Kind == tournament.KindRun && r.Run.Sandbox != "namespaces" {
 			t.Errorf("run recorded at sandbox level %q, want namespaces", r.Run.Sandbox)
 		}
+	}
+}
+
+// toolchainsForNobody fails the test, saying what is lacking, when a
+// toolchain root runs does not run for nobody. The judge asks each bot's
+// runtime its version as it plays, as nobody here: a toolchain that only
+// root can run (rustup's in /root) builds the bot, and the bot is then
+// left out.
+func toolchainsForNobody(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("setpriv"); err != nil {
+		return
+	}
+	var lacks []string
+	for _, tool := range []string{"gcc", "g++", "go", "rustc", "javac", "java", "python3"} {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			continue
+		}
+		version := "--version"
+		if tool == "go" {
+			version = "version"
+		}
+		// The shell looks the tool up in PATH as nobody, as the judge does.
+		if out, err := exec.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+			"sh", "-c", `"$0" "$1"`, tool, version).CombinedOutput(); err != nil {
+			lacks = append(lacks, fmt.Sprintf("%s (%s for root; for nobody: %v: %s)", tool, p, err, bytes.TrimSpace(out)))
+		}
+	}
+	if len(lacks) > 0 {
+		t.Fatalf("toolchains that root can run but nobody (uid 65534, who runs the judge here) cannot: %s; "+
+			"install ones every user can run, Debian's (make tools does, as root: apt-get install rustc ...)", strings.Join(lacks, "; "))
 	}
 }

@@ -114,7 +114,7 @@ func addTournamentFlags(fs *flag.FlagSet) *tournamentFlags {
 		shard:      fs.String("shard", "", "play only share i of n of the matches, i/n with 0 <= i < n (combine with 'judge merge')"),
 		botsDir:    fs.String("bots", "", "play every bot in this directory (sources, programs, directories)"),
 		languages:  fs.String("languages", "", "how to build each language (default configs/languages.toml if present, else built in)"),
-		quiet:      fs.Bool("quiet", false, "no progress, no table: only errors"),
+		quiet:      fs.Bool("quiet", false, "no progress, no table: only errors, and the bots left out and why"),
 		trace:      fs.Bool("trace", false, "keep every protocol line of every bot, and its stderr turn by turn, in the replays"),
 		fresh:      fs.Bool("fresh", false, "start over: move the results in --out aside (to OUT.old-TIME) and play every match"),
 	}
@@ -229,6 +229,12 @@ func (tf *tournamentFlags) bots(o *tournament.Options, pos []string, ts tourname
 // and where its files are.
 func (m *Main) runTournament(ctx context.Context, o tournament.Options, quiet bool) error {
 	st, err := tournament.Run(ctx, o)
+	if st != nil && quiet && err == nil {
+		// No table, but a bot left out is worth saying, and why.
+		for _, e := range st.Excluded {
+			fmt.Fprintf(m.Stderr, "%s is left out: %s\n", judge.PrintableLine(e.Name), judge.Printable(e.Error))
+		}
+	}
 	if st != nil && !quiet {
 		st.Print(m.Stdout)
 		files := tournament.StandingsFiles(o.Out)

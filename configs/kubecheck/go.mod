@@ -3,6 +3,7 @@ module judge/configs/kubecheck
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730
