@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"judge/sandbox"
+	"judge/judge/procbot"
 )
 
 // The files judge doctor reads to tell whether AppArmor is what keeps the
@@ -40,7 +40,7 @@ func (m *Main) doctor(_ context.Context, args []string) error {
 // AppArmor's restriction of unprivileged user namespaces (the sysctl
 // file) is why, and what to run; "" when it is not. label is the file
 // holding the judge's AppArmor label, exe the judge's path.
-func appArmorAdvice(r *sandbox.Report, sysctl, label, exe string) string {
+func appArmorAdvice(r *procbot.Report, sysctl, label, exe string) string {
 	for _, c := range r.Checks {
 		if c.Name == "user namespace" && c.Active {
 			return ""

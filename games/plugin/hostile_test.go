@@ -1,6 +1,7 @@
 package plugin_test
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -150,7 +151,26 @@ var hostileCases = []struct {
 // fault, a referee error with a reason, and the judge's memory stays
 // bounded.
 func TestHostileWasm(t *testing.T) {
-	g, err := plugin.Load(hostileWasm(t), plugin.Options{})
+	dir := hostileWasm(t)
+	g, err := plugin.Load(dir, plugin.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The huge answer is the size bound's to catch, not the clock's: its
+	// referee gets 10 s a call, to build 8 MiB in time however slow the
+	// machine (the race detector, other work).
+	slow := filepath.Join(t.TempDir(), "slow")
+	if err := os.CopyFS(slow, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := os.ReadFile(filepath.Join(slow, "game.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(slow, "game.toml"), bytes.Replace(spec, []byte("call_ms = 500"), []byte("call_ms = 10000"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	huge, err := plugin.Load(slow, plugin.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,8 +179,12 @@ func TestHostileWasm(t *testing.T) {
 	}
 	for _, tc := range hostileCases {
 		t.Run(tc.name, func(t *testing.T) {
+			gg := g
+			if tc.seed == modeHuge {
+				gg = huge
+			}
 			stop := peakHeap()
-			err := play(t, g, tc.seed)
+			err := play(t, gg, tc.seed)
 			grew := stop()
 			t.Logf("%s: %v (heap grew by %.1f MiB at most)", tc.name, err, grew)
 			checkFault(t, err, tc.reason)

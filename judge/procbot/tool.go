@@ -18,6 +18,8 @@ type (
 	Limits = sandbox.Limits
 	// Exit is how a program ended (see sandbox.Exit).
 	Exit = sandbox.Exit
+	// Report is what the sandbox found of the machine (see sandbox.Report).
+	Report = sandbox.Report
 	// ToolSpec says how to run a tool (see sandbox.Spec).
 	ToolSpec = sandbox.Spec
 )
