@@ -525,10 +525,13 @@ func (s *server) arena(w http.ResponseWriter, r *http.Request) {
 		References: len(c.References), LadderGames: c.LadderGames, WebBots: len(c.WebBots) > 0, MaxUpload: c.MaxUploadBytes}
 	if v, err := catalog.Lookup(c.Game); err == nil {
 		out.Rules, out.Describe = v.Game.Name(), v.Game.Describe()
+		if v.Dir != "" {
+			out.Game = v.Name // not the folder it is kept by
+		}
 		if p, err := v.Resolve(c.Params); err == nil {
 			out.Params = p
 		}
-		if _, ok := protocol.Guide(out.Rules); ok {
+		if _, ok := guide(v); ok {
 			out.Guide = "/rules"
 		}
 	}
@@ -542,7 +545,7 @@ func (s *server) rules(w http.ResponseWriter, r *http.Request) {
 		fail(w, fmt.Errorf("%w: %v", arena.ErrNotFound, err))
 		return
 	}
-	b, ok := protocol.Guide(v.Game.Name())
+	b, ok := guide(v)
 	if !ok {
 		fail(w, fmt.Errorf("%w: no guide to %s", arena.ErrNotFound, v.Game.Name()))
 		return
@@ -550,6 +553,15 @@ func (s *server) rules(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	w.Write(b)
+}
+
+// guide is the guide of a game: a built-in game's page, or a plugin
+// game's protocol.md or the one made from its game.toml.
+func guide(v catalog.Variant) ([]byte, bool) {
+	if g, ok := v.Game.(interface{ Guide() []byte }); ok {
+		return g.Guide(), true
+	}
+	return protocol.Guide(v.Game.Name())
 }
 
 // openReplay opens a replay of the arena by its name.
