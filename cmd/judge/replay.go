@@ -18,12 +18,15 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 			"against the game's rules as they are replayed. 'judge view' shows the same in a\n"+
 			"browser.")
 	delay := fs.Duration("delay", 0, "pause between turns, e.g. 300ms")
-	gameDir := fs.String("game", "", "a plugin game's folder: the game of the replay, when it is one")
+	gameDir, configFile := replayGameFlags(fs)
 	trace := fs.Bool("trace", false, "also print each bot's protocol transcript and stderr under its turns, if recorded")
 	stdinOf := fs.Int("stdin-of", -1, "print only what the match wrote on this seat's stdin (the answers to its queries), from the replay's transcript (--trace)")
 	upTo := fs.Int("turn", 0, "with --stdin-of: up to the end of this turn (default: to the end)")
 	pos, err := parse(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := addPluginGames(*configFile, nil); err != nil {
 		return err
 	}
 	if len(pos) != 1 {

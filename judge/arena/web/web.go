@@ -31,7 +31,6 @@ import (
 	"strings"
 	"time"
 
-	"judge/docs/protocol"
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/arena"
@@ -531,7 +530,7 @@ func (s *server) arena(w http.ResponseWriter, r *http.Request) {
 		if p, err := v.Resolve(c.Params); err == nil {
 			out.Params = p
 		}
-		if _, ok := guide(v); ok {
+		if _, ok := v.Guide(); ok {
 			out.Guide = "/rules"
 		}
 	}
@@ -545,7 +544,7 @@ func (s *server) rules(w http.ResponseWriter, r *http.Request) {
 		fail(w, fmt.Errorf("%w: %v", arena.ErrNotFound, err))
 		return
 	}
-	b, ok := guide(v)
+	b, ok := v.Guide()
 	if !ok {
 		fail(w, fmt.Errorf("%w: no guide to %s", arena.ErrNotFound, v.Game.Name()))
 		return
@@ -553,15 +552,6 @@ func (s *server) rules(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	w.Write(b)
-}
-
-// guide is the guide of a game: a built-in game's page, or a plugin
-// game's protocol.md or the one made from its game.toml.
-func guide(v catalog.Variant) ([]byte, bool) {
-	if g, ok := v.Game.(interface{ Guide() []byte }); ok {
-		return g.Guide(), true
-	}
-	return protocol.Guide(v.Game.Name())
 }
 
 // openReplay opens a replay of the arena by its name.
