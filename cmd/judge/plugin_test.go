@@ -164,3 +164,27 @@ func copyPluginGame(t *testing.T, src, dir, name string) {
 		}
 	}
 }
+
+// TestArenaInitPluginByConfig: arena init finds a plugin game by its name
+// through --config, and keeps its folder, absolute, with its hash.
+func TestArenaInitPluginByConfig(t *testing.T) {
+	src := plugintest.Connect4(t, false)
+	root := judgetest.TempDir(t)
+	game := filepath.Join(root, "games", "c4")
+	copyPluginGame(t, src, game, "four-arena")
+	cfg := filepath.Join(root, "match.toml")
+	if err := os.WriteFile(cfg, []byte("game = \"four-arena\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "arena")
+	if code, _, errs := run(t, "arena", "init", "--game", "four-arena", "--config", cfg, dir); code != 0 {
+		t.Fatalf("arena init: exit %d, %s", code, errs)
+	}
+	conf, err := os.ReadFile(filepath.Join(dir, "arena.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(conf), "game = \""+game+"\"") || !strings.Contains(string(conf), "game_hash = \"") {
+		t.Errorf("arena.toml:\n%s", conf)
+	}
+}
