@@ -65,8 +65,10 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 			fmt.Fprintln(w, "\nno transcripts: this replay was recorded without them (judge match --trace and\njudge tournament --trace keep them; or replay a match with judge match --trace and its seed)")
 		}
 	}
+	name := func(s string) string { return s } // the seats in the game's words named, as judge match does
 	err = replayview.Play(v.Game, rp, func(s replayview.Step) error {
 		if s.Turn == nil {
+			name = judge.Namer(s.State, rp)
 			fmt.Fprintf(w, "\n%s\n", s.State.Render())
 			return nil
 		}
@@ -93,9 +95,9 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 	}
 	o := rp.Outcome
 	if o.Winner >= 0 {
-		fmt.Fprintf(w, "seat %d (%s) wins: %s\n", o.Winner, judge.PrintableLine(rp.Bots[o.Winner].Name), judge.Printable(o.Reason))
+		fmt.Fprintf(w, "seat %d (%s) wins: %s\n", o.Winner, judge.PrintableLine(rp.Bots[o.Winner].Name), judge.Printable(name(o.Reason)))
 	} else {
-		fmt.Fprintf(w, "no winner: %s\n", judge.Printable(o.Reason))
+		fmt.Fprintf(w, "no winner: %s\n", judge.Printable(name(o.Reason)))
 	}
 	for i, p := range o.Players {
 		fmt.Fprintf(w, "  seat %d  %-20s %-8s score %g", i, judge.PrintableLine(p.Name), judge.PrintableLine(string(p.Status)), p.Score)
