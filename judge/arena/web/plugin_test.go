@@ -20,7 +20,7 @@ func TestPluginGuide(t *testing.T) {
 		t.Errorf("/api/arena: %+v", a)
 	}
 	r := ta.get(t, "", "/rules")
-	if r.code != 200 || !strings.HasPrefix(string(r.body), "# connect4-plugin") || !strings.Contains(string(r.body), "DropDisc") {
+	if r.code != 200 || !strings.HasPrefix(string(r.body), "# connect4-plugin") || !strings.Contains(string(r.body), "DropDisc") || strings.Contains(string(r.body), game) {
 		t.Errorf("/rules: %d %.200s", r.code, r.body)
 	}
 }

@@ -549,6 +549,11 @@ func (s *server) rules(w http.ResponseWriter, r *http.Request) {
 		fail(w, fmt.Errorf("%w: no guide to %s", arena.ErrNotFound, v.Game.Name()))
 		return
 	}
+	if v.Dir != "" {
+		// The page is public: the guide made from game.toml names the
+		// game's folder on this machine, which is no entrant's business.
+		b = bytes.ReplaceAll(b, []byte(v.Dir), []byte(v.Name))
+	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	w.Write(b)
