@@ -106,6 +106,10 @@ type Result struct {
 	Reason  string         `json:"reason"` // how the game ended
 	Players []PlayerResult `json:"players"`
 	Replay  *Replay        `json:"-"`
+	// Named is Reason as people read it: the seats named as the viewer
+	// names them ("alice took the last stone", see Namer). Never encoded:
+	// the replay keeps the game's own words.
+	Named string `json:"-"`
 }
 
 // PlayerResult is one seat's part of a result.
@@ -261,7 +265,9 @@ func Run(ctx context.Context, m Match) (*Result, error) {
 	if playErr != nil {
 		return refereeResult(m, seats, rp, playErr), nil
 	}
-	return result(m, st.Outcome(), seats, rp, forfeitEnded), nil
+	res := result(m, st.Outcome(), seats, rp, forfeitEnded)
+	res.Named = Namer(st, rp)(res.Reason)
+	return res, nil
 }
 
 // GameHash is the hash of g's files when g is a plugin game (it has a
@@ -301,6 +307,7 @@ func refereeResult(m Match, seats []*seat, rp *Replay, refErr error) *Result {
 	}
 	res := result(m, games.Outcome{Over: true, Winner: -1}, seats, rp, false)
 	res.Reason = "referee error: " + why
+	res.Named = res.Reason
 	rp.Outcome.Reason = res.Reason
 	return res
 }
@@ -569,3 +576,12 @@ func NotText(b []byte) string {
 }
 
 func us(d time.Duration) int64 { return d.Microseconds() }
+
+// NamedReason is how the match ended in people's words: Named, or
+// Reason for a result made elsewhere.
+func (r *Result) NamedReason() string {
+	if r.Named != "" {
+		return r.Named
+	}
+	return r.Reason
+}

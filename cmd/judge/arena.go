@@ -104,6 +104,11 @@ func (m *Main) arenaInit(args []string) error {
 		return fmt.Errorf("%w: want --game GAME and one directory", errUsage)
 	}
 	c.References, c.Params = refs, params
+	// A plugin game named, found as match finds it: a games/ folder beside
+	// the configuration, or its games_path. The arena keeps its folder.
+	if err := addPluginGames(c.ConfigFile, nil); err != nil {
+		return err
+	}
 	for _, l := range webBots {
 		for e := range strings.SplitSeq(l, ",") {
 			c.WebBots = append(c.WebBots, strings.TrimSpace(e))

@@ -109,12 +109,20 @@ func TestReplayTrace(t *testing.T) {
 		if withTrace {
 			args = append(args[:1], append([]string{"--trace"}, args[1:]...)...)
 		}
-		if code, _, errs := run(t, args...); code != 0 {
+		code, mout, errs := run(t, args...)
+		if code != 0 {
 			t.Fatalf("match: exit %d: %s", code, errs)
 		}
 		code, out, errs := run(t, "replay", "--trace", replay)
 		if code != 0 {
 			t.Fatalf("replay: exit %d: %s", code, errs)
+		}
+		// The reason in the same words as match's: the bots named.
+		first, _, _ := strings.Cut(mout, "\n")
+		reason := first[strings.LastIndex(first, ": ")+2:]
+		if !strings.Contains(reason, "examples_gomoku_random_c") && !strings.Contains(reason, "full") ||
+			!strings.Contains(out, "wins: "+reason+"\n") && !strings.Contains(out, "no winner: "+reason+"\n") {
+			t.Errorf("match's reason %q, not replay's:\n%s", reason, out)
 		}
 		if withTrace {
 			for _, want := range []string{"turn 1\n", "turn 2\n", "turn 3\n", "bot> Board", "   < - - -", "bot> #END"} {

@@ -29,7 +29,7 @@ func (m *Main) debug(ctx context.Context, args []string) error {
 			"debugger stops where the bot went wrong, with the same board. By default the seat\n"+
 			"that failed (else the loser) and the turn it failed at (else its last). The bot\n"+
 			"runs outside the sandbox, with JUDGE_SEED as in the match.")
-	gameDir := fs.String("game", "", "a plugin game's folder: the game of the replay, when it is one")
+	gameDir, configFile := replayGameFlags(fs)
 	seat := fs.Int("seat", -1, "the seat to play (default: the one that failed, else the loser, else 0)")
 	upTo := fs.Int("turn", 0, "the last turn served (default: the turn the seat failed at, else its last)")
 	quiet := fs.Bool("quiet", false, "print nothing of the judge's own but where the bot parts from the match")
@@ -42,6 +42,9 @@ func (m *Main) debug(ctx context.Context, args []string) error {
 	}
 	pos, err := parse(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := addPluginGames(*configFile, nil); err != nil {
 		return err
 	}
 	if len(pos) != 1 || len(argv) == 0 {

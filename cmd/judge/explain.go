@@ -16,10 +16,13 @@ func (m *Main) explain(_ context.Context, args []string) error {
 			"threat left open; Battleship: each ship sunk; Splix: each death, by whom), then\n"+
 			"the end. Each with its turn and the viewer's link to it (REPLAY.html#N, written\n"+
 			"by judge view).")
-	gameDir := fs.String("game", "", "a plugin game's folder: the game of the replay, when it is one")
+	gameDir, configFile := replayGameFlags(fs)
 	seat := fs.Int("seat", -1, "only what concerns this seat, and the end")
 	pos, err := parse(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := addPluginGames(*configFile, nil); err != nil {
 		return err
 	}
 	if len(pos) != 1 {

@@ -176,7 +176,7 @@ func (f *matchFlags) resolveGame(s *setup, file *config.File, path string) error
 	case *f.game != "":
 		v, err := catalog.Lookup(*f.game)
 		if err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
+			return fmt.Errorf("--game %s: %w", *f.game, err) // what it names is wrong: exit status 1
 		}
 		if s.variant.Game != nil && v.Game.Name() != s.variant.Game.Name() {
 			return fmt.Errorf("%w: --game %s does not match game %q of %s", errUsage, *f.game, file.Game, path)
@@ -201,7 +201,7 @@ func (f *matchFlags) resolveGame(s *setup, file *config.File, path string) error
 		if file != nil && len(f.params) == 0 && len(file.Params) > 0 {
 			return fmt.Errorf("%s: [params]: %w", path, err)
 		}
-		return fmt.Errorf("%w: %s: %v", errUsage, s.variant.Name, err)
+		return fmt.Errorf("%s: %w", s.variant.Name, err) // a parameter out of the game's range: exit status 1
 	}
 	s.match.Game, s.match.Name, s.match.Params = s.variant.Game, s.variant.Name, p
 	return nil

@@ -33,6 +33,9 @@ func TestResolve(t *testing.T) {
 		file  string
 		flags []string
 		err   string // "": no error
+		// named: the error is in what the flags name (exit status 1),
+		// not a usage error.
+		named bool
 		warn  string // in the warnings
 		check func(*setup) string
 	}{
@@ -86,7 +89,7 @@ func TestResolve(t *testing.T) {
 		{name: "other game", file: limits, flags: []string{"--game", "connect4"}, err: `--game connect4 does not match game "gomoku"`},
 		{name: "time limit", flags: []string{"--game", "gomoku", "--bank", "0s"}, err: "--bank 0s: a time limit must be positive"},
 		{name: "overruns", flags: []string{"--game", "gomoku", "--overruns", "-1"}, err: "--overruns -1: want 0 or more"},
-		{name: "game first", flags: []string{"--game", "nosuchgame", "--turn", "-1s", "--io", "tty"}, err: "nosuchgame"},
+		{name: "game first", flags: []string{"--game", "nosuchgame", "--turn", "-1s", "--io", "tty"}, err: "nosuchgame", named: true},
 		{name: "io before limits", flags: []string{"--game", "gomoku", "--turn", "-1s", "--io", "tty"}, err: "--io"},
 		{name: "sandbox", flags: []string{"--game", "gomoku", "--sandbox", "full", "--no-sandbox"}, err: "--no-sandbox contradicts --sandbox full"},
 	} {
@@ -104,8 +107,8 @@ func TestResolve(t *testing.T) {
 			var warnings strings.Builder
 			s, err := f.load(judgetest.Host(), &warnings)
 			switch {
-			case c.err != "" && (err == nil || !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.err)):
-				t.Fatalf("error %v, want a usage error with %q", err, c.err)
+			case c.err != "" && (err == nil || errors.Is(err, errUsage) == c.named || !strings.Contains(err.Error(), c.err)):
+				t.Fatalf("error %v, want an error with %q (a usage error: %v)", err, c.err, !c.named)
 			case c.err == "" && err != nil:
 				t.Fatal(err)
 			case c.err == "":

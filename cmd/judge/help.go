@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"sync"
 
-	"judge/docs/protocol"
 	"judge/games/catalog"
 	"judge/judge"
 )
@@ -175,33 +175,52 @@ func (m *Main) help(ctx context.Context, args []string) int {
 // helpProtocol is judge help protocol [GAME]: the guide of GAME's game
 // (a variant's name works: tictactoe gives gomoku's), as the judge holds
 // it, so that a bot's author needs nothing but the program; without
-// GAME, the games that have one.
+// GAME, the games that have one. A plugin game is found as the other
+// commands find it: GAME is its folder, or its name with --game DIR or
+// --config FILE (a games/ folder beside FILE, its games_path).
 func (m *Main) helpProtocol(args []string) int {
-	if len(args) == 0 {
-		fmt.Fprintln(m.Stdout, "Usage: judge help protocol GAME\n\nPrints the rules of GAME and every line its bots read and write (its protocol\nguide, in Markdown). GAME is a game or a variant of one (see 'judge games'):")
+	fs := flag.NewFlagSet("help protocol", flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	var dirs []string
+	fs.Func("game", "a plugin game's folder (repeatable)", func(s string) error { dirs = append(dirs, s); return nil })
+	configFile := fs.String("config", "", "a match or tournament configuration: the plugin games of its games/ folder and games_path")
+	pos, err := parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(m.Stderr, "judge help protocol: %v\n", err)
+		return 2
+	}
+	if err := addPluginGames(*configFile, dirs); err != nil {
+		fmt.Fprintf(m.Stderr, "judge help protocol: %v\n", err)
+		return 1
+	}
+	if len(pos) == 0 && len(dirs) == 1 {
+		pos = dirs
+	}
+	if len(pos) == 0 {
+		fmt.Fprintln(m.Stdout, "Usage: judge help protocol [--game DIR] [--config FILE] GAME\n\nPrints the rules of GAME and every line its bots read and write (its protocol\nguide, in Markdown). GAME is a game or a variant of one (see 'judge games'),\nor a plugin game: its folder, or its name with --game DIR or --config FILE:")
 		seen := map[string]bool{}
 		for _, v := range catalog.All() {
 			g := v.Game.Name()
-			if _, ok := protocol.Guide(g); ok && !seen[g] {
+			if _, ok := v.Guide(); ok && !seen[g] {
 				seen[g] = true
 				fmt.Fprintf(m.Stdout, "  judge help protocol %s\n", g)
 			}
 		}
 		return 0
 	}
-	if len(args) > 1 {
-		fmt.Fprintf(m.Stderr, "judge help protocol: one game, got %d\n", len(args))
+	if len(pos) > 1 {
+		fmt.Fprintf(m.Stderr, "judge help protocol: one game, got %d: %q\n", len(pos), pos)
 		return 2
 	}
-	v, err := catalog.Lookup(args[0])
+	v, err := catalog.Lookup(pos[0])
 	if err != nil {
 		fmt.Fprintf(m.Stderr, "judge help protocol: %v\n", err)
-		return 2
+		return 1
 	}
-	b, ok := protocol.Guide(v.Game.Name())
-	if g, isPlugin := v.Game.(interface{ Guide() []byte }); !ok && isPlugin {
-		b, ok = g.Guide(), true
-	}
+	b, ok := v.Guide()
 	if !ok {
 		fmt.Fprintf(m.Stderr, "judge help protocol: no guide for %s\n", v.Name)
 		return 1

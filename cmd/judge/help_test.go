@@ -153,7 +153,7 @@ func TestHelpProtocol(t *testing.T) {
 			t.Errorf("help protocol: exit %d, no %s:\n%s", code, g, out)
 		}
 	}
-	if code, _, errs := run(t, "help", "protocol", "chess"); code != 2 || !strings.Contains(errs, `"chess"`) {
+	if code, _, errs := run(t, "help", "protocol", "chess"); code != 1 || !strings.Contains(errs, `"chess"`) {
 		t.Errorf("help protocol chess: exit %d, %q", code, errs)
 	}
 	if _, out, _ := run(t, "help"); !strings.Contains(out, "judge help protocol GAME") {

@@ -83,6 +83,9 @@ func TestMatchErrors(t *testing.T) {
 	os.WriteFile(badDur, []byte("game = \"gomoku\"\n[limits]\nturn = \"fast\"\n"), 0o644)
 	badParam := filepath.Join(dir, "param.toml")
 	os.WriteFile(badParam, []byte("game = \"gomoku\"\n[params]\nn = 3\nsize = 4\n"), 0o644)
+	badGame := filepath.Join(dir, "badgame")
+	os.Mkdir(badGame, 0o755)
+	os.WriteFile(filepath.Join(badGame, "game.toml"), []byte("protocol = 1\nname = \"nim\"\nseats = [2, 2]\nturns = 3\n"), 0o644)
 	tests := []struct {
 		name  string
 		args  []string
@@ -90,11 +93,14 @@ func TestMatchErrors(t *testing.T) {
 		words []string
 	}{
 		{"no game", []string{"match", c, c}, 2, []string{"no game"}},
-		{"unknown game", []string{"match", "--game", "chess", c, c}, 2, []string{`unknown game "chess"`, "tictactoe"}},
+		// What the command line names is wrong, not the command line: 1.
+		{"unknown game", []string{"match", "--game", "chess", c, c}, 1, []string{`unknown game "chess"`, "tictactoe"}},
+		{"bad game.toml", []string{"match", "--game", badGame, c, c}, 1, []string{"game.toml", "turns"}},
 		{"missing bot", []string{"match", "--game", "tictactoe", c, "./no-such-bot"}, 1, []string{"no-such-bot"}},
 		{"one bot", []string{"match", "--game", "tictactoe", c}, 1, []string{"needs 2 players, got 1"}},
 		{"bad flag", []string{"match", "--gmae", "tictactoe", c, c}, 2, []string{"gmae"}},
-		{"bad param", []string{"match", "--game", "tictactoe", "--param", "n=0", c, c}, 2, []string{"n = 0 is out of range"}},
+		{"bad param", []string{"match", "--game", "tictactoe", "--param", "n=0", c, c}, 1, []string{"n = 0 is out of range"}},
+		{"bad param of a sprt", []string{"sprt", "--game", "tictactoe", "--param", "n=0", c, c}, 1, []string{"n = 0 is out of range"}},
 		{"unknown config key", []string{"match", "--config", badKey, c, c}, 1, []string{badKey + ":5: unknown key limits.turns"}},
 		{"bad duration", []string{"match", "--config", badDur, c, c}, 1, []string{badDur + ":3:", "fast"}},
 		{"unknown param in config", []string{"match", "--config", badParam, c, c}, 1, []string{`unknown parameter "size"`}},
@@ -118,6 +124,9 @@ func TestMatchErrors(t *testing.T) {
 			}
 			if code == 1 && strings.Count(strings.TrimSpace(errs), "\n") != 0 {
 				t.Errorf("error is not one line: %q", errs)
+			}
+			if code == 1 && strings.Contains(errs, "usage") {
+				t.Errorf("exit 1 says usage: %q", errs)
 			}
 		})
 	}

@@ -42,6 +42,9 @@ func TestNewGame(t *testing.T) {
 		if !strings.Contains(string(toml), `name = "take-away-`+lang+`"`) {
 			t.Errorf("game.toml names another game:\n%s", toml)
 		}
+		if !strings.Contains(string(toml), `description = "a pile of stones; each turn a player takes from 1 up to take stones`) {
+			t.Errorf("game.toml does not describe its game in words:\n%s", toml)
+		}
 		// Writing again over it is refused.
 		if code, _, errs := run(t, "new-game", "--lang", lang, dir); code != 1 || !strings.Contains(errs, "already exists") {
 			t.Errorf("new-game over an existing game: exit %d, %s", code, errs)

@@ -102,3 +102,89 @@ func TestReplayNeedsPluginFolder(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestPluginGameByConfig: the commands that take a game by name find a
+// plugin game through --config FILE as match does: in a games/ folder
+// beside FILE, or in its games_path, which may name the game's own
+// folder; those that read a replay take --config too.
+func TestPluginGameByConfig(t *testing.T) {
+	src := plugintest.Connect4(t, false)
+	root := t.TempDir()
+	copyPluginGame(t, src, filepath.Join(root, "games", "c4"), "four-help")
+	copyPluginGame(t, src, filepath.Join(root, "own", "c4"), "four-own")
+	cfg := filepath.Join(root, "match.toml")
+	if err := os.WriteFile(cfg, []byte("game = \"four-own\"\ngames_path = [\"own/c4\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"four-help", "four-own"} {
+		code, out, errs := run(t, "help", "protocol", "--config", cfg, name)
+		if code != 0 || !strings.HasPrefix(out, "# "+name+"\n") {
+			t.Errorf("help protocol --config FILE %s: exit %d, %s\n%.100s", name, code, errs, out)
+		}
+	}
+	// (Named apart from the other tests' games: the catalog is the
+	// process's.)
+	copyPluginGame(t, src, filepath.Join(root, "dir"), "four-dir")
+	code, out, errs := run(t, "help", "protocol", "--game", filepath.Join(root, "dir"))
+	if code != 0 || !strings.HasPrefix(out, "# four-dir\n") {
+		t.Errorf("help protocol --game DIR: exit %d, %s\n%.100s", code, errs, out)
+	}
+	c := quote(judgetest.Bot(t, "examples/connect4/random.c"))
+	replay := filepath.Join(root, "r.json")
+	if code, out, errs := run(t, "match", "--config", cfg, "--seed", "2", "--replay", replay, c, c); code != 0 || !strings.HasPrefix(out, "four-own (") {
+		t.Fatalf("match --config: exit %d, %s\n%s", code, errs, out)
+	}
+	for _, args := range [][]string{
+		{"replay", "--config", cfg, replay},
+		{"view", "--config", cfg, "-o", filepath.Join(root, "r.html"), replay},
+		{"explain", "--config", cfg, replay},
+	} {
+		if code, _, errs := run(t, args...); code != 0 {
+			t.Errorf("%q: exit %d, %s", args, code, errs)
+		}
+	}
+}
+
+// copyPluginGame copies the built plugin game in src to dir, named name.
+func copyPluginGame(t *testing.T, src, dir, name string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"game.toml", "referee.wasm"} {
+		data, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "game.toml" {
+			data = []byte(strings.Replace(string(data), `name = "connect4-plugin"`, `name = "`+name+`"`, 1))
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestArenaInitPluginByConfig: arena init finds a plugin game by its name
+// through --config, and keeps its folder, absolute, with its hash.
+func TestArenaInitPluginByConfig(t *testing.T) {
+	src := plugintest.Connect4(t, false)
+	root := judgetest.TempDir(t)
+	game := filepath.Join(root, "games", "c4")
+	copyPluginGame(t, src, game, "four-arena")
+	cfg := filepath.Join(root, "match.toml")
+	if err := os.WriteFile(cfg, []byte("game = \"four-arena\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "arena")
+	if code, _, errs := run(t, "arena", "init", "--game", "four-arena", "--config", cfg, dir); code != 0 {
+		t.Fatalf("arena init: exit %d, %s", code, errs)
+	}
+	conf, err := os.ReadFile(filepath.Join(dir, "arena.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(conf), "game = \""+game+"\"") || !strings.Contains(string(conf), "game_hash = \"") {
+		t.Errorf("arena.toml:\n%s", conf)
+	}
+}

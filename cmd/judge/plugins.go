@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 
@@ -24,6 +25,15 @@ func refereeStarter(host *procbot.Host, level procbot.Level) plugin.Starter {
 	}
 }
 
+// replayGameFlags are the flags of the commands that read a replay and
+// find its plugin game: --game DIR, its folder, and --config FILE, a
+// configuration whose games/ folder or games_path holds it.
+func replayGameFlags(fs *flag.FlagSet) (dir, configFile *string) {
+	dir = fs.String("game", "", "a plugin game's folder: the game of the replay, when it is one")
+	configFile = fs.String("config", "", "a match or tournament configuration: the plugin games of its games/ folder and games_path")
+	return dir, configFile
+}
+
 // replayGame finds the game of a replay: a built-in one by name, or a
 // plugin game, which needs its folder: dir (--game DIR), or one the
 // catalog has found. A plugin game whose files changed since the match
@@ -36,8 +46,8 @@ func replayGame(w io.Writer, rp *judge.Replay, dir string) (catalog.Variant, err
 	v, err := catalog.Lookup(name)
 	if err != nil {
 		if rp.GameHash != "" && dir == "" {
-			return v, fmt.Errorf("the replay is of the plugin game %q, whose folder is needed: give it with --game DIR "+
-				"(or put it in a games/ folder beside the configuration, or in games_path)", rp.Game)
+			return v, fmt.Errorf("the replay is of the plugin game %q, whose folder is needed: give it with --game DIR, "+
+				"or --config FILE where a games/ folder beside FILE, or its games_path, holds it", rp.Game)
 		}
 		return v, err
 	}

@@ -18,12 +18,15 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 			"against the game's rules as they are replayed. 'judge view' shows the same in a\n"+
 			"browser.")
 	delay := fs.Duration("delay", 0, "pause between turns, e.g. 300ms")
-	gameDir := fs.String("game", "", "a plugin game's folder: the game of the replay, when it is one")
+	gameDir, configFile := replayGameFlags(fs)
 	trace := fs.Bool("trace", false, "also print each bot's protocol transcript and stderr under its turns, if recorded")
 	stdinOf := fs.Int("stdin-of", -1, "print only what the match wrote on this seat's stdin (the answers to its queries), from the replay's transcript (--trace)")
 	upTo := fs.Int("turn", 0, "with --stdin-of: up to the end of this turn (default: to the end)")
 	pos, err := parse(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := addPluginGames(*configFile, nil); err != nil {
 		return err
 	}
 	if len(pos) != 1 {
@@ -62,8 +65,10 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 			fmt.Fprintln(w, "\nno transcripts: this replay was recorded without them (judge match --trace and\njudge tournament --trace keep them; or replay a match with judge match --trace and its seed)")
 		}
 	}
+	name := func(s string) string { return s } // the seats in the game's words named, as judge match does
 	err = replayview.Play(v.Game, rp, func(s replayview.Step) error {
 		if s.Turn == nil {
+			name = judge.Namer(s.State, rp)
 			fmt.Fprintf(w, "\n%s\n", s.State.Render())
 			return nil
 		}
@@ -90,9 +95,9 @@ func (m *Main) replay(ctx context.Context, args []string) error {
 	}
 	o := rp.Outcome
 	if o.Winner >= 0 {
-		fmt.Fprintf(w, "seat %d (%s) wins: %s\n", o.Winner, judge.PrintableLine(rp.Bots[o.Winner].Name), judge.Printable(o.Reason))
+		fmt.Fprintf(w, "seat %d (%s) wins: %s\n", o.Winner, judge.PrintableLine(rp.Bots[o.Winner].Name), judge.Printable(name(o.Reason)))
 	} else {
-		fmt.Fprintf(w, "no winner: %s\n", judge.Printable(o.Reason))
+		fmt.Fprintf(w, "no winner: %s\n", judge.Printable(name(o.Reason)))
 	}
 	for i, p := range o.Players {
 		fmt.Fprintf(w, "  seat %d  %-20s %-8s score %g", i, judge.PrintableLine(p.Name), judge.PrintableLine(string(p.Status)), p.Score)

@@ -31,8 +31,14 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on (port 0: any free port)")
 	public := fs.Bool("public", false, "allow an --addr beyond the loopback address (0.0.0.0:8080): whoever can reach it sees the results")
 	open := fs.Bool("open", false, "open the page in a web browser (xdg-open; open on macOS, explorer on Windows)")
+	var dirs []string
+	fs.Func("game", "a plugin game's folder, whose replays the viewer draws (repeatable)", func(s string) error { dirs = append(dirs, s); return nil })
+	configFile := fs.String("config", "", "a match or tournament configuration: the plugin games of its games/ folder and games_path")
 	pos, err := parse(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := addPluginGames(*configFile, dirs); err != nil {
 		return err
 	}
 	if len(pos) != 1 {

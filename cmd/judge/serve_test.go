@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"judge/games/catalog"
+	"judge/games/plugin/plugintest"
 	"judge/judge/judgetest"
 )
 
@@ -119,5 +121,42 @@ func TestServeFolder(t *testing.T) {
 	cancel()
 	if code := <-done; code != 0 {
 		t.Errorf("exit %d, %q", code, errb.String())
+	}
+}
+
+// judge serve takes --config, whose plugin games the viewer of the
+// tournament's replays needs.
+func TestServePluginConfig(t *testing.T) {
+	src := plugintest.Connect4(t, false)
+	root := t.TempDir()
+	copyPluginGame(t, src, filepath.Join(root, "games", "c4"), "four-serve")
+	cfg := filepath.Join(root, "t.toml")
+	if err := os.WriteFile(cfg, []byte("game = \"four-serve\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "results")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	var errb strings.Builder
+	done := make(chan int, 1)
+	go func() {
+		code := (&Main{Stdout: pw, Stderr: &errb, Host: judgetest.Host()}).Run(ctx, []string{"serve", "--config", cfg, dir})
+		pw.Close()
+		done <- code
+	}()
+	if _, err := bufio.NewReader(pr).ReadString('\n'); err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	go io.Copy(io.Discard, pr)
+	if _, err := catalog.Lookup("four-serve"); err != nil {
+		t.Errorf("the configuration's game: %v", err)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d, %s", code, errb.String())
 	}
 }

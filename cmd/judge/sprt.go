@@ -111,9 +111,51 @@ func verdict(st *tournament.SPRTState) string {
 		return fmt.Sprintf("H0 accepted: %s is not %g Elo stronger than %s (at most %g, at %g%% risk of error)", b, t.Elo1, a, t.Elo0, 100*t.Beta)
 	}
 	if st.Limited {
-		return fmt.Sprintf("no verdict after %d games (the --max-games limit): the bots are too close to tell %g from %g Elo; widen --elo0/--elo1 or allow more games", st.Games(), t.Elo0, t.Elo1)
+		return undecided(st)
 	}
 	return "no verdict yet: run the same command again to go on"
+}
+
+// undecided says why a test stopped at --max-games undecided: the
+// hypotheses are close (whatever the score, telling them apart takes
+// many games), and what the score so far suggests, with the test that
+// would ask about it.
+func undecided(st *tournament.SPRTState) string {
+	t, e := st.Test, st.Elo
+	a, b := judge.PrintableLine(st.A), judge.PrintableLine(st.B)
+	s := fmt.Sprintf("no verdict after %d games (the --max-games limit): H0 (%s at most %g Elo stronger than %s) and H1 (%g Elo stronger) "+
+		"are %g Elo apart, which takes many games to tell whatever the score; so far %s scored W/D/L %d/%d/%d, about %s Elo (95%%: %s .. %s)",
+		st.Games(), b, t.Elo0, a, t.Elo1, t.Elo1-t.Elo0, b, st.W, st.D, st.L, eloWords(e.Elo), eloWords(e.Lo), eloWords(e.Hi))
+	switch {
+	case e.Lo > t.Elo1:
+		n := roundElo(e.Lo)
+		return s + fmt.Sprintf(": to ask whether %s is %g Elo stronger, test --elo1 %g (or allow more games)", b, n, n)
+	case e.Hi < t.Elo0:
+		n := roundElo(-e.Hi)
+		return s + fmt.Sprintf(": %s looks weaker; to ask whether %s is %g Elo stronger, swap the bots and test --elo1 %g (or allow more games)", b, a, n, n)
+	}
+	return s + ": the bots are close so far; allow more games, or widen --elo0/--elo1"
+}
+
+// eloWords is an Elo difference with its sign: "+inf" for a score of 1.
+func eloWords(elo float64) string {
+	switch {
+	case math.IsInf(elo, 1):
+		return "+inf"
+	case math.IsInf(elo, -1):
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.0f", elo)
+}
+
+// roundElo is an Elo difference rounded down to a round number: 250
+// for 276, 40 for 47, at least 10.
+func roundElo(elo float64) float64 {
+	step := 10.0
+	if elo >= 100 {
+		step = 50
+	}
+	return max(10, math.Floor(elo/step)*step)
 }
 
 // liveLine shows a test's state as it goes: on a terminal one line

@@ -22,10 +22,13 @@ func (m *Main) view(_ context.Context, args []string) error {
 			"with each bot's status, times, queries, move, transcript and stderr beside the\n"+
 			"board. The moves are checked against the game's rules as they are decoded.")
 	out := fs.String("o", "", "the HTML file to write (default: REPLAY with .html for .json)")
-	gameDir := fs.String("game", "", "a plugin game's folder: the game of the replay, when it is one")
+	gameDir, configFile := replayGameFlags(fs)
 	open := fs.Bool("open", false, "open the file in a web browser (xdg-open; open on macOS, explorer on Windows) once written")
 	pos, err := parse(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := addPluginGames(*configFile, nil); err != nil {
 		return err
 	}
 	if len(pos) != 1 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"judge/docs/protocol"
 	"judge/games/plugin"
 )
 
@@ -70,9 +71,14 @@ func AddGame(dir string) (Variant, error) {
 }
 
 // AddPath adds every plugin game in the folders of dir (each a folder
-// holding a game.toml). A dir that does not exist adds nothing; a game
-// that does not load is an error.
+// holding a game.toml), or the game of dir itself when it holds one. A
+// dir that does not exist adds nothing; a game that does not load is an
+// error.
 func AddPath(dir string) error {
+	if IsGameDir(dir) {
+		_, err := AddGame(dir)
+		return err
+	}
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -132,4 +138,24 @@ func pluginVariants() []Variant {
 // has a path separator, or is a folder holding a game.toml.
 func looksLikeDir(name string) bool {
 	return strings.ContainsRune(name, '/') || strings.ContainsRune(name, filepath.Separator) || name == "." || IsGameDir(name)
+}
+
+// Guide is the guide of the variant's game for bot authors (Markdown): a
+// plugin game's protocol.md when its folder has one, else the judge's
+// page of a game of that name (docs/protocol), else, for a plugin game,
+// the guide made from its game.toml. False when there is none.
+func (v Variant) Guide() ([]byte, bool) {
+	g, isPlugin := v.Game.(interface{ Guide() []byte })
+	if isPlugin && v.Dir != "" {
+		if _, err := os.Stat(filepath.Join(v.Dir, plugin.GuideFile)); err == nil {
+			return g.Guide(), true
+		}
+	}
+	if b, ok := protocol.Guide(v.Game.Name()); ok {
+		return b, true
+	}
+	if isPlugin {
+		return g.Guide(), true
+	}
+	return nil, false
 }

@@ -24,6 +24,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"judge/games/catalog"
+	"judge/judge"
 	"judge/judge/bots"
 	"judge/judge/httpbot"
 	"judge/judge/play"
@@ -59,8 +61,12 @@ const (
 
 // Config is how an arena is made (Init); it is kept in DIR/arena.toml.
 type Config struct {
-	Game   string         `toml:"game"`
-	Params map[string]int `toml:"params"`
+	// Game is the game's name, or a plugin game's folder: Init keeps
+	// its absolute path, and its hash in GameHash (judge.GameHash), which
+	// Open checks.
+	Game     string         `toml:"game"`
+	GameHash string         `toml:"game_hash,omitempty"`
+	Params   map[string]int `toml:"params"`
 	// ConfigFile is a match configuration file (TOML: limits, sandbox),
 	// copied into DIR as match.toml.
 	ConfigFile string `toml:"config"`
@@ -278,6 +284,9 @@ func Init(dir string, c Config) (err error) {
 			return fmt.Errorf("arena: %w", err)
 		}
 	}
+	if v, err := catalog.Lookup(c.Game); err == nil && v.Dir != "" {
+		c.Game, c.GameHash = v.Dir, judge.GameHash(v.Game)
+	}
 	a := &Arena{dir: dir, cfg: c}
 	if _, err := a.setup(); err != nil {
 		return err
@@ -342,6 +351,12 @@ func Open(ctx context.Context, dir string) (*Arena, error) {
 	}
 	if a.web, err = httpbot.ParsePolicy(a.cfg.WebBots...); err != nil {
 		return nil, fmt.Errorf("arena: %s: %w", filepath.Join(dir, "arena.toml"), err)
+	}
+	if a.cfg.GameHash != "" {
+		if _, err := a.game(); err != nil {
+			a.host.Close()
+			return nil, err
+		}
 	}
 	db, err := openDB(ctx, filepath.Join(dir, "arena.db"))
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -328,6 +329,11 @@ func TestRun(t *testing.T) {
 		if len(m.Seats) != 2 || m.Result == "" {
 			t.Errorf("match %+v", m)
 		}
+		// The reason names the bots as judge match does, not the
+		// game's X and O.
+		if strings.Contains(m.Reason, "in a row") && !namedWin.MatchString(m.Reason) {
+			t.Errorf("match %d's reason %q does not name its bots", m.ID, m.Reason)
+		}
 	}
 	if tests != 2 || len(ms) < 2+n {
 		t.Errorf("alice's matches: %d, %d tests, ladder %d", len(ms), tests, n)
@@ -355,6 +361,10 @@ func TestRun(t *testing.T) {
 		t.Errorf("alice's first submission: %s, want retired", s.Status)
 	}
 }
+
+// namedWin is a tic-tac-toe win in the arena's words: "alice (X) made 3
+// in a row", not the game's "X made 3 in a row".
+var namedWin = regexp.MustCompile(`^[A-Za-z0-9_.#-]+ \([XO]\) made 3 in a row`)
 
 // targz is a .tar.gz archive of one file.
 func targz(t *testing.T, name string, data []byte) []byte {

@@ -161,7 +161,7 @@ func (r *runner) record(ctx context.Context, tx *sql.Tx, w *work, seed uint64, r
 	}
 	insSeat = tx.StmtContext(ctx, insSeat)
 	x, err := tx.StmtContext(ctx, insMatch).ExecContext(ctx,
-		w.test, int64(seed), res.Winner, res.Turns, res.Reason, replay, time.Now().UnixNano(), size)
+		w.test, int64(seed), res.Winner, res.Turns, res.NamedReason(), replay, time.Now().UnixNano(), size)
 	if err != nil {
 		return fmt.Errorf("arena: %w", err)
 	}

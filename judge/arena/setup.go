@@ -10,6 +10,7 @@ import (
 
 	"judge/games"
 	"judge/games/catalog"
+	"judge/games/plugin"
 	"judge/judge"
 	"judge/judge/bots"
 	"judge/judge/config"
@@ -47,11 +48,11 @@ func (a *Arena) setup() (*matchSetup, error) {
 			return nil, fmt.Errorf("arena: %w", err)
 		}
 	}
-	v, err := catalog.Lookup(a.cfg.Game)
+	v, err := a.game()
 	if err != nil {
-		return nil, fmt.Errorf("arena: %w", err)
+		return nil, err
 	}
-	if file.Game != "" && file.Game != a.cfg.Game {
+	if file.Game != "" && file.Game != a.cfg.Game && file.Game != v.Name && file.Game != v.Game.Name() {
 		if fv, err := catalog.Lookup(file.Game); err != nil || fv.Game.Name() != v.Game.Name() {
 			return nil, fmt.Errorf("arena: game %s does not match game %q of the match file", a.cfg.Game, file.Game)
 		}
@@ -91,6 +92,28 @@ func (a *Arena) setup() (*matchSetup, error) {
 	}
 	s.langs.Host = a.host
 	return s, nil
+}
+
+// game finds the arena's game. A plugin game is kept as its folder's
+// absolute path and its hash (judge.GameHash): a folder gone, or a game
+// changed since the arena was made (its game.toml, its referee), is an
+// error saying what to do, not a game played by other rules.
+func (a *Arena) game() (catalog.Variant, error) {
+	conf := filepath.Join(a.dir, "arena.toml")
+	if a.cfg.GameHash != "" && !catalog.IsGameDir(a.cfg.Game) {
+		return catalog.Variant{}, fmt.Errorf("arena: the plugin game's folder %s is gone (moved or removed) or holds no %s: "+
+			"put it back, or set game in %s to where it is now", a.cfg.Game, plugin.SpecFile, conf)
+	}
+	v, err := catalog.Lookup(a.cfg.Game)
+	if err != nil {
+		return v, fmt.Errorf("arena: %w", err)
+	}
+	if h := judge.GameHash(v.Game); a.cfg.GameHash != "" && h != a.cfg.GameHash {
+		return v, fmt.Errorf("arena: the plugin game %s in %s has changed since the arena was made (its %s or its referee): "+
+			"its matches would not be played by the same rules; put the game back as it was, or, if the change is meant, "+
+			"set game_hash in %s to %q", v.Name, v.Dir, plugin.SpecFile, conf, h)
+	}
+	return v, nil
 }
 
 // applyFile takes the match file's limits, how bots run and the sandbox.

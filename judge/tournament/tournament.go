@@ -706,7 +706,7 @@ func (t *tourney) play(ctx context.Context, f Fixture) (played, error) {
 	}
 	rec := &MatchRecord{
 		ID: f.ID, Round: f.Round, Group: f.Group, Index: f.Index,
-		Seed: m.Seed, Winner: res.Winner, Turns: res.Turns, Reason: res.Reason,
+		Seed: m.Seed, Winner: res.Winner, Turns: res.Turns, Reason: res.NamedReason(),
 		Players: res.Players, Replay: rel,
 		WallMS: wall.Milliseconds(),
 		SHA256: hashes,

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -95,6 +96,9 @@ func readFile(t *testing.T, path string) []byte {
 	return b
 }
 
+// namedWin is a tic-tac-toe win named: "alpha (X) made 3 in a row".
+var namedWin = regexp.MustCompile(`^[a-z]+ \([XO]\) made 3 in a row$`)
+
 func TestTournament(t *testing.T) {
 	_, args := botDir(t)
 	cache := tempDir(t)
@@ -159,6 +163,13 @@ func TestTournament(t *testing.T) {
 	}
 	if rec == nil {
 		t.Fatal("r002-beta-vs-alpha not recorded")
+	}
+	// The record's reason names the bots as judge match does; the
+	// replay keeps the game's words.
+	for _, r := range recs {
+		if r.Kind == KindMatch && strings.Contains(r.Match.Reason, "in a row") && !namedWin.MatchString(r.Match.Reason) {
+			t.Errorf("%s: reason %q does not name its bots", r.Match.ID, r.Match.Reason)
+		}
 	}
 	if want := DeriveSeed(7, rec.ID); rec.Seed != want {
 		t.Errorf("seed %d, want %d", rec.Seed, want)

@@ -31,7 +31,6 @@ import (
 	"strings"
 	"time"
 
-	"judge/docs/protocol"
 	"judge/games/catalog"
 	"judge/judge"
 	"judge/judge/arena"
@@ -525,10 +524,13 @@ func (s *server) arena(w http.ResponseWriter, r *http.Request) {
 		References: len(c.References), LadderGames: c.LadderGames, WebBots: len(c.WebBots) > 0, MaxUpload: c.MaxUploadBytes}
 	if v, err := catalog.Lookup(c.Game); err == nil {
 		out.Rules, out.Describe = v.Game.Name(), v.Game.Describe()
+		if v.Dir != "" {
+			out.Game = v.Name // not the folder it is kept by
+		}
 		if p, err := v.Resolve(c.Params); err == nil {
 			out.Params = p
 		}
-		if _, ok := protocol.Guide(out.Rules); ok {
+		if _, ok := v.Guide(); ok {
 			out.Guide = "/rules"
 		}
 	}
@@ -542,10 +544,15 @@ func (s *server) rules(w http.ResponseWriter, r *http.Request) {
 		fail(w, fmt.Errorf("%w: %v", arena.ErrNotFound, err))
 		return
 	}
-	b, ok := protocol.Guide(v.Game.Name())
+	b, ok := v.Guide()
 	if !ok {
 		fail(w, fmt.Errorf("%w: no guide to %s", arena.ErrNotFound, v.Game.Name()))
 		return
+	}
+	if v.Dir != "" {
+		// The page is public: the guide made from game.toml names the
+		// game's folder on this machine, which is no entrant's business.
+		b = bytes.ReplaceAll(b, []byte(v.Dir), []byte(v.Name))
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; sandbox")
