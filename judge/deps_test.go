@@ -63,6 +63,9 @@ func TestImportRules(t *testing.T) {
 	allowed := map[string][]string{
 		"judge/games":  {},
 		"judge/games/": {"judge/games", "judge/games/"},
+		// The catalog gives a game's guide for bot authors: data only.
+		"judge/games/catalog": {"judge/games", "judge/games/", "judge/docs/protocol"},
+		"judge/docs/protocol": {},
 		// The sandbox: the judge's side runs the init's side only by
 		// executing it (sandbox.Init); what both read is internal.
 		"judge/sandbox":           {"judge/sandbox/inside", "judge/sandbox/internal/"},
@@ -84,10 +87,11 @@ func TestImportRules(t *testing.T) {
 		"judge/judge/standings": {"judge/games", "judge/judge"},
 		"judge/judge/bots": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
 			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/",
-			"judge/judge/play"},
+			"judge/judge/play", "judge/docs/protocol"},
 		"judge/judge/bots/contest": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
 			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/",
-			"judge/judge/bots", "judge/judge/tournament", "judge/judge/sprt", "judge/judge/play", "judge/judge/ratings", "judge/judge/standings"},
+			"judge/judge/bots", "judge/judge/tournament", "judge/judge/sprt", "judge/judge/play", "judge/judge/ratings", "judge/judge/standings",
+			"judge/docs/protocol"},
 		// The arena plays through bots and the shared runner (play), and
 		// runs its final as a tournament; its uploads are unpacked by a
 		// package that knows nothing else.
@@ -95,7 +99,7 @@ func TestImportRules(t *testing.T) {
 		"judge/judge/arena": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/goplayer",
 			"judge/judge/httpbot", "judge/judge/procbot", "judge/judge/splixjava", "judge/sandbox", "judge/sandbox/",
 			"judge/judge/bots", "judge/judge/bots/contest", "judge/judge/tournament", "judge/judge/sprt", "judge/judge/arena/unpack",
-			"judge/judge/play", "judge/judge/ratings", "judge/judge/standings"},
+			"judge/judge/play", "judge/judge/ratings", "judge/judge/standings", "judge/docs/protocol"},
 		"judge/judge/serve": {"judge/games", "judge/games/", "judge/judge", "judge/judge/config", "judge/judge/sprt",
 			"judge/judge/tournament", "judge/judge/replayview", "judge/judge/play", "judge/judge/ratings", "judge/judge/standings"},
 		"judge/judge/httpbot":    {"judge/games", "judge/judge", "judge/judge/goplayer"},
