@@ -143,6 +143,17 @@ func (g *Game) Params() []games.ParamSpec {
 func (g *Game) Queries() []string  { return verbNames(g.spec.Queries) }
 func (g *Game) Commands() []string { return verbNames(g.spec.Commands) }
 
+// MultiLine reports whether game.toml declares query's answer may span
+// lines (lines = "many").
+func (g *Game) MultiLine(query string) bool {
+	for _, q := range g.spec.Queries {
+		if q.Name == query {
+			return q.Lines == "many"
+		}
+	}
+	return false
+}
+
 func verbNames(vs []VerbSpec) []string {
 	out := make([]string, len(vs))
 	for i, v := range vs {
