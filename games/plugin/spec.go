@@ -176,9 +176,9 @@ func (s *Spec) check() error {
 		switch {
 		case len(c) != 1 || c[0] < 0x21 || c[0] > 0x7e:
 			return fmt.Errorf("draw: key %q: a cell is one printable ASCII character", c)
-		case utf8.RuneCountInString(d.Glyph) > 1:
-			return fmt.Errorf("draw.%q: glyph = %q: one character or none", c, d.Glyph)
-		case d.Colour != "" && !colourRE.MatchString(d.Colour):
+		case utf8.RuneCountInString(d.Glyph) != 1 || !utf8.ValidString(d.Glyph) || d.Glyph < " ":
+			return fmt.Errorf("draw.%q: glyph = %q: one printable character", c, d.Glyph)
+		case !colourRE.MatchString(d.Colour):
 			return fmt.Errorf("draw.%q: colour = %q: want #rrggbb", c, d.Colour)
 		}
 	}

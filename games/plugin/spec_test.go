@@ -53,7 +53,9 @@ func TestParseSpec(t *testing.T) {
 		{`"." = {`, `".." = {`, `draw: key "..": a cell is one printable ASCII character`},
 		{`colour = "#2e7d32"`, `colour = "green"`, `colour = "green": want #rrggbb`},
 		{`seats = [2, 2]`, `seats = "two"`, `line 4 (last key "seats")`},
-		{`glyph = " "`, `glyph = "ab"`, `glyph = "ab": one character or none`},
+		{`glyph = " "`, `glyph = "ab"`, `glyph = "ab": one printable character`},
+		{`glyph = " "`, `glyph = ""`, `glyph = "": one printable character`},
+		{`colour = "#2e7d32"`, `colour = ""`, `colour = "": want #rrggbb`},
 		{`name = "Go"`, "name = \"Go\"\nlines = \"many\"", "commands[0] (Go): lines is a query's"},
 		{`[[commands]]`, "[[queries]]\nname = \"Board\"\nlines = \"all\"\n[[commands]]", `queries[0] (Board): lines = "all": want "one" or "many"`},
 	} {
