@@ -44,6 +44,9 @@ type Game struct {
 	opts Options
 	wasm []byte
 
+	// queries and commands are game.toml's verbs, by name.
+	queries, commands map[string]bool
+
 	once     sync.Once
 	code     *wasmCode
 	codeErr  error
@@ -71,7 +74,13 @@ func Load(dir string, opts Options) (*Game, error) {
 	}
 	h := sha256.New()
 	h.Write(data)
-	g := &Game{dir: abs, spec: spec, opts: opts}
+	g := &Game{dir: abs, spec: spec, opts: opts, queries: map[string]bool{}, commands: map[string]bool{}}
+	for _, q := range spec.Queries {
+		g.queries[q.Name] = true
+	}
+	for _, c := range spec.Commands {
+		g.commands[c.Name] = true
+	}
 	if spec.Referee.Wasm != "" {
 		wpath := filepath.Join(abs, spec.Referee.Wasm)
 		if g.wasm, err = os.ReadFile(wpath); err != nil {
@@ -142,6 +151,12 @@ func (g *Game) Params() []games.ParamSpec {
 // Queries and Commands name the game's verbs, as game.toml lists them.
 func (g *Game) Queries() []string  { return verbNames(g.spec.Queries) }
 func (g *Game) Commands() []string { return verbNames(g.spec.Commands) }
+
+// commandOnly reports whether verb is one of game.toml's commands and not
+// one of its queries.
+func (g *Game) commandOnly(verb string) bool {
+	return g.commands[verb] && !g.queries[verb]
+}
 
 // MultiLine reports whether game.toml declares query's answer may span
 // lines (lines = "many").

@@ -304,6 +304,11 @@ func notText(s string) string {
 
 // Query implements games.State.
 func (s *State) Query(seat int, l games.Line) (string, error) {
+	if s.g.commandOnly(l.Verb) {
+		// A command's line, as the bots write one a turn: the referee
+		// is not asked whether it is a query.
+		return "", games.ErrNotQuery
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var r reply
