@@ -47,6 +47,13 @@ type Game struct {
 	// queries and commands are game.toml's verbs, by name.
 	queries, commands map[string]bool
 
+	// spare is a process referee started ahead for the next match (an
+	// interpreter's start is most of a short match's time); filling
+	// says one is being started.
+	spareMu sync.Mutex
+	spare   transport
+	filling bool
+
 	once     sync.Once
 	code     *wasmCode
 	codeErr  error
@@ -191,12 +198,44 @@ func (g *Game) start() (transport, error) {
 		}
 		return g.code.start(timeout), nil
 	}
-	mem := int64(g.spec.Referee.MemoryMiB) << 20
-	t, err := startProcess(context.Background(), g.opts.Start, g.spec.Referee.Command, g.dir, mem, timeout)
+	g.spareMu.Lock()
+	t := g.spare
+	g.spare = nil
+	g.spareMu.Unlock()
+	go g.refill(timeout)
+	if t != nil {
+		return t, nil
+	}
+	t, err := g.startProcess(timeout)
 	if err != nil {
 		return nil, fmt.Errorf("%s: starting its referee: %w", g.spec.Name, err)
 	}
 	return t, nil
+}
+
+func (g *Game) startProcess(timeout time.Duration) (transport, error) {
+	mem := int64(g.spec.Referee.MemoryMiB) << 20
+	return startProcess(context.Background(), g.opts.Start, g.spec.Referee.Command, g.dir, mem, timeout)
+}
+
+// refill starts a process referee ahead, unless one is there or being
+// started; one that fails to start is left to the next match to start
+// (and to report).
+func (g *Game) refill(timeout time.Duration) {
+	g.spareMu.Lock()
+	if g.spare != nil || g.filling {
+		g.spareMu.Unlock()
+		return
+	}
+	g.filling = true
+	g.spareMu.Unlock()
+	t, err := g.startProcess(timeout)
+	g.spareMu.Lock()
+	defer g.spareMu.Unlock()
+	g.filling = false
+	if err == nil {
+		g.spare = t
+	}
 }
 
 // New implements games.Game: it starts a referee, greets it, and starts

@@ -103,3 +103,27 @@ func write(t testing.TB, path string, data []byte) {
 		t.Fatal(err)
 	}
 }
+
+// Connect4Python copies examples/games/connect4 to a new folder with its
+// Python referee as the game's (command = ["python3", "referee.py"]).
+func Connect4Python(t testing.TB) string {
+	t.Helper()
+	src := filepath.Join(Root(t), "examples", "games", "connect4")
+	data, err := os.ReadFile(filepath.Join(src, "game.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const line = `wasm = "referee.wasm"`
+	if !strings.Contains(string(data), "\n"+line+"\n") {
+		t.Fatalf("%s/game.toml has no line %s", src, line)
+	}
+	py, err := os.ReadFile(filepath.Join(src, "referee.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := folder(t)
+	write(t, filepath.Join(dir, "game.toml"),
+		[]byte(strings.Replace(string(data), "\n"+line+"\n", "\n"+`command = ["python3", "referee.py"]`+"\n", 1)))
+	write(t, filepath.Join(dir, "referee.py"), py)
+	return dir
+}
