@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -8,15 +10,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"judge/games/plugin/plugintest"
+	"judge/judge/arena"
 	"judge/judge/judgetest"
 )
 
 // TestOthelloPlugin: Othello, a game shipped only as a folder, plays a
 // tournament and an SPRT between its example bots, and judge new-bot
 // writes a starter for it that builds and plays a match to its end; a
-// person plays it. (One folder for all: the judge's catalog holds one
+// person plays it; an arena of it runs its ladder and its final. (One folder for all: the judge's catalog holds one
 // game of a name.)
 func TestOthelloPlugin(t *testing.T) {
 	judgetest.NeedTools(t, "python3", "gcc")
@@ -25,6 +29,7 @@ func TestOthelloPlugin(t *testing.T) {
 	random := quote(judgetest.Bot(t, "examples/othello/random_bot.py"))
 	out := judgetest.TempDir(t)
 	t.Run("play", func(t *testing.T) { othelloPlay(t, dir, greedy) })
+	t.Run("arena", func(t *testing.T) { othelloArena(t, dir, out) })
 
 	code, stdout, errs := run(t, "tournament", "--game", dir, "--rounds", "1", "--seed", "1",
 		"--out", filepath.Join(out, "t"), greedy, random)
@@ -87,5 +92,74 @@ func othelloPlay(t *testing.T, dir, greedy string) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("no %q in:\n%s\n%s", want, out.String(), errb.String())
 		}
+	}
+}
+
+// othelloArena: an arena of Othello takes two entrants' bots, tests
+// them against its reference bot, plays its ladder, and its final
+// round robin writes standings of the game.
+func othelloArena(t *testing.T, dir, out string) {
+	root := judgetest.Root(t)
+	adir := filepath.Join(out, "arena")
+	if code, _, errs := run(t, "arena", "init", "--game", dir, "--ref", filepath.Join(root, "examples/othello/random_bot.py"),
+		"--test-matches", "1", adir); code != 0 {
+		t.Fatalf("arena init: %d\n%s", code, errs)
+	}
+	ctx := context.Background()
+	tokens := map[string]string{}
+	for _, n := range []string{"alice", "bob"} {
+		code, stdout, errs := run(t, "arena", "add", adir, n)
+		if code != 0 {
+			t.Fatalf("arena add %s: %d\n%s", n, code, errs)
+		}
+		f := strings.Fields(stdout)
+		tokens[n] = f[len(f)-1]
+	}
+	a, err := arena.Open(ctx, adir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, file := range map[string]string{"alice": "examples/othello/greedy.c", "bob": "examples/othello/random_bot.py"} {
+		e, err := a.Authenticate(ctx, tokens[n])
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := os.ReadFile(filepath.Join(root, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Submit(ctx, e, arena.Upload{FileName: filepath.Base(file), Data: src}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- a.Run(rctx, 1) }()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		n, st, err := a.Standings(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st) == 2 && n >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no ladder: %d matches, %+v", n, st)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	final := filepath.Join(out, "final")
+	if code, _, errs := run(t, "arena", "final", adir, "--out", final, "--seed", "7", "--quiet"); code != 0 {
+		t.Fatalf("arena final: %d\n%s", code, errs)
+	}
+	b, err := os.ReadFile(filepath.Join(final, "standings.json"))
+	if err != nil || !bytes.Contains(b, []byte(`"game": "othello"`)) || !bytes.Contains(b, []byte("alice")) {
+		t.Errorf("the final's standings: %v\n%s", err, b)
 	}
 }
