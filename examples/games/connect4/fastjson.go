@@ -10,10 +10,11 @@ import (
 
 // A referee answers every call of a match; in WebAssembly each function
 // call of its own costs (the judge can stop a module at any call), and
-// encoding/json's reflection makes many. The requests the judge sends
-// most (query, orders, command, commit) are flat objects of strings and
-// numbers, and the responses small: they are read and written by hand
-// here, and encoding/json does the rest (new's params, apply's moves).
+// encoding/json's reflection makes many, the more in a new instance (its
+// caches are built at the first use). The requests the judge sends are of
+// a few shapes and the responses small: they are read and written by
+// hand here, and encoding/json does the rest (what the judge does not
+// send, and values of other types).
 
 var errNotFlat = errors.New("not a flat object")
 
@@ -26,76 +27,158 @@ func decode(line []byte, r *request) error {
 	return json.Unmarshal(line, r)
 }
 
-// decodeFlat reads an object whose values are strings and integers;
-// errNotFlat for any other.
+// decodeFlat reads a request of the shapes the judge sends: strings and
+// integers, new's params (an object of integers) and apply's moves;
+// errNotFlat for anything else, which encoding/json then reads.
 func decodeFlat(b []byte, r *request) error {
-	i := skip(b, 0)
+	i, err := object(b, skip(b, 0), func(key string, i int) (int, error) {
+		var err error
+		switch key {
+		case "op":
+			r.Op, i, err = str(b, i)
+		case "line":
+			r.Line, i, err = str(b, i)
+		case "seat":
+			r.Seat, i, err = integer(b, i)
+		case "protocol":
+			r.Protocol, i, err = integer(b, i)
+		case "seed":
+			j := digits(b, i)
+			r.Seed, err = strconv.ParseUint(string(b[i:j]), 10, 64)
+			i = j
+		case "params":
+			if r.Params == nil {
+				r.Params = map[string]int{}
+			}
+			i, err = object(b, i, func(name string, i int) (int, error) {
+				n, j, err := integer(b, i)
+				r.Params[name] = n
+				return j, err
+			})
+		case "moves":
+			r.Moves = r.Moves[:0]
+			if r.Moves == nil {
+				r.Moves = make([]struct {
+					Seat int      `json:"seat"`
+					Move []string `json:"move"`
+				}, 0)
+			}
+			i, err = array(b, i, func(i int) (int, error) {
+				r.Moves = append(r.Moves, struct {
+					Seat int      `json:"seat"`
+					Move []string `json:"move"`
+				}{})
+				m := &r.Moves[len(r.Moves)-1]
+				return object(b, i, func(key string, i int) (int, error) {
+					var err error
+					switch key {
+					case "seat":
+						m.Seat, i, err = integer(b, i)
+					case "move":
+						m.Move = []string{}
+						i, err = array(b, i, func(i int) (int, error) {
+							s, j, err := str(b, i)
+							m.Move = append(m.Move, s)
+							return j, err
+						})
+					default:
+						err = errNotFlat
+					}
+					return i, err
+				})
+			})
+		default:
+			err = errNotFlat // encoding/json matches keys in any case
+		}
+		if err != nil {
+			return 0, errNotFlat
+		}
+		return i, nil
+	})
+	if err != nil {
+		return err
+	}
+	return end(b, i)
+}
+
+// object reads the object at b[i], calling field with each key and the
+// index of its value, which field reads; it returns the index after the
+// object.
+func object(b []byte, i int, field func(key string, i int) (int, error)) (int, error) {
 	if i >= len(b) || b[i] != '{' {
-		return errNotFlat
+		return 0, errNotFlat
 	}
 	i = skip(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return end(b, i+1)
+		return i + 1, nil
 	}
 	for {
 		key, j, err := str(b, i)
 		if err != nil {
-			return err
-		}
-		switch key {
-		case "op", "line", "seat", "protocol":
-		default:
-			return errNotFlat // encoding/json matches keys in any case
+			return 0, err
 		}
 		i = skip(b, j)
 		if i >= len(b) || b[i] != ':' {
-			return errNotFlat
+			return 0, errNotFlat
 		}
-		i = skip(b, i+1)
-		if i >= len(b) {
-			return errNotFlat
-		}
-		if b[i] == '"' {
-			var v string
-			if v, i, err = str(b, i); err != nil {
-				return err
-			}
-			switch key {
-			case "op":
-				r.Op = v
-			case "line":
-				r.Line = v
-			}
-		} else {
-			j := i
-			for j < len(b) && (b[j] == '-' || b[j] >= '0' && b[j] <= '9') {
-				j++
-			}
-			if j == i {
-				return errNotFlat // an object, an array, true, false, null, a fraction
-			}
-			n, err := strconv.ParseInt(string(b[i:j]), 10, 64)
-			if err != nil {
-				return errNotFlat
-			}
-			switch key {
-			case "seat":
-				r.Seat = int(n)
-			case "protocol":
-				r.Protocol = int(n)
-			}
-			i = j
+		if i, err = field(key, skip(b, i+1)); err != nil {
+			return 0, err
 		}
 		i = skip(b, i)
 		switch {
 		case i < len(b) && b[i] == ',':
 			i = skip(b, i+1)
 		case i < len(b) && b[i] == '}':
-			return end(b, i+1)
+			return i + 1, nil
 		default:
-			return errNotFlat
+			return 0, errNotFlat
 		}
 	}
+}
+
+// array reads the array at b[i], calling elem with the index of each
+// element, which elem reads; it returns the index after the array.
+func array(b []byte, i int, elem func(i int) (int, error)) (int, error) {
+	if i >= len(b) || b[i] != '[' {
+		return 0, errNotFlat
+	}
+	i = skip(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, nil
+	}
+	for {
+		var err error
+		if i, err = elem(i); err != nil {
+			return 0, err
+		}
+		i = skip(b, i)
+		switch {
+		case i < len(b) && b[i] == ',':
+			i = skip(b, i+1)
+		case i < len(b) && b[i] == ']':
+			return i + 1, nil
+		default:
+			return 0, errNotFlat
+		}
+	}
+}
+
+// integer reads the integer at b[i].
+func integer(b []byte, i int) (int, int, error) {
+	j := digits(b, i)
+	n, err := strconv.ParseInt(string(b[i:j]), 10, 64)
+	if err != nil || j < len(b) && (b[j] == '.' || b[j] == 'e' || b[j] == 'E') {
+		return 0, 0, errNotFlat
+	}
+	return int(n), j, nil
+}
+
+func digits(b []byte, i int) int {
+	j := i
+	for j < len(b) && (b[j] == '-' || b[j] >= '0' && b[j] <= '9') {
+		j++
+	}
+	return j
 }
 
 func skip(b []byte, i int) int {
@@ -168,6 +251,8 @@ func encode(buf []byte, v any) []byte {
 	case []string:
 		return list(buf, v)
 	case [][]string:
+		return list(buf, v)
+	case []obj:
 		return list(buf, v)
 	}
 	b, err := json.Marshal(v)

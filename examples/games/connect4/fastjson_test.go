@@ -37,7 +37,7 @@ func FuzzDecode(f *testing.F) {
 func FuzzEncode(f *testing.F) {
 	f.Add("Heights", "0 1 2\nx\"\\\x01é\xff", 3, 0.5, true)
 	f.Fuzz(func(t *testing.T, k, s string, n int, x float64, b bool) {
-		v := obj{k: s, "n": n, "x": x, "b": b, "l": []string{s, k}, "m": [][]string{{s}}, "i": []int{n}, "f": []float64{x}, "o": obj{"s": s}}
+		v := obj{k: s, "n": n, "x": x, "b": b, "l": []string{s, k}, "m": [][]string{{s}}, "i": []int{n}, "f": []float64{x}, "o": obj{"s": s}, "os": []obj{{"s": s}, {}}}
 		line := encode(nil, v)
 		var got, want any
 		if err := json.Unmarshal(line, &got); err != nil {
