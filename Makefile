@@ -268,6 +268,7 @@ demo-connect4 = $(call demo-bot,$(BIN)/examples/connect4/random) $(call demo-bot
 	$(call demo-bot,python3 examples/connect4/random_bot.py)
 demo-battleship = $(call demo-bot,$(BIN)/examples/battleship/random) $(call demo-bot,$(BIN)/examples/battleship/hunter) \
 	$(call demo-bot,python3 examples/battleship/random_bot.py)
+demo-othello = $(call demo-bot,$(BIN)/examples/othello/greedy) $(call demo-bot,python3 examples/othello/random_bot.py)
 demo-splix = $(call demo-bot,$(BIN)/examples/splix/looper) $(call demo-bot,./$(BIN)/examples/splix/looper) \
 	$(call demo-bot,python3 examples/splix/random_bot.py)
 
@@ -282,6 +283,8 @@ demo: build
 	@$(call demo-play,--game connect4 --rounds 2 --seed 1 --out $(DEMO_OUT)/connect4,$(demo-connect4))
 	@echo; echo "== connect four as a plugin game (examples/games/connect4, its referee in WebAssembly): the same bots"
 	@$(call demo-play,--game examples/games/connect4 --rounds 1 --seed 1 --out $(DEMO_OUT)/connect4-plugin,$(demo-connect4))
+	@echo; echo "== othello, a game that is only a folder (examples/games/othello, its referee in WebAssembly): 2 rounds"
+	@$(call demo-play,--game examples/games/othello --rounds 2 --seed 1 --out $(DEMO_OUT)/othello,$(demo-othello))
 	@echo; echo "== battleship: a round robin, 2 rounds"
 	@$(call demo-play,--game battleship --rounds 2 --seed 1 --out $(DEMO_OUT)/battleship,$(demo-battleship))
 	@echo; echo "== splix: 3 players at once, random groups, 9 games"

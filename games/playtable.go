@@ -83,6 +83,11 @@ func (t PlayTable) parse(in string) ([]string, error) {
 			r := strings.NewReplacer("{x}", strconv.Itoa(x), "{y}", strconv.Itoa(y))
 			return []string{r.Replace(t.Click)}, nil
 		}
+		// A click that makes a column's command ("DropDisc {x}") is
+		// typed as the column alone.
+		if x, err := strconv.Atoi(strings.TrimSpace(in)); err == nil && !strings.Contains(t.Click, "{y}") {
+			return []string{strings.ReplaceAll(t.Click, "{x}", strconv.Itoa(x))}, nil
+		}
 	}
 	if in == "" {
 		var how []string

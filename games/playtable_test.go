@@ -48,6 +48,12 @@ func TestPlayTable(t *testing.T) {
 			t.Errorf("%q: got %q, %v; want %q", tt.in, got, err, tt.want)
 		}
 	}
+	column, _ := PlayTable{Prompt: "a column", Click: "DropDisc {x}"}.Plan(PlaySeat{}, nil)
+	for in, want := range map[string]string{"3": "DropDisc 3", "3 5": "DropDisc 3", "DropDisc 1": "DropDisc 1"} {
+		if got, err := column.Steps[0].Parse(in); err != nil || len(got) != 1 || got[0] != want {
+			t.Errorf("a column's click, %q: got %q, %v; want %q", in, got, err, want)
+		}
+	}
 	keys := PlayTable{Prompt: "a direction", Keys: map[string]string{"n": "Go N"}}
 	if p, _ := keys.Plan(PlaySeat{}, nil); !p.Steps[0].Key || p.Steps[0].Click != "" || p.Board != nil {
 		t.Errorf("a table of keys only: %+v", p.Steps[0])

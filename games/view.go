@@ -17,6 +17,9 @@ type View struct {
 	Marks []Mark
 	// Seats holds one line of text per seat, printed beside the grids.
 	Seats []string
+	// Numbers are per-seat series a viewer charts over the turns, by
+	// name: Numbers["discs"][s] is seat s's count now.
+	Numbers map[string][]float64 `json:"numbers,omitempty"`
 	// Seen, when not nil, is what each seat sees of the same grids, for
 	// games with hidden information: Seen[s][g] is grid g as seat s sees
 	// it, of the same kind and size as Grids[g].

@@ -2,21 +2,22 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"judge/games"
+	"judge/games/catalog"
 	"judge/games/gamecheck"
 )
 
-// errNoPlugins is loadGame's error in a build that cannot load a game
-// from a folder.
-var errNoPlugins = errors.New("plugin games are not available in this build")
-
-// loadGame loads the game in the folder dir (game.toml and its referee).
-// It is the one place judge game check gets a game from.
-var loadGame = func(ctx context.Context, dir string) (games.Game, error) {
-	return nil, fmt.Errorf("%s: %w", dir, errNoPlugins)
+// loadGame loads the game in the folder dir (game.toml and its referee)
+// as judge match --game DIR does: through the catalog, its process
+// referee run in the sandbox.
+func loadGame(dir string) (games.Game, error) {
+	v, err := catalog.AddGame(dir)
+	if err != nil {
+		return nil, err
+	}
+	return v.Game, nil
 }
 
 // gameCmd is judge game SUBCOMMAND: what is done to a game in a folder.
@@ -55,7 +56,7 @@ func (m *Main) gameCmd(ctx context.Context, args []string) error {
 	if *seeds < 1 || *maxTurns < 1 || *seed == 0 {
 		return fmt.Errorf("%w: --seeds, --seed and --max-turns must be at least 1", errUsage)
 	}
-	g, err := loadGame(ctx, pos[0])
+	g, err := loadGame(pos[0])
 	if err != nil {
 		return err
 	}

@@ -144,6 +144,10 @@ func (m *Main) help(ctx context.Context, args []string) int {
 		return 0
 	}
 	topic := args[0]
+	if topic == "game" && len(args) > 1 {
+		// judge help game NAME: the game's guide, as help protocol.
+		return m.helpProtocol(args[1:])
+	}
 	for _, c := range commands {
 		if c.name == topic {
 			return m.Run(ctx, []string{topic, "--help"})

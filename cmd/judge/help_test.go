@@ -156,6 +156,15 @@ func TestHelpProtocol(t *testing.T) {
 	if code, _, errs := run(t, "help", "protocol", "chess"); code != 1 || !strings.Contains(errs, `"chess"`) {
 		t.Errorf("help protocol chess: exit %d, %q", code, errs)
 	}
+	// judge help game NAME is the same page; judge help game, the game
+	// command's help.
+	want, _ := protocol.Guide("connect4")
+	if code, out, _ := run(t, "help", "game", "connect4"); code != 0 || out != string(want) {
+		t.Errorf("help game connect4: exit %d, %d bytes", code, len(out))
+	}
+	if code, out, _ := run(t, "help", "game"); code != 0 || !strings.Contains(out, "judge game check") {
+		t.Errorf("help game: exit %d:\n%s", code, out)
+	}
 	if _, out, _ := run(t, "help"); !strings.Contains(out, "judge help protocol GAME") {
 		t.Errorf("judge help does not name help protocol:\n%s", out)
 	}

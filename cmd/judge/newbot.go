@@ -94,7 +94,13 @@ func (m *Main) newBot(ctx context.Context, args []string) error {
 	if len(pos) == 1 {
 		dir = pos[0]
 	}
-	files, err := renderStarter(v.Name, v.Game.Name(), st.Starter(), name, dir)
+	// The commands the starter names give a plugin game as its folder,
+	// as it was given: the judge finds it by that.
+	variant := v.Name
+	if v.Dir != "" {
+		variant = *game
+	}
+	files, err := renderStarter(variant, v.Game.Name(), st.Starter(), name, dir)
 	if err != nil {
 		return err
 	}
@@ -112,7 +118,7 @@ func (m *Main) newBot(ctx context.Context, args []string) error {
 		}
 	}
 	fmt.Fprintf(m.Stdout, "wrote %s: a %s starter bot for %s\n\n", filepath.Join(dir, l.file), name, v.Name)
-	fmt.Fprint(m.Stdout, howTo(v.Name, v.Game.Name(), l, dir))
+	fmt.Fprint(m.Stdout, howTo(variant, v.Game.Name(), l, dir))
 	if _, err := exec.LookPath("judge"); err != nil {
 		fmt.Fprintln(m.Stdout, notOnPath)
 	}

@@ -24,8 +24,14 @@ func TestPluginSameReplays(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays real matches")
 	}
+	judgetest.NeedTools(t, "python3")
 	dir := plugintest.Connect4(t, false)
 	g, err := plugin.Load(dir, plugin.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same game with its referee in Python, run as a program.
+	py, err := plugin.Load(plugintest.Connect4Python(t), plugin.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,6 +61,9 @@ func TestPluginSameReplays(t *testing.T) {
 		w, gt := canonical(t, want.Replay), canonical(t, got.Replay)
 		if !bytes.Equal(w, gt) {
 			t.Errorf("seed %d (%s vs %s): replays differ:\nbuilt-in: %s\nplugin:   %s", seed, bots[0].Name, bots[1].Name, w, gt)
+		}
+		if p := canonical(t, judgetest.PlayGame(t, py, seed, nil, bots...).Replay); !bytes.Equal(w, p) {
+			t.Errorf("seed %d (%s vs %s): replays differ:\nbuilt-in:       %s\nPython referee: %s", seed, bots[0].Name, bots[1].Name, w, p)
 		}
 		if got.Replay.Game != "connect4-plugin" || got.Replay.GameHash != g.Hash() || want.Replay.GameHash != "" {
 			t.Errorf("seed %d: game %q hash %q, want connect4-plugin %s", seed, got.Replay.Game, got.Replay.GameHash, g.Hash())

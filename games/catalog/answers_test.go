@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
@@ -9,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"judge/games"
+	"judge/games/plugin"
+	"judge/games/plugin/plugintest"
 )
 
 // fresh starts variant v with its own parameters, and gives the seat
@@ -33,33 +36,64 @@ func fresh(t *testing.T, v Variant) (games.State, int) {
 // click on a cell, a key) makes commands the game accepts; the palette
 // draws every cell its view shows; the starter's queries are queries.
 func TestGamesAnswer(t *testing.T) {
-	colour := regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
 	for _, v := range All() {
-		t.Run(v.Name, func(t *testing.T) {
-			pt, ok := v.Game.(games.Painter)
-			if !ok {
-				t.Fatalf("%T does not give its palette (games.Painter)", v.Game)
+		t.Run(v.Name, func(t *testing.T) { answers(t, v) })
+	}
+}
+
+// TestPluginGamesAnswer: the example plugin games answer as the built-in
+// ones do, from their game.toml and their referees: Othello with each of
+// its referees, Connect Four in WebAssembly. Othello's view reports the
+// seats' discs, for charts.
+func TestPluginGamesAnswer(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	wasm, process := plugintest.Othello(t)
+	for _, dir := range []string{wasm, process, plugintest.Connect4(t, false)} {
+		g, err := plugin.Load(dir, plugin.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := Variant{Name: g.Name(), Game: g, Dir: g.Dir()}
+		t.Run(g.Name()+" "+g.Spec().Referee.Wasm+strings.Join(g.Spec().Referee.Command, " "), func(t *testing.T) {
+			answers(t, v)
+			st, _ := fresh(t, v)
+			defer games.Close(st)
+			if got := st.(games.Viewer).View().Numbers["discs"]; !slices.Equal(got, []float64{2, 2}) && !slices.Equal(got, []float64{0, 0}) {
+				t.Errorf("the view's discs at the start: %v", got)
 			}
-			pal := pt.Palette()
-			for c, paint := range pal {
-				if utf8.RuneCountInString(paint.Glyph) != 1 || !colour.MatchString(paint.Colour) {
-					t.Errorf("cell %q is drawn %+v: want one character and #rrggbb", c, paint)
-				}
-			}
-			st, seat := fresh(t, v)
-			vw, ok := st.(games.Viewer)
-			if !ok {
-				t.Fatalf("%T has no view (games.Viewer)", st)
-			}
-			view := vw.View()
-			covered(t, "the view", view, pal)
-			for s := range view.Seen {
-				covered(t, fmt.Sprintf("seat %d's view", s), view.Of(s), pal)
-			}
-			person(t, v, st, seat, pal)
-			starter(t, v, st, seat)
 		})
 	}
+}
+
+// answers checks that v answers games.Painter, games.Viewer,
+// games.Playable and games.Starter sanely.
+func answers(t *testing.T, v Variant) {
+	colour := regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
+	pt, ok := v.Game.(games.Painter)
+	if !ok {
+		t.Fatalf("%T does not give its palette (games.Painter)", v.Game)
+	}
+	pal := pt.Palette()
+	for c, paint := range pal {
+		if utf8.RuneCountInString(paint.Glyph) != 1 || !colour.MatchString(paint.Colour) {
+			t.Errorf("cell %q is drawn %+v: want one character and #rrggbb", c, paint)
+		}
+	}
+	st, seat := fresh(t, v)
+	vw, ok := st.(games.Viewer)
+	if !ok {
+		t.Fatalf("%T has no view (games.Viewer)", st)
+	}
+	view := vw.View()
+	covered(t, "the view", view, pal)
+	for s := range view.Seen {
+		covered(t, fmt.Sprintf("seat %d's view", s), view.Of(s), pal)
+	}
+	person(t, v, st, seat, pal)
+	starter(t, v, st, seat)
+	games.Close(st)
 }
 
 // covered checks that the palette draws every cell of the view's grids.

@@ -11,6 +11,8 @@
 //   - a game that never ends: not over within MaxTurns turns;
 //   - a crash: New, Query, Orders, Command, Commit, Apply, Moves or Render
 //     returned an error where none may come, or panicked;
+//   - a referee error: the state's fault (games.Faulty), a plugin game's
+//     referee that crashed, hung or answered nonsense;
 //   - a query whose answer changes within a turn: each query the game
 //     declares (games.Verbs) is asked by every mover before and after the
 //     turn's other calls;
@@ -48,6 +50,7 @@ const (
 	MoveRefused    Kind = "move-refused"   // a move from Moves refused by Command or Commit
 	ReplayRefused  Kind = "replay-refused" // a command taken in play, refused on replay
 	NoMoves        Kind = "no-moves"       // a mover with no move while the game is not over
+	RefereeError   Kind = "referee-error"  // a state's fault (games.Faulty): its referee failed
 )
 
 // Problem is one thing a game got wrong, where it showed: the seed of the

@@ -32,6 +32,7 @@ const (
 	multiLine  = "multi-line"      // Total answers two lines
 	forgetful  = "refuses on replay"
 	notListing = "no moves listed"
+	faulty     = "referee fault" // lists no move at turn 3 and says why in Err, as a plugin game's state does
 )
 
 // used is state kept between games by the forgetful flaw: "Add 2" is
@@ -102,8 +103,16 @@ var closed int
 
 func (s *countState) Close() error { closed++; return nil }
 
+// Err implements games.Faulty: the faulty flaw's referee fails at turn 3.
+func (s *countState) Err() error {
+	if s.flaw == faulty && s.turn >= 3 {
+		return fmt.Errorf("%w: the referee failed at moves: it exited", games.ErrReferee)
+	}
+	return nil
+}
+
 func (s *countState) Moves(seat int) []games.Move {
-	if s.over || seat != s.Movers()[0] || s.flaw == notListing {
+	if s.over || seat != s.Movers()[0] || s.flaw == notListing || s.Err() != nil {
 		return nil
 	}
 	return []games.Move{{"Add 1"}, {"Add 2"}}
@@ -170,6 +179,7 @@ func TestFindsFlaws(t *testing.T) {
 		// listed as legal, too.
 		{forgetful, gamecheck.ReplayRefused, 0, gamecheck.MoveRefused},
 		{notListing, gamecheck.NoMoves, 1, ""},
+		{faulty, gamecheck.RefereeError, 3, ""},
 	} {
 		t.Run(tc.flaw, func(t *testing.T) {
 			r, err := gamecheck.Check(context.Background(), count{flaw: tc.flaw}, gamecheck.Options{Seeds: 20, MaxTurns: 500})

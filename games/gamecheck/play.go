@@ -1,6 +1,7 @@
 package gamecheck
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -71,7 +72,7 @@ func (c *checker) newState() games.State {
 		return err
 	})
 	if err != nil {
-		c.report(Crash, "%v", err)
+		c.report(crashKind(err), "%v", err)
 		return nil
 	}
 	return st
@@ -132,7 +133,7 @@ func (c *checker) play(st games.State, rng *rand.Rand) bool {
 		c.compare(Unstable, "within the turn, after the turn's commands", before, after)
 		c.turns = append(c.turns, turnRecord{obs: before, committed: committed})
 		if err := guard("Apply", func() error { return st.Apply(committed) }); err != nil {
-			c.report(Crash, "%v (moves %v)", err, committed)
+			c.report(crashKind(err), "%v (moves %v)", err, committed)
 			return false
 		}
 	}
@@ -160,6 +161,9 @@ func (c *checker) observe(st games.State) (observation, bool) {
 		c.report(Crash, "%v", err)
 		return o, false
 	}
+	if c.faulted(st) {
+		return o, false
+	}
 	for _, seat := range o.movers {
 		for _, q := range c.queries {
 			var a string
@@ -169,7 +173,7 @@ func (c *checker) observe(st games.State) (observation, bool) {
 				return err
 			})
 			if err != nil {
-				c.report(Crash, "seat %d: %v", seat, err)
+				c.report(crashKind(err), "seat %d: %v", seat, err)
 				return o, false
 			}
 			o.answers[seat] = append(o.answers[seat], a)
@@ -179,12 +183,34 @@ func (c *checker) observe(st games.State) (observation, bool) {
 			c.report(Crash, "seat %d: %v", seat, err)
 			return o, false
 		}
+		if c.faulted(st) {
+			return o, false
+		}
 		if len(o.moves[seat]) == 0 {
 			c.report(NoMoves, "seat %d moves and the game lists no legal move for it (a seat that must pass lists its pass command)", seat)
 			return o, false
 		}
 	}
 	return o, true
+}
+
+// crashKind is the kind of a failed call's err: RefereeError when the
+// game's referee failed, else Crash.
+func crashKind(err error) Kind {
+	if errors.Is(err, games.ErrReferee) {
+		return RefereeError
+	}
+	return Crash
+}
+
+// faulted reports st's fault (games.Faulty), if it has one: its referee
+// failed, and the game cannot go on.
+func (c *checker) faulted(st games.State) bool {
+	err := games.Fault(st)
+	if err != nil {
+		c.report(RefereeError, "%v", err)
+	}
+	return err != nil
 }
 
 // checkLines reports answers of several lines to one-line queries.
@@ -245,6 +271,9 @@ func (c *checker) command(st games.State, seat int, move games.Move) (games.Move
 	})
 	if err != nil {
 		return nil, Crash, err
+	}
+	if f := games.Fault(st); f != nil {
+		return nil, RefereeError, f
 	}
 	if refused != nil {
 		return nil, MoveRefused, refused
@@ -319,7 +348,7 @@ func (c *checker) replay() {
 			return
 		}
 		if err := guard("Apply", func() error { return st.Apply(rec.committed) }); err != nil {
-			c.report(Crash, "on replay: %v (moves %v)", err, rec.committed)
+			c.report(crashKind(err), "on replay: %v (moves %v)", err, rec.committed)
 			return
 		}
 	}

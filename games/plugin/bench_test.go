@@ -14,8 +14,9 @@ import (
 
 // BenchmarkQuery is the cost of one query of Connect Four: the built-in
 // game's Query, and a call to the example referee, in WebAssembly and as
-// a process (the same Go referee built natively), each a request and a
-// response line (docs/benchmarks.md).
+// a process (the same Go referee built natively), and the Python referee
+// (referee.py, a process), each a request and a response line
+// (docs/benchmarks.md).
 //
 //	go test ./games/plugin/ -run '^$' -bench Query -benchtime 20000x
 func BenchmarkQuery(b *testing.B) {
@@ -37,10 +38,14 @@ func BenchmarkQuery(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	python, err := plugin.Load(plugintest.Connect4Python(b), plugin.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, c := range []struct {
 		name string
 		g    games.Game
-	}{{"builtin", connect4.Game{}}, {"wasm", wasm}, {"process", proc}} {
+	}{{"builtin", connect4.Game{}}, {"wasm", wasm}, {"process", proc}, {"python", python}} {
 		b.Run(c.name, func(b *testing.B) {
 			st, err := c.g.New(games.Params{"width": 7, "height": 6, "k": 4}, 1)
 			if err != nil {

@@ -44,6 +44,16 @@ type Game struct {
 	opts Options
 	wasm []byte
 
+	// queries and commands are game.toml's verbs, by name.
+	queries, commands map[string]bool
+
+	// spare is a process referee started ahead for the next match (an
+	// interpreter's start is most of a short match's time); filling
+	// says one is being started.
+	spareMu sync.Mutex
+	spare   transport
+	filling bool
+
 	once     sync.Once
 	code     *wasmCode
 	codeErr  error
@@ -71,7 +81,13 @@ func Load(dir string, opts Options) (*Game, error) {
 	}
 	h := sha256.New()
 	h.Write(data)
-	g := &Game{dir: abs, spec: spec, opts: opts}
+	g := &Game{dir: abs, spec: spec, opts: opts, queries: map[string]bool{}, commands: map[string]bool{}}
+	for _, q := range spec.Queries {
+		g.queries[q.Name] = true
+	}
+	for _, c := range spec.Commands {
+		g.commands[c.Name] = true
+	}
 	if spec.Referee.Wasm != "" {
 		wpath := filepath.Join(abs, spec.Referee.Wasm)
 		if g.wasm, err = os.ReadFile(wpath); err != nil {
@@ -143,6 +159,23 @@ func (g *Game) Params() []games.ParamSpec {
 func (g *Game) Queries() []string  { return verbNames(g.spec.Queries) }
 func (g *Game) Commands() []string { return verbNames(g.spec.Commands) }
 
+// commandOnly reports whether verb is one of game.toml's commands and not
+// one of its queries.
+func (g *Game) commandOnly(verb string) bool {
+	return g.commands[verb] && !g.queries[verb]
+}
+
+// MultiLine reports whether game.toml declares query's answer may span
+// lines (lines = "many").
+func (g *Game) MultiLine(query string) bool {
+	for _, q := range g.spec.Queries {
+		if q.Name == query {
+			return q.Lines == "many"
+		}
+	}
+	return false
+}
+
 func verbNames(vs []VerbSpec) []string {
 	out := make([]string, len(vs))
 	for i, v := range vs {
@@ -165,12 +198,44 @@ func (g *Game) start() (transport, error) {
 		}
 		return g.code.start(timeout), nil
 	}
-	mem := int64(g.spec.Referee.MemoryMiB) << 20
-	t, err := startProcess(context.Background(), g.opts.Start, g.spec.Referee.Command, g.dir, mem, timeout)
+	g.spareMu.Lock()
+	t := g.spare
+	g.spare = nil
+	g.spareMu.Unlock()
+	go g.refill(timeout)
+	if t != nil {
+		return t, nil
+	}
+	t, err := g.startProcess(timeout)
 	if err != nil {
 		return nil, fmt.Errorf("%s: starting its referee: %w", g.spec.Name, err)
 	}
 	return t, nil
+}
+
+func (g *Game) startProcess(timeout time.Duration) (transport, error) {
+	mem := int64(g.spec.Referee.MemoryMiB) << 20
+	return startProcess(context.Background(), g.opts.Start, g.spec.Referee.Command, g.dir, mem, timeout)
+}
+
+// refill starts a process referee ahead, unless one is there or being
+// started; one that fails to start is left to the next match to start
+// (and to report).
+func (g *Game) refill(timeout time.Duration) {
+	g.spareMu.Lock()
+	if g.spare != nil || g.filling {
+		g.spareMu.Unlock()
+		return
+	}
+	g.filling = true
+	g.spareMu.Unlock()
+	t, err := g.startProcess(timeout)
+	g.spareMu.Lock()
+	defer g.spareMu.Unlock()
+	g.filling = false
+	if err == nil {
+		g.spare = t
+	}
 }
 
 // New implements games.Game: it starts a referee, greets it, and starts

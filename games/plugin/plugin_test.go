@@ -131,8 +131,8 @@ func TestConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	random := func(st games.State, seat int, rng *rand.Rand) games.Move {
-		moves, err := st.(*plugin.State).Moves(seat)
-		if err != nil || len(moves) == 0 {
+		moves := st.(games.Mover).Moves(seat)
+		if err := games.Fault(st); err != nil || len(moves) == 0 {
 			t.Fatalf("moves of seat %d: %v %v", seat, moves, err)
 		}
 		return moves[rng.IntN(len(moves))]

@@ -60,6 +60,9 @@ type VerbSpec struct {
 	Name string   `toml:"name"`
 	Args []string `toml:"args"`
 	Doc  string   `toml:"doc"`
+	// Lines is a query's: "one" (the default) or "many", an answer
+	// that may span lines.
+	Lines string `toml:"lines"`
 }
 
 // PlaySpec says how a person's input becomes a command.
@@ -161,6 +164,10 @@ func (s *Spec) check() error {
 				return fmt.Errorf("%s[%d]: %s is the judge's own query", kind, i, v.Name)
 			case seen["verb "+v.Name] != "":
 				return fmt.Errorf("%s[%d]: %s is already a verb of the game", kind, i, v.Name)
+			case kind == "commands" && v.Lines != "":
+				return fmt.Errorf("%s[%d] (%s): lines is a query's: a command is one line", kind, i, v.Name)
+			case v.Lines != "" && v.Lines != "one" && v.Lines != "many":
+				return fmt.Errorf("%s[%d] (%s): lines = %q: want \"one\" or \"many\"", kind, i, v.Name, v.Lines)
 			}
 			seen["verb "+v.Name] = kind
 		}
@@ -169,9 +176,9 @@ func (s *Spec) check() error {
 		switch {
 		case len(c) != 1 || c[0] < 0x21 || c[0] > 0x7e:
 			return fmt.Errorf("draw: key %q: a cell is one printable ASCII character", c)
-		case utf8.RuneCountInString(d.Glyph) > 1:
-			return fmt.Errorf("draw.%q: glyph = %q: one character or none", c, d.Glyph)
-		case d.Colour != "" && !colourRE.MatchString(d.Colour):
+		case utf8.RuneCountInString(d.Glyph) != 1 || !utf8.ValidString(d.Glyph) || d.Glyph < " ":
+			return fmt.Errorf("draw.%q: glyph = %q: one printable character", c, d.Glyph)
+		case !colourRE.MatchString(d.Colour):
 			return fmt.Errorf("draw.%q: colour = %q: want #rrggbb", c, d.Colour)
 		}
 	}

@@ -32,6 +32,10 @@ func TestParseSpec(t *testing.T) {
 	if s.Referee.MemoryMiB != DefaultMemoryMiB || s.Referee.CallMS != DefaultCallMS || s.Params[0].Default != 8 {
 		t.Errorf("got %+v", s)
 	}
+	many := strings.Replace(goodSpec, "[[commands]]", "[[queries]]\nname = \"Board\"\nlines = \"many\"\n[[queries]]\nname = \"Turn\"\nlines = \"one\"\n[[commands]]", 1)
+	if s, err := ParseSpec("g/game.toml", []byte(many)); err != nil || s.Queries[0].Lines != "many" || s.Queries[1].Lines != "one" {
+		t.Errorf("lines: %v, %+v", err, s)
+	}
 	for _, tc := range []struct{ old, new, want string }{
 		{`protocol = 1`, `protocol = 2`, "protocol = 2: this judge speaks referee protocol 1"},
 		{`name = "tiny-game"`, `name = "Tiny"`, `name = "Tiny": a name is lower-case`},
@@ -49,6 +53,11 @@ func TestParseSpec(t *testing.T) {
 		{`"." = {`, `".." = {`, `draw: key "..": a cell is one printable ASCII character`},
 		{`colour = "#2e7d32"`, `colour = "green"`, `colour = "green": want #rrggbb`},
 		{`seats = [2, 2]`, `seats = "two"`, `line 4 (last key "seats")`},
+		{`glyph = " "`, `glyph = "ab"`, `glyph = "ab": one printable character`},
+		{`glyph = " "`, `glyph = ""`, `glyph = "": one printable character`},
+		{`colour = "#2e7d32"`, `colour = ""`, `colour = "": want #rrggbb`},
+		{`name = "Go"`, "name = \"Go\"\nlines = \"many\"", "commands[0] (Go): lines is a query's"},
+		{`[[commands]]`, "[[queries]]\nname = \"Board\"\nlines = \"all\"\n[[commands]]", `queries[0] (Board): lines = "all": want "one" or "many"`},
 	} {
 		text := strings.Replace(goodSpec, tc.old, tc.new, 1)
 		_, err := ParseSpec("g/game.toml", []byte(text))

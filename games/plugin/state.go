@@ -13,6 +13,13 @@ import (
 	"judge/games"
 )
 
+var (
+	_ games.Mover     = (*State)(nil)
+	_ games.MultiLine = (*State)(nil)
+	_ games.Verbs     = (*State)(nil)
+	_ games.Faulty    = (*State)(nil)
+)
+
 // State is a plugin game in progress: a referee, and its last status.
 // Its methods may be called from several goroutines (seats moving at
 // once): calls to the referee are made one at a time.
@@ -297,6 +304,11 @@ func notText(s string) string {
 
 // Query implements games.State.
 func (s *State) Query(seat int, l games.Line) (string, error) {
+	if s.g.commandOnly(l.Verb) {
+		// A command's line, as the bots write one a turn: the referee
+		// is not asked whether it is a query.
+		return "", games.ErrNotQuery
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var r reply
@@ -435,23 +447,30 @@ func (s *State) Render() string {
 	return *r.Text
 }
 
-// Moves lists every legal move of seat now, as the referee gives them.
-func (s *State) Moves(seat int) ([]games.Move, error) {
+// Moves implements games.Mover: every legal move of seat now, as the
+// referee lists them (a seat that must pass, its pass command). A referee
+// that fails gives none, and its fault is Err's.
+func (s *State) Moves(seat int) []games.Move {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var r reply
 	if err := s.call("moves", seatReq{"moves", seat}, &r); err != nil {
-		return nil, err
+		return nil
 	}
 	if r.Moves == nil {
-		return nil, s.bad("moves", `{"moves":[[...],...]}`)
+		_ = s.bad("moves", `{"moves":[[...],...]}`)
+		return nil
 	}
 	out := make([]games.Move, len(*r.Moves))
 	for i, m := range *r.Moves {
 		out[i] = games.Move(m)
 	}
-	return out, nil
+	return out
 }
+
+// MultiLine implements games.MultiLine: the queries game.toml declares
+// lines = "many".
+func (s *State) MultiLine(query string) bool { return s.g.MultiLine(query) }
 
 // Explain implements games.Explainer; a referee that does not know the
 // optional explain op has no notes.

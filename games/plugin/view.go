@@ -16,9 +16,9 @@ type viewReply struct {
 		Name string   `json:"name"`
 		Rows []string `json:"rows"`
 	} `json:"grids"`
-	Marks   []games.Mark     `json:"marks"`
-	Seats   []string         `json:"seats"`
-	Numbers map[string][]int `json:"numbers"`
+	Marks   []games.Mark         `json:"marks"`
+	Seats   []string             `json:"seats"`
+	Numbers map[string][]float64 `json:"numbers"`
 }
 
 // View implements games.Viewer: the referee's view, its grids of kind
@@ -33,6 +33,18 @@ func (s *State) View() games.View {
 		return games.View{}
 	}
 	v := games.View{Marks: r.Marks, Seats: r.Seats}
+	for name, vals := range r.Numbers {
+		if len(vals) != s.seats {
+			_ = s.fault("view", fmt.Sprintf("numbers %q: %d values for %d seats", name, len(vals), s.seats))
+			return games.View{}
+		}
+		if len(vals) > 0 {
+			if v.Numbers == nil {
+				v.Numbers = map[string][]float64{}
+			}
+			v.Numbers[name] = vals
+		}
+	}
 	for gi, g := range r.Grids {
 		gr := games.Grid{Name: g.Name, Kind: KindCells, H: len(g.Rows)}
 		for y, row := range g.Rows {

@@ -82,10 +82,13 @@ type Frame struct {
 	Moves []judge.TurnMove `json:"moves,omitempty"`
 	// Diff holds the cells that changed, per layer: [layer, at, n, v, at,
 	// n, v, ...] says that the n cells from index at take the value v.
-	Diff  [][]int             `json:"diff,omitempty"`
-	Marks []games.Mark        `json:"marks"`
-	Seats []string            `json:"seats"`
-	Trace [][]judge.TraceLine `json:"trace,omitempty"` // per seat, with --trace
+	Diff  [][]int      `json:"diff,omitempty"`
+	Marks []games.Mark `json:"marks"`
+	Seats []string     `json:"seats"`
+	// Numbers are the view's per-seat series (games.View.Numbers), for
+	// charts.
+	Numbers map[string][]float64 `json:"numbers,omitempty"`
+	Trace   [][]judge.TraceLine  `json:"trace,omitempty"` // per seat, with --trace
 	// Over is how the game ended, on the frame where it did.
 	Over string `json:"over,omitempty"`
 }
@@ -152,7 +155,7 @@ func (e *Encoder) Frame(v games.View) (Frame, error) {
 	for _, seen := range v.Seen {
 		layers = append(layers, seen...)
 	}
-	f := Frame{Marks: v.Marks, Seats: v.Seats}
+	f := Frame{Marks: v.Marks, Seats: v.Seats, Numbers: v.Numbers}
 	if f.Marks == nil {
 		f.Marks = []games.Mark{}
 	}

@@ -2,6 +2,7 @@ package replayview_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -247,5 +248,22 @@ func TestOldReplayLoads(t *testing.T) {
 	}
 	if !strings.Contains(page.String(), `"moves":[{"seat":0,`) || strings.Contains(page.String(), `"stderr_cut"`) {
 		t.Errorf("the page's data is not the replay's: %.300s", page.String())
+	}
+}
+
+// TestFrameNumbers: a view's per-seat numbers go into its frame, for the
+// viewer's charts.
+func TestFrameNumbers(t *testing.T) {
+	var enc replayview.Encoder
+	v := games.View{Grids: []games.Grid{{W: 1, H: 1, Cells: []byte{'.'}}}, Numbers: map[string][]float64{"discs": {2, 3}}}
+	for range 2 {
+		f, err := enc.Frame(v)
+		if err != nil || !reflect.DeepEqual(f.Numbers, v.Numbers) {
+			t.Fatalf("frame %+v, %v; want numbers %v", f, err, v.Numbers)
+		}
+		b, _ := json.Marshal(f)
+		if !strings.Contains(string(b), `"numbers":{"discs":[2,3]}`) {
+			t.Errorf("%s", b)
+		}
 	}
 }

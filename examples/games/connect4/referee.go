@@ -10,7 +10,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -37,16 +36,17 @@ func main() {
 	in.Buffer(make([]byte, 64<<10), 1<<20)
 	out := bufio.NewWriter(os.Stdout)
 	var g *game
+	var buf []byte
 	for in.Scan() {
 		var req request
 		var resp any
-		if err := json.Unmarshal(in.Bytes(), &req); err != nil {
-			resp = map[string]string{"error": "bad request: " + err.Error()}
+		if err := decode(in.Bytes(), &req); err != nil {
+			resp = obj{"error": "bad request: " + err.Error()}
 		} else {
 			resp = serve(&g, &req)
 		}
-		b, _ := json.Marshal(resp)
-		out.Write(append(b, '\n'))
+		buf = append(encode(buf[:0], resp), '\n')
+		out.Write(buf)
 		out.Flush()
 	}
 }

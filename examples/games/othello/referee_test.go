@@ -1,7 +1,9 @@
 package othello_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,8 +14,15 @@ import (
 
 	"judge/games"
 	"judge/games/gamecheck"
+	"judge/games/plugin"
+	"judge/games/plugin/plugintest"
+	"judge/judge"
+	"judge/judge/judgetest"
+	"judge/judge/procbot"
 	"judge/judge/refereetest"
 )
+
+func TestMain(m *testing.M) { judgetest.Main(m) }
 
 // queries are the lines every mover asks each turn.
 var queries = []string{"Board", "Color", "Legal", "Discs", "Size", "CurrentTurn", "LastMove", "Legal 3"}
@@ -94,40 +103,92 @@ func TestRefused(t *testing.T) {
 	}
 }
 
-// othello is the game as game.toml declares it, played by a referee
-// program.
-func othello(dir string, argv ...string) refereetest.ProcessGame {
-	return refereetest.ProcessGame{
-		GameName: "othello", Dir: dir, Argv: argv,
-		Specs:    []games.ParamSpec{{Name: "size", Default: 8, Min: 4, Max: 16}},
-		Queries:  []string{"Board", "Color", "Legal", "Discs", "Size", "CurrentTurn", "LastMove"},
-		Commands: []string{"Place", "Pass"},
-		Many:     []string{"Board"},
-	}
-}
-
 // TestGameCheck: judge game check's checks find nothing wrong with either
-// referee.
+// referee, each loaded as a plugin game: the Go one in WebAssembly, the
+// Python one a process.
 func TestGameCheck(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3")
-	}
-	goRef := filepath.Join(t.TempDir(), "referee")
-	if out, err := exec.Command("go", "build", "-o", goRef, "./go").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	for _, g := range []refereetest.ProcessGame{othello(".", "python3", "referee.py"), othello(".", goRef)} {
+	judgetest.NeedTools(t, "python3")
+	wasm, process := plugintest.Othello(t)
+	for _, dir := range []string{wasm, process} {
+		g, err := plugin.Load(dir, plugin.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := g.Spec().Referee.Wasm + strings.Join(g.Spec().Referee.Command, " ")
 		for _, size := range []int{8, 6} {
 			r, err := gamecheck.Check(context.Background(), g, gamecheck.Options{Seeds: 6, Params: games.Params{"size": size}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s, size %d: %s", g.Argv[0], size, strings.TrimSpace(r.Summary()))
+			t.Logf("%s, size %d: %s", name, size, strings.TrimSpace(r.Summary()))
 			if !r.OK() || r.Ended != r.Seeds {
-				t.Errorf("%s: %s", g.Argv[0], r.Summary())
+				t.Errorf("%s: %s", name, r.Summary())
 			}
 		}
 	}
+}
+
+// TestReplaysAgree: the example bots play matches, as judge match plays
+// them, with each referee; the replays are the same, timings aside.
+func TestReplaysAgree(t *testing.T) {
+	judgetest.NeedTools(t, "python3", "gcc")
+	wasmDir, processDir := plugintest.Othello(t)
+	var gs [2]games.Game
+	for i, dir := range []string{wasmDir, processDir} {
+		g, err := plugin.Load(dir, plugin.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs[i] = g
+	}
+	random := judgetest.Spec(t, "random", "examples/othello/random_bot.py")
+	greedy := judgetest.Spec(t, "greedy", "examples/othello/greedy.c")
+	seeds := uint64(6)
+	if testing.Short() {
+		seeds = 2
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
+		bots := []procbot.Spec{random, greedy}
+		if seed%2 == 0 {
+			bots = []procbot.Spec{greedy, random}
+		}
+		var got [2][]byte
+		for i, g := range gs {
+			res := judgetest.PlayGame(t, g, seed, nil, bots...)
+			if res.Players[0].Status != judge.OK || res.Players[1].Status != judge.OK || len(res.Replay.Turns) < 10 {
+				t.Fatalf("seed %d: %s after %d turns", seed, res.Reason, len(res.Replay.Turns))
+			}
+			got[i] = timeless(t, res.Replay)
+		}
+		if !bytes.Equal(got[0], got[1]) {
+			t.Fatalf("seed %d: the replays differ:\nwasm:    %s\nprocess: %s", seed, got[0], got[1])
+		}
+	}
+}
+
+// timeless is rp's JSON without what differs between runs: timings, the
+// game's hash (each folder's own) and the sandbox.
+func timeless(t *testing.T, rp *judge.Replay) []byte {
+	t.Helper()
+	c := *rp
+	c.GameHash, c.Sandbox = "", ""
+	c.Bots = slices.Clone(rp.Bots)
+	for i := range c.Bots {
+		c.Bots[i].Sandbox = ""
+	}
+	c.Turns = slices.Clone(rp.Turns)
+	for i := range c.Turns {
+		c.Turns[i].Moves = slices.Clone(c.Turns[i].Moves)
+		for j := range c.Turns[i].Moves {
+			m := &c.Turns[i].Moves[j]
+			m.WallUS, m.CPUUS, m.WaitUS, m.BankUS = 0, 0, 0, 0
+		}
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // TestWasmBuilds: the Go referee builds for WebAssembly (WASI preview 1),

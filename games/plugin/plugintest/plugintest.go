@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -53,4 +54,76 @@ func Build(t testing.TB, src, out, goos, goarch string) {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build %s for %s/%s: %v\n%s", src, goos, goarch, err, b)
 	}
+}
+
+// Othello copies examples/games/othello twice, into new folders: wasm,
+// its Go referee (go/) built to WebAssembly as game.toml says, and
+// process, its game.toml run by referee.py (command = ["python3",
+// "referee.py"]).
+func Othello(t testing.TB) (wasm, process string) {
+	t.Helper()
+	src := filepath.Join(Root(t), "examples", "games", "othello")
+	data, err := os.ReadFile(filepath.Join(src, "game.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const line = `wasm = "referee.wasm"`
+	if !strings.Contains(string(data), "\n"+line+"\n") {
+		t.Fatalf("%s/game.toml has no line %s", src, line)
+	}
+	py, err := os.ReadFile(filepath.Join(src, "referee.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wasm, process = folder(t), folder(t)
+	write(t, filepath.Join(wasm, "game.toml"), data)
+	Build(t, filepath.Join(src, "go"), filepath.Join(wasm, "referee.wasm"), "wasip1", "wasm")
+	write(t, filepath.Join(process, "game.toml"),
+		[]byte(strings.Replace(string(data), "\n"+line+"\n", "\n"+`command = ["python3", "referee.py"]`+"\n", 1)))
+	write(t, filepath.Join(process, "referee.py"), py)
+	return wasm, process
+}
+
+// folder is a new folder others may read: a sandboxed referee runs as
+// nobody when the tests run as root.
+func folder(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p := dir; p != os.TempDir() && p != "/" && p != "."; p = filepath.Dir(p) {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func write(t testing.TB, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Connect4Python copies examples/games/connect4 to a new folder with its
+// Python referee as the game's (command = ["python3", "referee.py"]).
+func Connect4Python(t testing.TB) string {
+	t.Helper()
+	src := filepath.Join(Root(t), "examples", "games", "connect4")
+	data, err := os.ReadFile(filepath.Join(src, "game.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const line = `wasm = "referee.wasm"`
+	if !strings.Contains(string(data), "\n"+line+"\n") {
+		t.Fatalf("%s/game.toml has no line %s", src, line)
+	}
+	py, err := os.ReadFile(filepath.Join(src, "referee.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := folder(t)
+	write(t, filepath.Join(dir, "game.toml"),
+		[]byte(strings.Replace(string(data), "\n"+line+"\n", "\n"+`command = ["python3", "referee.py"]`+"\n", 1)))
+	write(t, filepath.Join(dir, "referee.py"), py)
+	return dir
 }

@@ -510,6 +510,13 @@
     if (N > 1) list.push({ title: "time per turn (ms): wall —, CPU - -", lines: times(), log: true, id: "time" });
     if (kinds.includes("land")) list.push({ title: "score", lines: series(/score (\d+)/) }, { title: "land (cells)", lines: series(/land (\d+)/) });
     if (kinds.includes("sea")) list.push({ title: "shots fired", lines: series(/^(\d+) shots/) }, { title: "ship cells hit", lines: series(/(\d+) ship cells hit/) });
+    // The numbers a game's view reports per seat (a plugin game's view),
+    // a chart each, by name.
+    const names = [...new Set(D.frames.flatMap((f) => Object.keys(f.numbers || {})))].sort();
+    for (const name of names) {
+      list.push({ title: name, id: "n-" + name.replace(/[^A-Za-z0-9_-]/g, "_"), lines: D.bots.map((_, s) => ({ seat: s,
+        vals: D.frames.map((f) => (f.numbers && f.numbers[name] ? f.numbers[name][s] : null)) })) });
+    }
     return list;
   }
   const charts = [];
