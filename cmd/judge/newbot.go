@@ -76,7 +76,7 @@ func (m *Main) newBot(ctx context.Context, args []string) error {
 	}
 	v, err := catalog.Lookup(*game)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return err // a game that cannot be used, not a wrong command line (exit 1)
 	}
 	name := strings.ToLower(*lang)
 	if a, ok := langAliases[name]; ok {
@@ -88,7 +88,7 @@ func (m *Main) newBot(ctx context.Context, args []string) error {
 	}
 	st, ok := v.Game.(games.Starter)
 	if !ok {
-		return fmt.Errorf("%w: no starter bot for %s yet", errUsage, v.Name)
+		return fmt.Errorf("no starter bot for %s yet: the game gives none (games.Starter)", v.Name)
 	}
 	dir := v.Name + "-" + name
 	if len(pos) == 1 {

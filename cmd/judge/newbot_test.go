@@ -100,7 +100,7 @@ func TestNewBotErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"new-bot", "--game", "tictactoe"}, 2, "give --game and --lang"},
-		{[]string{"new-bot", "--game", "chess", "--lang", "c", dir + "/a"}, 2, "chess"},
+		{[]string{"new-bot", "--game", "chess", "--lang", "c", dir + "/a"}, 1, "chess"},
 		{[]string{"new-bot", "--game", "tictactoe", "--lang", "cobol", dir + "/b"}, 2, "want one of c, cpp, go, java, python, rust"},
 		{[]string{"new-bot", "--game", "tictactoe", "--lang", "py", dir + "/c"}, 0, ""},
 		{[]string{"new-bot", "--game", "tictactoe", "--lang", "python", dir + "/c"}, 1, "already exists"},
