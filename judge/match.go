@@ -18,8 +18,8 @@ import (
 	"judge/games"
 )
 
-// Limits bound a player's turns.
-type Limits struct {
+// TurnLimits bound a player's turns.
+type TurnLimits struct {
 	Turn      time.Duration // per turn, from the judge starting the turn to #END
 	FirstTurn time.Duration // the seat's first turn (start-up of JVMs and interpreters)
 	// TurnCPU, when set, also bounds the CPU time of a turn (all the
@@ -43,8 +43,8 @@ type Limits struct {
 	Overruns int
 }
 
-// DefaultLimits are the limits of a match with no configuration.
-var DefaultLimits = Limits{
+// DefaultTurnLimits are the limits of a match with no configuration.
+var DefaultTurnLimits = TurnLimits{
 	Turn:      time.Second,
 	FirstTurn: 5 * time.Second,
 	Output:    1 << 20,
@@ -53,7 +53,7 @@ var DefaultLimits = Limits{
 }
 
 // Check says what is wrong with limits, or nil.
-func (l Limits) Check() error {
+func (l TurnLimits) Check() error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
@@ -87,7 +87,7 @@ type Match struct {
 	Params   games.Params // resolved parameters, every one given
 	Seed     uint64
 	Entrants []Entrant // one per seat
-	Limits   Limits
+	Limits   TurnLimits
 	Trace    bool // keep the full protocol transcript in the replay
 	// Serve, when not nil, serves the turns: it is called on the
 	// goroutine that plays the match once every player has started, and

@@ -78,7 +78,7 @@ func idle(ctx context.Context) error {
 }
 
 // runMatch plays a match of the variant in a synctest bubble.
-func runMatch(t *testing.T, variant string, params games.Params, lim judge.Limits, players ...judge.Entrant) (res *judge.Result, err error) {
+func runMatch(t *testing.T, variant string, params games.Params, lim judge.TurnLimits, players ...judge.Entrant) (res *judge.Result, err error) {
 	t.Helper()
 	v, err := catalog.Lookup(variant)
 	if err != nil {
@@ -88,8 +88,8 @@ func runMatch(t *testing.T, variant string, params games.Params, lim judge.Limit
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lim == (judge.Limits{}) {
-		lim = judge.DefaultLimits
+	if lim == (judge.TurnLimits{}) {
+		lim = judge.DefaultTurnLimits
 	}
 	synctest.Test(t, func(t *testing.T) {
 		res, err = judge.Run(t.Context(), judge.Match{Game: v.Game, Name: v.Name, Params: p, Seed: 1,
@@ -100,7 +100,7 @@ func runMatch(t *testing.T, variant string, params games.Params, lim judge.Limit
 
 func ttt(t *testing.T, seat0 judge.Entrant) *judge.Result {
 	t.Helper()
-	res, err := runMatch(t, "tictactoe", nil, judge.Limits{}, seat0, goPlayer{name: "first", f: firstEmpty})
+	res, err := runMatch(t, "tictactoe", nil, judge.TurnLimits{}, seat0, goPlayer{name: "first", f: firstEmpty})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ var matchReasons = map[string]string{
 // A flood of queries is no fault (each is answered), but output is
 // bounded: a bot writing without #END is stopped at the limit.
 func TestOutputLimit(t *testing.T) {
-	res, err := runMatch(t, "tictactoe", nil, judge.Limits{Turn: time.Second, FirstTurn: time.Second, Output: 4096, Grace: time.Millisecond},
+	res, err := runMatch(t, "tictactoe", nil, judge.TurnLimits{Turn: time.Second, FirstTurn: time.Second, Output: 4096, Grace: time.Millisecond},
 		goPlayer{name: "chatty", f: func(_ context.Context, c *goplayer.Conn) error {
 			for {
 				if _, err := c.Ask("CurrentTurn"); err != nil {
@@ -348,7 +348,7 @@ func TestDeadlines(t *testing.T) {
 			}
 		}
 	}
-	lim := judge.Limits{Turn: 100 * time.Millisecond, FirstTurn: time.Second, Output: 1 << 20, Grace: time.Millisecond}
+	lim := judge.TurnLimits{Turn: 100 * time.Millisecond, FirstTurn: time.Second, Output: 1 << 20, Grace: time.Millisecond}
 	// 500 ms: in time for the first turn, not for the third.
 	res, err := runMatch(t, "tictactoe", nil, lim, goPlayer{name: "slow", f: slow(500 * time.Millisecond)}, goPlayer{name: "first", f: firstEmpty})
 	if err != nil {
@@ -393,7 +393,7 @@ func TestSimultaneousTurns(t *testing.T) {
 		<-ctx.Done()
 		return goplayer.ErrStopped
 	}
-	res, err := runMatch(t, "splix-small", games.Params{"players": 3, "turns": 20}, judge.Limits{},
+	res, err := runMatch(t, "splix-small", games.Params{"players": 3, "turns": 20}, judge.TurnLimits{},
 		goPlayer{name: "a", f: mover("N")}, goPlayer{name: "stuck", f: stuck}, goPlayer{name: "c", f: mover("S")})
 	if err != nil {
 		t.Fatal(err)
@@ -419,7 +419,7 @@ func TestSimultaneousTurns(t *testing.T) {
 // Two seats with one name are told apart by their seats.
 func TestFaultsOfTwins(t *testing.T) {
 	fail := func(context.Context, *goplayer.Conn) error { return errors.New("no") }
-	res, err := runMatch(t, "splix-small", games.Params{"players": 3, "turns": 20}, judge.Limits{},
+	res, err := runMatch(t, "splix-small", games.Params{"players": 3, "turns": 20}, judge.TurnLimits{},
 		goPlayer{name: "twin", f: fail}, goPlayer{name: "twin", f: fail}, goPlayer{name: "c", f: idle2})
 	if err != nil {
 		t.Fatal(err)
@@ -476,7 +476,7 @@ func TestInterrupted(t *testing.T) {
 			close(stopped)
 			return goplayer.ErrStopped
 		}}
-		lim := judge.DefaultLimits
+		lim := judge.DefaultTurnLimits
 		lim.FirstTurn = time.Hour
 		time.AfterFunc(time.Second, cancel)
 		start := time.Now()
@@ -504,10 +504,10 @@ func TestBadMatches(t *testing.T) {
 		m    judge.Match
 		want string
 	}{
-		{judge.Match{Params: p, Limits: judge.DefaultLimits}, "no game"},
-		{judge.Match{Game: v.Game, Params: p, Limits: judge.DefaultLimits, Entrants: one}, "needs 2 players, got 1"},
+		{judge.Match{Params: p, Limits: judge.DefaultTurnLimits}, "no game"},
+		{judge.Match{Game: v.Game, Params: p, Limits: judge.DefaultTurnLimits, Entrants: one}, "needs 2 players, got 1"},
 		{judge.Match{Game: v.Game, Params: p, Entrants: one}, "the turn limit is 0s"},
-		{judge.Match{Game: v.Game, Params: games.Params{"n": 3, "k": 4}, Limits: judge.DefaultLimits, Entrants: one}, "k"},
+		{judge.Match{Game: v.Game, Params: games.Params{"n": 3, "k": 4}, Limits: judge.DefaultTurnLimits, Entrants: one}, "k"},
 	} {
 		if _, err := judge.Run(context.Background(), tt.m); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("got %v, want an error saying %q", err, tt.want)
@@ -542,15 +542,15 @@ func sleeper(d time.Duration, left *[]string) goplayer.Func {
 }
 
 func TestTimeControls(t *testing.T) {
-	base := judge.Limits{Turn: 100 * time.Millisecond, FirstTurn: 100 * time.Millisecond, Output: 1 << 20, Grace: time.Millisecond}
-	with := func(f func(*judge.Limits)) judge.Limits {
+	base := judge.TurnLimits{Turn: 100 * time.Millisecond, FirstTurn: 100 * time.Millisecond, Output: 1 << 20, Grace: time.Millisecond}
+	with := func(f func(*judge.TurnLimits)) judge.TurnLimits {
 		l := base
 		f(&l)
 		return l
 	}
 	for _, tt := range []struct {
 		name     string
-		lim      judge.Limits
+		lim      judge.TurnLimits
 		sleep    time.Duration
 		status   judge.Status
 		turns    int      // the game's turns played
@@ -559,11 +559,11 @@ func TestTimeControls(t *testing.T) {
 		overruns int
 	}{
 		{"no bank", base, 180 * time.Millisecond, judge.Timeout, 1, []string{"100 0 0"}, nil, 0},
-		{"a bank runs out", with(func(l *judge.Limits) { l.Bank = 150 * time.Millisecond }), 180 * time.Millisecond,
+		{"a bank runs out", with(func(l *judge.TurnLimits) { l.Bank = 150 * time.Millisecond }), 180 * time.Millisecond,
 			judge.Timeout, 3, []string{"250 150 0", "170 70 0"}, []int64{70000, 0}, 0},
-		{"an increment keeps it going", with(func(l *judge.Limits) { l.Bank, l.Increment = 150*time.Millisecond, 100*time.Millisecond }), 180 * time.Millisecond,
+		{"an increment keeps it going", with(func(l *judge.TurnLimits) { l.Bank, l.Increment = 150*time.Millisecond, 100*time.Millisecond }), 180 * time.Millisecond,
 			judge.OK, 7, []string{"250 150 0", "270 170 0", "290 190 0", "310 210 0"}, []int64{170000, 190000, 210000, 230000}, 0},
-		{"one overrun allowed", with(func(l *judge.Limits) { l.Overruns = 1 }), 150 * time.Millisecond,
+		{"one overrun allowed", with(func(l *judge.TurnLimits) { l.Overruns = 1 }), 150 * time.Millisecond,
 			judge.Timeout, 3, []string{"200 0 1", "100 0 0"}, nil, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -640,7 +640,7 @@ func TestOpponentQuery(t *testing.T) {
 		heard = append(heard, name)
 		return firstEmpty(ctx, c)
 	}
-	res, err := runMatch(t, "tictactoe", nil, judge.DefaultLimits, goPlayer{name: "asker", f: asker}, goPlayer{name: "first", f: firstEmpty})
+	res, err := runMatch(t, "tictactoe", nil, judge.DefaultTurnLimits, goPlayer{name: "asker", f: asker}, goPlayer{name: "first", f: firstEmpty})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func BenchmarkQueryPath(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	res, err := judge.Run(context.Background(), judge.Match{Game: v.Game, Name: v.Name, Params: params,
-		Limits:   judge.Limits{Turn: time.Hour, FirstTurn: time.Hour, Output: 1 << 62},
+		Limits:   judge.TurnLimits{Turn: time.Hour, FirstTurn: time.Hour, Output: 1 << 62},
 		Entrants: []judge.Entrant{first, &asker{}}})
 	b.StopTimer()
 	if err != nil {

@@ -53,7 +53,7 @@ func (p *settlingPlayer) BeginTurn(ctx context.Context, t judge.Turn) error {
 // the others (here a Go player) are not asked anything.
 func TestPlayersSettleBeforeTheFirstTurn(t *testing.T) {
 	ev := &events{}
-	res, err := runMatch(t, "tictactoe", nil, judge.Limits{},
+	res, err := runMatch(t, "tictactoe", nil, judge.TurnLimits{},
 		settling{goPlayer{name: "a", f: firstEmpty}, ev}, goPlayer{name: "b", f: firstEmpty})
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +68,7 @@ func TestPlayersSettleBeforeTheFirstTurn(t *testing.T) {
 
 	// Two that settle: both start before either settles.
 	ev = &events{}
-	if _, err := runMatch(t, "tictactoe", nil, judge.Limits{},
+	if _, err := runMatch(t, "tictactoe", nil, judge.TurnLimits{},
 		settling{goPlayer{name: "a", f: firstEmpty}, ev}, settling{goPlayer{name: "b", f: firstEmpty}, ev}); err != nil {
 		t.Fatal(err)
 	}

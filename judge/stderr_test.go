@@ -34,7 +34,7 @@ func TestTurnStderrCaps(t *testing.T) {
 	// First-empty against first-empty on 15×15, 15 in a row to win: the
 	// board fills as a checkerboard, X's on the diagonal, in many more
 	// turns than the match's cap holds.
-	res, err := runMatch(t, "gomoku", games.Params{"n": 15, "k": 15}, judge.Limits{},
+	res, err := runMatch(t, "gomoku", games.Params{"n": 15, "k": 15}, judge.TurnLimits{},
 		noisyEntrant{goPlayer{name: "a", f: firstEmpty}, n}, goPlayer{name: "b", f: firstEmpty})
 	if err != nil {
 		t.Fatal(err)

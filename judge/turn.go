@@ -11,7 +11,7 @@ import (
 
 // turnPlan is how a turn is served, the same for every seat moving in it.
 type turnPlan struct {
-	lim        Limits
+	lim        TurnLimits
 	matchStart time.Time
 	trace      bool // the turn's lines are recorded (Match.Trace)
 	shared     bool // other seats move in the same turn, each in its own goroutine
@@ -78,7 +78,7 @@ func (s *seat) playTurn(ctx context.Context, st games.State, pl turnPlan) (games
 type turn struct {
 	s      *seat
 	st     games.State
-	lim    Limits
+	lim    TurnLimits
 	t      Turn
 	tr     *turnTrace
 	rec    TurnMove
@@ -90,7 +90,7 @@ type turn struct {
 
 // beginBudget starts the seat's turn on its clock: the turn's own limit,
 // and what the player is told of its time.
-func (s *seat) beginBudget(st games.State, lim Limits, start time.Time, shared bool) (time.Duration, Turn) {
+func (s *seat) beginBudget(st games.State, lim TurnLimits, start time.Time, shared bool) (time.Duration, Turn) {
 	limit := lim.Turn
 	if s.turns == 0 {
 		limit = lim.FirstTurn
@@ -275,7 +275,7 @@ func (tn *turn) command(ctx context.Context, text []byte, l games.Line) {
 // clock charges the turn to the seat's clock: the time past its limit
 // comes out of the bank, then out of the overruns; the increment is added;
 // and the turn's CPU is checked against its limit.
-func (s *seat) clock(st games.State, lim Limits, limit, wall time.Duration, u Usage, rec *TurnMove) {
+func (s *seat) clock(st games.State, lim TurnLimits, limit, wall time.Duration, u Usage, rec *TurnMove) {
 	rec.WaitUS = us(u.Waited)
 	// The clock counts the player's own time: what the machine kept it
 	// waiting is not its.

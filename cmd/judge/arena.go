@@ -144,14 +144,14 @@ func (m *Main) arenaEntrants(ctx context.Context, sub string, args []string) err
 	defer a.Close()
 	switch sub {
 	case "add":
-		tok, err := a.AddEntrant(ctx, pos[1])
+		tok, err := a.AddParticipant(ctx, pos[1])
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(m.Stdout, "added %s; its token (shown once): %s\n", pos[1], tok)
 		return nil
 	case "remove":
-		if err := a.RemoveEntrant(ctx, pos[1]); err != nil {
+		if err := a.RemoveParticipant(ctx, pos[1]); err != nil {
 			return err
 		}
 		fmt.Fprintf(m.Stdout, "removed %s\n", pos[1])
@@ -162,7 +162,7 @@ func (m *Main) arenaEntrants(ctx context.Context, sub string, args []string) err
 
 // listArena writes the entrants and the standings.
 func listArena(ctx context.Context, a *arena.Arena, w io.Writer) error {
-	es, err := a.Entrants(ctx)
+	es, err := a.Participants(ctx)
 	if err != nil {
 		return err
 	}

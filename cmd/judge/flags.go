@@ -93,8 +93,8 @@ type setup struct {
 // Warnings go to w.
 func (f *matchFlags) resolve(host *procbot.Host, file *config.File, path string, w io.Writer) (*setup, error) {
 	s := &setup{
-		match:    judge.Match{Limits: judge.DefaultLimits},
-		proc:     procbot.Options{IO: procbot.AutoIO, Limits: procbot.DefaultLimits, Stderr: judge.DefaultLimits.Stderr, Host: host},
+		match:    judge.Match{Limits: judge.DefaultTurnLimits},
+		proc:     procbot.Options{IO: procbot.AutoIO, Limits: procbot.DefaultLimits, Stderr: judge.DefaultTurnLimits.Stderr, Host: host},
 		explicit: games.Params{},
 	}
 	if file != nil {
@@ -211,7 +211,7 @@ func (f *matchFlags) resolveGame(s *setup, file *config.File, path string) error
 // contest's), then each the file's [limits] value when it has one, then
 // the flag's when it was given.
 func (f *matchFlags) resolveLimits(s *setup, file *config.File) error {
-	var l config.Limits
+	var l config.TurnLimits
 	if file != nil {
 		l = file.Limits
 	}

@@ -61,7 +61,7 @@ func TestStarterGeneric(t *testing.T) {
 				t.Errorf("the Go starter is not gofmt-formatted (%v)", err)
 			}
 			e := procbot.Bot{Spec: buildStarter(t, root, dir, lang), Options: judgetest.Proc(procbot.Options{IO: procbot.Pipe})}
-			m := judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: 5, Limits: judge.DefaultLimits, Entrants: []judge.Entrant{e, e}}
+			m := judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: 5, Limits: judge.DefaultTurnLimits, Entrants: []judge.Entrant{e, e}}
 			m.Limits.FirstTurn = 20 * time.Second // a JVM on a busy machine
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()

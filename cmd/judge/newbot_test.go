@@ -71,7 +71,7 @@ func TestNewBot(t *testing.T) {
 				// A bare pipe, nothing added to make its runtime flush: the
 				// starter flushes every line itself, as its comment says.
 				e := procbot.Bot{Spec: bot, Options: procbot.Options{Host: judgetest.Host(), IO: procbot.Pipe}}
-				m := judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: 5, Limits: judge.DefaultLimits, Entrants: []judge.Entrant{e, e}}
+				m := judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: 5, Limits: judge.DefaultTurnLimits, Entrants: []judge.Entrant{e, e}}
 				m.Limits.FirstTurn = 20 * time.Second // a JVM on a busy machine
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				res, err := judge.Run(ctx, m)

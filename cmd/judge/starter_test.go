@@ -250,7 +250,7 @@ func playFrom(t *testing.T, c starterPosition, bot procbot.Spec) (move, cell str
 	if other == nil {
 		other = func(int) []string { return nil }
 	}
-	m := judge.Match{Game: g, Name: v.Name, Params: params, Seed: c.seed, Limits: judge.DefaultLimits,
+	m := judge.Match{Game: g, Name: v.Name, Params: params, Seed: c.seed, Limits: judge.DefaultTurnLimits,
 		Entrants: []judge.Entrant{procbot.Bot{Spec: bot, Options: judgetest.Proc(procbot.Options{})}, scripted{other}}, Trace: true}
 	m.Limits.FirstTurn = 20 * time.Second // a JVM on a busy machine
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

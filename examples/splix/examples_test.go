@@ -38,7 +38,7 @@ func TestExamples(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		names := []string{random, random, random}
 		names[seed%3] = looper
-		m := judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: seed, Limits: judge.DefaultLimits}
+		m := judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: seed, Limits: judge.DefaultTurnLimits}
 		for _, name := range names {
 			m.Entrants = append(m.Entrants, procbot.Bot{Spec: procbot.Spec{Name: name, Argv: bots[name]}, Options: judgetest.Proc(procbot.Options{})})
 		}

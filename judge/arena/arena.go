@@ -124,8 +124,9 @@ func (c *Config) fill() {
 	}
 }
 
-// Entrant is a person or team in the arena.
-type Entrant struct {
+// Participant is a person or team in the arena: an entrant, in its pages,
+// commands and tables (not a judge.Entrant, which plays a seat).
+type Participant struct {
 	ID      int64
 	Name    string
 	Retired bool
@@ -164,12 +165,12 @@ const (
 
 // Submission is one upload of an entrant and what became of it.
 type Submission struct {
-	ID      int64
-	Entrant string
-	Status  string
-	Log     string // the build log: shown to its author only
-	Created time.Time
-	Replays []string // the replays of its test matches
+	ID          int64
+	Participant string
+	Status      string
+	Log         string // the build log: shown to its author only
+	Created     time.Time
+	Replays     []string // the replays of its test matches
 }
 
 // Match is a finished match.

@@ -90,19 +90,19 @@ func source(t *testing.T) []byte {
 func TestEntrants(t *testing.T) {
 	ctx := context.Background()
 	_, a := newArena(t, 1)
-	tok, err := a.AddEntrant(ctx, "alice")
+	tok, err := a.AddParticipant(ctx, "alice")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.AddEntrant(ctx, "alice"); !errors.Is(err, arena.ErrExists) {
+	if _, err := a.AddParticipant(ctx, "alice"); !errors.Is(err, arena.ErrExists) {
 		t.Errorf("alice again: %v, want ErrExists", err)
 	}
 	for _, bad := range []string{"", "../x", "a b", strings.Repeat("x", 40)} {
-		if _, err := a.AddEntrant(ctx, bad); err == nil {
+		if _, err := a.AddParticipant(ctx, bad); err == nil {
 			t.Errorf("name %q accepted", bad)
 		}
 	}
-	tok2, err := a.AddEntrant(ctx, "bob")
+	tok2, err := a.AddParticipant(ctx, "bob")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,16 +118,16 @@ func TestEntrants(t *testing.T) {
 			t.Errorf("Authenticate(%q) = %v, want ErrUnauthorized", bad, err)
 		}
 	}
-	if err := a.RemoveEntrant(ctx, "alice"); err != nil {
+	if err := a.RemoveParticipant(ctx, "alice"); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.RemoveEntrant(ctx, "alice"); !errors.Is(err, arena.ErrNotFound) {
+	if err := a.RemoveParticipant(ctx, "alice"); !errors.Is(err, arena.ErrNotFound) {
 		t.Errorf("removing alice again: %v, want ErrNotFound", err)
 	}
 	if _, err := a.Authenticate(ctx, tok); !errors.Is(err, arena.ErrUnauthorized) {
 		t.Errorf("removed alice's token: %v, want ErrUnauthorized", err)
 	}
-	es, err := a.Entrants(ctx)
+	es, err := a.Participants(ctx)
 	if err != nil || len(es) != 2 || es[0].Name != "alice" || !es[0].Retired || es[1].Name != "bob" || es[1].Retired {
 		t.Errorf("Entrants = %+v, %v", es, err)
 	}
@@ -173,10 +173,10 @@ func TestSubmitLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	if _, err := a.AddEntrant(ctx, "alice"); err != nil {
+	if _, err := a.AddParticipant(ctx, "alice"); err != nil {
 		t.Fatal(err)
 	}
-	e, _ := a.Entrants(ctx)
+	e, _ := a.Participants(ctx)
 	small := arena.Upload{FileName: "bot.py", Data: []byte("print(1)\n")}
 	if _, err := a.Submit(ctx, e[0], arena.Upload{FileName: "bot.py", Data: make([]byte, 101)}); !errors.Is(err, arena.ErrTooLarge) {
 		t.Errorf("101 bytes: %v, want ErrTooLarge", err)
@@ -220,10 +220,10 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 // entrant adds an entrant and submits src as its bot.c.
-func entrant(t *testing.T, a *arena.Arena, name string, src []byte) (arena.Entrant, int64) {
+func entrant(t *testing.T, a *arena.Arena, name string, src []byte) (arena.Participant, int64) {
 	t.Helper()
 	ctx := context.Background()
-	tok, err := a.AddEntrant(ctx, name)
+	tok, err := a.AddParticipant(ctx, name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func entrant(t *testing.T, a *arena.Arena, name string, src []byte) (arena.Entra
 	return e, id
 }
 
-func status(t *testing.T, a *arena.Arena, e arena.Entrant, id int64) arena.Submission {
+func status(t *testing.T, a *arena.Arena, e arena.Participant, id int64) arena.Submission {
 	t.Helper()
 	s, err := a.Submission(context.Background(), e, id)
 	if err != nil {
@@ -287,7 +287,7 @@ func TestRun(t *testing.T) {
 		t.Errorf("alice asking for carol's submission: %v, want ErrNotFound", err)
 	}
 	for _, x := range []struct {
-		e  arena.Entrant
+		e  arena.Participant
 		id int64
 	}{{alice, aid}, {bob, bid}} {
 		s := status(t, a, x.e, x.id)
@@ -436,7 +436,7 @@ func TestKill(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		es, err := b.Entrants(context.Background())
+		es, err := b.Participants(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,9 +38,9 @@ func nameChars(s string) bool {
 // tokenPrefix starts every token, so that one is easy to recognise.
 const tokenPrefix = "arena_"
 
-// AddEntrant adds an entrant and gives its token: 160 random bits, stored
+// AddParticipant adds an entrant and gives its token: 160 random bits, stored
 // only as their SHA-256.
-func (a *Arena) AddEntrant(ctx context.Context, name string) (string, error) {
+func (a *Arena) AddParticipant(ctx context.Context, name string) (string, error) {
 	if !validName(name) {
 		return "", fmt.Errorf("arena: bad name %q: want 1 to 32 letters, digits, - or _, starting with a letter or digit", name)
 	}
@@ -71,9 +71,9 @@ func (a *Arena) AddEntrant(ctx context.Context, name string) (string, error) {
 	return token, nil
 }
 
-// RemoveEntrant retires an entrant: its token no longer works, its
+// RemoveParticipant retires an entrant: its token no longer works, its
 // submissions leave the ladder, its matches are kept.
-func (a *Arena) RemoveEntrant(ctx context.Context, name string) error {
+func (a *Arena) RemoveParticipant(ctx context.Context, name string) error {
 	err := a.inTx(ctx, func(tx *sql.Tx) error {
 		r, err := tx.ExecContext(ctx, `UPDATE entrants SET retired = 1 WHERE name = ? AND retired = 0`, name)
 		if err != nil {
@@ -94,16 +94,16 @@ func (a *Arena) RemoveEntrant(ctx context.Context, name string) error {
 	return err
 }
 
-// Entrants lists the entrants, retired ones too, by name.
-func (a *Arena) Entrants(ctx context.Context) ([]Entrant, error) {
+// Participants lists the entrants, retired ones too, by name.
+func (a *Arena) Participants(ctx context.Context) ([]Participant, error) {
 	rows, err := a.db.QueryContext(ctx, `SELECT id, name, retired FROM entrants ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("arena: %w", err)
 	}
 	defer rows.Close()
-	var out []Entrant
+	var out []Participant
 	for rows.Next() {
-		var e Entrant
+		var e Participant
 		if err := rows.Scan(&e.ID, &e.Name, &e.Retired); err != nil {
 			return nil, fmt.Errorf("arena: %w", err)
 		}
@@ -118,30 +118,30 @@ func (a *Arena) Entrants(ctx context.Context) ([]Entrant, error) {
 // Authenticate finds the entrant whose token this is: ErrUnauthorized
 // for none, or a retired one. Every stored hash is compared, in constant
 // time.
-func (a *Arena) Authenticate(ctx context.Context, token string) (Entrant, error) {
+func (a *Arena) Authenticate(ctx context.Context, token string) (Participant, error) {
 	sum := sha256.Sum256([]byte(token))
 	rows, err := a.db.QueryContext(ctx, `SELECT id, name, token_hash FROM entrants WHERE retired = 0`)
 	if err != nil {
-		return Entrant{}, fmt.Errorf("arena: %w", err)
+		return Participant{}, fmt.Errorf("arena: %w", err)
 	}
 	defer rows.Close()
-	var found Entrant
+	var found Participant
 	ok := 0
 	for rows.Next() {
-		var e Entrant
+		var e Participant
 		var h []byte
 		if err := rows.Scan(&e.ID, &e.Name, &h); err != nil {
-			return Entrant{}, fmt.Errorf("arena: %w", err)
+			return Participant{}, fmt.Errorf("arena: %w", err)
 		}
 		if subtle.ConstantTimeCompare(h, sum[:]) == 1 {
 			found, ok = e, 1
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return Entrant{}, fmt.Errorf("arena: %w", err)
+		return Participant{}, fmt.Errorf("arena: %w", err)
 	}
 	if ok == 0 || token == "" {
-		return Entrant{}, ErrUnauthorized
+		return Participant{}, ErrUnauthorized
 	}
 	return found, nil
 }

@@ -66,7 +66,7 @@ func newFailArena(t *testing.T, c arena.Config) *arena.Arena {
 }
 
 // submitPy adds an entrant who submits src as bot.py.
-func submitPy(t *testing.T, a *arena.Arena, name string, src []byte) (arena.Entrant, int64) {
+func submitPy(t *testing.T, a *arena.Arena, name string, src []byte) (arena.Participant, int64) {
 	t.Helper()
 	e, _ := entrant(t, a, name, nil)
 	id, err := a.Submit(context.Background(), e, arena.Upload{FileName: "bot.py", Data: src})
@@ -90,7 +90,7 @@ func runUntil(t *testing.T, a *arena.Arena, what string, done func() bool) {
 }
 
 // tested says whether the submission is past its test matches.
-func tested(t *testing.T, a *arena.Arena, e arena.Entrant, id int64) bool {
+func tested(t *testing.T, a *arena.Arena, e arena.Participant, id int64) bool {
 	switch status(t, a, e, id).Status {
 	case arena.StatusQueued, arena.StatusBuilding, arena.StatusTesting:
 		return false
@@ -148,7 +148,7 @@ func TestFailing(t *testing.T) {
 	})
 
 	for _, c := range []struct {
-		e     arena.Entrant
+		e     arena.Participant
 		id    int64
 		words []string
 	}{
@@ -221,7 +221,7 @@ func TestFailingJoinsLadder(t *testing.T) {
 		return n >= 3
 	})
 	for _, c := range []struct {
-		e      arena.Entrant
+		e      arena.Participant
 		id     int64
 		status string
 	}{{alice, aid, arena.StatusFailing}, {bob, bid, arena.StatusFailing}, {dave, did, arena.StatusActive}} {

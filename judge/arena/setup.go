@@ -36,7 +36,7 @@ type matchSetup struct {
 // sandbox, and the languages.
 func (a *Arena) setup() (*matchSetup, error) {
 	s := &matchSetup{
-		match: judge.Match{Limits: judge.DefaultLimits},
+		match: judge.Match{Limits: judge.DefaultTurnLimits},
 		proc:  procbot.Options{IO: procbot.AutoIO, Limits: procbot.DefaultLimits, Stderr: DefaultStderrBytes, Host: a.host},
 	}
 	s.match.Limits.Stderr = DefaultStderrBytes

@@ -21,7 +21,7 @@ import (
 // most unpackers uploads are unpacked at once. A refused upload (a bad
 // archive, one too large) counts toward the entrant's refusals of the
 // hour, a limit of its own (RefusedPerHour).
-func (a *Arena) Submit(ctx context.Context, e Entrant, u Upload) (int64, error) {
+func (a *Arena) Submit(ctx context.Context, e Participant, u Upload) (int64, error) {
 	if err := a.admit(ctx, e); err != nil {
 		return 0, err
 	}
@@ -81,7 +81,7 @@ func (a *Arena) Submit(ctx context.Context, e Entrant, u Upload) (int64, error) 
 // admit checks, before anything costly, that entrant e may submit now:
 // submissions open, the entrant not retired, within its hour's
 // submissions and refusals.
-func (a *Arena) admit(ctx context.Context, e Entrant) error {
+func (a *Arena) admit(ctx context.Context, e Participant) error {
 	if err := admitTx(ctx, a.db, e, a.cfg.SubmissionsPerHour); err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func (a *Arena) admit(ctx context.Context, e Entrant) error {
 
 // admitTx is admit's check of submissions in q, a transaction or the
 // database.
-func admitTx(ctx context.Context, q querier, e Entrant, perHour int) error {
+func admitTx(ctx context.Context, q querier, e Participant, perHour int) error {
 	frozen, err := isFrozen(ctx, q)
 	if err != nil {
 		return err
@@ -123,7 +123,7 @@ func admitTx(ctx context.Context, q querier, e Entrant, perHour int) error {
 
 // refused records that entrant e's upload was refused with err, and
 // gives err.
-func (a *Arena) refused(ctx context.Context, e Entrant, err error) error {
+func (a *Arena) refused(ctx context.Context, e Participant, err error) error {
 	if _, derr := a.db.ExecContext(context.WithoutCancel(ctx), `INSERT INTO refusals (entrant_id, created) VALUES (?, ?)`,
 		e.ID, time.Now().UnixNano()); derr != nil {
 		return fmt.Errorf("arena: %w", derr)
@@ -247,7 +247,7 @@ func (a *Arena) Frozen(ctx context.Context) (bool, error) { return isFrozen(ctx,
 
 // Submission is entrant e's submission id: ErrNotFound when it is
 // another's, as when there is none.
-func (a *Arena) Submission(ctx context.Context, e Entrant, id int64) (Submission, error) {
+func (a *Arena) Submission(ctx context.Context, e Participant, id int64) (Submission, error) {
 	subs, err := a.submissions(ctx, `s.entrant_id = ? AND s.id = ?`, e.ID, id)
 	if err != nil {
 		return Submission{}, err
@@ -259,7 +259,7 @@ func (a *Arena) Submission(ctx context.Context, e Entrant, id int64) (Submission
 }
 
 // Submissions are entrant e's submissions, newest first.
-func (a *Arena) Submissions(ctx context.Context, e Entrant) ([]Submission, error) {
+func (a *Arena) Submissions(ctx context.Context, e Participant) ([]Submission, error) {
 	return a.submissions(ctx, `s.entrant_id = ?`, e.ID)
 }
 
@@ -273,7 +273,7 @@ func (a *Arena) submissions(ctx context.Context, where string, args ...any) ([]S
 	for rows.Next() {
 		var s Submission
 		var created int64
-		if err := rows.Scan(&s.ID, &s.Entrant, &s.Status, &s.Log, &created); err != nil {
+		if err := rows.Scan(&s.ID, &s.Participant, &s.Status, &s.Log, &created); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("arena: %w", err)
 		}

@@ -34,7 +34,7 @@ var DefaultLanguages []byte
 
 // Languages says how to build and run submissions.
 type Languages struct {
-	Limits   CompileLimits        `toml:"limits"`
+	Limits   BuildLimits          `toml:"limits"`
 	Language map[string]*Language `toml:"language"`
 
 	// Host runs the compilers, and the programs run to check a bot, in
@@ -48,8 +48,8 @@ type Languages struct {
 	warmed map[string]*sync.Once
 }
 
-// CompileLimits bound one build: every process of its compiler together.
-type CompileLimits struct {
+// BuildLimits bound one build: every process of its compiler together.
+type BuildLimits struct {
 	Time     config.Duration `toml:"time"`      // of CPU time
 	Wall     config.Duration `toml:"wall"`      // of wall-clock time, at least Time
 	MemoryMB int64           `toml:"memory_mb"` // of memory
@@ -688,7 +688,7 @@ func cacheDirs(env map[string]string, cache string) ([]string, error) {
 // gives a *CompileError with the tail of its output, its paths made
 // relative to src (relMessage). Once it returns every process of the
 // compile has ended (procbot.Host.RunTool), or the error is procbot.ErrToolAlive.
-func (l *Languages) runCompiler(ctx context.Context, argv []string, work, cache string, env map[string]string, lim CompileLimits) (string, error) {
+func (l *Languages) runCompiler(ctx context.Context, argv []string, work, cache string, env map[string]string, lim BuildLimits) (string, error) {
 	src, out := filepath.Join(work, "src"), filepath.Join(work, "out")
 	shared, err := cacheDirs(env, cache)
 	if err != nil {

@@ -51,7 +51,7 @@ type File struct {
 	// the file is looked in too.
 	GamesPath []string       `toml:"games_path"`
 	Params    map[string]int `toml:"params"`
-	Limits    Limits         `toml:"limits"`
+	Limits    TurnLimits     `toml:"limits"`
 	Bots      Bots           `toml:"bots"`
 	Sandbox   Sandbox        `toml:"sandbox"`
 
@@ -94,8 +94,8 @@ func (k Count) Check(c *File, path string, v int64) error {
 	return fmt.Errorf("%s:%d: %s.%s = %d: %s", path, Line(path, k.Table, k.Key), k.Table, k.Key, v, want)
 }
 
-// Limits is the [limits] table.
-type Limits struct {
+// TurnLimits is the [limits] table.
+type TurnLimits struct {
 	Turn        Duration `toml:"turn"`
 	FirstTurn   Duration `toml:"first_turn"`
 	TurnCPU     Duration `toml:"turn_cpu"`

@@ -171,7 +171,7 @@ func playExchange(t *testing.T, x exchange) []recorded {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: p, Seed: 3, Limits: judge.DefaultLimits, Entrants: es})
+	res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: p, Seed: 3, Limits: judge.DefaultTurnLimits, Entrants: es})
 	if err != nil {
 		t.Fatal(err)
 	}

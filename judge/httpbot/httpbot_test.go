@@ -32,7 +32,7 @@ func TestMain(m *testing.M) { judgetest.Main(m) }
 
 // play plays a match of the variant between the entrants, with the
 // variant's parameters.
-func play(t *testing.T, variant string, lim judge.Limits, es ...judge.Entrant) *judge.Result {
+func play(t *testing.T, variant string, lim judge.TurnLimits, es ...judge.Entrant) *judge.Result {
 	t.Helper()
 	v, err := catalog.Lookup(variant)
 	if err != nil {
@@ -42,8 +42,8 @@ func play(t *testing.T, variant string, lim judge.Limits, es ...judge.Entrant) *
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lim == (judge.Limits{}) {
-		lim = judge.DefaultLimits
+	if lim == (judge.TurnLimits{}) {
+		lim = judge.DefaultTurnLimits
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -152,7 +152,7 @@ func TestConnectFour(t *testing.T) {
 	if !ok || err != nil {
 		t.Fatal(ok, err)
 	}
-	res := play(t, "connect4", judge.Limits{}, b, example(t, "examples/connect4/random.c"))
+	res := play(t, "connect4", judge.TurnLimits{}, b, example(t, "examples/connect4/random.c"))
 	for i, p := range res.Players {
 		if p.Status != judge.OK {
 			t.Errorf("seat %d %s: %s %s", i, p.Name, p.Status, p.Reason)
@@ -218,7 +218,7 @@ func TestBattleshipForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := play(t, "battleship-botsarena", judge.Limits{}, b, example(t, "examples/battleship/random.c"))
+	res := play(t, "battleship-botsarena", judge.TurnLimits{}, b, example(t, "examples/battleship/random.c"))
 	for i, p := range res.Players {
 		if p.Status != judge.OK {
 			t.Errorf("seat %d %s: %s %s", i, p.Name, p.Status, p.Reason)
@@ -331,7 +331,7 @@ func TestBattleshipJSON(t *testing.T) {
 	for seat := range 2 {
 		es := []judge.Entrant{example(t, "examples/battleship/random.c"), example(t, "examples/battleship/random.c")}
 		es[seat] = b
-		res := play(t, "battleship-botsarena", judge.Limits{}, es...)
+		res := play(t, "battleship-botsarena", judge.TurnLimits{}, es...)
 		for i, p := range res.Players {
 			if p.Status != judge.OK {
 				t.Errorf("seat %d %s: %s %s", i, p.Name, p.Status, p.Reason)
@@ -419,7 +419,7 @@ func TestBattleshipAnswers(t *testing.T) {
 			if game == "" {
 				game = "battleship-botsarena"
 			}
-			res := play(t, game, judge.Limits{}, b, example(t, "examples/battleship/random.c"))
+			res := play(t, game, judge.TurnLimits{}, b, example(t, "examples/battleship/random.c"))
 			p := res.Players[0]
 			if p.Status != tt.status {
 				t.Fatalf("got %s %q, want %s", p.Status, p.Reason, tt.status)
@@ -479,7 +479,7 @@ func TestTicTacToe(t *testing.T) {
 	}))
 	defer srv.Close()
 	b, _, _ := httpbot.Parse(srv.URL)
-	res := play(t, "tictactoe", judge.Limits{}, b, example(t, "examples/gomoku/random.c"))
+	res := play(t, "tictactoe", judge.TurnLimits{}, b, example(t, "examples/gomoku/random.c"))
 	if p := res.Players[0]; p.Status != judge.OK || res.Turns < 5 {
 		t.Errorf("%s %s after %d turns", p.Status, p.Reason, res.Turns)
 	}
@@ -508,7 +508,7 @@ func TestFaults(t *testing.T) {
 		case <-r.Context().Done():
 		}
 	})
-	lim := judge.DefaultLimits
+	lim := judge.DefaultTurnLimits
 	lim.FirstTurn = 300 * time.Millisecond
 	httpbot.SetInitLimit(t, 300*time.Millisecond)
 	for _, tt := range []struct {
@@ -598,7 +598,7 @@ func TestQueuedBehindOneAnother(t *testing.T) {
 	}))
 	defer srv.Close()
 	httpbot.SetInitLimit(t, 100*time.Millisecond)
-	lim := judge.DefaultLimits
+	lim := judge.DefaultTurnLimits
 	lim.FirstTurn = 5 * time.Second
 	reasons := make([]string, 2)
 	// The opponents are built first, so that both matches start at once
@@ -712,7 +712,7 @@ func TestRedirects(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := play(t, "connect4", judge.Limits{}, b, example(t, "examples/connect4/random.c"))
+			res := play(t, "connect4", judge.TurnLimits{}, b, example(t, "examples/connect4/random.c"))
 			p := res.Players[0]
 			if p.Status != tt.status {
 				t.Fatalf("got %s %q, want %s", p.Status, p.Reason, tt.status)
@@ -803,7 +803,7 @@ func TestPHPBots(t *testing.T) {
 			for seat := range 2 {
 				es := []judge.Entrant{example(t, tt.opponent), example(t, tt.opponent)}
 				es[seat] = b
-				res := play(t, tt.variant, judge.Limits{}, es...)
+				res := play(t, tt.variant, judge.TurnLimits{}, es...)
 				for i, p := range res.Players {
 					if p.Status != judge.OK {
 						t.Errorf("seat %d %s: %s %s\n%s", i, p.Name, p.Status, p.Reason, res.Replay.Bots[i].Stderr)
@@ -866,7 +866,7 @@ func TestInitFailureIgnored(t *testing.T) {
 		t.Run(game, func(t *testing.T) {
 			a, _, _ := httpbot.Parse(url + "?a")
 			b, _, _ := httpbot.Parse(url + "?b")
-			res := play(t, game, judge.Limits{}, a, b)
+			res := play(t, game, judge.TurnLimits{}, a, b)
 			for i, p := range res.Players {
 				if p.Status != judge.OK {
 					t.Errorf("seat %d: %s %s", i, p.Status, p.Reason)
@@ -890,7 +890,7 @@ func TestBattleshipInitDropped(t *testing.T) {
 	url := dropsInit(t)
 	for _, arg := range []string{url, strings.Replace(url, "http://", "http+json://", 1)} {
 		b, _, _ := httpbot.Parse(arg)
-		res := play(t, "battleship-botsarena", judge.Limits{}, b, example(t, "examples/battleship/random.c"))
+		res := play(t, "battleship-botsarena", judge.TurnLimits{}, b, example(t, "examples/battleship/random.c"))
 		p := res.Players[0]
 		if want := b.URL + ": the server closed the connection without answering the init request"; p.Status != judge.Crash || p.Reason != want || p.Detail != "" {
 			t.Errorf("%s: got %s %q (detail %q), want crash %q", arg, p.Status, p.Reason, p.Detail, want)

@@ -164,7 +164,7 @@ func TestPolicyDial(t *testing.T) {
 				t.Fatal(err)
 			}
 			b.Policy = p
-			res := play(t, "connect4", judge.Limits{}, b, example(t, "examples/connect4/random.c"))
+			res := play(t, "connect4", judge.TurnLimits{}, b, example(t, "examples/connect4/random.c"))
 			st := res.Players[0]
 			switch {
 			case tt.plays && (st.Status != judge.OK || asked.Load() == 0):

@@ -259,7 +259,7 @@ func playMatch(t *testing.T, variant string, params games.Params, seat int, pers
 	ents = append(ents, others[seat:]...)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: p, Seed: 5, Limits: judge.DefaultLimits, Entrants: ents})
+	res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: p, Seed: 5, Limits: judge.DefaultTurnLimits, Entrants: ents})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -432,7 +432,7 @@ func TestHumanTimed(t *testing.T) {
 	p, _ := v.Resolve(nil)
 	synctest.Test(t, func(t *testing.T) {
 		silent := &silentConsole{}
-		res, err := judge.Run(t.Context(), judge.Match{Game: v.Game, Name: v.Name, Params: p, Limits: judge.DefaultLimits,
+		res, err := judge.Run(t.Context(), judge.Match{Game: v.Game, Name: v.Name, Params: p, Limits: judge.DefaultTurnLimits,
 			Entrants: []judge.Entrant{Person{Console: silent, Game: v.Game, Timed: true}, goPlayer{name: "last", f: lastEmpty}}})
 		if err != nil {
 			t.Fatal(err)

@@ -80,7 +80,7 @@ func Play(tb testing.TB, variant string, seed uint64, mod func(*Setup), bots ...
 		tb.Fatal(err)
 	}
 	s := Setup{
-		Match: judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: seed, Limits: judge.DefaultLimits,
+		Match: judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: seed, Limits: judge.DefaultTurnLimits,
 			Serve: procbot.OneCPU},
 		Bots: bots,
 	}
@@ -102,7 +102,7 @@ func Play(tb testing.TB, variant string, seed uint64, mod func(*Setup), bots ...
 func PlayGame(tb testing.TB, g games.Game, seed uint64, mod func(*Setup), bots ...procbot.Spec) *judge.Result {
 	tb.Helper()
 	s := Setup{
-		Match: judge.Match{Game: g, Name: g.Name(), Seed: seed, Limits: judge.DefaultLimits, Serve: procbot.OneCPU},
+		Match: judge.Match{Game: g, Name: g.Name(), Seed: seed, Limits: judge.DefaultTurnLimits, Serve: procbot.OneCPU},
 		Bots:  bots,
 	}
 	if mod != nil {

@@ -77,7 +77,7 @@ func ticTacToe(t *testing.T, a, b judge.Entrant) judge.Match {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return judge.Match{Game: v.Game, Name: v.Name, Params: p, Seed: 1, Limits: judge.DefaultLimits, Entrants: []judge.Entrant{a, b}}
+	return judge.Match{Game: v.Game, Name: v.Name, Params: p, Seed: 1, Limits: judge.DefaultTurnLimits, Entrants: []judge.Entrant{a, b}}
 }
 
 // TestMatchPlaysAgain: a match the judge failed under is played again

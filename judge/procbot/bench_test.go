@@ -77,8 +77,8 @@ func BenchmarkQueryCost(b *testing.B) {
 		argv := append(append([]string(nil), bot...), strconv.Itoa(benchQueries))
 		res, err := judge.Run(context.Background(), judge.Match{
 			Game: v.Game, Name: v.Name, Params: params, Seed: uint64(seed), Serve: procbot.OneCPU,
-			Limits: judge.Limits{Turn: judge.DefaultLimits.Turn, FirstTurn: 60e9,
-				Output: 1 << 30, Stderr: 1 << 10, Grace: judge.DefaultLimits.Grace},
+			Limits: judge.TurnLimits{Turn: judge.DefaultTurnLimits.Turn, FirstTurn: 60e9,
+				Output: 1 << 30, Stderr: 1 << 10, Grace: judge.DefaultTurnLimits.Grace},
 			Entrants: entrants(procbot.Options{Host: judgetest.Host(), IO: mode, Level: level},
 				procbot.Spec{Name: "querybot", Argv: argv}, procbot.Spec{Name: "opponent", Argv: append(append([]string(nil), bot...), "0")}),
 		})
@@ -151,7 +151,7 @@ func BenchmarkGame(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					start := time.Now()
 					res, err := judge.Run(context.Background(), judge.Match{
-						Game: v.Game, Name: v.Name, Params: params, Seed: uint64(i), Limits: judge.DefaultLimits, Serve: procbot.OneCPU,
+						Game: v.Game, Name: v.Name, Params: params, Seed: uint64(i), Limits: judge.DefaultTurnLimits, Serve: procbot.OneCPU,
 						Entrants: entrants(procbot.Options{Host: judgetest.Host(), Level: level}, procbot.Spec{Name: "a", Argv: bot}, procbot.Spec{Name: "b", Argv: bot}),
 					})
 					if err != nil {
@@ -209,7 +209,7 @@ func BenchmarkSplix(b *testing.B) {
 		}
 		start := time.Now()
 		res, err := judge.Run(context.Background(), judge.Match{
-			Game: v.Game, Name: v.Name, Params: params, Seed: seed, Limits: judge.DefaultLimits, Entrants: es,
+			Game: v.Game, Name: v.Name, Params: params, Seed: seed, Limits: judge.DefaultTurnLimits, Entrants: es,
 		})
 		if err != nil {
 			b.Fatal(err)

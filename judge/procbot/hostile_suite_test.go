@@ -70,7 +70,7 @@ func playTurn(t *testing.T, spec procbot.Spec, o procbot.Options, limit time.Dur
 			break
 		}
 		written += len(l) + 1
-		if written > int(judge.DefaultLimits.Output) {
+		if written > int(judge.DefaultTurnLimits.Output) {
 			tr.status, tr.reason = judge.Output, "too much output"
 			break
 		}

@@ -157,7 +157,7 @@ func (h *Host) Start(ctx context.Context, spec Spec, o Options, seed uint64) (*P
 		o.Limits = sandbox.DefaultLimits
 	}
 	if o.Stderr == 0 {
-		o.Stderr = judge.DefaultLimits.Stderr
+		o.Stderr = judge.DefaultTurnLimits.Stderr
 	}
 	mode, err := ParseIO(string(o.IO))
 	if err != nil {

@@ -71,7 +71,7 @@ func options(t testing.TB, out string, rounds int, args []string) tournament.Opt
 		t.Fatal(err)
 	}
 	o := tournament.Options{
-		Match:  judge.Match{Game: v.Game, Name: v.Name, Params: v.Params, Limits: judge.DefaultLimits},
+		Match:  judge.Match{Game: v.Game, Name: v.Name, Params: v.Params, Limits: judge.DefaultTurnLimits},
 		Rounds: rounds, Seed: 3, Jobs: 1, Out: out, Bots: args, Log: io.Discard,
 	}
 	langs, err := bots.LoadLanguages("")

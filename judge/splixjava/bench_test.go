@@ -54,7 +54,7 @@ func BenchmarkFirstTurn(b *testing.B) {
 	}
 	looper := judgetest.Spec(b, "looper", "examples/splix/looper")
 	first := func(spec procbot.Spec, seed uint64) (wall, cpu float64) {
-		res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: seed, Limits: judge.DefaultLimits,
+		res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: seed, Limits: judge.DefaultTurnLimits,
 			Entrants: []judge.Entrant{procbot.Bot{Spec: spec, Options: judgetest.Proc(procbot.Options{})}, procbot.Bot{Spec: looper, Options: judgetest.Proc(procbot.Options{})}}})
 		if err != nil {
 			b.Fatal(err)

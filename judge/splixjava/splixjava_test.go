@@ -147,7 +147,7 @@ func TestPlayAgainstLooper(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: 4, Limits: judge.DefaultLimits, Entrants: es})
+	res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: 4, Limits: judge.DefaultTurnLimits, Entrants: es})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func playSplix(t *testing.T, params games.Params, looper bool, paths ...string) 
 	}
 	// Loading Clojure takes seconds of CPU, which a loaded machine may not
 	// give within the first turn's usual limit.
-	limits := judge.DefaultLimits
+	limits := judge.DefaultTurnLimits
 	limits.FirstTurn = time.Minute
 	res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: resolved, Seed: 4, Limits: limits, Entrants: es})
 	if err != nil {
@@ -413,7 +413,7 @@ func TestClassDataSharing(t *testing.T) {
 		t.Fatal(err)
 	}
 	looper := judgetest.Spec(t, "looper", "examples/splix/looper")
-	res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: 4, Limits: judge.DefaultLimits,
+	res, err := judge.Run(ctx, judge.Match{Game: v.Game, Name: v.Name, Params: params, Seed: 4, Limits: judge.DefaultTurnLimits,
 		Entrants: []judge.Entrant{procbot.Bot{Spec: spec, Options: judgetest.Proc(procbot.Options{})}, procbot.Bot{Spec: looper, Options: judgetest.Proc(procbot.Options{})}}})
 	if err != nil {
 		t.Fatal(err)

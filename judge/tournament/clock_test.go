@@ -201,7 +201,7 @@ func TestMixedTournament(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.Match = judge.Match{Game: v.Game, Name: v.Name, Params: v.Params, Limits: judge.DefaultLimits}
+	o.Match = judge.Match{Game: v.Game, Name: v.Name, Params: v.Params, Limits: judge.DefaultTurnLimits}
 	o.Rounds = 1
 	st, err := Run(context.Background(), o)
 	if err != nil {

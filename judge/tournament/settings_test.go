@@ -11,7 +11,7 @@ import (
 )
 
 func TestRunSettings(t *testing.T) {
-	o := &Options{Match: judge.Match{Limits: judge.DefaultLimits}}
+	o := &Options{Match: judge.Match{Limits: judge.DefaultTurnLimits}}
 	use(o, nil, procbot.Options{Host: judgetest.Host(), IO: procbot.Pipe, Env: map[string]string{"TOKEN": "s3cret", "A": "1"}})
 	o.Match.Limits.TurnCPU = 250 * time.Millisecond
 	o.Match.Limits.Output = 1000

@@ -22,7 +22,7 @@ func sprtOptions(t *testing.T, out, a, b string) SPRTOptions {
 		t.Fatal(err)
 	}
 	o := SPRTOptions{
-		Match: judge.Match{Game: v.Game, Name: v.Name, Params: v.Params, Limits: judge.DefaultLimits},
+		Match: judge.Match{Game: v.Game, Name: v.Name, Params: v.Params, Limits: judge.DefaultTurnLimits},
 		A:     a, B: b,
 		Test: sprt.Test{Elo0: 0, Elo1: 200, Alpha: 0.05, Beta: 0.05},
 		Seed: 3, Jobs: 2, Out: out,

@@ -63,7 +63,7 @@ func options(t testing.TB, out, cache string, args []string) Options {
 		t.Fatal(err)
 	}
 	o := Options{
-		Match:  judge.Match{Game: v.Game, Name: v.Name, Params: v.Params, Limits: judge.DefaultLimits},
+		Match:  judge.Match{Game: v.Game, Name: v.Name, Params: v.Params, Limits: judge.DefaultTurnLimits},
 		Rounds: 2,
 		Seed:   7,
 		Jobs:   2,

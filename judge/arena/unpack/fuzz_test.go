@@ -17,7 +17,7 @@ var fuzzNames = []string{"bot.tar", "bot.tgz", "bot.zip", "main.py"}
 
 // fuzzLimits are small, so that the seeds that test them are small: the
 // fuzzer's work grows with the size of its inputs.
-var fuzzLimits = Limits{Files: 10, Bytes: 64 << 10, FileBytes: 16 << 10}
+var fuzzLimits = Bounds{Files: 10, Bytes: 64 << 10, FileBytes: 16 << 10}
 
 // FuzzUnpack checks, for any upload, that nothing is written but dst, that
 // an error wraps ErrBad and leaves nothing, and that a success leaves only

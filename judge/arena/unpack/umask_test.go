@@ -18,7 +18,7 @@ func TestUnpackUmask(t *testing.T) {
 	defer syscall.Umask(old)
 	dst := filepath.Join(t.TempDir(), "sub")
 	data := mkTar(t, file("a.py", "1"), ent{name: "run", typ: tar.TypeReg, body: "2", mode: 0o777}, file("lib/b.py", "3"))
-	if err := Unpack("bot.tar", data, dst, Limits{}); err != nil {
+	if err := Unpack("bot.tar", data, dst, Bounds{}); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]fs.FileMode{".": fs.ModeDir | 0o755, "a.py": 0o644, "run": 0o755, "lib": fs.ModeDir | 0o755, "lib/b.py": 0o644}

@@ -23,13 +23,13 @@
 //     MaxPathBytes bytes in all, per name;
 //   - each name once: a name given twice, or used both as a file and as a
 //     folder, is refused (a folder named again is allowed);
-//   - at most Limits.Files files and folders in all (folders made for a
-//     file's path count too), every file at most Limits.FileBytes bytes and
-//     all of them at most Limits.Bytes bytes. Bytes are counted as they are
+//   - at most Bounds.Files files and folders in all (folders made for a
+//     file's path count too), every file at most Bounds.FileBytes bytes and
+//     all of them at most Bounds.Bytes bytes. Bytes are counted as they are
 //     decompressed, not taken from the sizes the archive declares, so a zip
 //     or gzip bomb stops at the limit. At most 2*Files+16 entries are read,
 //     skipped ones too, and a tar's decompressed stream, headers and
-//     skipped data too, may be at most Limits.Bytes + 8 MiB;
+//     skipped data too, may be at most Bounds.Bytes + 8 MiB;
 //   - no encrypted zip entries, and only the stored and deflated zip methods;
 //   - at least one file.
 //
@@ -58,15 +58,15 @@ import (
 	"unicode/utf8"
 )
 
-// Limits bound what an upload may unpack to. A field that is zero or less
+// Bounds bound what an upload may unpack to. A field that is zero or less
 // takes its default.
-type Limits struct {
+type Bounds struct {
 	Files     int   // files and folders in all; default 200
 	Bytes     int64 // bytes of all files; default 16 MiB
 	FileBytes int64 // bytes of any one file; default 4 MiB
 }
 
-// Defaults of Limits.
+// Defaults of Bounds.
 const (
 	DefaultFiles     = 200
 	DefaultBytes     = 16 << 20
@@ -102,7 +102,7 @@ func bad(format string, args ...any) error {
 	return &badError{msg: fmt.Sprintf(format, args...)}
 }
 
-func (l Limits) withDefaults() Limits {
+func (l Bounds) withDefaults() Bounds {
 	if l.Files <= 0 {
 		l.Files = DefaultFiles
 	}
@@ -153,7 +153,7 @@ func kindOf(name string) (kind, error) {
 // source file written as dst/name. See the package documentation for the
 // rules. Errors from the upload wrap ErrBad; others (dst exists, the disk is
 // full) do not. On error nothing of the upload remains.
-func Unpack(name string, data []byte, dst string, l Limits) (err error) {
+func Unpack(name string, data []byte, dst string, l Bounds) (err error) {
 	l = l.withDefaults()
 	k, err := kindOf(name)
 	if err != nil {

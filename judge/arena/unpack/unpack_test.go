@@ -186,7 +186,7 @@ func longNames(t testing.TB, n int) []byte {
 }
 
 // testLimits are small, so that tests of the limits are quick.
-var testLimits = Limits{Files: 10, Bytes: 1 << 20, FileBytes: 256 << 10}
+var testLimits = Bounds{Files: 10, Bytes: 1 << 20, FileBytes: 256 << 10}
 
 type unpackCase struct {
 	name   string
@@ -412,7 +412,7 @@ func TestUnpackDstExists(t *testing.T) {
 	if err := os.Mkdir(dst, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	err := Unpack("bot.tar", mkTar(t, file("a", "1")), dst, Limits{})
+	err := Unpack("bot.tar", mkTar(t, file("a", "1")), dst, Bounds{})
 	if err == nil || errors.Is(err, ErrBad) {
 		t.Fatalf("Unpack into an existing folder: %v; want an error not ErrBad", err)
 	}
@@ -424,18 +424,18 @@ func TestUnpackDstExists(t *testing.T) {
 func TestUnpackDefaults(t *testing.T) {
 	root := t.TempDir()
 	// Over the default 4 MiB a file may hold, under what testLimits allow.
-	err := Unpack("bot.zip", mkZip(t, zeros("big", 4<<20+1)), filepath.Join(root, "a"), Limits{})
+	err := Unpack("bot.zip", mkZip(t, zeros("big", 4<<20+1)), filepath.Join(root, "a"), Bounds{})
 	if !errors.Is(err, ErrBad) || !strings.Contains(err.Error(), "4 MiB") {
 		t.Errorf("a file over 4 MiB with the default limits: %v", err)
 	}
-	if err := Unpack("bot.zip", mkZip(t, zeros("big", 4<<20)), filepath.Join(root, "b"), Limits{}); err != nil {
+	if err := Unpack("bot.zip", mkZip(t, zeros("big", 4<<20)), filepath.Join(root, "b"), Bounds{}); err != nil {
 		t.Errorf("a file of 4 MiB with the default limits: %v", err)
 	}
 }
 
 func TestUnpackNoParent(t *testing.T) {
 	root := t.TempDir()
-	err := Unpack("main.py", []byte("x"), filepath.Join(root, "no", "sub"), Limits{})
+	err := Unpack("main.py", []byte("x"), filepath.Join(root, "no", "sub"), Bounds{})
 	if err == nil || errors.Is(err, ErrBad) {
 		t.Fatalf("Unpack into a missing folder: %v; want an error not ErrBad", err)
 	}

@@ -22,7 +22,7 @@ type entry struct{ dir bool }
 // writer writes the entries of one upload under root, within its limits.
 type writer struct {
 	root    *os.Root
-	l       Limits
+	l       Bounds
 	seen    map[string]entry // by cleaned name
 	created int              // files and folders made
 	files   int              // files made

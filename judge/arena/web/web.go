@@ -216,11 +216,11 @@ var errBadRequest = errors.New("bad request")
 const maxURL = 4096
 
 // entrant authenticates a request by its bearer token.
-func (s *server) entrant(r *http.Request) (arena.Entrant, error) {
+func (s *server) entrant(r *http.Request) (arena.Participant, error) {
 	auth := r.Header.Get("Authorization")
 	scheme, token, ok := strings.Cut(auth, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
-		return arena.Entrant{}, fmt.Errorf("%w: send your token as Authorization: Bearer TOKEN", arena.ErrUnauthorized)
+		return arena.Participant{}, fmt.Errorf("%w: send your token as Authorization: Bearer TOKEN", arena.ErrUnauthorized)
 	}
 	return s.a.Authenticate(r.Context(), strings.TrimSpace(token))
 }
@@ -351,7 +351,7 @@ func (sv *server) toJSON(ctx context.Context, s arena.Submission) (submissionJSO
 	if err != nil {
 		return submissionJSON{}, err
 	}
-	return submissionJSON{ID: s.ID, Entrant: s.Entrant, Status: s.Status, Log: sv.relative(s.Log), Created: s.Created,
+	return submissionJSON{ID: s.ID, Entrant: s.Participant, Status: s.Status, Log: sv.relative(s.Log), Created: s.Created,
 		Replays: r, Tests: toMatchesJSON(ms)}, nil
 }
 

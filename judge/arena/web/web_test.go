@@ -55,7 +55,7 @@ func newArena(t testing.TB, c arena.Config, o web.Options, entrants ...string) *
 	t.Cleanup(func() { a.Close() })
 	ta := &tarena{a: a, dir: dir, tokens: map[string]string{}}
 	for _, e := range entrants {
-		tok, err := a.AddEntrant(context.Background(), e)
+		tok, err := a.AddParticipant(context.Background(), e)
 		if err != nil {
 			t.Fatal(err)
 		}
