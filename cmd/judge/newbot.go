@@ -104,18 +104,8 @@ func (m *Main) newBot(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	for f := range files {
-		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
-			return fmt.Errorf("%s already exists: give another directory", filepath.Join(dir, f))
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := writeNewFiles(dir, files); err != nil {
 		return err
-	}
-	for f, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
-			return err
-		}
 	}
 	fmt.Fprintf(m.Stdout, "wrote %s: a %s starter bot for %s\n\n", filepath.Join(dir, l.file), name, v.Name)
 	fmt.Fprint(m.Stdout, howTo(variant, v.Game.Name(), l, dir))
@@ -267,4 +257,23 @@ func genericCode(spec games.StarterSpec, lang string) (string, error) {
 		return "", err
 	}
 	return b.String(), nil
+}
+
+// writeNewFiles writes files (names relative to dir) into dir, made if
+// need be; it writes none when one of them exists already.
+func writeNewFiles(dir string, files map[string][]byte) error {
+	for f := range files {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			return fmt.Errorf("%s already exists: give another directory", filepath.Join(dir, f))
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for f, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/template"
@@ -58,18 +57,8 @@ func (m *Main) newGame(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	for f := range files {
-		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
-			return fmt.Errorf("%s already exists: give another directory", filepath.Join(dir, f))
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := writeNewFiles(dir, files); err != nil {
 		return err
-	}
-	for f, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
-			return err
-		}
 	}
 	fmt.Fprintf(m.Stdout, "wrote %s: the game %s, its referee in %s\n\n", dir, gameName(dir), name)
 	line := func(label, cmd string) { fmt.Fprintf(m.Stdout, "%-11s %s\n", label, cmd) }

@@ -48,22 +48,18 @@ type response struct {
 // lines is what both transports share: a goroutine writing requests, one
 // reading responses, and a time limit on each call.
 type lines struct {
-	reqs    chan []byte
-	resps   chan response
-	done    chan struct{}
-	timeout time.Duration
-	started bool // a call has been answered: the referee has started
-	tail    *tail
-	stop    func() // ends the referee; its pipes then close
-	exited  func() string
-	once    sync.Once
+	exchange
+	done   chan struct{}
+	tail   *tail
+	stop   func() // ends the referee; its pipes then close
+	exited func() string
+	once   sync.Once
 }
 
 // newLines starts the goroutines over the referee's stdin (w) and stdout
 // (r). stop must end the referee and make r and w fail.
 func newLines(w io.Writer, r io.Reader, timeout time.Duration, t *tail, stop func()) *lines {
-	l := &lines{reqs: make(chan []byte), resps: make(chan response), done: make(chan struct{}),
-		timeout: timeout, tail: t, stop: stop}
+	l := &lines{exchange: newExchange(timeout), done: make(chan struct{}), tail: t, stop: stop}
 	go l.write(w)
 	go l.read(r)
 	return l
@@ -127,7 +123,23 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-func (l *lines) call(req []byte) ([]byte, error) {
+// exchange is the caller's side of a transport: a request handed to
+// what writes it to the referee, within the call's time, then the
+// referee's line.
+type exchange struct {
+	reqs    chan []byte
+	resps   chan response
+	timeout time.Duration
+	started bool // a call has been answered: the referee has started
+}
+
+func newExchange(timeout time.Duration) exchange {
+	return exchange{reqs: make(chan []byte), resps: make(chan response), timeout: timeout}
+}
+
+// call sends req (a whole line) and returns the referee's answer. A line
+// the referee wrote before it was asked is its fault.
+func (l *exchange) call(req []byte) ([]byte, error) {
 	select {
 	case r := <-l.resps:
 		if r.err != nil {

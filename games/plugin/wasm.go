@@ -84,8 +84,8 @@ func (c *wasmCode) refill(timeout time.Duration) {
 // goroutine until it ends or is closed.
 func (c *wasmCode) instance(timeout time.Duration) *wasmIO {
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &wasmIO{reqs: make(chan []byte), lines: make(chan response), done: make(chan struct{}),
-		ended: make(chan struct{}), timeout: timeout, tail: newTail(StderrTail), cancel: cancel}
+	w := &wasmIO{exchange: newExchange(timeout), done: make(chan struct{}),
+		ended: make(chan struct{}), tail: newTail(StderrTail), cancel: cancel}
 	cfg := wazero.NewModuleConfig().
 		WithName(""). // instances of one module side by side
 		WithArgs("referee").
@@ -99,7 +99,7 @@ func (c *wasmCode) instance(timeout time.Duration) *wasmIO {
 			m.Close(context.Background())
 		}
 		select {
-		case w.lines <- response{err: exitError(err)}:
+		case w.resps <- response{err: exitError(err)}:
 		case <-w.done:
 		}
 	}()
@@ -110,17 +110,14 @@ func (c *wasmCode) instance(timeout time.Duration) *wasmIO {
 // them: a request is handed straight to the module's read, and a line it
 // writes straight back to the call, with no pipe or goroutine between.
 type wasmIO struct {
-	reqs    chan []byte   // a call's request, to the module's read
-	pending []byte        // what the module has not read of a request
-	lines   chan response // the module's lines, or how it ended
-	line    []byte        // the line being written
-	done    chan struct{} // closed by close
-	ended   chan struct{} // closed when _start has returned
-	timeout time.Duration
-	started bool // a call has been answered: the instance has started
-	tail    *tail
-	cancel  context.CancelFunc
-	once    sync.Once
+	exchange               // requests to the module's read; its lines, or how it ended
+	pending  []byte        // what the module has not read of a request
+	line     []byte        // the line being written
+	done     chan struct{} // closed by close
+	ended    chan struct{} // closed when _start has returned
+	tail     *tail
+	cancel   context.CancelFunc
+	once     sync.Once
 }
 
 // Read implements the module's stdin.
@@ -173,7 +170,7 @@ func (o stdout) Write(p []byte) (int, error) {
 // was closed.
 func (w *wasmIO) send(r response) bool {
 	select {
-	case w.lines <- r:
+	case w.resps <- r:
 		return true
 	case <-w.done:
 		return false
@@ -181,34 +178,7 @@ func (w *wasmIO) send(r response) bool {
 }
 
 func (w *wasmIO) call(req []byte) ([]byte, error) {
-	select {
-	case r := <-w.lines:
-		if r.err != nil {
-			return nil, r.err
-		}
-		return nil, fmt.Errorf("it wrote a line no request asked for: %q", clip(r.line))
-	default:
-	}
-	timeout := callTimeout(w.timeout, w.started)
-	w.started = true
-	t := time.NewTimer(timeout)
-	defer t.Stop()
-	select {
-	case w.reqs <- append(req, '\n'):
-	case r := <-w.lines:
-		if r.err != nil {
-			return nil, r.err
-		}
-		return nil, fmt.Errorf("it wrote a line no request asked for: %q", clip(r.line))
-	case <-t.C:
-		return nil, fmt.Errorf("it did not read its request within %v", timeout)
-	}
-	select {
-	case r := <-w.lines:
-		return r.line, r.err
-	case <-t.C:
-		return nil, fmt.Errorf("it did not answer within %v", timeout)
-	}
+	return w.exchange.call(append(req, '\n'))
 }
 
 func (w *wasmIO) close() {
