@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -54,8 +55,12 @@ func TestRefereesAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer native.Close()
-	seeds := 120
-	if testing.Short() {
+	// 40 games of every size compare some 80,000 responses; a change to
+	// the rules is worth a longer run (OTHELLO_SEEDS=1000).
+	seeds := 40
+	if n, err := strconv.Atoi(os.Getenv("OTHELLO_SEEDS")); err == nil && n > 0 {
+		seeds = n
+	} else if testing.Short() {
 		seeds = 20
 	}
 	sizes := []int{8, 8, 8, 4, 6, 10, 16}
