@@ -2,6 +2,7 @@ package plugin_test
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,31 +21,9 @@ import (
 // the second, and to both when a seat's commands start again within a
 // turn.
 func TestTurnOrders(t *testing.T) {
-	src := plugintest.Connect4Python(t)
-	relay, err := filepath.Abs("testdata/relay.py")
-	if err != nil {
-		t.Fatal(err)
-	}
-	load := func(features string) (*plugin.Game, string) {
-		dir := t.TempDir()
-		log := filepath.Join(dir, "log")
-		spec, err := os.ReadFile(filepath.Join(src, "game.toml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd := "\n" + `command = ["python3", "` + relay + `", "` + log + `", "` + features + `", "` + filepath.Join(src, "referee.py") + `"]` + "\n"
-		text := strings.Replace(string(spec), "\n"+`command = ["python3", "referee.py"]`+"\n", cmd, 1)
-		if err := os.WriteFile(filepath.Join(dir, "game.toml"), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		g, err := plugin.Load(dir, plugin.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return g, log
-	}
-	gNew, logNew := load(plugin.FeatureTurnOrders)
-	gOld, logOld := load("-")
+	gNew, logNew := relayed(t, plugin.FeatureTurnOrders)
+	gOld, logOld := relayed(t, "-")
+	var err error
 	for seed := uint64(1); seed <= 3; seed++ {
 		// The logs grow: referees are started ahead for the next game.
 		seenOld, seenNew := count(t, logOld, "orders"), count(t, logNew, "orders")
@@ -124,4 +103,54 @@ func count(t *testing.T, path, op string) int {
 		}
 	}
 	return n
+}
+
+// relayed is the example Connect Four with its Python referee behind
+// testdata/relay.py, which answers hello with features (comma-separated,
+// "-" for none) and logs the op of every request to the file log.
+func relayed(t *testing.T, features string) (g *plugin.Game, log string) {
+	t.Helper()
+	src := plugintest.Connect4Python(t)
+	relay, err := filepath.Abs("testdata/relay.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	log = filepath.Join(dir, "log")
+	spec, err := os.ReadFile(filepath.Join(src, "game.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := "\n" + `command = ["python3", "` + relay + `", "` + log + `", "` + features + `", "` + filepath.Join(src, "referee.py") + `"]` + "\n"
+	text := strings.Replace(string(spec), "\n"+`command = ["python3", "referee.py"]`+"\n", cmd, 1)
+	if err := os.WriteFile(filepath.Join(dir, "game.toml"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err = plugin.Load(dir, plugin.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, log
+}
+
+// TestFixedQueries: the queries game.toml declares fixed (Params,
+// MySymbol) are asked of the referee once a seat and line in a match;
+// the others every time.
+func TestFixedQueries(t *testing.T) {
+	g, log := relayed(t, "-")
+	st := newState(t, g, 1)
+	defer games.Close(st)
+	want := map[string]string{"0 Params": "7 6 4", "1 Params": "7 6 4", "0 MySymbol": "X", "1 MySymbol": "O", "0 Heights": "0 0 0 0 0 0 0"}
+	for range 3 {
+		for _, k := range slices.Sorted(maps.Keys(want)) {
+			seat, line, _ := strings.Cut(k, " ")
+			a, err := st.Query(int(seat[0]-'0'), games.ParseLine(line))
+			if err != nil || a != want[k] {
+				t.Fatalf("seat %s: %s: %q, %v; want %q", seat, line, a, err, want[k])
+			}
+		}
+	}
+	if n := count(t, log, "query"); n != 4+3 {
+		t.Errorf("%d queries to the referee; want 4 (Params and MySymbol, a seat each) and 3 (Heights)", n)
+	}
 }
