@@ -44,8 +44,9 @@ type Game struct {
 	opts Options
 	wasm []byte
 
-	// queries and commands are game.toml's verbs, by name.
-	queries, commands map[string]bool
+	// queries and commands are game.toml's verbs, by name; fixed, the
+	// queries whose answers never change within a match.
+	queries, commands, fixed map[string]bool
 
 	// spare is a process referee started ahead for the next match (an
 	// interpreter's start is most of a short match's time); filling
@@ -81,9 +82,10 @@ func Load(dir string, opts Options) (*Game, error) {
 	}
 	h := sha256.New()
 	h.Write(data)
-	g := &Game{dir: abs, spec: spec, opts: opts, queries: map[string]bool{}, commands: map[string]bool{}}
+	g := &Game{dir: abs, spec: spec, opts: opts, queries: map[string]bool{}, commands: map[string]bool{}, fixed: map[string]bool{}}
 	for _, q := range spec.Queries {
 		g.queries[q.Name] = true
+		g.fixed[q.Name] = q.Fixed
 	}
 	for _, c := range spec.Commands {
 		g.commands[c.Name] = true

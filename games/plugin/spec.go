@@ -63,6 +63,10 @@ type VerbSpec struct {
 	// Lines is a query's: "one" (the default) or "many", an answer
 	// that may span lines.
 	Lines string `toml:"lines"`
+	// Fixed is a query's: its answer to a seat never changes within a
+	// match (the game's parameters, the seat's colour): the judge asks
+	// the referee once a seat and line, and answers again itself.
+	Fixed bool `toml:"fixed"`
 }
 
 // PlaySpec says how a person's input becomes a command.
@@ -164,6 +168,8 @@ func (s *Spec) check() error {
 				return fmt.Errorf("%s[%d]: %s is the judge's own query", kind, i, v.Name)
 			case seen["verb "+v.Name] != "":
 				return fmt.Errorf("%s[%d]: %s is already a verb of the game", kind, i, v.Name)
+			case kind == "commands" && v.Fixed:
+				return fmt.Errorf("%s[%d] (%s): fixed is a query's", kind, i, v.Name)
 			case kind == "commands" && v.Lines != "":
 				return fmt.Errorf("%s[%d] (%s): lines is a query's: a command is one line", kind, i, v.Name)
 			case v.Lines != "" && v.Lines != "one" && v.Lines != "many":

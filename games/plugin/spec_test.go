@@ -57,6 +57,7 @@ func TestParseSpec(t *testing.T) {
 		{`glyph = " "`, `glyph = ""`, `glyph = "": one printable character`},
 		{`colour = "#2e7d32"`, `colour = ""`, `colour = "": want #rrggbb`},
 		{`name = "Go"`, "name = \"Go\"\nlines = \"many\"", "commands[0] (Go): lines is a query's"},
+		{`name = "Go"`, "name = \"Go\"\nfixed = true", "commands[0] (Go): fixed is a query's"},
 		{`[[commands]]`, "[[queries]]\nname = \"Board\"\nlines = \"all\"\n[[commands]]", `queries[0] (Board): lines = "all": want "one" or "many"`},
 	} {
 		text := strings.Replace(goodSpec, tc.old, tc.new, 1)

@@ -36,6 +36,44 @@ type State struct {
 	// noExplain: the referee answered explain with an unknown op.
 	noExplain bool
 	closed    bool
+	// turnOrders: the referee said at hello that it starts every seat's
+	// commands at the start of a turn (FeatureTurnOrders). started holds
+	// the seats whose commands it has started this turn and that no
+	// Orders has used yet: their Orders costs no call.
+	turnOrders bool
+	started    []bool
+	// fixed holds the answers of the queries game.toml declares fixed,
+	// by seat and line.
+	fixed map[fixedKey]string
+}
+
+// maxFixed bounds the fixed answers a state keeps: a bot may ask a
+// fixed query with any arguments.
+const maxFixed = 256
+
+type fixedKey struct {
+	seat int
+	line string
+}
+
+// FeatureTurnOrders is the feature a referee lists at hello when it
+// starts every seat's commands at the start of each turn (after new,
+// apply and forfeit), as an orders request would: the judge then sends
+// orders only to start a seat's commands again within a turn.
+const FeatureTurnOrders = "turn-orders"
+
+// newTurn marks every seat's commands started, when the referee starts
+// them at a turn's start. s.mu is held.
+func (s *State) newTurn() {
+	if !s.turnOrders {
+		return
+	}
+	if len(s.started) != s.seats {
+		s.started = make([]bool, s.seats)
+	}
+	for i := range s.started {
+		s.started[i] = true
+	}
 }
 
 // status is the referee's STATUS.
@@ -53,6 +91,7 @@ type status struct {
 type reply struct {
 	Error    *string     `json:"error"`
 	Protocol *int        `json:"protocol"`
+	Features []string    `json:"features"`
 	Seats    *int        `json:"seats"`
 	Status   *status     `json:"status"`
 	Refused  *string     `json:"refused"`
@@ -116,18 +155,22 @@ func (s *State) fault(op, why string) error {
 	return s.err
 }
 
-// call sends one request, the JSON of req, and decodes the response into
-// out. Any failure is the referee's fault, recorded. s.mu is held.
-func (s *State) call(op string, req, out any) error {
+// call sends one request, the JSON of req (a []byte is sent as it is),
+// and decodes the response into out. Any failure is the referee's fault,
+// recorded. s.mu is held.
+func (s *State) call(op string, req any, out decoded) error {
 	if s.err != nil {
 		return s.err
 	}
 	if s.closed {
 		return s.fault(op, "the game was closed")
 	}
-	b, err := json.Marshal(req)
-	if err != nil {
-		return s.fault(op, err.Error())
+	b, ok := req.([]byte)
+	if !ok {
+		var err error
+		if b, err = json.Marshal(req); err != nil {
+			return s.fault(op, err.Error())
+		}
 	}
 	line, err := s.t.call(b)
 	if errors.Is(err, errEnded) {
@@ -143,17 +186,26 @@ func (s *State) call(op string, req, out any) error {
 	if len(line) == 0 || line[0] != '{' {
 		return s.fault(op, fmt.Sprintf("it answered %q, not a JSON object", clip(line)))
 	}
-	var e struct {
-		Error *string `json:"error"`
-	}
-	if json.Unmarshal(line, &e) == nil && e.Error != nil {
-		return s.fault(op, "it answered an error: "+*e.Error)
-	}
 	if err := json.Unmarshal(line, out); err != nil {
+		var e struct {
+			Error *string `json:"error"`
+		}
+		if json.Unmarshal(line, &e) == nil && e.Error != nil {
+			return s.fault(op, "it answered an error: "+*e.Error)
+		}
 		return s.fault(op, fmt.Sprintf("its answer %q: %v", clip(line), err))
+	}
+	if e := out.failure(); e != nil {
+		return s.fault(op, "it answered an error: "+*e)
 	}
 	return nil
 }
+
+// decoded is a referee's response, decoded: its error, when it answered
+// one.
+type decoded interface{ failure() *string }
+
+func (r *reply) failure() *string { return r.Error }
 
 // bad records an answer of the wrong shape, the last.
 func (s *State) bad(op, want string) error {
@@ -176,6 +228,7 @@ func (s *State) hello() error {
 	case *r.Protocol != Protocol:
 		return s.fault("hello", fmt.Sprintf("it speaks referee protocol %d; this judge speaks %d", *r.Protocol, Protocol))
 	}
+	s.turnOrders = slices.Contains(r.Features, FeatureTurnOrders)
 	return nil
 }
 
@@ -200,7 +253,11 @@ func (s *State) newGame(p games.Params, seed uint64) error {
 		return s.fault("new", fmt.Sprintf("it made a game of %d seats; game.toml says %d to %d", *r.Seats, lo, hi))
 	}
 	s.seats = *r.Seats
-	return s.setStatus("new", r.Status)
+	if err := s.setStatus("new", r.Status); err != nil {
+		return err
+	}
+	s.newTurn()
+	return nil
 }
 
 // setStatus checks a status and keeps it.
@@ -311,12 +368,13 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	line := l.String()
+	fixed := s.g.fixed[l.Verb]
+	if a, ok := s.fixed[fixedKey{seat, line}]; ok && fixed && s.err == nil {
+		return a, nil
+	}
 	var r reply
-	if err := s.call("query", struct {
-		Op   string `json:"op"`
-		Seat int    `json:"seat"`
-		Line string `json:"line"`
-	}{"query", seat, l.String()}, &r); err != nil {
+	if err := s.call("query", lineRequest("query", seat, line), &r); err != nil {
 		return "", err
 	}
 	switch {
@@ -330,21 +388,28 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 	if why := notText(*r.Answer); why != "" {
 		return "", s.fault("query", fmt.Sprintf("answer %q: %s", clip([]byte(*r.Answer)), why))
 	}
+	if fixed && len(s.fixed) < maxFixed {
+		if s.fixed == nil {
+			s.fixed = map[fixedKey]string{}
+		}
+		s.fixed[fixedKey{seat, line}] = *r.Answer
+	}
 	return *r.Answer, nil
 }
 
-// Orders implements games.State.
+// Orders implements games.State. A referee with FeatureTurnOrders has
+// started the seat's commands at the turn's start: the first Orders of a
+// seat in a turn then costs no call.
 func (s *State) Orders(seat int) games.Orders {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if seat >= 0 && seat < len(s.started) && s.started[seat] {
+		s.started[seat] = false
+		return &orders{s: s, seat: seat}
+	}
 	var r reply
-	_ = s.call("orders", seatReq{"orders", seat}, &r)
+	_ = s.call("orders", seatRequest("orders", seat), &r)
 	return &orders{s: s, seat: seat}
-}
-
-type seatReq struct {
-	Op   string `json:"op"`
-	Seat int    `json:"seat"`
 }
 
 type orders struct {
@@ -358,11 +423,7 @@ func (o *orders) Command(l games.Line) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var r reply
-	if err := s.call("command", struct {
-		Op   string `json:"op"`
-		Seat int    `json:"seat"`
-		Line string `json:"line"`
-	}{"command", o.seat, l.String()}, &r); err != nil {
+	if err := s.call("command", lineRequest("command", o.seat, l.String()), &r); err != nil {
 		return err
 	}
 	switch {
@@ -380,7 +441,7 @@ func (o *orders) Commit() (games.Move, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var r reply
-	if err := s.call("commit", seatReq{"commit", o.seat}, &r); err != nil {
+	if err := s.call("commit", seatRequest("commit", o.seat), &r); err != nil {
 		return nil, err
 	}
 	switch {
@@ -417,7 +478,11 @@ func (s *State) Apply(moves map[int]games.Move) error {
 	}{"apply", list}, &r); err != nil {
 		return err
 	}
-	return s.setStatus("apply", r.Status)
+	if err := s.setStatus("apply", r.Status); err != nil {
+		return err
+	}
+	s.newTurn()
+	return nil
 }
 
 // Forfeit implements games.State.
@@ -425,8 +490,8 @@ func (s *State) Forfeit(seat int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var r reply
-	if s.call("forfeit", seatReq{"forfeit", seat}, &r) == nil {
-		_ = s.setStatus("forfeit", r.Status)
+	if s.call("forfeit", seatRequest("forfeit", seat), &r) == nil && s.setStatus("forfeit", r.Status) == nil {
+		s.newTurn()
 	}
 }
 
@@ -454,7 +519,7 @@ func (s *State) Moves(seat int) []games.Move {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var r reply
-	if err := s.call("moves", seatReq{"moves", seat}, &r); err != nil {
+	if err := s.call("moves", seatRequest("moves", seat), &r); err != nil {
 		return nil
 	}
 	if r.Moves == nil {

@@ -12,6 +12,7 @@ import (
 const KindCells = "cells"
 
 type viewReply struct {
+	Error *string `json:"error"`
 	Grids []struct {
 		Name string   `json:"name"`
 		Rows []string `json:"rows"`
@@ -20,6 +21,8 @@ type viewReply struct {
 	Seats   []string             `json:"seats"`
 	Numbers map[string][]float64 `json:"numbers"`
 }
+
+func (r *viewReply) failure() *string { return r.Error }
 
 // View implements games.Viewer: the referee's view, its grids of kind
 // KindCells; an empty view once the referee failed.

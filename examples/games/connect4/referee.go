@@ -56,7 +56,9 @@ type obj = map[string]any
 // serve answers one request; *g is the game, made by new.
 func serve(g **game, r *request) any {
 	if r.Op == "hello" {
-		return obj{"protocol": 1}
+		// turn-orders: every seat's commands start with each turn, as
+		// orders would start them (docs/games.md).
+		return obj{"protocol": 1, "features": []string{"turn-orders"}}
 	}
 	if r.Op == "new" {
 		ng, err := newGame(r.Params["width"], r.Params["height"], r.Params["k"])
@@ -95,11 +97,13 @@ func serve(g **game, r *request) any {
 		if err := s.apply(r); err != nil {
 			return obj{"error": err.Error()}
 		}
+		s.orders = [2]orders{} // a new turn: turn-orders
 		return obj{"status": s.status()}
 	case "forfeit":
 		if !s.over {
 			s.finish(1-r.Seat, fmt.Sprintf("%c forfeited", symbol(r.Seat)))
 		}
+		s.orders = [2]orders{}
 		return obj{"status": s.status()}
 	case "moves":
 		moves := [][]string{}

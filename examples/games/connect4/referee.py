@@ -237,7 +237,9 @@ def serve(game, r):
     """The response to request r, and the game after it."""
     op = r.get("op")
     if op == "hello":
-        return {"protocol": 1}, game
+        # turn-orders: every seat's commands start with each turn, as
+        # orders would start them (docs/games.md).
+        return {"protocol": 1, "features": ["turn-orders"]}, game
     if op == "new":
         p = r.get("params") or {}
         w, h, k = p.get("width", 0), p.get("height", 0), p.get("k", 0)
@@ -260,10 +262,12 @@ def serve(game, r):
         return game.commit(seat), game
     if op == "apply":
         err = game.apply(r.get("moves") or [])
+        game.orders = [["", ""], ["", ""]]  # a new turn: turn-orders
         return ({"error": err} if err else {"status": game.status()}), game
     if op == "forfeit":
         if not game.over:
             game.finish(1 - seat, "%s forfeited" % symbol(seat))
+        game.orders = [["", ""], ["", ""]]
         return {"status": game.status()}, game
     if op == "moves":
         moves = [] if game.over else [["DropDisc %d" % c] for c in range(game.w) if game.filled[c] < game.h]

@@ -221,7 +221,9 @@ class Referee:
             return {"error": "bad request: not an object"}
         op = q.get("op", "")
         if op == "hello":
-            return {"protocol": 1}
+            # turn-orders: the commands start with each turn, as orders
+            # would start them (docs/games.md).
+            return {"protocol": 1, "features": ["turn-orders"]}
         if op == "new":
             n = q.get("params", {}).get("size", 8)
             if not isinstance(n, int) or n < 4 or n > 16 or n % 2 != 0:
@@ -256,9 +258,11 @@ class Referee:
             if len(moves) != 1:
                 return {"error": "want the move of one seat, got %d" % len(moves)}
             why = s.play(moves[0].get("seat", -1), moves[0].get("move", []))
+            self.move, self.last_bad = None, ""  # a new turn: turn-orders
             return {"error": "apply: " + why} if why else {"status": self.status()}
         if op == "forfeit":
             s.forfeit(seat)
+            self.move, self.last_bad = None, ""
             return {"status": self.status()}
         if op == "moves":
             if s.over or seat != s.to_move:

@@ -42,7 +42,8 @@ type status struct {
 // The responses, their fields in the order they are written.
 type (
 	helloResp struct {
-		Protocol int `json:"protocol"`
+		Protocol int      `json:"protocol"`
+		Features []string `json:"features"`
 	}
 	newResp struct {
 		Seats  int    `json:"seats"`
@@ -132,7 +133,9 @@ func (r *referee) handle(line []byte) any {
 	}
 	switch q.Op {
 	case "hello":
-		return helloResp{Protocol: 1}
+		// turn-orders: the commands start with each turn, as orders
+		// would start them (docs/games.md).
+		return helloResp{Protocol: 1, Features: []string{"turn-orders"}}
 	case "new":
 		n, ok := q.Params["size"]
 		if !ok {
@@ -177,9 +180,11 @@ func (r *referee) turnOp(q request) any {
 		if why := s.play(q.Moves[0].Seat, q.Moves[0].Move); why != "" {
 			return errResp("apply: %s", why)
 		}
+		r.move, r.lastBad, r.hasCmd = nil, "", false // a new turn: turn-orders
 		return statusResp{Status: r.status()}
 	case "forfeit":
 		s.forfeit(q.Seat)
+		r.move, r.lastBad, r.hasCmd = nil, "", false
 		return statusResp{Status: r.status()}
 	case "moves":
 		moves := [][]string{}

@@ -1,0 +1,156 @@
+package plugin_test
+
+import (
+	"errors"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"judge/games"
+	"judge/games/plugin"
+	"judge/games/plugin/plugintest"
+)
+
+// TestTurnOrders plays the same games with the Python Connect Four
+// referee declaring turn-orders and declaring no feature (as a referee
+// written before it): the same statuses and boards turn by turn; the
+// judge sends orders at no turn's start to the first, at every turn's to
+// the second, and to both when a seat's commands start again within a
+// turn.
+func TestTurnOrders(t *testing.T) {
+	gNew, logNew := relayed(t, plugin.FeatureTurnOrders)
+	gOld, logOld := relayed(t, "-")
+	var err error
+	for seed := uint64(1); seed <= 3; seed++ {
+		// The logs grow: referees are started ahead for the next game.
+		seenOld, seenNew := count(t, logOld, "orders"), count(t, logNew, "orders")
+		a, b := newState(t, gNew, seed), newState(t, gOld, seed)
+		turns := 0
+		for !a.Outcome().Over {
+			turns++
+			seat := a.Movers()[0]
+			moves := a.Moves(seat)
+			mv := moves[(int(seed)+turns)%len(moves)]
+			got := [2]games.Move{}
+			for i, st := range []*plugin.State{a, b} {
+				o := st.Orders(seat)
+				// A column that is not one: refused, and forgotten when
+				// the seat's commands start again.
+				if err := o.Command(games.ParseLine("DropDisc 99")); err == nil {
+					t.Fatalf("DropDisc 99 taken")
+				}
+				if turns%3 == 0 {
+					o = st.Orders(seat)
+				}
+				for _, l := range mv {
+					if err := o.Command(games.ParseLine(l)); err != nil {
+						t.Fatalf("%s: %v", l, err)
+					}
+				}
+				if got[i], err = o.Commit(); err != nil {
+					t.Fatal(err)
+				}
+				if err := st.Apply(map[int]games.Move{seat: got[i]}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !slices.Equal(got[0], got[1]) || a.Render() != b.Render() || a.Turn() != b.Turn() {
+				t.Fatalf("seed %d, turn %d: %q / %q:\n%s\n%s", seed, turns, got[0], got[1], a.Render(), b.Render())
+			}
+		}
+		if oa, ob := a.Outcome(), b.Outcome(); oa.Winner != ob.Winner || oa.Reason != ob.Reason {
+			t.Errorf("seed %d: outcomes %+v and %+v", seed, oa, ob)
+		}
+		games.Close(a)
+		games.Close(b)
+		// Every turn's orders, and those within a turn (every third).
+		if n, want := count(t, logOld, "orders")-seenOld, turns+turns/3; n != want {
+			t.Errorf("seed %d: %d orders to the referee without features in %d turns; want %d", seed, n, turns, want)
+		}
+		if n, want := count(t, logNew, "orders")-seenNew, turns/3; n != want {
+			t.Errorf("seed %d: %d orders to the referee with turn-orders in %d turns; want %d", seed, n, turns, want)
+		}
+	}
+}
+
+func newState(t *testing.T, g *plugin.Game, seed uint64) *plugin.State {
+	t.Helper()
+	st, err := g.New(nil, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.(*plugin.State)
+}
+
+// count is how many lines of the file at path are op; none when there
+// is no file.
+func count(t *testing.T, path, op string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, l := range strings.Split(string(b), "\n") {
+		if l == op {
+			n++
+		}
+	}
+	return n
+}
+
+// relayed is the example Connect Four with its Python referee behind
+// testdata/relay.py, which answers hello with features (comma-separated,
+// "-" for none) and logs the op of every request to the file log.
+func relayed(t *testing.T, features string) (g *plugin.Game, log string) {
+	t.Helper()
+	src := plugintest.Connect4Python(t)
+	relay, err := filepath.Abs("testdata/relay.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	log = filepath.Join(dir, "log")
+	spec, err := os.ReadFile(filepath.Join(src, "game.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := "\n" + `command = ["python3", "` + relay + `", "` + log + `", "` + features + `", "` + filepath.Join(src, "referee.py") + `"]` + "\n"
+	text := strings.Replace(string(spec), "\n"+`command = ["python3", "referee.py"]`+"\n", cmd, 1)
+	if err := os.WriteFile(filepath.Join(dir, "game.toml"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err = plugin.Load(dir, plugin.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, log
+}
+
+// TestFixedQueries: the queries game.toml declares fixed (Params,
+// MySymbol) are asked of the referee once a seat and line in a match;
+// the others every time.
+func TestFixedQueries(t *testing.T) {
+	g, log := relayed(t, "-")
+	st := newState(t, g, 1)
+	defer games.Close(st)
+	want := map[string]string{"0 Params": "7 6 4", "1 Params": "7 6 4", "0 MySymbol": "X", "1 MySymbol": "O", "0 Heights": "0 0 0 0 0 0 0"}
+	for range 3 {
+		for _, k := range slices.Sorted(maps.Keys(want)) {
+			seat, line, _ := strings.Cut(k, " ")
+			a, err := st.Query(int(seat[0]-'0'), games.ParseLine(line))
+			if err != nil || a != want[k] {
+				t.Fatalf("seat %s: %s: %q, %v; want %q", seat, line, a, err, want[k])
+			}
+		}
+	}
+	if n := count(t, log, "query"); n != 4+3 {
+		t.Errorf("%d queries to the referee; want 4 (Params and MySymbol, a seat each) and 3 (Heights)", n)
+	}
+}
