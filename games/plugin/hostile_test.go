@@ -30,6 +30,14 @@ const (
 	modeExtra
 )
 
+// heapBound is what a hostile referee may add to the judge's heap, in
+// MiB: a WebAssembly instance's memory lives there, up to memory_mib (64)
+// and twice that for a moment while it grows (the old memory copied into
+// the new), besides an answer read up to MaxAnswer and the judge's own
+// work. An unbounded referee would go far past it (the huge answer is
+// 8 MiB a line, the memory bomb endless).
+const heapBound = 2*64 + 2*plugin.MaxAnswer>>20 + 16
+
 // hostileSpec is the game.toml of the hostile referees; referee is its
 // [referee] table's first line.
 func hostileGame(t *testing.T, referee string) string {
@@ -188,8 +196,8 @@ func TestHostileWasm(t *testing.T) {
 			grew := stop()
 			t.Logf("%s: %v (heap grew by %.1f MiB at most)", tc.name, err, grew)
 			checkFault(t, err, tc.reason)
-			if grew > 100 {
-				t.Errorf("the judge's heap grew by %.0f MiB", grew)
+			if grew > heapBound {
+				t.Errorf("the judge's heap grew by %.0f MiB, over %d", grew, heapBound)
 			}
 		})
 	}
@@ -219,8 +227,8 @@ func TestHostileProcess(t *testing.T) {
 			grew := stop()
 			t.Logf("%s: %v (heap grew by %.1f MiB at most)", tc.name, err, grew)
 			checkFault(t, err, tc.reason)
-			if grew > 100 {
-				t.Errorf("the judge's heap grew by %.0f MiB", grew)
+			if grew > heapBound {
+				t.Errorf("the judge's heap grew by %.0f MiB, over %d", grew, heapBound)
 			}
 		})
 	}
