@@ -69,28 +69,7 @@ func TestArenaFinal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- a.Run(rctx, 2) }()
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		n, st, err := a.Standings(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(st) == 3 && n >= 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no ladder: %d matches, %+v", n, st)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	a.Close()
+	playLadder(ctx, t, a, 2, 3, 3)
 	code, out, errs := run(t, "arena", "list", dir)
 	if code != 0 || strings.Count(out, "on the ladder") != 3 || !regexp.MustCompile(`W-D-L +failures`).MatchString(out) {
 		t.Errorf("arena list: %d\n%s%s", code, out, errs)
@@ -287,4 +266,33 @@ func TestArenaInitWebBots(t *testing.T) {
 	if code == 0 || !strings.Contains(errs, "not a URL") {
 		t.Errorf("arena init with a URL for --web-bots: %d %q", code, errs)
 	}
+}
+
+// playLadder runs a's ladder, jobs matches at once, until bots
+// submissions stand on it after at least matches matches (two minutes at
+// most), then stops it and closes a.
+func playLadder(ctx context.Context, t *testing.T, a *arena.Arena, jobs, bots, matches int) {
+	t.Helper()
+	rctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- a.Run(rctx, jobs) }()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		n, st, err := a.Standings(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st) == bots && n >= matches {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no ladder: %d matches, %+v", n, st)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
 }

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"judge/games/plugin/plugintest"
 	"judge/judge/arena"
@@ -132,28 +131,7 @@ func othelloArena(t *testing.T, dir, out string) {
 			t.Fatal(err)
 		}
 	}
-	rctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- a.Run(rctx, 1) }()
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		n, st, err := a.Standings(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(st) == 2 && n >= 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no ladder: %d matches, %+v", n, st)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	a.Close()
+	playLadder(ctx, t, a, 1, 2, 2)
 	final := filepath.Join(out, "final")
 	if code, _, errs := run(t, "arena", "final", adir, "--out", final, "--seed", "7", "--quiet"); code != 0 {
 		t.Fatalf("arena final: %d\n%s", code, errs)

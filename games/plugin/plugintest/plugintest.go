@@ -63,23 +63,12 @@ func Build(t testing.TB, src, out, goos, goarch string) {
 func Othello(t testing.TB) (wasm, process string) {
 	t.Helper()
 	src := filepath.Join(Root(t), "examples", "games", "othello")
-	data, err := os.ReadFile(filepath.Join(src, "game.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	const line = `wasm = "referee.wasm"`
-	if !strings.Contains(string(data), "\n"+line+"\n") {
-		t.Fatalf("%s/game.toml has no line %s", src, line)
-	}
-	py, err := os.ReadFile(filepath.Join(src, "referee.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, py := bothReferees(t, src)
 	wasm, process = folder(t), folder(t)
 	write(t, filepath.Join(wasm, "game.toml"), data)
 	Build(t, filepath.Join(src, "go"), filepath.Join(wasm, "referee.wasm"), "wasip1", "wasm")
 	write(t, filepath.Join(process, "game.toml"),
-		[]byte(strings.Replace(string(data), "\n"+line+"\n", "\n"+`command = ["python3", "referee.py"]`+"\n", 1)))
+		[]byte(strings.Replace(string(data), "\n"+wasmLine+"\n", "\n"+`command = ["python3", "referee.py"]`+"\n", 1)))
 	write(t, filepath.Join(process, "referee.py"), py)
 	return wasm, process
 }
@@ -109,21 +98,32 @@ func write(t testing.TB, path string, data []byte) {
 func Connect4Python(t testing.TB) string {
 	t.Helper()
 	src := filepath.Join(Root(t), "examples", "games", "connect4")
+	data, py := bothReferees(t, src)
+	dir := folder(t)
+	write(t, filepath.Join(dir, "game.toml"),
+		[]byte(strings.Replace(string(data), "\n"+wasmLine+"\n", "\n"+`command = ["python3", "referee.py"]`+"\n", 1)))
+	write(t, filepath.Join(dir, "referee.py"), py)
+	return dir
+}
+
+// wasmLine is the line of an example game.toml that names its wasm
+// referee, which a copy replaces to run its Python one.
+const wasmLine = `wasm = "referee.wasm"`
+
+// bothReferees reads the game.toml of the example game in src, which
+// names its wasm referee (wasm = "referee.wasm"), and its Python one.
+func bothReferees(t testing.TB, src string) (gameTOML, refereePy []byte) {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join(src, "game.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	const line = `wasm = "referee.wasm"`
-	if !strings.Contains(string(data), "\n"+line+"\n") {
-		t.Fatalf("%s/game.toml has no line %s", src, line)
+	if !strings.Contains(string(data), "\n"+wasmLine+"\n") {
+		t.Fatalf("%s/game.toml has no line %s", src, wasmLine)
 	}
 	py, err := os.ReadFile(filepath.Join(src, "referee.py"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := folder(t)
-	write(t, filepath.Join(dir, "game.toml"),
-		[]byte(strings.Replace(string(data), "\n"+line+"\n", "\n"+`command = ["python3", "referee.py"]`+"\n", 1)))
-	write(t, filepath.Join(dir, "referee.py"), py)
-	return dir
+	return data, py
 }
