@@ -504,12 +504,12 @@ func (s *cgroupSys) named() *cgroup {
 
 // createSlot makes the cgroups of a reusable sandbox (pool.go): top, the
 // slot's own, and run inside it, which holds the programs and carries
-// the memory limit l and the limit of procs tasks. The slot's init lives
+// the memory limit and the limit of tasks of l. The slot's init lives
 // in init: top itself on v1, top/init on v2, where a cgroup whose
 // children have limits may hold no process. A program that fills its
 // limits so leaves the init alone, and the counters of run (CPU, memory,
 // OOM kills) are the programs' only.
-func (s *cgroupSys) createSlot(l Limits, procs int) (top, init, run *cgroup, err error) {
+func (s *cgroupSys) createSlot(l Limits) (top, init, run *cgroup, err error) {
 	top = s.named()
 	fail := func(err error) (*cgroup, *cgroup, *cgroup, error) {
 		if run != nil {
@@ -534,8 +534,8 @@ func (s *cgroupSys) createSlot(l Limits, procs int) (top, init, run *cgroup, err
 	if err := run.limitMemory(l.Memory); err != nil {
 		return fail(fmt.Errorf("memory limit: %w", err))
 	}
-	if procs > 0 {
-		if err := run.setPids(procs); err != nil {
+	if l.Procs > 0 {
+		if err := run.setPids(l.Procs); err != nil {
 			return fail(fmt.Errorf("pids limit: %w", err))
 		}
 	}

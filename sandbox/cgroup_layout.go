@@ -39,11 +39,13 @@ type cgroupVersion interface {
 	// killAll kills every process of c at once, where the version can
 	// (ok); else the caller kills them one by one.
 	killAll(c *cgroup) (ok bool)
-	// forksIntoRun says whether a reused sandbox's init forks its
-	// programs straight into their cgroup (clone3, CLONE_INTO_CGROUP):
-	// then it shares the judge's cgroup namespace, and restricts itself
-	// in a parent forked first (see prepare).
-	forksIntoRun() bool
+	// programJoinsRun says whether a reused sandbox's program joins its
+	// cgroup itself, between its fork and its exec, by a write to run's
+	// cgroup.procs (v2, where a cgroup holds processes, not threads):
+	// then the init shares the judge's cgroup namespace (runFiles) and
+	// forks its programs itself (inside/fork.go). Otherwise (v1) the
+	// thread that forks them joins run first.
+	programJoinsRun() bool
 	// runFiles opens what the init of slot s needs to put its programs
 	// in their cgroup, appends them to extra (the files the init is
 	// started with, from descriptor 5 on) and tells the init in cfg.

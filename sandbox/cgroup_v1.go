@@ -133,7 +133,7 @@ func (v cgroupV1) procsDir(c *cgroup) string {
 // killAll: v1 has no cgroup.kill.
 func (v cgroupV1) killAll(*cgroup) bool { return false }
 
-func (v cgroupV1) forksIntoRun() bool { return false }
+func (v cgroupV1) programJoinsRun() bool { return false }
 
 // runFiles: the init's thread that forks a program moves itself into
 // run first (a v1 cgroup holds threads): the program starts there; then

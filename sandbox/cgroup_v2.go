@@ -131,13 +131,15 @@ func (v cgroupV2) killAll(c *cgroup) bool {
 	return os.WriteFile(filepath.Join(c.dirs[""], "cgroup.kill"), []byte("1"), 0) == nil
 }
 
-func (v cgroupV2) forksIntoRun() bool { return true }
+func (v cgroupV2) programJoinsRun() bool { return true }
 
-// runFiles: the init forks each program straight into run (clone3,
-// CLONE_INTO_CGROUP), as itself: run and the slot's cgroup.procs must
-// be writable by it, and run visible from its cgroup namespace, which it
-// therefore shares with the judge (a cgroup namespace would be rooted in
-// init).
+// runFiles: each program joins run between its fork and its exec, by a
+// write to run's cgroup.procs, which the init opens from run's directory
+// (inside/fork.go): run's and the slot's cgroup.procs must be writable
+// by the init's user (the kernel checks the opener's rights, or before
+// Linux 5.16 the writer's, the same user), and run visible from its
+// cgroup namespace, which it therefore shares with the judge (a cgroup
+// namespace would be rooted in init).
 func (v cgroupV2) runFiles(s *slot, cfg *wire.Config, extra []*os.File, id, gid int) ([]*os.File, error) {
 	d := s.run.dirs[""]
 	for _, f := range []string{filepath.Join(d, "cgroup.procs"), filepath.Join(s.cg.dirs[""], "cgroup.procs")} {

@@ -401,7 +401,7 @@ func buildSlot(ctx context.Context, sh *shape) (*slot, error) {
 			}
 			return nil, err
 		}
-		if sh.cgs.ver.forksIntoRun() {
+		if sh.cgs.ver.programJoinsRun() {
 			// The init shares the judge's cgroup namespace (runFiles).
 			flags &^= syscall.CLONE_NEWCGROUP
 		}
@@ -451,12 +451,8 @@ func buildSlot(ctx context.Context, sh *shape) (*slot, error) {
 // returns extra; the files it made are in extra also on error.
 func (s *slot) makeCgroups(cfg *wire.Config, extra []*os.File, id, gid int) ([]*os.File, error) {
 	sh := s.shape
-	procs := sh.limits.Procs
-	if procs > 0 && !cfg.Direct {
-		procs += initThreads // the restricted parent (inside/exec.go), a Go program, starts there
-	}
 	var err error
-	if s.cg, s.initC, s.run, err = sh.cgs.createSlot(sh.limits, procs); err != nil {
+	if s.cg, s.initC, s.run, err = sh.cgs.createSlot(sh.limits); err != nil {
 		return extra, err
 	}
 	return sh.cgs.ver.runFiles(s, cfg, extra, id, gid)
@@ -571,11 +567,12 @@ func (h *Host) prepare(ctx context.Context, spec Spec) (*shape, *wire.Run, error
 	showNamespaced(cfg, rw)
 	h.protect(cfg, pr)
 	cfg.Rlimits = initRlimits(spec.Limits, cgs, true)
-	// On cgroup v2 a program is forked straight into its cgroup with
-	// clone3, which the seccomp filter refuses (it cannot see clone3's
-	// flags): the restricted parent (inside/exec.go) is forked first, and
-	// restricts itself.
-	cfg.Direct = (cgs == nil || !cgs.ver.forksIntoRun()) && !bindsInit(cfg.Rlimits)
+	// On cgroup v2 a program joins its cgroup between its fork and its
+	// exec, which Go's fork and exec cannot do (nor clone3 into it: the
+	// seccomp filter, which cannot see clone3's flags, refuses it): the
+	// init forks it itself (inside/fork.go), as it does when rlimits
+	// must not bind the init.
+	cfg.Direct = (cgs == nil || !cgs.ver.programJoinsRun()) && !bindsInit(cfg.Rlimits)
 	run := &wire.Run{Path: cfg.Path, Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env}
 	cfg.Path, cfg.Argv, cfg.Dir, cfg.Env = "", nil, "", nil
 	sh := &shape{cfg: *cfg, limits: spec.Limits, cgs: cgs, pool: h.pool, level: level}

@@ -82,8 +82,8 @@ func runInit() {
 
 	spareThreads(8)
 	var bot int
-	if cfg.Direct {
-		bot, err = startDirect(cfg, ns)
+	if ns {
+		bot, err = startFromThread(cfg)
 	} else {
 		bot, err = startStaged(cfg)
 	}
@@ -318,13 +318,17 @@ func startStagedWith(cfg *wire.Config, stdin, stdout, stderr *os.File) (int, err
 	return proc.Pid, nil
 }
 
-// startDirect restricts one thread of the init (no_new_privs, Landlock,
-// no capabilities, seccomp: all per thread) and forks the program from
-// it, which saves starting the judge's binary once more. The thread is
-// never used again.
-func startDirect(cfg *wire.Config, ns bool) (int, error) {
-	if err := setRlimits(cfg.Rlimits); err != nil {
-		return 0, err
+// startFromThread restricts one thread of the init (no_new_privs,
+// Landlock, no capabilities, seccomp: all per thread) and starts the
+// program from it, which saves starting the judge's binary once more:
+// forked and executed by Go (Direct), where the init takes the program's
+// rlimits on itself, else forked by forkStart, whose child sets them.
+// The thread is never used again.
+func startFromThread(cfg *wire.Config) (int, error) {
+	if cfg.Direct {
+		if err := setRlimits(cfg.Rlimits); err != nil {
+			return 0, err
+		}
 	}
 	type result struct {
 		pid int
@@ -333,19 +337,16 @@ func startDirect(cfg *wire.Config, ns bool) (int, error) {
 	ch := make(chan result, 1)
 	goOffMain(func() { // never unlocked: the thread is spoiled
 		pid, err := func() (int, error) {
-			caps := keepCapabilities
-			if ns {
-				caps = dropCapabilities
-			}
-			if err := restrictThread(cfg, caps, stayInDir); err != nil {
+			if err := restrictThread(cfg, dropCapabilities, stayInDir); err != nil {
 				return 0, err
 			}
-			sys := &syscall.SysProcAttr{Setpgid: true}
-			if cfg.Uid >= 0 {
-				sys.Credential = &syscall.Credential{Uid: uint32(cfg.Uid), Gid: uint32(cfg.Gid), Groups: []uint32{}}
+			run := wire.Run{Path: cfg.Path, Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env}
+			if !cfg.Direct {
+				return forkStart(cfg, run, [3]int{0, 1, 2}, -1, nil, cfg.Rlimits)
 			}
-			pid, err := syscall.ForkExec(cfg.Path, cfg.Argv, &syscall.ProcAttr{
-				Dir: cfg.Dir, Env: cfg.Env, Files: []uintptr{0, 1, 2}, Sys: sys,
+			pid, err := syscall.ForkExec(run.Path, run.Argv, &syscall.ProcAttr{
+				Dir: run.Dir, Env: run.Env, Files: []uintptr{0, 1, 2},
+				Sys: &syscall.SysProcAttr{Setpgid: true},
 			})
 			if err != nil {
 				return 0, fmt.Errorf("exec %s: %w", cfg.Path, err)

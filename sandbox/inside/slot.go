@@ -124,6 +124,9 @@ func setUpSlot(ctl int) (*wire.Config, *initState, error) {
 		return nil, nil, err
 	}
 	cfg.Base = baseLimits(&base)
+	if cfg.RunProcs, err = openProcs(&cfg); err != nil {
+		return nil, nil, err
+	}
 	if cfg.Direct {
 		// Process-wide, and the same for every program of the slot.
 		if err := setRlimits(cfg.Rlimits); err != nil {
@@ -462,9 +465,6 @@ func prepareSelf(cfg *wire.Config) error {
 			return fmt.Errorf("%s: %w", m.Dst, err)
 		}
 	}
-	if !cfg.Direct {
-		return nil
-	}
 	return restrictThread(cfg, dropCapabilities, stayInDir)
 }
 
@@ -485,39 +485,21 @@ func forkProgram(cfg *wire.Config, run wire.Run, fds []int) (int, error) {
 			_, _ = unix.Pwrite(fd, []byte("0"), 0)
 		}
 	}()
+	if len(fds) != 3 {
+		return 0, errors.New("want three standard files")
+	}
 	if !cfg.Direct {
-		c := *cfg
-		c.Mode = wire.ModeInit
-		c.Path, c.Argv, c.Dir, c.Env = run.Path, run.Argv, run.Dir, run.Env
-		return startStagedFiles(&c, fds)
+		// Rlimits that would bind the init, or a cgroup (v2) that the
+		// program joins itself.
+		return forkStart(cfg, run, [3]int{fds[0], fds[1], fds[2]}, cfg.RunProcs, cfg.Base, cfg.Rlimits)
 	}
 	pid, err := syscall.ForkExec(run.Path, run.Argv, &syscall.ProcAttr{
 		Dir: run.Dir, Env: run.Env,
 		Files: []uintptr{uintptr(fds[0]), uintptr(fds[1]), uintptr(fds[2])},
-		Sys: &syscall.SysProcAttr{Setpgid: true,
-			UseCgroupFD: cfg.RunCgroup > 0, CgroupFD: cfg.RunCgroup}, // cgroup v2
+		Sys:   &syscall.SysProcAttr{Setpgid: true},
 	})
 	if err != nil {
 		return 0, fmt.Errorf("exec %s: %w", run.Path, err)
 	}
 	return pid, nil
-}
-
-// startStagedFiles is startStaged with the program's standard files
-// given as descriptors.
-func startStagedFiles(cfg *wire.Config, fds []int) (int, error) {
-	files := make([]*os.File, 3)
-	for i, fd := range fds {
-		// Duplicates: os.File closes its descriptor when collected.
-		d, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 3)
-		if err != nil {
-			return 0, err
-		}
-		files[i] = os.NewFile(uintptr(d), "stdio")
-		defer files[i].Close()
-	}
-	if len(files) != 3 {
-		return 0, errors.New("want three standard files")
-	}
-	return startStagedWith(cfg, files[0], files[1], files[2])
 }

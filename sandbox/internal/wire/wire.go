@@ -64,7 +64,7 @@ type Config struct {
 	Mounts  []Mount  `json:"mounts,omitempty"`
 	TmpSize int64    `json:"tmp_size,omitempty"`
 	Rlimits []Rlimit `json:"rlimits,omitempty"`
-	// Base are limits (resource, soft, hard) the restricted parent sets
+	// Base are limits (resource, soft, hard) a program's start sets
 	// before Rlimits: a reused sandbox's programs get every limit from
 	// the init's record, not from what the init has now.
 	Base     [][3]uint64 `json:"base,omitempty"`
@@ -80,8 +80,11 @@ type Config struct {
 	RunTasks  []int `json:"run_tasks,omitempty"`
 	InitTasks []int `json:"init_tasks,omitempty"` // v1: the init's own, to go back to
 	RunCgroup int   `json:"run_cgroup,omitempty"`
-	Uid       int   `json:"uid"` // -1 to keep
-	Gid       int   `json:"gid"`
+	// RunProcs is run's cgroup.procs (v2), which the init opens itself
+	// (-1 for none): a program joins run by writing to it.
+	RunProcs int `json:"-"`
+	Uid      int `json:"uid"` // -1 to keep
+	Gid      int `json:"gid"`
 	// Basic adds to the seccomp filter the rules of level basic, whose
 	// programs share the host's namespaces (inside/seccomp.go).
 	Basic bool `json:"basic,omitempty"`
