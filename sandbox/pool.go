@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -160,6 +161,9 @@ type pooled struct {
 	cpuBase  time.Duration
 	oomBase  int64
 	released bool // under ctlMu: the program ended and the slot is no longer its
+	// Without a cgroup (level namespaces): whether the program was alone
+	// in its sandbox at the last cpuTime (soleCPU).
+	alone atomic.Bool
 }
 
 // intact reports whether the init's resource limits are still those it
@@ -839,11 +843,21 @@ func (b *pooled) cpuTime() (time.Duration, bool) {
 		if d, err := b.slot.run.cpu(); err == nil {
 			return d - b.cpuBase, true
 		}
+		return 0, false
 	}
-	return 0, false
+	d, alone, err := soleCPU(b.slot.cmd.Process.Pid, b.p.pid)
+	b.alone.Store(alone)
+	return d, err == nil
 }
 
-func (b *pooled) countsAll() bool { return b.slot.run != nil && b.slot.run.sys.cpu }
+// countsAll: a cgroup's accounting, or without one, a program alone in
+// its sandbox at the last cpuTime.
+func (b *pooled) countsAll() bool {
+	if b.slot.run != nil {
+		return b.slot.run.sys.cpu
+	}
+	return b.alone.Load()
+}
 
 // pids are what the program started: a few reads, where the descendants
 // of a reused sandbox's init are a read per thread of it and a v1

@@ -218,7 +218,8 @@ type backend interface {
 	// cpuTime is the CPU time used so far by every process of the
 	// sandbox, when a cgroup counts it (ok).
 	cpuTime() (d time.Duration, ok bool)
-	// countsAll reports whether cpuTime counts every process.
+	// countsAll reports whether cpuTime counts every process (at its
+	// last call, where that changes).
 	countsAll() bool
 	// pids lists the processes whose waits Waited counts.
 	pids() []int
@@ -369,7 +370,10 @@ func (p *Process) Blocked() string {
 }
 
 // CountsAll reports whether CPUTime counts every process of the
-// sandbox (a cgroup's accounting), not only the program's own.
+// sandbox, not only the program's own: a cgroup's accounting does; and
+// in a reused sandbox without one (level namespaces), the last CPUTime
+// did if the program was alone in its PID namespace then, with no child
+// and no process adopted by its init (the children it reaped count).
 func (p *Process) CountsAll() bool {
 	return p.b.countsAll()
 }

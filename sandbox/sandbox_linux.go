@@ -97,3 +97,20 @@ func blocked(pid int) string {
 	}
 	return ""
 }
+
+// soleCPU is the CPU time of program pid, run by the init initPid in a
+// PID namespace of its own where no cgroup counts it: its process CPU
+// clock (all its threads) and the children it has reaped. alone says
+// whether that is all that ran in the namespace: the program has no
+// child now, and the init has adopted no process (an orphan goes to the
+// init's main thread; the program is a child of another of its
+// threads). A process made and reaped between two calls counts in the
+// second, to the hundredth of a second.
+func soleCPU(initPid, pid int) (d time.Duration, alone bool, err error) {
+	if d, err = processCPU(pid); err != nil {
+		return 0, false, err
+	}
+	reaped, ok := kernel.ReapedCPU(pid)
+	alone = ok && len(kernel.Children(pid)) == 0 && len(kernel.TaskChildren(initPid, initPid, nil)) == 0
+	return d + reaped, alone, nil
+}

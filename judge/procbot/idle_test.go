@@ -5,6 +5,7 @@ import (
 	"context"
 	"judge/sandbox/sandboxtest"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -84,15 +85,80 @@ func TestIdleBotsAreNotFrozen(t *testing.T) {
 	}
 }
 
+// TestIdleBotsAtNamespaces: without a cgroup to count a sandbox's CPU
+// time (level namespaces), a bot alone in its sandbox that waits on its
+// stdin is left so between turns; one with another process in its
+// sandbox at the end of its turn (a child, an orphan its init adopted) is
+// frozen; and one whose child ran between its turns and was reaped is
+// found at its next turn, by the CPU time of the children it reaped.
+func TestIdleBotsAtNamespaces(t *testing.T) {
+	start := shellAt(t, procbot.Namespaces)
+	const loop = `while read l; do echo '#END'; done`
+	waiter := start(loop)
+	for n := 1; n <= 3; n++ {
+		turnOf(t, waiter, n)
+		if !procbot.LeftIdle(waiter) {
+			t.Fatalf("turn %d: a bot alone in its sandbox, waiting on its stdin, was frozen", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if procbot.Ponders(waiter) {
+		t.Error("a bot that only waited on its stdin was found computing between turns")
+	}
+
+	for _, c := range []struct{ name, script string }{
+		{"a child", `yes >/dev/null & ` + loop},
+		{"an orphan", `(yes >/dev/null &); ` + loop},
+	} {
+		p := start(c.script)
+		for n := 1; n <= 2; n++ {
+			turnOf(t, p, n)
+			if procbot.LeftIdle(p) {
+				t.Errorf("%s: turn %d: a bot with %s spinning in its sandbox was left unfrozen", c.name, n, c.name)
+			}
+		}
+	}
+
+	// A while after its #END the bot runs a child for 50 ms, and reaps it.
+	reaper := start(`exec python3 -c '
+import os, sys, time
+while sys.stdin.readline():
+    print("#END", flush=True)
+    time.sleep(0.2)
+    pid = os.fork()
+    if pid == 0:
+        end = time.monotonic() + 0.05
+        while time.monotonic() < end:
+            pass
+        os._exit(0)
+    os.waitpid(pid, 0)
+'`)
+	turnOf(t, reaper, 1)
+	if !procbot.LeftIdle(reaper) {
+		t.Fatal("a bot alone in its sandbox, asleep, was frozen")
+	}
+	time.Sleep(600 * time.Millisecond)
+	turnOf(t, reaper, 2)
+	if !procbot.Ponders(reaper) {
+		t.Error("a child that ran 50 ms between two turns, then was reaped, was not seen")
+	}
+}
+
 // fullShell returns what starts a shell script as a bot at level full,
 // stopped when the test ends; the test is skipped without that level.
 func fullShell(t *testing.T) func(script string) *procbot.Player {
 	t.Helper()
-	if judgetest.Host().RunLevel(procbot.Auto) != procbot.Full {
-		sandboxtest.SkipLevel(t, "level full is not available here")
+	return shellAt(t, procbot.Full)
+}
+
+// shellAt is fullShell at level l.
+func shellAt(t *testing.T, l procbot.Level) func(script string) *procbot.Player {
+	t.Helper()
+	if !slices.Contains(levels(), l) {
+		sandboxtest.SkipLevel(t, "level %s is not available here", l)
 	}
 	return func(script string) *procbot.Player {
-		p, err := judgetest.Host().Start(t.Context(), procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", script}}, procbot.Options{Host: judgetest.Host(), Level: procbot.Full}, 1)
+		p, err := judgetest.Host().Start(t.Context(), procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", script}}, procbot.Options{Host: judgetest.Host(), Level: l}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -371,7 +371,10 @@ func (p *Player) BeginTurn(ctx context.Context, t judge.Turn) error {
 		// A bot that cannot be thawed has ended: its next read says how.
 		_ = p.proc.Thaw()
 	}
-	if p.idle && p.clock.cpuKnown && p.cpu0-p.idleCPU > idleSlack {
+	// Something of it ran while it was idle, or may have: a process of
+	// its sandbox that its CPU time does not count (a sandbox without a
+	// cgroup counts a program alone in it).
+	if p.idle && (p.clock.cpuKnown && p.cpu0-p.idleCPU > idleSlack || !p.proc.CountsAll()) {
 		p.ponders = true
 	}
 	p.idle = false

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -17,25 +18,32 @@ import (
 // Children lists the child processes of pid (of all its threads).
 func Children(pid int) []int {
 	var out []int
-	var buf [4096]byte
 	for _, tid := range Tasks(pid, nil) {
-		fd, err := unix.Open(fmt.Sprintf("/proc/%d/task/%d/children", pid, tid), unix.O_RDONLY|unix.O_CLOEXEC, 0)
-		if err != nil {
-			continue
+		out = TaskChildren(pid, tid, out)
+	}
+	return out
+}
+
+// TaskChildren appends the child processes of thread tid of process pid
+// to out.
+func TaskChildren(pid, tid int, out []int) []int {
+	var buf [4096]byte
+	fd, err := unix.Open(fmt.Sprintf("/proc/%d/task/%d/children", pid, tid), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return out
+	}
+	var b []byte
+	for {
+		n, err := unix.Read(fd, buf[:])
+		if err != nil || n <= 0 {
+			break
 		}
-		var b []byte
-		for {
-			n, err := unix.Read(fd, buf[:])
-			if err != nil || n <= 0 {
-				break
-			}
-			b = append(b, buf[:n]...)
-		}
-		unix.Close(fd)
-		for _, f := range strings.Fields(string(b)) {
-			if n, err := strconv.Atoi(f); err == nil {
-				out = append(out, n)
-			}
+		b = append(b, buf[:n]...)
+	}
+	unix.Close(fd)
+	for _, f := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(f); err == nil {
+			out = append(out, n)
 		}
 	}
 	return out
@@ -89,3 +97,30 @@ func ProcState(path string, buf []byte) byte {
 	}
 	return b[i+2]
 }
+
+// ReapedCPU is the CPU time of the children process pid has reaped
+// (cutime and cstime of its stat file, in clock ticks, which Linux
+// counts in hundredths of a second for every program), or false.
+func ReapedCPU(pid int) (time.Duration, bool) {
+	var buf [1024]byte
+	b := ReadInto("/proc/"+strconv.Itoa(pid)+"/stat", buf[:])
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	// After the name: state (3) ... utime (14), stime (15), cutime (16),
+	// cstime (17).
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 15 {
+		return 0, false
+	}
+	cu, err1 := strconv.ParseInt(string(f[13]), 10, 64)
+	cs, err2 := strconv.ParseInt(string(f[14]), 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(cu+cs) * (time.Second / userHZ), true
+}
+
+// userHZ is the unit of the times of /proc's stat files (USER_HZ).
+const userHZ = 100
