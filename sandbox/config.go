@@ -233,8 +233,8 @@ func (h *Host) protect(cfg *wire.Config, pr *Report) {
 }
 
 // bindsInit reports whether one of rs would bind the init too, were it
-// set there: then a restricted parent sets them (the config is not
-// Direct).
+// set there: then the program's forked child sets them (the config is
+// not Direct; inside/fork.go).
 func bindsInit(rs []wire.Rlimit) bool {
 	for _, r := range rs {
 		if r.Resource == unix.RLIMIT_DATA || r.Resource == unix.RLIMIT_NPROC ||

@@ -4,9 +4,9 @@
 // that the judge's binary becomes when package sandbox runs it again
 // (Main), which builds the sandbox's file system (mount.go), starts the
 // program under Landlock (landlock.go), a seccomp filter (seccomp.go) and
-// its limits, through a restricted parent (exec.go) or from a thread of
-// its own, and reports how it ended; and the init of a reusable sandbox
-// (slot.go), which runs one program after another, freezes them without
+// its limits, from a thread of its own (fork.go), or at level basic
+// through a restricted parent (exec.go), and reports how it ended; and
+// the init of a reusable sandbox (slot.go), which runs one program after another, freezes them without
 // tearing their writes (stop.go) and checks that none changed it
 // (intact.go). The judge talks to it only over the files it is started
 // with, in the terms of package sandbox/internal/wire.
@@ -271,8 +271,9 @@ func spareThreads(n int) {
 }
 
 // startStaged starts the program through a restricted parent, the
-// judge's binary again (runExec), which execs it: rlimits on memory and
-// processes must not bind the init.
+// judge's binary again (runExec), which execs it: at level basic, where
+// the init shares the host's /proc, so that Landlock's rule for
+// /proc/self names the program's own.
 func startStaged(cfg *wire.Config) (int, error) {
 	return startStagedWith(cfg, os.Stdin, os.Stdout, os.Stderr)
 }
@@ -443,8 +444,8 @@ func closeOnExecFrom3() {
 // one here, before the packages that only the judge needs (its database,
 // its web server, its players) are initialized: Go initializes a package
 // once the packages it imports are, and those of this one are few. A
-// restricted parent starts for every program on cgroup v2 and at level
-// namespaces; skipping the rest takes about a quarter off its CPU time
+// restricted parent starts for every program at level basic; skipping
+// the rest takes about a quarter off its CPU time
 // (docs/benchmarks.md). The inits wait for Main, which package sandbox's
 // Init calls: during the packages' initialization the main goroutine is
 // locked to the main thread, which would cost them a hand-off between

@@ -105,7 +105,7 @@ func (s *initState) check() error {
 	return nil
 }
 
-// baseLimits lists every limit of l, for a restricted parent to set
+// baseLimits lists every limit of l, for a program's start to set
 // before the program's own (config.Base).
 func baseLimits(l *kernel.LimitSet) [][3]uint64 {
 	out := make([][3]uint64, 0, kernel.NumRlimits)

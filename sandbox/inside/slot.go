@@ -117,8 +117,8 @@ func setUpSlot(ctl int) (*wire.Config, *initState, error) {
 	catchSignals()
 	spareThreads(8)
 	// The limits every program starts from, set anew for each by its
-	// restricted parent (runExec): the init's own, as the judge gave
-	// them, before any program ran.
+	// forked child (forkStart): the init's own, as the judge gave them,
+	// before any program ran.
 	base, err := kernel.LimitsOf(0)
 	if err != nil {
 		return nil, nil, err
@@ -326,11 +326,12 @@ func prepareThread(cfg *wire.Config, ctl int) *readyThread {
 }
 
 // serve is the life of a ready thread. It takes a mount and an IPC
-// namespace of its own with a fresh /tmp, /dev/shm and /dev/mqueue and,
-// where it forks programs itself (Direct), restricts itself. Then, for
-// each program, it waits for the command, joins the programs' cgroup
-// (v1), forks the program (or its restricted parent, runExec, when
-// rlimits must not bind the init, or on cgroup v2), answers the judge on
+// namespace of its own with a fresh /tmp, /dev/shm and /dev/mqueue and
+// restricts itself. Then, for each program, it waits for the command,
+// joins the programs' cgroup (v1), forks the program (with Go's fork and
+// exec where the init holds the program's rlimits, Direct, else with
+// forkStart, whose child sets them and joins the cgroup on v2), answers
+// the judge on
 // ctl (reply), and tells the init on done. Once the init has reaped the
 // program and everything it started (ended), the thread looks at what it
 // left in its namespaces (traces), while the judge reads the end: the

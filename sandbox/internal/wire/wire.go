@@ -18,7 +18,8 @@ import (
 )
 
 // The names the judge's binary is run again under, as os.Args[0], to be
-// the sandbox's init, briefly the program's restricted parent, or the
+// the sandbox's init, briefly the program's restricted parent (level
+// basic), or the
 // init of a reusable sandbox (a slot of the pool).
 const (
 	InitName = "judge-sandbox-init"
@@ -29,7 +30,7 @@ const (
 // InitFiles is the open-file limit below which the init does not take
 // the program's limit on itself (Config.Direct): it holds descriptors of
 // its own (the Go runtime's, its control socket, the files of a run
-// request), and a program's limit is then set by its restricted parent.
+// request), and a program's limit is then set by the program's start.
 const InitFiles = 64
 
 // SystemDirs are shown read-only in every isolated sandbox: programs,
@@ -54,7 +55,7 @@ const (
 )
 
 // Config is what the judge tells the init, and the init the program's
-// restricted parent.
+// restricted parent (level basic).
 type Config struct {
 	Mode    Mode     `json:"mode"`
 	Path    string   `json:"path"`
