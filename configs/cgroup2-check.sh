@@ -27,6 +27,10 @@
 #        Python built by the judge, and one in Go built here: under
 #        emulation, compiling Go takes more than a compile's minute of
 #        CPU), as root and as the user, every match played;
+#      - as the user, a tic-tac-toe tournament of 100 matches at one job
+#        between two C bots at levels none, namespaces and full in turn,
+#        three times: every match played, and the ratios of the median
+#        times printed (not checked: the VM is emulated);
 #      - CGROUP2_EXTRA, when set: a program (a script or a test binary)
 #        copied into the VM and run there last, as root, in the source
 #        tree, with PATH holding Go and the judge; its exit status counts.
@@ -114,7 +118,7 @@ P=$W/payload
 mkdir -p "$P/bin" "$P/src" "$P/modcache" "$P/logs"
 t=$(date +%s.%N)
 (cd "$REPO" && go test -c -o "$P/bin/sandbox.test" ./sandbox && go test -c -o "$P/bin/procbot.test" ./judge/procbot &&
-    go build -o "$P/bin/judge" ./cmd/judge && CGO_ENABLED=0 go build -o "$P/bin/strong" ./examples/gomoku/strong) ||
+    CGO_ENABLED=0 go build -o "$P/bin/judge" ./cmd/judge && CGO_ENABLED=0 go build -o "$P/bin/strong" ./examples/gomoku/strong) ||
     die "go build"
 say "test binaries and the judge built in $(since "$t") s"
 # The source tree (the tests read testdata and build bots from it), Go,
@@ -342,6 +346,37 @@ if [ "${ONLY_EXTRA:-0}" != 1 ]; then
         result "tournament as $who" $rc
         leftovers
     done
+    step "tournament time by level as the user: tic-tac-toe, 100 matches at one job, levels alternated, 3 times"
+    r=/tmp/ratio # tmp-ok: in the VM
+    mkdir -p $r && cp /check/src/examples/gomoku/random.c $r/a.c && cp /check/src/examples/gomoku/random.c $r/b.c
+    chown -R judge $r
+    rc=0
+    for i in 0 1 2 3; do
+        for lv in none namespaces full; do
+            rm -rf $r/out
+            t=$(date +%s%N)
+            (cd $r && as user judge tournament --game tictactoe --rounds 50 --seed 1 --sandbox $lv --jobs 1 \
+                --cache $r/cache --out $r/out --quiet a.c b.c) >/check/logs/ratio-$lv-$i.txt 2>&1 || rc=1
+            t=$(( ($(date +%s%N) - t) / 1000000 ))
+            grep -q '100 of 100 matches played' $r/out/standings.md || { rc=1; sed 's/^/   /' /check/logs/ratio-$lv-$i.txt; }
+            # The first round builds the bots: not counted.
+            [ $i = 0 ] || echo "   $lv $t ms"
+            [ $i = 0 ] || echo "$lv $t" >>$r/times
+        done
+    done
+    python3 - $r/times <<'PY'
+import statistics, sys
+t = {}
+for line in open(sys.argv[1]):
+    lv, ms = line.split()
+    t.setdefault(lv, []).append(int(ms))
+none = statistics.median(t["none"])
+for lv in ("namespaces", "full"):
+    m = statistics.median(t[lv])
+    print("   %s / none: time %.2f, throughput %.2f (medians: %d / %d ms)" % (lv, m / none, none / m, m, none))
+PY
+    result "tournaments by level as the user, every match played" $rc
+    leftovers
 fi
 if [ -x /check/bin/extra ]; then
     step "CGROUP2_EXTRA, as root in /check/src"

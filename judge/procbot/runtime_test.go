@@ -12,22 +12,36 @@ import (
 	"judge/judge"
 	"judge/judge/judgetest"
 	"judge/judge/procbot"
+	"judge/sandbox"
 )
 
 // A Go bot that keeps 100 MiB and makes garbage runs at level namespaces,
 // where only an RLIMIT_DATA bounds its memory (256 MiB): GOMEMLIMIT in its
 // environment (procbot.RuntimeEnv) keeps Go's heap within it. Without it
 // (GOMEMLIMIT=off) the same bot runs out of memory with the Go of today;
-// that is logged, not asserted.
+// that is logged, not asserted. The turn's limit scales with how long the
+// bot takes unsandboxed on this machine.
 func TestGoKeepsToTheLimit(t *testing.T) {
 	t.Parallel()
 	if !slices.Contains(levels(), procbot.Namespaces) {
 		sandboxtest.SkipLevel(t, "no level namespaces here")
 	}
 	argv := judgetest.Bot(t, "judge/procbot/testdata/gochurn")
+	// Its work without a limit, unsandboxed, sets the turn's limit: 30 s
+	// where that takes a second, longer on a slower machine (an emulated
+	// one takes tens of seconds).
+	start := time.Now()
+	ref := playTurn(t, procbot.Spec{Name: "gochurn", Argv: argv},
+		procbot.Options{Host: judgetest.Host(), Level: procbot.None, Env: map[string]string{"GOMEMLIMIT": "off"},
+			Limits: sandbox.Limits{Memory: 4 << 30, Procs: 256, OpenFiles: 256}}, 10*time.Minute)
+	limit := max(30*time.Second, 10*time.Since(start))
+	if ref.status != judge.OK {
+		t.Fatalf("unsandboxed, without a limit: %s (%s)", ref.status, ref.reason)
+	}
+	t.Logf("unsandboxed, without a limit: %v; the turn's limit: %v", time.Since(start).Round(time.Millisecond), limit)
 	run := func(env map[string]string) turn {
 		return playTurn(t, procbot.Spec{Name: "gochurn", Argv: argv},
-			procbot.Options{Host: judgetest.Host(), Level: procbot.Namespaces, Env: env}, 30*time.Second)
+			procbot.Options{Host: judgetest.Host(), Level: procbot.Namespaces, Env: env}, limit)
 	}
 	tr := run(nil)
 	if tr.status != judge.OK || !strings.Contains(tr.out, "#END") {
