@@ -27,6 +27,8 @@
 #        Python built by the judge, and one in Go built here: under
 #        emulation, compiling Go takes more than a compile's minute of
 #        CPU), as root and as the user, every match played;
+#      - as the user, BenchmarkStart of the sandbox's tests: a start in a
+#        ready sandbox at full and namespaces against a plain child;
 #      - as the user, a tic-tac-toe tournament of 100 matches at one job
 #        between two C bots at levels none, namespaces and full in turn,
 #        three times: every match played, and the ratios of the median
@@ -346,6 +348,25 @@ if [ "${ONLY_EXTRA:-0}" != 1 ]; then
         result "tournament as $who" $rc
         leftovers
     done
+    step "a start in a ready sandbox against a plain child, as the user (BenchmarkStart, 100 starts each)"
+    (cd /check/src/sandbox && as user /check/bin/sandbox.test -test.run '^$' -test.bench '^BenchmarkStart$' \
+        -test.benchtime 100x -test.count 3) >/check/logs/bench-start.txt 2>&1
+    rc=$?
+    grep -E '^Benchmark|FAIL|panic' /check/logs/bench-start.txt | sed 's/^/   /'
+    python3 - /check/logs/bench-start.txt <<'PY'
+import re, statistics, sys
+t = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"BenchmarkStart/(\S+?)-\d+\s+\d+\s+([\d.]+) ns/op", line)
+    if m:
+        t.setdefault(m.group(1), []).append(float(m.group(2)))
+if "none" in t:
+    for lv in ("full", "namespaces"):
+        if lv in t:
+            print("   %s / a plain child: %.2f" % (lv, statistics.median(t[lv]) / statistics.median(t["none"])))
+PY
+    result "BenchmarkStart as the user" $rc
+    leftovers
     step "tournament time by level as the user: tic-tac-toe, 100 matches at one job, levels alternated, 3 times"
     r=/tmp/ratio # tmp-ok: in the VM
     mkdir -p $r && cp /check/src/examples/gomoku/random.c $r/a.c && cp /check/src/examples/gomoku/random.c $r/b.c
