@@ -5,7 +5,6 @@ import (
 	"context"
 	"judge/sandbox/sandboxtest"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -154,7 +153,7 @@ func fullShell(t *testing.T) func(script string) *procbot.Player {
 // shellAt is fullShell at level l.
 func shellAt(t *testing.T, l procbot.Level) func(script string) *procbot.Player {
 	t.Helper()
-	if !slices.Contains(levels(), l) {
+	if best := judgetest.Host().RunLevel(procbot.Auto); best != l && !(l == procbot.Namespaces && best == procbot.Full) {
 		sandboxtest.SkipLevel(t, "level %s is not available here", l)
 	}
 	return func(script string) *procbot.Player {
