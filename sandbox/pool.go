@@ -161,8 +161,9 @@ type pooled struct {
 	cpuBase  time.Duration
 	oomBase  int64
 	released bool // under ctlMu: the program ended and the slot is no longer its
-	// Without a cgroup (level namespaces): whether the program was alone
-	// in its sandbox at the last cpuTime (soleCPU).
+	// Without a cgroup (level namespaces): the program's CPU time, and
+	// whether it was alone in its sandbox at the last cpuTime.
+	sole  *soleClock
 	alone atomic.Bool
 }
 
@@ -671,6 +672,9 @@ func (s *slot) start(spec Spec, run *wire.Run) (p *Process, err error, slotOK bo
 		return nil, err, slotOK
 	}
 	p.pid = pid
+	if s.run == nil {
+		b.sole = newSoleClock(s.cmd.Process.Pid, pid)
+	}
 	if _, err := s.ctl.Write([]byte{'G'}); err != nil {
 		return nil, fmt.Errorf("sandbox: the init ended early: %w", err), false
 	}
@@ -756,6 +760,9 @@ func (b *pooled) wait() {
 	b.ctlMu.Lock()
 	b.released = true
 	b.ctlMu.Unlock()
+	if b.sole != nil {
+		b.sole.close()
+	}
 	if s.run != nil {
 		e.OOM = s.run.oomKills() > b.oomBase
 		if d, err := s.run.cpu(); err == nil {
@@ -845,7 +852,7 @@ func (b *pooled) cpuTime() (time.Duration, bool) {
 		}
 		return 0, false
 	}
-	d, alone, err := soleCPU(b.slot.cmd.Process.Pid, b.p.pid)
+	d, alone, err := b.sole.read()
 	b.alone.Store(alone)
 	return d, err == nil
 }

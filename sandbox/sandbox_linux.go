@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -98,19 +99,88 @@ func blocked(pid int) string {
 	return ""
 }
 
-// soleCPU is the CPU time of program pid, run by the init initPid in a
-// PID namespace of its own where no cgroup counts it: its process CPU
-// clock (all its threads) and the children it has reaped. alone says
-// whether that is all that ran in the namespace: the program has no
-// child now, and the init has adopted no process (an orphan goes to the
-// init's main thread; the program is a child of another of its
-// threads). A process made and reaped between two calls counts in the
-// second, to the hundredth of a second.
-func soleCPU(initPid, pid int) (d time.Duration, alone bool, err error) {
-	if d, err = processCPU(pid); err != nil {
+// soleClock is the CPU time of a program run by an init in a PID
+// namespace of its own where no cgroup counts it (a reused sandbox at
+// level namespaces): the program's process CPU clock (all its threads)
+// and the children it has reaped; and whether that is all that ran in
+// the namespace: the program has no child now, and the init has adopted
+// no process (an orphan goes to the init's main thread; the program is
+// a child of another of its threads). A process made and reaped between
+// two reads counts in the second, to the hundredth of a second. The
+// files of /proc it reads are kept open, read again from their start.
+type soleClock struct {
+	initPid, pid int
+	mu           sync.Mutex
+	fds          [3]int // the program's stat and children, the init's children; -1 until opened
+	closed       bool
+}
+
+func newSoleClock(initPid, pid int) *soleClock {
+	return &soleClock{initPid: initPid, pid: pid, fds: [3]int{-1, -1, -1}}
+}
+
+// read is the CPU time, and whether the program is alone.
+func (c *soleClock) read() (d time.Duration, alone bool, err error) {
+	if d, err = processCPU(c.pid); err != nil {
 		return 0, false, err
 	}
-	reaped, ok := kernel.ReapedCPU(pid)
-	alone = ok && len(kernel.Children(pid)) == 0 && len(kernel.TaskChildren(initPid, initPid, nil)) == 0
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return d, false, nil
+	}
+	if c.fds[0] < 0 {
+		for i, path := range []string{
+			fmt.Sprintf("/proc/%d/stat", c.pid),
+			fmt.Sprintf("/proc/%d/task/%d/children", c.pid, c.pid),
+			fmt.Sprintf("/proc/%d/task/%d/children", c.initPid, c.initPid),
+		} {
+			fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				c.closeFiles()
+				return d, false, nil
+			}
+			c.fds[i] = fd
+		}
+	}
+	var buf [1024]byte
+	n, err := unix.Pread(c.fds[0], buf[:], 0)
+	if err != nil {
+		return d, false, nil
+	}
+	reaped, threads, ok := kernel.ParseStat(buf[:n])
+	if !ok {
+		return d, false, nil
+	}
+	alone = c.empty(2)
+	if threads == 1 {
+		alone = alone && c.empty(1)
+	} else {
+		alone = alone && len(kernel.Children(c.pid)) == 0
+	}
 	return d + reaped, alone, nil
+}
+
+// empty says whether the children file c.fds[i] lists no process.
+func (c *soleClock) empty(i int) bool {
+	var b [16]byte
+	n, err := unix.Pread(c.fds[i], b[:], 0)
+	return err == nil && n == 0
+}
+
+// close lets go of the files, once the program has ended.
+func (c *soleClock) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	c.closeFiles()
+}
+
+func (c *soleClock) closeFiles() {
+	for i, fd := range c.fds {
+		if fd >= 0 {
+			unix.Close(fd)
+		}
+		c.fds[i] = -1
+	}
 }

@@ -98,28 +98,28 @@ func ProcState(path string, buf []byte) byte {
 	return b[i+2]
 }
 
-// ReapedCPU is the CPU time of the children process pid has reaped
-// (cutime and cstime of its stat file, in clock ticks, which Linux
-// counts in hundredths of a second for every program), or false.
-func ReapedCPU(pid int) (time.Duration, bool) {
-	var buf [1024]byte
-	b := ReadInto("/proc/"+strconv.Itoa(pid)+"/stat", buf[:])
+// ParseStat reads, from the text of a stat file of /proc, the CPU time
+// of the children the process has reaped (cutime and cstime, in clock
+// ticks, which Linux counts in hundredths of a second for every program)
+// and its number of threads.
+func ParseStat(b []byte) (reaped time.Duration, threads int, ok bool) {
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return 0, false
+		return 0, 0, false
 	}
-	// After the name: state (3) ... utime (14), stime (15), cutime (16),
-	// cstime (17).
+	// After the name: state (field 3) ... cutime (16), cstime (17), ...,
+	// num_threads (20).
 	f := bytes.Fields(b[i+1:])
-	if len(f) < 15 {
-		return 0, false
+	if len(f) < 18 {
+		return 0, 0, false
 	}
 	cu, err1 := strconv.ParseInt(string(f[13]), 10, 64)
 	cs, err2 := strconv.ParseInt(string(f[14]), 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, false
+	n, err3 := strconv.Atoi(string(f[17]))
+	if err1 != nil || err2 != nil || err3 != nil {
+		return 0, 0, false
 	}
-	return time.Duration(cu+cs) * (time.Second / userHZ), true
+	return time.Duration(cu+cs) * (time.Second / userHZ), n, true
 }
 
 // userHZ is the unit of the times of /proc's stat files (USER_HZ).
