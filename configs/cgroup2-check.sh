@@ -417,8 +417,8 @@ mkfs.ext4 -q -F -L judge-check -d "$P" "$W/payload.img" || die "mkfs.ext4 of the
 rm -rf "$P"
 
 # boot ACCEL: runs the VM, showing the second serial port as it comes;
-# returns 2 if the kernel printed nothing within 60 s (a KVM that cannot
-# run it).
+# returns 2 if the kernel printed nothing within 60 s, or QEMU failed
+# under KVM before it did (a KVM that cannot run it).
 boot() {
     local accel=$1 shown=0 t n
     : >"$W/console.log"
@@ -450,7 +450,14 @@ boot() {
             die "the VM did not end within $TIMEOUT s (CGROUP2_TIMEOUT)"
         fi
     done
-    wait "$QEMU_PID" || { cat "$W/qemu.log"; QEMU_PID=""; die "qemu-system-x86_64 failed"; }
+    if ! wait "$QEMU_PID"; then
+        QEMU_PID=""
+        # A KVM that QEMU cannot use ("failed to set MSR"): as one that
+        # cannot boot the kernel.
+        [ "${accel%%,*}" = kvm ] && ! grep -q 'Linux version' "$W/console.log" && { sed 's/^/  qemu: /' "$W/qemu.log"; return 2; }
+        cat "$W/qemu.log"
+        die "qemu-system-x86_64 failed"
+    fi
     QEMU_PID=""
     tail -c +$((shown + 1)) "$W/run.log" | sed 's/^/  | /'
 }
@@ -464,7 +471,7 @@ say "booting under ${ACCEL%%,*}: kernel $(cat "$SYS/kernel"), cgroup v1 off, no 
 rc=0
 boot "$ACCEL" || rc=$?
 if [ "$rc" = 2 ] && [ "$ACCEL" = kvm ] && [ -z "${CGROUP2_ACCEL:-}" ]; then
-    say "the kernel printed nothing in 60 s under KVM: again under TCG"
+    say "the kernel did not start under KVM: again under TCG"
     rc=0
     ACCEL=tcg,thread=multi
     boot "$ACCEL" || rc=$?
