@@ -172,9 +172,12 @@ vet-scripts:
 	configs/tmpdir-check.sh
 
 # The AppArmor profile, parsed (not loaded) by apparmor_parser where it
-# is installed (Debian's apparmor; make tools installs it).
+# is installed (Debian's apparmor; make tools installs it), and whole by
+# AppArmor 4's parser where that one is older: parser4.sh fetches it, as
+# root, from Debian 13's packages into bin/tools/apparmor4.
 vet-apparmor:
-	configs/apparmor/check.sh configs/apparmor/judge
+	@configs/apparmor/parser4.sh $(BIN)/tools/apparmor4
+	APPARMOR4=$(BIN)/tools/apparmor4 configs/apparmor/check.sh configs/apparmor/judge
 
 # The judge builds for macOS and Windows, where bots run at sandbox level
 # none (README.md, "Where it runs"): cmd/judge is built for each, go vet
