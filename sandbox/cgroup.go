@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -234,6 +235,19 @@ func findCgroups(ctx context.Context, bus func() (string, []busAddr)) *cgroupSys
 // neither works (or ctx ended), after which nothing the attempts made is
 // left.
 func useV2(ctx context.Context, bus func() (string, []busAddr), m mountInfo, own string, pid int, ctrls []string, ask bool) (dir, scope string, notes []string, err error) {
+	// A Host made after another in the same process (the arena's beside
+	// main's; the tests') finds the process in the leaf the first moved
+	// it to, and the cgroup above it set up: that one is the base. The
+	// leaf may hold other processes of the judge by then (its children
+	// are born there), which would keep it from having controllers.
+	if path.Base(own) == leafName && own != "/"+leafName {
+		if up := dirOf(m, path.Dir(own)); enabled(up, ctrls) {
+			if path.Base(path.Dir(own)) == scopeName(pid) {
+				scope = scopeName(pid)
+			}
+			return up, scope, nil, nil
+		}
+	}
 	dir, err = setupV2(dirOf(m, own), pid, ctrls, own == "/")
 	if err == nil {
 		return dir, "", nil, nil
@@ -305,6 +319,21 @@ func setupV2(dir string, pid int, ctrls []string, isRoot bool) (string, error) {
 		return "", err
 	}
 	return dir, nil
+}
+
+// enabled says whether cgroup dir has controllers ctrls enabled for its
+// children.
+func enabled(dir string, ctrls []string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
+	if err != nil {
+		return false
+	}
+	for _, c := range ctrls {
+		if !contains(strings.Fields(string(b)), c) {
+			return false
+		}
+	}
+	return true
 }
 
 // enable enables controllers ctrls for the children of cgroup dir.

@@ -96,6 +96,38 @@ func subdirs(dir string) []string {
 	return out
 }
 
+// TestCgroupV2SecondHost: a second Host of the same process (the
+// arena's beside main's) finds the process in the leaf the first moved
+// it to, with a child of the judge born there since, and uses the same
+// delegated cgroup, where the controllers are enabled: not the leaf,
+// which holds processes and so could have none.
+func TestCgroupV2SecondHost(t *testing.T) {
+	t.Parallel()
+	v := newV2Test(t)
+	if _, _, _, err := useV2(t.Context(), systemdBus, v.m, v.rel, v.proc.Process.Pid, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	child := exec.Command("/bin/sleep", "1000")
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = child.Process.Kill()
+		_ = child.Wait()
+	}()
+	if err := writeFile(filepath.Join(v.dir, leafName, "cgroup.procs"), int64(child.Process.Pid)); err != nil {
+		t.Fatal(err)
+	}
+	own := v.where(t)
+	dir, scope, notes, err := useV2(t.Context(), systemdBus, v.m, own, v.proc.Process.Pid, nil, false)
+	if err != nil || dir != v.dir || scope != "" || len(notes) > 0 {
+		t.Fatalf("the second useV2, from %s: %q %q %q %v, want %s", own, dir, scope, notes, err, v.dir)
+	}
+	if got := v.where(t); got != own {
+		t.Errorf("the judge moved from %s to %s", own, got)
+	}
+}
+
 // TestCgroupV2Leaf checks the layout the judge makes in a delegated
 // cgroup: it moves into a leaf, and its cgroup holds no process, so that
 // sandboxes' cgroups can be made and used beside the leaf.
