@@ -232,19 +232,6 @@ func (h *Host) protect(cfg *wire.Config, pr *Report) {
 	cfg.Seccomp = pr.seccomp && !h.opts.NoSeccomp
 }
 
-// bindsInit reports whether one of rs would bind the init too, were it
-// set there: then the program's forked child sets them (the config is
-// not Direct; inside/fork.go).
-func bindsInit(rs []wire.Rlimit) bool {
-	for _, r := range rs {
-		if r.Resource == unix.RLIMIT_DATA || r.Resource == unix.RLIMIT_NPROC ||
-			r.Resource == unix.RLIMIT_NOFILE && r.Value < wire.InitFiles {
-			return true
-		}
-	}
-	return false
-}
-
 // initRlimits are the rlimits of a program run by an init, with the
 // cgroups cgs (nil for none), in namespaces (ns) or not: what the cgroups
 // do not enforce; RLIMIT_NPROC only in a user namespace of the sandbox's

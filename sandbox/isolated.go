@@ -107,9 +107,6 @@ func (h *Host) startIsolated(ctx context.Context, spec Spec, level Level, pr *Re
 		return abort(err)
 	}
 	pl.cfg.Rlimits = initRlimits(spec.Limits, cgs, pl.ns)
-	// Without namespaces, Landlock is applied in the process that execs
-	// the program, so that /proc/self is the program's own.
-	pl.cfg.Direct = pl.ns && !bindsInit(pl.cfg.Rlimits)
 	rd, err := b.configure(pl.cfg, stR, spec.Argv[0], pl.ns)
 	if err != nil {
 		return abort(err)

@@ -572,12 +572,6 @@ func (h *Host) prepare(ctx context.Context, spec Spec) (*shape, *wire.Run, error
 	showNamespaced(cfg, rw)
 	h.protect(cfg, pr)
 	cfg.Rlimits = initRlimits(spec.Limits, cgs, true)
-	// On cgroup v2 a program joins its cgroup between its fork and its
-	// exec, which Go's fork and exec cannot do (nor clone3 into it: the
-	// seccomp filter, which cannot see clone3's flags, refuses it): the
-	// init forks it itself (inside/fork.go), as it does when rlimits
-	// must not bind the init.
-	cfg.Direct = (cgs == nil || !cgs.ver.programJoinsRun()) && !bindsInit(cfg.Rlimits)
 	run := &wire.Run{Path: cfg.Path, Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env}
 	cfg.Path, cfg.Argv, cfg.Dir, cfg.Env = "", nil, "", nil
 	sh := &shape{cfg: *cfg, limits: spec.Limits, cgs: cgs, pool: h.pool, level: level}

@@ -152,14 +152,3 @@ func restrictThread(cfg *wire.Config, caps capabilities, dir workDir) error {
 	}
 	return nil
 }
-
-// setRlimits sets the limits rs on the whole process.
-func setRlimits(rs []wire.Rlimit) error {
-	for _, r := range rs {
-		lim := unix.Rlimit{Cur: r.Value, Max: r.Value}
-		if err := unix.Setrlimit(r.Resource, &lim); err != nil {
-			return fmt.Errorf("setrlimit %d: %w", r.Resource, err)
-		}
-	}
-	return nil
-}

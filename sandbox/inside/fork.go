@@ -16,11 +16,12 @@ import (
 )
 
 // A program is started by a fork of the init's calling thread, already
-// restricted (restrictThread), whose child finishes what must not bind
-// the init and executes the program: it joins the programs' cgroup (v2),
-// takes a process group of its own, its standard files, its working
-// directory and its rlimits (RLIMIT_DATA or RLIMIT_NPROC would bind the
-// init's Go runtime). The child runs no Go code but system calls made
+// restricted (restrictThread), whose child does what is the program's
+// alone and executes it: it joins the programs' cgroup (v2), takes a
+// process group of its own, its standard files, its working directory
+// and its rlimits (none binds the init: an RLIMIT_DATA or RLIMIT_NPROC
+// would bind its Go runtime, a small RLIMIT_NOFILE its files). The child
+// runs no Go code but system calls made
 // from what the parent prepared: everything it uses is allocated
 // before the fork. It is a vfork (vfork_*.s): the child shares the
 // init's memory until its exec, so that nothing of it is copied.

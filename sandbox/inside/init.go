@@ -321,16 +321,10 @@ func startStagedWith(cfg *wire.Config, stdin, stdout, stderr *os.File) (int, err
 
 // startFromThread restricts one thread of the init (no_new_privs,
 // Landlock, no capabilities, seccomp: all per thread) and starts the
-// program from it, which saves starting the judge's binary once more:
-// forked and executed by Go (Direct), where the init takes the program's
-// rlimits on itself, else forked by forkStart, whose child sets them.
-// The thread is never used again.
+// program from it (forkStart, whose child sets the program's rlimits),
+// which saves starting the judge's binary once more. The thread is never
+// used again.
 func startFromThread(cfg *wire.Config) (int, error) {
-	if cfg.Direct {
-		if err := setRlimits(cfg.Rlimits); err != nil {
-			return 0, err
-		}
-	}
 	type result struct {
 		pid int
 		err error
@@ -342,17 +336,7 @@ func startFromThread(cfg *wire.Config) (int, error) {
 				return 0, err
 			}
 			run := wire.Run{Path: cfg.Path, Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env}
-			if !cfg.Direct {
-				return forkStart(cfg, run, [3]int{0, 1, 2}, -1, nil, cfg.Rlimits)
-			}
-			pid, err := syscall.ForkExec(run.Path, run.Argv, &syscall.ProcAttr{
-				Dir: run.Dir, Env: run.Env, Files: []uintptr{0, 1, 2},
-				Sys: &syscall.SysProcAttr{Setpgid: true},
-			})
-			if err != nil {
-				return 0, fmt.Errorf("exec %s: %w", cfg.Path, err)
-			}
-			return pid, nil
+			return forkStart(cfg, run, [3]int{0, 1, 2}, -1, nil, cfg.Rlimits)
 		}()
 		ch <- result{pid, err}
 		// The thread stays, parked, as the parent of the program: the

@@ -25,7 +25,7 @@ import (
 // standard files). Programs are started from a thread that nothing else
 // uses (readyThread), with a mount namespace of its own copied from the
 // slot's, with a fresh /tmp, /dev/shm and /dev/mqueue, an IPC namespace
-// of its own, and the restrictions of startDirect (or runExec). When the
+// of its own, and the restrictions of startFromThread. When the
 // program ends, the init kills every process left in the PID namespace
 // and reaps them all before it reports, so that the next program finds
 // nothing of it: its processes die with it, and the thread starts the
@@ -126,12 +126,6 @@ func setUpSlot(ctl int) (*wire.Config, *initState, error) {
 	cfg.Base = baseLimits(&base)
 	if cfg.RunProcs, err = openProcs(&cfg); err != nil {
 		return nil, nil, err
-	}
-	if cfg.Direct {
-		// Process-wide, and the same for every program of the slot.
-		if err := setRlimits(cfg.Rlimits); err != nil {
-			return nil, nil, err
-		}
 	}
 	intact, err := captureState()
 	if err != nil {
@@ -328,10 +322,9 @@ func prepareThread(cfg *wire.Config, ctl int) *readyThread {
 // serve is the life of a ready thread. It takes a mount and an IPC
 // namespace of its own with a fresh /tmp, /dev/shm and /dev/mqueue and
 // restricts itself. Then, for each program, it waits for the command,
-// joins the programs' cgroup (v1), forks the program (with Go's fork and
-// exec where the init holds the program's rlimits, Direct, else with
-// forkStart, whose child sets them and joins the cgroup on v2), answers
-// the judge on
+// joins the programs' cgroup (v1), forks the program (forkStart, whose
+// child sets its rlimits and joins the cgroup on v2), answers the judge
+// on
 // ctl (reply), and tells the init on done. Once the init has reaped the
 // program and everything it started (ended), the thread looks at what it
 // left in its namespaces (traces), while the judge reads the end: the
@@ -489,18 +482,5 @@ func forkProgram(cfg *wire.Config, run wire.Run, fds []int) (int, error) {
 	if len(fds) != 3 {
 		return 0, errors.New("want three standard files")
 	}
-	if !cfg.Direct {
-		// Rlimits that would bind the init, or a cgroup (v2) that the
-		// program joins itself.
-		return forkStart(cfg, run, [3]int{fds[0], fds[1], fds[2]}, cfg.RunProcs, cfg.Base, cfg.Rlimits)
-	}
-	pid, err := syscall.ForkExec(run.Path, run.Argv, &syscall.ProcAttr{
-		Dir: run.Dir, Env: run.Env,
-		Files: []uintptr{uintptr(fds[0]), uintptr(fds[1]), uintptr(fds[2])},
-		Sys:   &syscall.SysProcAttr{Setpgid: true},
-	})
-	if err != nil {
-		return 0, fmt.Errorf("exec %s: %w", run.Path, err)
-	}
-	return pid, nil
+	return forkStart(cfg, run, [3]int{fds[0], fds[1], fds[2]}, cfg.RunProcs, cfg.Base, cfg.Rlimits)
 }

@@ -27,12 +27,6 @@ const (
 	SlotName = "judge-sandbox-slot"
 )
 
-// InitFiles is the open-file limit below which the init does not take
-// the program's limit on itself (Config.Direct): it holds descriptors of
-// its own (the Go runtime's, its control socket, the files of a run
-// request), and a program's limit is then set by the program's start.
-const InitFiles = 64
-
 // SystemDirs are shown read-only in every isolated sandbox: programs,
 // libraries, interpreters and their configuration.
 var SystemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"}
@@ -74,7 +68,6 @@ type Config struct {
 	RW       []string    `json:"rw,omitempty"`       // Landlock: everything
 	Proc     []string    `json:"proc,omitempty"`     // Landlock: the paths of /proc shown (all when empty)
 	Seccomp  bool        `json:"seccomp,omitempty"`
-	Direct   bool        `json:"direct,omitempty"` // the init applies the restrictions itself (no rlimit would bind it)
 	// A reusable sandbox's init: where its programs start. On cgroup v1,
 	// the tasks files of the cgroup run, one per controller; on v2, the
 	// directory of run. Descriptors; 0 for none.
