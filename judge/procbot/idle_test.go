@@ -3,8 +3,10 @@ package procbot_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"judge/sandbox/sandboxtest"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -287,11 +289,23 @@ func TestSettleLoadsThenStops(t *testing.T) {
 // judge still waits for a bot to load, up to the same bound.
 func TestSettleWithoutSandbox(t *testing.T) {
 	ctx := context.Background()
+	// The bot loads for 5,000 turns of a shell loop, or fewer where the
+	// machine is slow (an emulated one runs them in seconds): at most a
+	// quarter of the time Settle waits, as measured here.
+	n := 5000
+	t0 := time.Now()
+	if err := exec.Command("sh", "-c", fmt.Sprintf(`i=0; while [ $i -lt %d ]; do i=$((i+1)); done`, n)).Run(); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(t0); d > procbot.SettleWithin/4 {
+		n = max(100, int(float64(n)*float64(procbot.SettleWithin/4)/float64(d)))
+		t.Logf("%v for 5,000 turns of a shell loop here: the bot loads for %d", d, n)
+	}
 	// A loaded machine may keep the bot from loading in time, as in
 	// TestSettleLoadsThenStops: three tries.
 	for try := 0; try < 3; try++ {
 		t0 := time.Now()
-		p, err := judgetest.Host().Start(t.Context(), procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", `i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done; read l`}},
+		p, err := judgetest.Host().Start(t.Context(), procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", fmt.Sprintf(`i=0; while [ $i -lt %d ]; do i=$((i+1)); done; read l`, n)}},
 			procbot.Options{Host: judgetest.Host(), Level: procbot.None}, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -308,8 +322,8 @@ func TestSettleWithoutSandbox(t *testing.T) {
 		}
 	}
 	if share := cpuShare(200 * time.Millisecond); share >= busyShare {
-		t.Fatalf("a bot computing 5,000 shell loop turns did not load in three tries, on a machine where a busy loop gets %.0f%% of a CPU", 100*share)
+		t.Fatalf("a bot computing %d shell loop turns did not load in three tries, on a machine where a busy loop gets %.0f%% of a CPU", n, 100*share)
 	} else {
-		t.Skipf("the machine is too busy (a busy loop gets %.0f%% of a CPU): a bot computing 5,000 shell loop turns did not load in three tries", 100*share)
+		t.Skipf("the machine is too busy (a busy loop gets %.0f%% of a CPU): a bot computing %d shell loop turns did not load in three tries", 100*share, n)
 	}
 }
