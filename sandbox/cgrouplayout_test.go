@@ -92,6 +92,15 @@ func TestCgroupLayouts(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			// The files the kernel shows, which the judge writes: their
+			// mode is the kernel's, not the judge's (which writes a file
+			// it does not find with no permissions: a normal user could
+			// not read it back).
+			for _, f := range c.wrote {
+				if err := os.WriteFile(root(f.path), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if err := cg.limitMemory(1 << 20); err != nil {
 				t.Fatal(err)
 			}
@@ -135,6 +144,10 @@ func TestCgroupLayouts(t *testing.T) {
 func TestCgroupV2SlotInit(t *testing.T) {
 	t.Parallel()
 	top := &cgroup{dirs: map[string]string{"": t.TempDir()}}
+	// As the kernel shows it (see TestCgroupLayouts).
+	if err := os.WriteFile(filepath.Join(top.dirs[""], "cgroup.subtree_control"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	init, err := cgroupV2{}.initOf(top)
 	if err != nil {
 		t.Fatal(err)
