@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 	"github.com/tetratelabs/wazero/sys"
 )
@@ -20,6 +22,9 @@ import (
 type wasmCode struct {
 	rt  wazero.Runtime
 	mod wazero.CompiledModule
+	// checked: the module has the judge's stop checks (addStopChecks);
+	// else wazero checks the instance's context in every loop.
+	checked bool
 	// spare is an instance started ahead for the next match (its Go
 	// runtime, say, set up while this match plays); filling says one is
 	// being started.
@@ -27,12 +32,24 @@ type wasmCode struct {
 	filling atomic.Bool
 }
 
-// compileWasm compiles a referee module. Its instances may use memMiB
-// MiB of linear memory.
+// compileWasm compiles a referee module, with the judge's stop checks
+// when it can add them. Its instances may use memMiB MiB of linear
+// memory.
 func compileWasm(ctx context.Context, code []byte, memMiB int) (*wasmCode, error) {
+	if checked, err := addStopChecks(code); err == nil {
+		if c, err := compileModule(ctx, checked, memMiB, true); err == nil {
+			return c, nil
+		}
+	}
+	return compileModule(ctx, code, memMiB, false)
+}
+
+// compileModule compiles code in a runtime of its own; checked says it
+// has the judge's stop checks.
+func compileModule(ctx context.Context, code []byte, memMiB int, checked bool) (*wasmCode, error) {
 	cfg := wazero.NewRuntimeConfig().
 		WithMemoryLimitPages(uint32(memMiB) * 16). // pages of 64 KiB
-		WithCloseOnContextDone(true)
+		WithCloseOnContextDone(!checked)
 	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
 		rt.Close(ctx)
@@ -47,7 +64,7 @@ func compileWasm(ctx context.Context, code []byte, memMiB int) (*wasmCode, error
 		rt.Close(ctx)
 		return nil, errors.New("the module exports no _start: build a WASI command (GOOS=wasip1 GOARCH=wasm go build)")
 	}
-	return &wasmCode{rt: rt, mod: mod, spare: make(chan *wasmIO, 1)}, nil
+	return &wasmCode{rt: rt, mod: mod, checked: checked, spare: make(chan *wasmIO, 1)}, nil
 }
 
 // wasmExitWait bounds the wait for an instance to end once closed.
@@ -81,7 +98,7 @@ func (c *wasmCode) refill(timeout time.Duration) {
 }
 
 // instance starts an instance of the module: its _start runs in a
-// goroutine until it ends or is closed.
+// goroutine until it ends or is stopped.
 func (c *wasmCode) instance(timeout time.Duration) *wasmIO {
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &wasmIO{exchange: newExchange(timeout), done: make(chan struct{}),
@@ -94,16 +111,43 @@ func (c *wasmCode) instance(timeout time.Duration) *wasmIO {
 		WithStderr(w.tail)
 	go func() {
 		defer close(w.ended)
-		m, err := c.rt.InstantiateModule(ctx, c.mod, cfg)
-		if m != nil {
-			m.Close(context.Background())
-		}
+		err := c.run(ctx, w, cfg)
 		select {
 		case w.resps <- response{err: exitError(err)}:
 		case <-w.done:
 		}
 	}()
 	return w
+}
+
+// run runs an instance's _start, until it returns or is stopped.
+func (c *wasmCode) run(ctx context.Context, w *wasmIO, cfg wazero.ModuleConfig) error {
+	if !c.checked {
+		m, err := c.rt.InstantiateModule(ctx, c.mod, cfg)
+		if m != nil {
+			m.Close(context.Background())
+		}
+		return err
+	}
+	m, err := c.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, memoryAllocator()), c.mod, cfg.WithStartFunctions())
+	if err != nil {
+		return err
+	}
+	// Closed once _start has returned: only then may its memory go.
+	defer m.Close(context.Background())
+	g, ok := m.ExportedGlobal(stopGlobal).(api.MutableGlobal)
+	if !ok {
+		return errNotChecked
+	}
+	w.global.Store(&g)
+	if w.halted.Load() {
+		g.Set(1)
+	}
+	_, err = m.ExportedFunction("_start").Call(ctx)
+	if ee, ok := errors.AsType[*sys.ExitError](err); ok && ee.ExitCode() == 0 {
+		return nil
+	}
+	return err
 }
 
 // wasmIO is an instance's stdin and stdout as the judge's calls see
@@ -117,7 +161,11 @@ type wasmIO struct {
 	ended    chan struct{} // closed when _start has returned
 	tail     *tail
 	cancel   context.CancelFunc
-	once     sync.Once
+	// global is the instance's stop global, once instantiated (a module
+	// with the stop checks); halted says halt was called.
+	global atomic.Pointer[api.MutableGlobal]
+	halted atomic.Bool
+	once   sync.Once
 }
 
 // Read implements the module's stdin.
@@ -181,10 +229,21 @@ func (w *wasmIO) call(req []byte) ([]byte, error) {
 	return w.exchange.call(append(req, '\n'))
 }
 
+// halt stops the module where it runs: its stop global set (it traps
+// within a few thousand of its functions and loops), or its context
+// cancelled (wazero's checks). It may be called from any goroutine.
+func (w *wasmIO) halt() {
+	w.halted.Store(true)
+	if g := w.global.Load(); g != nil {
+		(*g).Set(1)
+	}
+	w.cancel()
+}
+
 func (w *wasmIO) close() {
 	w.once.Do(func() {
 		close(w.done)
-		w.cancel()
+		w.halt()
 		select {
 		case <-w.ended:
 		case <-time.After(wasmExitWait):
