@@ -28,6 +28,7 @@ const (
 	modeError
 	modeBadStatus
 	modeExtra
+	modeStarve
 )
 
 // heapBound is what a hostile referee may add to the judge's heap, in
@@ -138,21 +139,36 @@ func peakHeap() (stop func() float64) {
 	}
 }
 
-var hostileCases = []struct {
+type hostileCase struct {
 	name   string
 	seed   uint64
 	reason string // a part of the fault's words
-}{
-	{"endless loop", modeLoop, "did not answer within 500ms"},
-	{"memory bomb", modeBomb, ""},
-	{"huge answer", modeHuge, "longer than 1048576 bytes"},
-	{"not JSON", modeGarbage, `answered "hello, judge", not a JSON object`},
-	{"exits", modeExit, "hostile: giving up at turn 3"},
-	{"error", modeError, "it answered an error: the referee lost its way"},
-	{"bad status", modeBadStatus, "movers [7]"},
+	// wasm, when not "", is the part for a WebAssembly referee.
+	wasm string
+}
+
+// wasmReason is a part of the fault's words for a WebAssembly referee.
+func (c hostileCase) wasmReason() string {
+	if c.wasm != "" {
+		return c.wasm
+	}
+	return c.reason
+}
+
+var hostileCases = []hostileCase{
+	{"endless loop", modeLoop, "did not answer within 500ms", ""},
+	{"memory bomb", modeBomb, "", ""},
+	{"huge answer", modeHuge, "longer than 1048576 bytes", ""},
+	{"not JSON", modeGarbage, `answered "hello, judge", not a JSON object`, ""},
+	{"exits", modeExit, "hostile: giving up at turn 3", ""},
+	{"error", modeError, "it answered an error: the referee lost its way", ""},
+	{"bad status", modeBadStatus, "movers [7]", ""},
 	// Seen at the next request, or taken for its answer (the line may
 	// arrive after the request): either way a fault.
-	{"extra line", modeExtra, ""},
+	{"extra line", modeExtra, "", ""},
+	// A process is only seen not to answer; a WebAssembly referee, to
+	// wait for input with its request read, at once.
+	{"reads on", modeStarve, "did not answer within 500ms", "waited for more input without answering"},
 }
 
 // TestHostileWasm: each misbehaviour of a WebAssembly referee is its
@@ -195,7 +211,7 @@ func TestHostileWasm(t *testing.T) {
 			err := play(t, gg, tc.seed)
 			grew := stop()
 			t.Logf("%s: %v (heap grew by %.1f MiB at most)", tc.name, err, grew)
-			checkFault(t, err, tc.reason)
+			checkFault(t, err, tc.wasmReason())
 			if grew > heapBound {
 				t.Errorf("the judge's heap grew by %.0f MiB, over %d", grew, heapBound)
 			}

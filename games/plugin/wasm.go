@@ -156,6 +156,7 @@ func (c *wasmCode) run(ctx context.Context, w *wasmIO, cfg wazero.ModuleConfig) 
 type wasmIO struct {
 	exchange               // requests to the module's read; its lines, or how it ended
 	pending  []byte        // what the module has not read of a request
+	asked    bool          // the module has read a request it has not answered
 	line     []byte        // the line being written
 	done     chan struct{} // closed by close
 	ended    chan struct{} // closed when _start has returned
@@ -168,12 +169,20 @@ type wasmIO struct {
 	once   sync.Once
 }
 
+// errStarved is a module that waits for more input with its request read
+// and not answered: no more comes until it answers.
+var errStarved = errors.New("it read its request and waited for more input without answering")
+
 // Read implements the module's stdin.
 func (w *wasmIO) Read(p []byte) (int, error) {
 	if len(w.pending) == 0 {
+		if w.asked && !w.send(response{err: errStarved}) {
+			return 0, io.EOF
+		}
 		select {
 		case r := <-w.reqs:
 			w.pending = r
+			w.asked = true
 		case <-w.done:
 			return 0, io.EOF
 		}
@@ -206,6 +215,7 @@ func (o stdout) Write(p []byte) (int, error) {
 		}
 		line := bytes.TrimSuffix(w.line, []byte("\r"))
 		w.line = nil
+		w.asked = false
 		if !w.send(response{line: line}) {
 			return 0, io.ErrClosedPipe
 		}
