@@ -174,7 +174,7 @@ func TestExampleRefereesChecked(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := compileWasm(context.Background(), code, 64)
+		c, err := compileWasm(context.Background(), code, 64, "")
 		if err != nil {
 			t.Fatal(err)
 		}

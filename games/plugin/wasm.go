@@ -34,22 +34,52 @@ type wasmCode struct {
 
 // compileWasm compiles a referee module, with the judge's stop checks
 // when it can add them. Its instances may use memMiB MiB of linear
-// memory.
-func compileWasm(ctx context.Context, code []byte, memMiB int) (*wasmCode, error) {
+// memory. With cacheDir, the compiled code is kept there between runs
+// (Options.CacheDir): a cache that cannot be used is done without.
+func compileWasm(ctx context.Context, code []byte, memMiB int, cacheDir string) (*wasmCode, error) {
+	var cache wazero.CompilationCache
+	if cacheDir != "" {
+		cache = openCache(cacheDir)
+	}
+	compile := func(code []byte, checked bool) (*wasmCode, error) {
+		if cache != nil {
+			if c, err := compileModule(ctx, code, memMiB, checked, cache); err == nil {
+				return c, nil
+			}
+		}
+		return compileModule(ctx, code, memMiB, checked, nil)
+	}
 	if checked, err := addStopChecks(code); err == nil {
-		if c, err := compileModule(ctx, checked, memMiB, true); err == nil {
+		if c, err := compile(checked, true); err == nil {
 			return c, nil
 		}
 	}
-	return compileModule(ctx, code, memMiB, false)
+	return compile(code, false)
+}
+
+// openCache is wazero's compilation cache in dir, or nil when dir is not
+// the judge's own (privateDir).
+func openCache(dir string) wazero.CompilationCache {
+	if privateDir(dir) != nil {
+		return nil
+	}
+	cache, err := wazero.NewCompilationCacheWithDir(dir)
+	if err != nil {
+		return nil
+	}
+	return cache
 }
 
 // compileModule compiles code in a runtime of its own; checked says it
-// has the judge's stop checks.
-func compileModule(ctx context.Context, code []byte, memMiB int, checked bool) (*wasmCode, error) {
+// has the judge's stop checks; cache, when not nil, is where compiled
+// code is looked up and kept.
+func compileModule(ctx context.Context, code []byte, memMiB int, checked bool, cache wazero.CompilationCache) (*wasmCode, error) {
 	cfg := wazero.NewRuntimeConfig().
 		WithMemoryLimitPages(uint32(memMiB) * 16). // pages of 64 KiB
 		WithCloseOnContextDone(!checked)
+	if cache != nil {
+		cfg = cfg.WithCompilationCache(cache)
+	}
 	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
 		rt.Close(ctx)
