@@ -32,9 +32,10 @@ const (
 )
 
 // heapBound is what a hostile referee may add to the judge's heap, in
-// MiB: a WebAssembly instance's memory lives there, up to memory_mib (64)
-// and twice that for a moment while it grows (the old memory copied into
-// the new), besides an answer read up to MaxAnswer and the judge's own
+// MiB: a WebAssembly instance's memory may live there (where it cannot
+// be mapped apart; on Unix it is), up to memory_mib (64) and twice that
+// for a moment while it grows (the old memory copied into the new),
+// besides an answer read up to MaxAnswer and the judge's own
 // work. An unbounded referee would go far past it (the huge answer is
 // 8 MiB a line, the memory bomb endless).
 const heapBound = 2*64 + 2*plugin.MaxAnswer>>20 + 16
