@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // A referee module that loops must be stoppable, and must not hold up
@@ -43,8 +44,8 @@ const (
 	secCode   = 10
 )
 
-// sectionOrder is the place of each known section in a module; the
-// global section is put by it when the module has none.
+// sectionOrder is the place of each known section in a module: a global
+// or export section the module has none of is put by it.
 var sectionOrder = map[byte]int{1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 13: 6, 6: 7, 7: 8, 8: 9, 9: 10, 12: 11, 10: 12, 11: 13}
 
 // addStopChecks returns the module code with the countdown at the start
@@ -108,7 +109,7 @@ func addStopChecks(code []byte) ([]byte, error) {
 		var err error
 		switch s.id {
 		case secCustom: // DWARF's offsets into the code would no longer hold
-			if name, _ := (&reader{b: body}).name(); bytes.HasPrefix([]byte(name), []byte(".debug_")) {
+			if name, _ := (&reader{b: body}).name(); strings.HasPrefix(name, ".debug_") {
 				continue
 			}
 		case secGlobal:
