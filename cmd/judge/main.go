@@ -29,6 +29,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -37,19 +38,24 @@ import (
 	"judge/games/catalog"
 	"judge/games/plugin"
 	"judge/judge"
+	"judge/judge/bots"
 	"judge/judge/procbot"
 )
 
 func main() {
 	procbot.Init() // when run as a sandbox's init, this never returns
 	host := procbot.NewHost(procbot.HostOptions{})
-	catalog.UsePlugins(plugin.Options{Start: refereeStarter(host, procbot.Auto)})
+	catalog.UsePlugins(plugin.Options{Start: refereeStarter(host, procbot.Auto), CacheDir: wasmCache()})
 	ctx, stop := onSignals(context.Background(), os.Stderr, os.Exit, time.Second)
 	code := (&Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Host: host}).Run(ctx, os.Args[1:])
 	stop()
 	host.Close() // the cgroups of the sandboxes kept ready
 	os.Exit(code)
 }
+
+// wasmCache is where WebAssembly referees are kept compiled between runs:
+// beside the bots of single matches, in the machine's build cache.
+func wasmCache() string { return filepath.Join(bots.MatchCache(), "wasm") }
 
 // signalled is why the judge's context ended when it was sent SIGINT or
 // SIGTERM: its context.Cause.

@@ -76,6 +76,76 @@ func TestTurnOrders(t *testing.T) {
 	}
 }
 
+// TestCommandMoves plays the same games with the Python Connect Four
+// referee declaring command-moves and not (its answers to commands carry
+// the move either way; the judge reads it only with the feature): the
+// same moves, refusals and boards turn by turn; the judge sends commit to
+// the first only for a seat with no move bound (its commands started
+// again), to learn why, and to the second at every commit.
+func TestCommandMoves(t *testing.T) {
+	with := plugin.FeatureTurnOrders + "," + plugin.FeatureCommandMoves
+	gNew, logNew := relayed(t, with)
+	gOld, logOld := relayed(t, plugin.FeatureTurnOrders)
+	for seed := uint64(1); seed <= 3; seed++ {
+		seenOld, seenNew := count(t, logOld, "commit"), count(t, logNew, "commit")
+		a, b := newState(t, gNew, seed), newState(t, gOld, seed)
+		turns := 0
+		for !a.Outcome().Over {
+			turns++
+			seat := a.Movers()[0]
+			moves := a.Moves(seat)
+			mv := moves[(int(seed)+turns)%len(moves)]
+			var got [2]games.Move
+			var why [2]string
+			for i, st := range []*plugin.State{a, b} {
+				o := st.Orders(seat)
+				if err := o.Command(games.ParseLine("DropDisc 99")); err == nil {
+					t.Fatalf("DropDisc 99 taken")
+				}
+				if turns%3 == 0 {
+					// A move bound, then forgotten: no move to commit.
+					command(t, o, mv)
+					o = st.Orders(seat)
+					m, err := o.Commit()
+					if err == nil {
+						t.Fatalf("seed %d, turn %d: commit %q after the commands started again", seed, turns, m)
+					}
+					why[i] = err.Error()
+				}
+				command(t, o, mv)
+				var err error
+				if got[i], err = o.Commit(); err != nil {
+					t.Fatal(err)
+				}
+				if err := st.Apply(map[int]games.Move{seat: got[i]}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !slices.Equal(got[0], got[1]) || why[0] != why[1] || a.Render() != b.Render() {
+				t.Fatalf("seed %d, turn %d: %q / %q, %q / %q:\n%s\n%s", seed, turns, got[0], got[1], why[0], why[1], a.Render(), b.Render())
+			}
+		}
+		games.Close(a)
+		games.Close(b)
+		if n, want := count(t, logOld, "commit")-seenOld, turns+turns/3; n != want {
+			t.Errorf("seed %d: %d commits to the referee without command-moves in %d turns; want %d", seed, n, turns, want)
+		}
+		if n, want := count(t, logNew, "commit")-seenNew, turns/3; n != want {
+			t.Errorf("seed %d: %d commits to the referee with command-moves in %d turns; want %d", seed, n, turns, want)
+		}
+	}
+}
+
+// command gives the lines of mv to o.
+func command(t *testing.T, o games.Orders, mv games.Move) {
+	t.Helper()
+	for _, l := range mv {
+		if err := o.Command(games.ParseLine(l)); err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+	}
+}
+
 func newState(t *testing.T, g *plugin.Game, seed uint64) *plugin.State {
 	t.Helper()
 	st, err := g.New(nil, seed)

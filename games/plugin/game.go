@@ -33,6 +33,13 @@ const SpecFile = "game.toml"
 type Options struct {
 	// Start starts a process referee; nil is ExecStarter (no sandbox).
 	Start Starter
+	// CacheDir, when not "", is a folder where WebAssembly referees are
+	// kept compiled between runs of the judge (wazero's compilation
+	// cache): a game's first match then spares their compilation. The
+	// judge makes it, its own (mode 0700); a folder that another user
+	// could write, or one above it, is not used, since its code would run
+	// in the judge.
+	CacheDir string
 }
 
 // Game is a plugin game: its folder, its game.toml, and its referee,
@@ -192,7 +199,7 @@ func (g *Game) start() (transport, error) {
 	if g.wasm != nil {
 		g.once.Do(func() {
 			t0 := time.Now()
-			g.code, g.codeErr = compileWasm(context.Background(), g.wasm, g.spec.Referee.MemoryMiB)
+			g.code, g.codeErr = compileWasm(context.Background(), g.wasm, g.spec.Referee.MemoryMiB, g.opts.CacheDir)
 			g.compiled = time.Since(t0)
 		})
 		if g.codeErr != nil {

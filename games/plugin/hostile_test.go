@@ -28,12 +28,14 @@ const (
 	modeError
 	modeBadStatus
 	modeExtra
+	modeStarve
 )
 
 // heapBound is what a hostile referee may add to the judge's heap, in
-// MiB: a WebAssembly instance's memory lives there, up to memory_mib (64)
-// and twice that for a moment while it grows (the old memory copied into
-// the new), besides an answer read up to MaxAnswer and the judge's own
+// MiB: a WebAssembly instance's memory may live there (where it cannot
+// be mapped apart; on Unix it is), up to memory_mib (64) and twice that
+// for a moment while it grows (the old memory copied into the new),
+// besides an answer read up to MaxAnswer and the judge's own
 // work. An unbounded referee would go far past it (the huge answer is
 // 8 MiB a line, the memory bomb endless).
 const heapBound = 2*64 + 2*plugin.MaxAnswer>>20 + 16
@@ -138,21 +140,36 @@ func peakHeap() (stop func() float64) {
 	}
 }
 
-var hostileCases = []struct {
+type hostileCase struct {
 	name   string
 	seed   uint64
 	reason string // a part of the fault's words
-}{
-	{"endless loop", modeLoop, "did not answer within 500ms"},
-	{"memory bomb", modeBomb, ""},
-	{"huge answer", modeHuge, "longer than 1048576 bytes"},
-	{"not JSON", modeGarbage, `answered "hello, judge", not a JSON object`},
-	{"exits", modeExit, "hostile: giving up at turn 3"},
-	{"error", modeError, "it answered an error: the referee lost its way"},
-	{"bad status", modeBadStatus, "movers [7]"},
+	// wasm, when not "", is the part for a WebAssembly referee.
+	wasm string
+}
+
+// wasmReason is a part of the fault's words for a WebAssembly referee.
+func (c hostileCase) wasmReason() string {
+	if c.wasm != "" {
+		return c.wasm
+	}
+	return c.reason
+}
+
+var hostileCases = []hostileCase{
+	{"endless loop", modeLoop, "did not answer within 500ms", ""},
+	{"memory bomb", modeBomb, "", ""},
+	{"huge answer", modeHuge, "longer than 1048576 bytes", ""},
+	{"not JSON", modeGarbage, `answered "hello, judge", not a JSON object`, ""},
+	{"exits", modeExit, "hostile: giving up at turn 3", ""},
+	{"error", modeError, "it answered an error: the referee lost its way", ""},
+	{"bad status", modeBadStatus, "movers [7]", ""},
 	// Seen at the next request, or taken for its answer (the line may
 	// arrive after the request): either way a fault.
-	{"extra line", modeExtra, ""},
+	{"extra line", modeExtra, "", ""},
+	// A process is only seen not to answer; a WebAssembly referee, to
+	// wait for input with its request read, at once.
+	{"reads on", modeStarve, "did not answer within 500ms", "waited for more input without answering"},
 }
 
 // TestHostileWasm: each misbehaviour of a WebAssembly referee is its
@@ -195,7 +212,7 @@ func TestHostileWasm(t *testing.T) {
 			err := play(t, gg, tc.seed)
 			grew := stop()
 			t.Logf("%s: %v (heap grew by %.1f MiB at most)", tc.name, err, grew)
-			checkFault(t, err, tc.reason)
+			checkFault(t, err, tc.wasmReason())
 			if grew > heapBound {
 				t.Errorf("the judge's heap grew by %.0f MiB, over %d", grew, heapBound)
 			}

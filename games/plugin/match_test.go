@@ -32,7 +32,7 @@ func TestRefereeErrorEndsMatch(t *testing.T) {
 	for _, tc := range hostileCases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := judgetest.PlayGame(t, g, tc.seed, nil, bot, bot)
-			checkRefereeError(t, res, tc.reason)
+			checkRefereeError(t, res, tc.wasmReason())
 		})
 	}
 }

@@ -42,6 +42,11 @@ type State struct {
 	// Orders has used yet: their Orders costs no call.
 	turnOrders bool
 	started    []bool
+	// commandMoves: the referee said at hello that its answer to every
+	// command it takes is the move that binds now (FeatureCommandMoves).
+	// bound holds it, by seat, until the seat's commands start again.
+	commandMoves bool
+	bound        map[int]games.Move
 	// fixed holds the answers of the queries game.toml declares fixed,
 	// by seat and line.
 	fixed map[fixedKey]string
@@ -62,9 +67,18 @@ type fixedKey struct {
 // orders only to start a seat's commands again within a turn.
 const FeatureTurnOrders = "turn-orders"
 
+// FeatureCommandMoves is the feature a referee lists at hello when its
+// answer to every command it takes is {"move":[...]}, the move that binds
+// if the seat's turn ends now ([] for none), and commit tells nothing
+// more: the judge then sends commit only for a seat with no such move
+// (to learn why).
+const FeatureCommandMoves = "command-moves"
+
 // newTurn marks every seat's commands started, when the referee starts
-// them at a turn's start. s.mu is held.
+// them at a turn's start, and forgets the moves commands bound. s.mu is
+// held.
 func (s *State) newTurn() {
+	clear(s.bound)
 	if !s.turnOrders {
 		return
 	}
@@ -229,6 +243,7 @@ func (s *State) hello() error {
 		return s.fault("hello", fmt.Sprintf("it speaks referee protocol %d; this judge speaks %d", *r.Protocol, Protocol))
 	}
 	s.turnOrders = slices.Contains(r.Features, FeatureTurnOrders)
+	s.commandMoves = slices.Contains(r.Features, FeatureCommandMoves)
 	return nil
 }
 
@@ -403,6 +418,7 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 func (s *State) Orders(seat int) games.Orders {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	delete(s.bound, seat)
 	if seat >= 0 && seat < len(s.started) && s.started[seat] {
 		s.started[seat] = false
 		return &orders{s: s, seat: seat}
@@ -431,6 +447,13 @@ func (o *orders) Command(l games.Line) error {
 		return fmt.Errorf("%s: %w", *r.Unknown, games.ErrUnknown)
 	case r.Invalid != nil:
 		return errors.New(*r.Invalid)
+	case s.commandMoves && len(r.Move) > 0:
+		if s.bound == nil {
+			s.bound = map[int]games.Move{}
+		}
+		s.bound[o.seat] = games.Move(r.Move)
+	case s.commandMoves:
+		delete(s.bound, o.seat)
 	}
 	return nil
 }
@@ -440,6 +463,10 @@ func (o *orders) Commit() (games.Move, error) {
 	s := o.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if mv, ok := s.bound[o.seat]; ok && s.err == nil {
+		// The move the seat's last command bound (FeatureCommandMoves).
+		return s.checkMove("command", mv)
+	}
 	var r reply
 	if err := s.call("commit", seatRequest("commit", o.seat), &r); err != nil {
 		return nil, err
@@ -450,12 +477,18 @@ func (o *orders) Commit() (games.Move, error) {
 	case len(r.Move) == 0:
 		return nil, s.bad("commit", `{"move":["..."]} or {"invalid":"why"}`)
 	}
-	for _, c := range r.Move {
+	return s.checkMove("commit", r.Move)
+}
+
+// checkMove checks the lines of a move the referee answered op with.
+// s.mu is held.
+func (s *State) checkMove(op string, mv []string) (games.Move, error) {
+	for _, c := range mv {
 		if c == "" || strings.Contains(c, "\n") || notText(c) != "" {
-			return nil, s.fault("commit", fmt.Sprintf("move %q: a command is one line of text", c))
+			return nil, s.fault(op, fmt.Sprintf("move %q: a command is one line of text", c))
 		}
 	}
-	return games.Move(r.Move), nil
+	return slices.Clone(games.Move(mv)), nil
 }
 
 type seatMove struct {

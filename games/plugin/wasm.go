@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 	"github.com/tetratelabs/wazero/sys"
 )
@@ -20,6 +22,9 @@ import (
 type wasmCode struct {
 	rt  wazero.Runtime
 	mod wazero.CompiledModule
+	// checked: the module has the judge's stop checks (addStopChecks);
+	// else wazero checks the instance's context in every loop.
+	checked bool
 	// spare is an instance started ahead for the next match (its Go
 	// runtime, say, set up while this match plays); filling says one is
 	// being started.
@@ -27,12 +32,54 @@ type wasmCode struct {
 	filling atomic.Bool
 }
 
-// compileWasm compiles a referee module. Its instances may use memMiB
-// MiB of linear memory.
-func compileWasm(ctx context.Context, code []byte, memMiB int) (*wasmCode, error) {
+// compileWasm compiles a referee module, with the judge's stop checks
+// when it can add them. Its instances may use memMiB MiB of linear
+// memory. With cacheDir, the compiled code is kept there between runs
+// (Options.CacheDir): a cache that cannot be used is done without.
+func compileWasm(ctx context.Context, code []byte, memMiB int, cacheDir string) (*wasmCode, error) {
+	var cache wazero.CompilationCache
+	if cacheDir != "" {
+		cache = openCache(cacheDir)
+	}
+	compile := func(code []byte, checked bool) (*wasmCode, error) {
+		if cache != nil {
+			if c, err := compileModule(ctx, code, memMiB, checked, cache); err == nil {
+				return c, nil
+			}
+		}
+		return compileModule(ctx, code, memMiB, checked, nil)
+	}
+	if checked, err := addStopChecks(code); err == nil {
+		if c, err := compile(checked, true); err == nil {
+			return c, nil
+		}
+	}
+	return compile(code, false)
+}
+
+// openCache is wazero's compilation cache in dir, or nil when dir is not
+// the judge's own (privateDir).
+func openCache(dir string) wazero.CompilationCache {
+	if privateDir(dir) != nil {
+		return nil
+	}
+	cache, err := wazero.NewCompilationCacheWithDir(dir)
+	if err != nil {
+		return nil
+	}
+	return cache
+}
+
+// compileModule compiles code in a runtime of its own; checked says it
+// has the judge's stop checks; cache, when not nil, is where compiled
+// code is looked up and kept.
+func compileModule(ctx context.Context, code []byte, memMiB int, checked bool, cache wazero.CompilationCache) (*wasmCode, error) {
 	cfg := wazero.NewRuntimeConfig().
 		WithMemoryLimitPages(uint32(memMiB) * 16). // pages of 64 KiB
-		WithCloseOnContextDone(true)
+		WithCloseOnContextDone(!checked)
+	if cache != nil {
+		cfg = cfg.WithCompilationCache(cache)
+	}
 	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
 		rt.Close(ctx)
@@ -47,7 +94,7 @@ func compileWasm(ctx context.Context, code []byte, memMiB int) (*wasmCode, error
 		rt.Close(ctx)
 		return nil, errors.New("the module exports no _start: build a WASI command (GOOS=wasip1 GOARCH=wasm go build)")
 	}
-	return &wasmCode{rt: rt, mod: mod, spare: make(chan *wasmIO, 1)}, nil
+	return &wasmCode{rt: rt, mod: mod, checked: checked, spare: make(chan *wasmIO, 1)}, nil
 }
 
 // wasmExitWait bounds the wait for an instance to end once closed.
@@ -81,7 +128,7 @@ func (c *wasmCode) refill(timeout time.Duration) {
 }
 
 // instance starts an instance of the module: its _start runs in a
-// goroutine until it ends or is closed.
+// goroutine until it ends or is stopped.
 func (c *wasmCode) instance(timeout time.Duration) *wasmIO {
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &wasmIO{exchange: newExchange(timeout), done: make(chan struct{}),
@@ -94,10 +141,7 @@ func (c *wasmCode) instance(timeout time.Duration) *wasmIO {
 		WithStderr(w.tail)
 	go func() {
 		defer close(w.ended)
-		m, err := c.rt.InstantiateModule(ctx, c.mod, cfg)
-		if m != nil {
-			m.Close(context.Background())
-		}
+		err := c.run(ctx, w, cfg)
 		select {
 		case w.resps <- response{err: exitError(err)}:
 		case <-w.done:
@@ -106,26 +150,69 @@ func (c *wasmCode) instance(timeout time.Duration) *wasmIO {
 	return w
 }
 
+// run runs an instance's _start, until it returns or is stopped.
+func (c *wasmCode) run(ctx context.Context, w *wasmIO, cfg wazero.ModuleConfig) error {
+	if !c.checked {
+		m, err := c.rt.InstantiateModule(ctx, c.mod, cfg)
+		if m != nil {
+			m.Close(context.Background())
+		}
+		return err
+	}
+	m, err := c.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, memoryAllocator()), c.mod, cfg.WithStartFunctions())
+	if err != nil {
+		return err
+	}
+	// Closed once _start has returned: only then may its memory go.
+	defer m.Close(context.Background())
+	g, ok := m.ExportedGlobal(stopGlobal).(api.MutableGlobal)
+	if !ok {
+		return errNotChecked
+	}
+	w.global.Store(&g)
+	if w.halted.Load() {
+		g.Set(1)
+	}
+	_, err = m.ExportedFunction("_start").Call(ctx)
+	if ee, ok := errors.AsType[*sys.ExitError](err); ok && ee.ExitCode() == 0 {
+		return nil
+	}
+	return err
+}
+
 // wasmIO is an instance's stdin and stdout as the judge's calls see
 // them: a request is handed straight to the module's read, and a line it
 // writes straight back to the call, with no pipe or goroutine between.
 type wasmIO struct {
 	exchange               // requests to the module's read; its lines, or how it ended
 	pending  []byte        // what the module has not read of a request
+	asked    bool          // the module has read a request it has not answered
 	line     []byte        // the line being written
 	done     chan struct{} // closed by close
 	ended    chan struct{} // closed when _start has returned
 	tail     *tail
 	cancel   context.CancelFunc
-	once     sync.Once
+	// global is the instance's stop global, once instantiated (a module
+	// with the stop checks); halted says halt was called.
+	global atomic.Pointer[api.MutableGlobal]
+	halted atomic.Bool
+	once   sync.Once
 }
+
+// errStarved is a module that waits for more input with its request read
+// and not answered: no more comes until it answers.
+var errStarved = errors.New("it read its request and waited for more input without answering")
 
 // Read implements the module's stdin.
 func (w *wasmIO) Read(p []byte) (int, error) {
 	if len(w.pending) == 0 {
+		if w.asked && !w.send(response{err: errStarved}) {
+			return 0, io.EOF
+		}
 		select {
 		case r := <-w.reqs:
 			w.pending = r
+			w.asked = true
 		case <-w.done:
 			return 0, io.EOF
 		}
@@ -158,6 +245,7 @@ func (o stdout) Write(p []byte) (int, error) {
 		}
 		line := bytes.TrimSuffix(w.line, []byte("\r"))
 		w.line = nil
+		w.asked = false
 		if !w.send(response{line: line}) {
 			return 0, io.ErrClosedPipe
 		}
@@ -181,10 +269,21 @@ func (w *wasmIO) call(req []byte) ([]byte, error) {
 	return w.exchange.call(append(req, '\n'))
 }
 
+// halt stops the module where it runs: its stop global set (it traps
+// within a few thousand of its functions and loops), or its context
+// cancelled (wazero's checks). It may be called from any goroutine.
+func (w *wasmIO) halt() {
+	w.halted.Store(true)
+	if g := w.global.Load(); g != nil {
+		(*g).Set(1)
+	}
+	w.cancel()
+}
+
 func (w *wasmIO) close() {
 	w.once.Do(func() {
 		close(w.done)
-		w.cancel()
+		w.halt()
 		select {
 		case <-w.ended:
 		case <-time.After(wasmExitWait):

@@ -57,8 +57,9 @@ type obj = map[string]any
 func serve(g **game, r *request) any {
 	if r.Op == "hello" {
 		// turn-orders: every seat's commands start with each turn, as
-		// orders would start them (docs/games.md).
-		return obj{"protocol": 1, "features": []string{"turn-orders"}}
+		// orders would start them; command-moves: a command taken is
+		// answered with the move that binds (docs/games.md).
+		return obj{"protocol": 1, "features": []string{"turn-orders", "command-moves"}}
 	}
 	if r.Op == "new" {
 		ng, err := newGame(r.Params["width"], r.Params["height"], r.Params["k"])
@@ -265,7 +266,7 @@ func (g *game) command(seat int, f []string) obj {
 		return obj{"invalid": err.Error()}
 	}
 	g.orders[seat].move = "DropDisc " + strconv.Itoa(col)
-	return obj{}
+	return obj{"move": []string{g.orders[seat].move}} // command-moves
 }
 
 // check tells why DropDisc with args cannot be played now.

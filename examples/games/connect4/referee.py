@@ -98,7 +98,7 @@ class Game:
             self.orders[seat][1] = " ".join(f) + ": " + err
             return {"invalid": err}
         self.orders[seat][0] = "DropDisc %d" % col
-        return {}
+        return {"move": [self.orders[seat][0]]}  # command-moves
 
     def check(self, args):
         """The column of DropDisc args, or why it cannot be played now."""
@@ -238,8 +238,9 @@ def serve(game, r):
     op = r.get("op")
     if op == "hello":
         # turn-orders: every seat's commands start with each turn, as
-        # orders would start them (docs/games.md).
-        return {"protocol": 1, "features": ["turn-orders"]}, game
+        # orders would start them; command-moves: a command taken is
+        # answered with the move that binds (docs/games.md).
+        return {"protocol": 1, "features": ["turn-orders", "command-moves"]}, game
     if op == "new":
         p = r.get("params") or {}
         w, h, k = p.get("width", 0), p.get("height", 0), p.get("k", 0)

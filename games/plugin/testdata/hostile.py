@@ -39,6 +39,8 @@ def misbehave():
     elif mode == 8:
         say(json.dumps({"answer": "3"}))
         say(json.dumps({"answer": "4"}))
+    elif mode == 9:
+        sys.stdin.readline()  # the next request, which never comes
 
 
 for line in sys.stdin:

@@ -23,6 +23,7 @@ const (
 	errorResp        // answers {"error"}
 	badStatus        // a status whose movers are not seats
 	extra            // two lines for one request
+	starve           // reads on without answering its request
 )
 
 var sink [][]byte
@@ -47,7 +48,7 @@ func main() {
 		}
 		json.Unmarshal(in.Bytes(), &r)
 		if turn == 3 && r.Op == "query" {
-			misbehave(mode, say)
+			misbehave(mode, say, in)
 		}
 		switch r.Op {
 		case "hello":
@@ -85,7 +86,7 @@ func main() {
 	}
 }
 
-func misbehave(mode uint64, say func(string)) {
+func misbehave(mode uint64, say func(string), in *bufio.Scanner) {
 	switch mode {
 	case loop:
 		for i := 0; ; i++ {
@@ -112,5 +113,7 @@ func misbehave(mode uint64, say func(string)) {
 	case extra:
 		say(`{"answer":"3"}`)
 		say(`{"answer":"4"}`)
+	case starve:
+		in.Scan() // the next request, which never comes
 	}
 }
