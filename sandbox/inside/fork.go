@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"unsafe"
 
@@ -15,21 +17,25 @@ import (
 	"judge/sandbox/internal/wire"
 )
 
-// A program is started by a fork of the init's calling thread, already
-// restricted (restrictThread), whose child does what is the program's
-// alone and executes it: it joins the programs' cgroup (v2), takes a
-// process group of its own, its standard files, its working directory
-// and its rlimits (none binds the init: an RLIMIT_DATA or RLIMIT_NPROC
-// would bind its Go runtime, a small RLIMIT_NOFILE its files). The child
-// runs no Go code but system calls made
-// from what the parent prepared: everything it uses is allocated
-// before the fork. It is a vfork (vfork_*.s): the child shares the
-// init's memory until its exec, so that nothing of it is copied.
+// A program is started by a vfork of a thread of the init (vfork_*.s),
+// born in the programs' cgroup: on cgroup v2 by clone3 with
+// CLONE_INTO_CGROUP, on v1 because the forking thread joined it first.
+// Before it executes the program, the child takes a process group of its
+// own, its standard files, no_new_privs, the Landlock domain, no
+// capabilities, its working directory, the seccomp filter, and its
+// rlimits (none of which binds the init: an RLIMIT_DATA or RLIMIT_NPROC
+// would bind its Go runtime, a small RLIMIT_NOFILE its files), in that
+// order. The child runs no Go code but system calls on values the parent
+// prepared (restrictions, once per thread; the rest per program): it
+// shares the init's memory until it executes, while the init's thread
+// waits, so nothing of it is copied.
 //
 // Go's own fork and exec (syscall.ForkExec) can do none of it in the
 // child; before, a restricted parent, the judge's binary run once more,
-// did it, which took a Go runtime's start (about 1.5 ms of CPU) per
-// program.
+// did it (about 1.5 ms of CPU a program), or the init's thread restricted
+// itself first, and then could not clone3 (its own filter refuses it)
+// nor so fork into a cgroup: a program joined it by moving, which on v2
+// waits for the kernel's RCU grace period.
 
 // The runtime's hooks around a fork, as package syscall uses them:
 // signals blocked and the stack fixed while the child may run Go code,
@@ -44,6 +50,61 @@ func afterFork()
 //go:linkname afterForkInChild syscall.runtime_AfterForkInChild
 func afterForkInChild()
 
+// restrictions are what a forked program takes before it executes,
+// prepared once by the thread that forks programs (after its mounts: the
+// Landlock rules name their files).
+type restrictions struct {
+	landlock int // a Landlock ruleset's descriptor, or -1 for none
+	capLast  int // the last capability to drop from the bounding set, or -1 to keep them
+	capHdr   unix.CapUserHeader
+	capData  [2]unix.CapUserData
+	filter   []unix.SockFilter
+	prog     unix.SockFprog // of filter; Len 0 for none
+}
+
+// prepareRestrictions prepares what cfg says a program takes: Landlock,
+// no capabilities (caps), the seccomp filter.
+func prepareRestrictions(cfg *wire.Config, caps capabilities) (*restrictions, error) {
+	r := &restrictions{landlock: -1, capLast: -1}
+	if cfg.Landlock > 0 {
+		fd, err := landlockRuleset(cfg.Landlock, cfg.RO, cfg.RW, devPaths(cfg.Basic), cfg.Proc)
+		if err != nil {
+			return nil, fmt.Errorf("landlock: %w", err)
+		}
+		r.landlock = fd
+	}
+	if caps == dropCapabilities {
+		r.capLast = 40
+		if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+			if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				r.capLast = n
+			}
+		}
+		r.capHdr = unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	}
+	if cfg.Seccomp {
+		f, err := seccompFilter(cfg.Basic, cfg.Landlock < 6)
+		if err != nil {
+			r.close()
+			return nil, fmt.Errorf("seccomp: %w", err)
+		}
+		r.filter = f
+		r.prog = unix.SockFprog{Len: uint16(len(f)), Filter: &r.filter[0]}
+	}
+	return r, nil
+}
+
+// close lets go of the Landlock ruleset.
+func (r *restrictions) close() {
+	if r.landlock >= 0 {
+		unix.Close(r.landlock)
+		r.landlock = -1
+	}
+}
+
+// secureBits: NOROOT, NO_SETUID_FIXUP, KEEP_CAPS off, all locked.
+const secureBits = 1<<0 | 1<<1 | 1<<2 | 1<<3 | 1<<5
+
 // child is what a forked child does before it executes the program, all
 // of it prepared by the parent. The program runs as the init's user.
 type child struct {
@@ -51,11 +112,16 @@ type child struct {
 	argv, envv []*byte // nil-terminated
 	dir        *byte   // nil: the parent's
 	fds        [3]int  // the program's standard files, each ≥ 3
-	procs      int     // cgroup.procs of the programs' cgroup (v2), or -1
+	r          *restrictions
 	limits     []limit
-	errFd      int // the write end of a close-on-exec pipe
-	zero       [1]byte
-	fail       [8]byte // the step that failed and its errno, for the parent
+	clone      cloneArgs // clone3's, into a cgroup; zero for clone
+	errFd      int       // the write end of a close-on-exec pipe
+	fail       [8]byte   // the step that failed and its errno, for the parent
+}
+
+// cloneArgs is struct clone_args, as far as its cgroup.
+type cloneArgs struct {
+	flags, pidfd, childTID, parentTID, exitSignal, stack, stackSize, tls, setTID, setTIDSize, cgroup uint64
 }
 
 // limit is one rlimit the child sets.
@@ -66,30 +132,39 @@ type limit struct {
 
 // The steps of the child, for the message of one that failed.
 const (
-	stepCgroup = iota + 1
-	stepPgid
+	stepPgid = iota + 1
 	stepFiles
+	stepNoNewPrivs
+	stepLandlock
+	stepCaps
 	stepDir
+	stepSeccomp
 	stepLimit
 	stepExec
 )
 
 var stepNames = [...]string{
-	stepCgroup: "joining the programs' cgroup",
-	stepPgid:   "setpgid",
-	stepFiles:  "standard files",
-	stepDir:    "working directory",
-	stepLimit:  "setrlimit",
-	stepExec:   "exec",
+	stepPgid:       "setpgid",
+	stepFiles:      "standard files",
+	stepNoNewPrivs: "no_new_privs",
+	stepLandlock:   "landlock",
+	stepCaps:       "dropping capabilities",
+	stepDir:        "working directory",
+	stepSeccomp:    "seccomp",
+	stepLimit:      "setrlimit",
+	stepExec:       "exec",
 }
 
-// forkStart is the run of a program, forked from the calling thread as
-// the package's comment above says. procs is the cgroup.procs file of
-// the programs' cgroup (-1: none), fds the program's standard files, and
-// base and lims its rlimits, set in that order. It returns the program's
-// pid, or why it could not start.
-func forkStart(cfg *wire.Config, run wire.Run, fds [3]int, procs int, base [][3]uint64, lims []wire.Rlimit) (int, error) {
-	c := &child{fds: fds, procs: procs}
+// forkStart starts run as the package's comment above says, with the
+// restrictions r: into the cgroup whose directory is the descriptor
+// cgroup (v2; -1 for none), with the standard files fds, and the rlimits
+// base and lims, set in that order. It returns the program's pid, or why
+// it could not start.
+func forkStart(cfg *wire.Config, run wire.Run, r *restrictions, cgroup int, fds [3]int, base [][3]uint64, lims []wire.Rlimit) (int, error) {
+	if cfg.Uid >= 0 {
+		return 0, errors.New("a forked program runs as the init's user")
+	}
+	c := &child{fds: fds, r: r}
 	var err error
 	if c.path, err = syscall.BytePtrFromString(run.Path); err != nil {
 		return 0, fmt.Errorf("exec %s: %w", run.Path, err)
@@ -105,16 +180,16 @@ func forkStart(cfg *wire.Config, run wire.Run, fds [3]int, procs int, base [][3]
 			return 0, fmt.Errorf("working directory: %w", err)
 		}
 	}
-	if cfg.Uid >= 0 {
-		return 0, errors.New("a forked program runs as the init's user")
-	}
 	for _, b := range base {
 		c.limits = append(c.limits, limit{uintptr(b[0]), unix.Rlimit{Cur: b[1], Max: b[2]}})
 	}
-	for _, r := range lims {
-		c.limits = append(c.limits, limit{uintptr(r.Resource), unix.Rlimit{Cur: r.Value, Max: r.Value}})
+	for _, l := range lims {
+		c.limits = append(c.limits, limit{uintptr(l.Resource), unix.Rlimit{Cur: l.Value, Max: l.Value}})
 	}
-	c.zero[0] = '0'
+	if cgroup >= 0 {
+		c.clone = cloneArgs{flags: unix.CLONE_VM | unix.CLONE_VFORK | unix.CLONE_INTO_CGROUP,
+			exitSignal: uint64(unix.SIGCHLD), cgroup: uint64(cgroup)}
+	}
 	for i, fd := range c.fds {
 		if fd < 3 {
 			// Above the three it is put on, so that no file is put on
@@ -151,8 +226,11 @@ func forkStart(cfg *wire.Config, run wire.Run, fds [3]int, procs int, base [][3]
 	}
 	var ws unix.WaitStatus
 	_, _ = unix.Wait4(pid, &ws, 0, nil)
-	step := binary.LittleEndian.Uint32(msg[:4])
-	e := syscall.Errno(binary.LittleEndian.Uint32(msg[4:]))
+	return 0, stepError(run, binary.LittleEndian.Uint32(msg[:4]), syscall.Errno(binary.LittleEndian.Uint32(msg[4:])))
+}
+
+// stepError says which step of run's start failed, and why.
+func stepError(run wire.Run, step uint32, e syscall.Errno) error {
 	name := "starting"
 	if int(step) < len(stepNames) && stepNames[step] != "" {
 		name = stepNames[step]
@@ -163,7 +241,7 @@ func forkStart(cfg *wire.Config, run wire.Run, fds [3]int, procs int, base [][3]
 	case stepDir:
 		name = "working directory " + run.Dir
 	}
-	return 0, fmt.Errorf("%s: %w", name, e)
+	return fmt.Errorf("%s: %w", name, e)
 }
 
 // readFull reads into b until it is full or the file ends.
@@ -194,7 +272,12 @@ func readFull(fd int, b []byte) (int, error) {
 //go:norace
 //go:nosplit
 func (c *child) fork() (int, syscall.Errno) {
-	pid, e := vfork(unix.SYS_CLONE, cloneFlags)
+	var pid, e uintptr
+	if c.clone.flags != 0 {
+		pid, e = vfork(unix.SYS_CLONE3, uintptr(unsafe.Pointer(&c.clone)), unsafe.Sizeof(c.clone))
+	} else {
+		pid, e = vfork(unix.SYS_CLONE, unix.CLONE_VM|unix.CLONE_VFORK|uintptr(unix.SIGCHLD), 0)
+	}
 	if e != 0 || pid != 0 {
 		return int(pid), syscall.Errno(e)
 	}
@@ -229,13 +312,6 @@ func (c *child) run() {
 //go:nosplit
 func (c *child) prepare() (int, syscall.Errno) {
 	var e syscall.Errno
-	if c.procs >= 0 {
-		// A write to a file the init opened: the kernel checks the
-		// opener's rights.
-		if _, _, e = syscall.RawSyscall6(unix.SYS_PWRITE64, uintptr(c.procs), uintptr(unsafe.Pointer(&c.zero[0])), 1, 0, 0, 0); e != 0 {
-			return stepCgroup, e
-		}
-	}
 	if _, _, e = syscall.RawSyscall(unix.SYS_SETPGID, 0, 0, 0); e != 0 {
 		return stepPgid, e
 	}
@@ -244,9 +320,37 @@ func (c *child) prepare() (int, syscall.Errno) {
 			return stepFiles, e
 		}
 	}
+	if _, _, e = syscall.RawSyscall6(unix.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0); e != 0 {
+		return stepNoNewPrivs, e
+	}
+	r := c.r
+	if r.landlock >= 0 {
+		if _, _, e = syscall.RawSyscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(r.landlock), 0, 0); e != 0 {
+			return stepLandlock, e
+		}
+	}
+	if r.capLast >= 0 {
+		for cp := 0; cp <= r.capLast; cp++ {
+			if _, _, e = syscall.RawSyscall6(unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, uintptr(cp), 0, 0, 0, 0); e != 0 && e != unix.EINVAL {
+				return stepCaps, e
+			}
+		}
+		syscall.RawSyscall6(unix.SYS_PRCTL, unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0, 0)
+		if _, _, e = syscall.RawSyscall6(unix.SYS_PRCTL, unix.PR_SET_SECUREBITS, secureBits, 0, 0, 0, 0); e != 0 {
+			return stepCaps, e
+		}
+		if _, _, e = syscall.RawSyscall(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&r.capHdr)), uintptr(unsafe.Pointer(&r.capData[0])), 0); e != 0 {
+			return stepCaps, e
+		}
+	}
 	if c.dir != nil {
 		if _, _, e = syscall.RawSyscall(unix.SYS_CHDIR, uintptr(unsafe.Pointer(c.dir)), 0, 0); e != 0 {
 			return stepDir, e
+		}
+	}
+	if r.prog.Len > 0 {
+		if _, _, e = syscall.RawSyscall6(unix.SYS_PRCTL, unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&r.prog)), 0, 0, 0); e != 0 {
+			return stepSeccomp, e
 		}
 	}
 	// Last, so that they bind nothing but the program.
@@ -256,18 +360,4 @@ func (c *child) prepare() (int, syscall.Errno) {
 		}
 	}
 	return 0, 0
-}
-
-// openProcs opens the cgroup.procs file of the programs' cgroup, a
-// directory the init was given (cfg.RunCgroup, cgroup v2), for a forked
-// child to join it by a write; -1 when there is none.
-func openProcs(cfg *wire.Config) (int, error) {
-	if cfg.RunCgroup <= 0 {
-		return -1, nil
-	}
-	fd, err := unix.Openat(cfg.RunCgroup, "cgroup.procs", unix.O_WRONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return -1, fmt.Errorf("the programs' cgroup: %w", os.NewSyscallError("open", err))
-	}
-	return fd, nil
 }

@@ -83,7 +83,7 @@ func runInit() {
 	spareThreads(8)
 	var bot int
 	if ns {
-		bot, err = startFromThread(cfg)
+		bot, err = startProgram(cfg)
 	} else {
 		bot, err = startStaged(cfg)
 	}
@@ -319,32 +319,17 @@ func startStagedWith(cfg *wire.Config, stdin, stdout, stderr *os.File) (int, err
 	return proc.Pid, nil
 }
 
-// startFromThread restricts one thread of the init (no_new_privs,
-// Landlock, no capabilities, seccomp: all per thread) and starts the
-// program from it (forkStart, whose child sets the program's rlimits),
-// which saves starting the judge's binary once more. The thread is never
-// used again.
-func startFromThread(cfg *wire.Config) (int, error) {
-	type result struct {
-		pid int
-		err error
+// startProgram starts the program (forkStart): its child takes the
+// restrictions and the rlimits, which saves starting the judge's binary
+// once more.
+func startProgram(cfg *wire.Config) (int, error) {
+	r, err := prepareRestrictions(cfg, dropCapabilities)
+	if err != nil {
+		return 0, err
 	}
-	ch := make(chan result, 1)
-	goOffMain(func() { // never unlocked: the thread is spoiled
-		pid, err := func() (int, error) {
-			if err := restrictThread(cfg, dropCapabilities, stayInDir); err != nil {
-				return 0, err
-			}
-			run := wire.Run{Path: cfg.Path, Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env}
-			return forkStart(cfg, run, [3]int{0, 1, 2}, -1, nil, cfg.Rlimits)
-		}()
-		ch <- result{pid, err}
-		// The thread stays, parked, as the parent of the program: the
-		// judge finds the program among its children.
-		select {}
-	})
-	r := <-ch
-	return r.pid, r.err
+	defer r.close()
+	run := wire.Run{Path: cfg.Path, Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env}
+	return forkStart(cfg, run, r, -1, [3]int{0, 1, 2}, nil, cfg.Rlimits)
 }
 
 // killRest kills every process the program left: the whole namespace, or

@@ -44,13 +44,24 @@ func fsRights(abi int) uint64 {
 // fileRights are the rights that apply to a file (not a directory).
 const fileRights = llExec | llWrite | llRead | llTruncate | llIoctlDev
 
-// applyLandlock restricts the calling thread (and what it execs) to
-// reading and executing ro, anything in rw, reading and writing the paths
-// of dev (devices, or the directories that hold them) and the paths of
-// proc (all of /proc, read only, when nil). It
-// denies TCP (ABI 4), abstract unix sockets and signals out of the
-// sandbox (ABI 6).
+// applyLandlock restricts the calling thread (and what it execs) as
+// landlockRuleset's rules say.
 func applyLandlock(abi int, ro, rw, dev, proc []string) error {
+	fd, err := landlockRuleset(abi, ro, rw, dev, proc)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	return kernel.LandlockRestrictSelf(fd)
+}
+
+// landlockRuleset makes a ruleset, for a process that restricts itself
+// with it, of reading and executing ro, anything in rw, reading and
+// writing the paths of dev (devices, or the directories that hold them)
+// and the paths of proc (all of /proc, read only, when nil). It denies
+// TCP (ABI 4), abstract unix sockets and signals out of the sandbox (ABI
+// 6). It returns the ruleset's descriptor (close-on-exec).
+func landlockRuleset(abi int, ro, rw, dev, proc []string) (int, error) {
 	all := fsRights(abi)
 	attr := unix.LandlockRulesetAttr{Handled_access_fs: all}
 	size := unsafe.Sizeof(attr.Handled_access_fs)
@@ -64,9 +75,14 @@ func applyLandlock(abi int, ro, rw, dev, proc []string) error {
 	}
 	fd, err := kernel.LandlockCreateRuleset(&attr, size, 0)
 	if err != nil {
-		return err
+		return -1, err
 	}
-	defer unix.Close(fd)
+	ok := false
+	defer func() {
+		if !ok {
+			unix.Close(fd)
+		}
+	}()
 	read := uint64(llExec | llRead | llReadDir)
 	add := func(path string, access uint64) error {
 		pfd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
@@ -89,17 +105,17 @@ func applyLandlock(abi int, ro, rw, dev, proc []string) error {
 	}
 	for _, p := range ro {
 		if err := add(p, read); err != nil {
-			return err
+			return -1, err
 		}
 	}
 	for _, p := range rw {
 		if err := add(p, all); err != nil {
-			return err
+			return -1, err
 		}
 	}
 	for _, p := range dev {
 		if err := add(p, llRead|llWrite|llTruncate|llIoctlDev|llReadDir); err != nil {
-			return err
+			return -1, err
 		}
 	}
 	// A sandbox's own /proc (nil): read only, so that no program writes
@@ -113,8 +129,9 @@ func applyLandlock(abi int, ro, rw, dev, proc []string) error {
 	}
 	for _, p := range proc {
 		if err := add(p, procRights); err != nil {
-			return err
+			return -1, err
 		}
 	}
-	return kernel.LandlockRestrictSelf(fd)
+	ok = true
+	return fd, nil
 }

@@ -25,7 +25,7 @@ import (
 // standard files). Programs are started from a thread that nothing else
 // uses (readyThread), with a mount namespace of its own copied from the
 // slot's, with a fresh /tmp, /dev/shm and /dev/mqueue, an IPC namespace
-// of its own, and the restrictions of startFromThread. When the
+// of its own, and the restrictions of forkStart. When the
 // program ends, the init kills every process left in the PID namespace
 // and reaps them all before it reports, so that the next program finds
 // nothing of it: its processes die with it, and the thread starts the
@@ -124,9 +124,6 @@ func setUpSlot(ctl int) (*wire.Config, *initState, error) {
 		return nil, nil, err
 	}
 	cfg.Base = baseLimits(&base)
-	if cfg.RunProcs, err = openProcs(&cfg); err != nil {
-		return nil, nil, err
-	}
 	intact, err := captureState()
 	if err != nil {
 		return nil, nil, err
@@ -320,12 +317,11 @@ func prepareThread(cfg *wire.Config, ctl int) *readyThread {
 }
 
 // serve is the life of a ready thread. It takes a mount and an IPC
-// namespace of its own with a fresh /tmp, /dev/shm and /dev/mqueue and
-// restricts itself. Then, for each program, it waits for the command,
-// joins the programs' cgroup (v1), forks the program (forkStart, whose
-// child sets its rlimits and joins the cgroup on v2), answers the judge
-// on
-// ctl (reply), and tells the init on done. Once the init has reaped the
+// namespace of its own with a fresh /tmp, /dev/shm and /dev/mqueue, and
+// prepares the programs' restrictions. Then, for each program, it waits
+// for the command, joins the programs' cgroup (v1), forks the program
+// (forkStart: into the cgroup on v2; its child restricts itself), answers
+// the judge on ctl (reply), and tells the init on done. Once the init has reaped the
 // program and everything it started (ended), the thread looks at what it
 // left in its namespaces (traces), while the judge reads the end: the
 // next command, after a program that left something, goes to a new
@@ -337,6 +333,12 @@ func prepareThread(cfg *wire.Config, ctl int) *readyThread {
 // ends with the goroutine, and its namespaces and restrictions with it.
 func (t *readyThread) serve(cfg *wire.Config, ctl int, first *runRequest) {
 	err := prepareSelf(cfg)
+	var r *restrictions
+	if err == nil {
+		if r, err = prepareRestrictions(cfg, dropCapabilities); err == nil {
+			defer r.close()
+		}
+	}
 	var clean *traces
 	if err == nil {
 		clean = takeTraces()
@@ -354,7 +356,7 @@ func (t *readyThread) serve(cfg *wire.Config, ctl int, first *runRequest) {
 		}
 		pid := 0
 		if t.spoiled == nil && err == nil {
-			pid, err = forkProgram(cfg, req.run, req.fds)
+			pid, err = forkProgram(cfg, r, req.run, req.fds)
 		}
 		for _, fd := range req.fds {
 			unix.Close(fd)
@@ -459,14 +461,13 @@ func prepareSelf(cfg *wire.Config) error {
 			return fmt.Errorf("%s: %w", m.Dst, err)
 		}
 	}
-	return restrictThread(cfg, dropCapabilities, stayInDir)
+	return nil
 }
 
 // forkProgram starts the program from a ready thread.
-func forkProgram(cfg *wire.Config, run wire.Run, fds []int) (int, error) {
+func forkProgram(cfg *wire.Config, r *restrictions, run wire.Run, fds []int) (int, error) {
 	// cgroup v1: this thread, and so what it forks, goes where the
-	// programs are limited and counted (package sandbox's createSlot). A
-	// write to an open file: what the thread's restrictions allow.
+	// programs are limited and counted (package sandbox's createSlot).
 	for _, fd := range cfg.RunTasks {
 		if _, err := unix.Pwrite(fd, []byte("0"), 0); err != nil {
 			return 0, fmt.Errorf("joining the programs' cgroup: %w", err)
@@ -482,5 +483,9 @@ func forkProgram(cfg *wire.Config, run wire.Run, fds []int) (int, error) {
 	if len(fds) != 3 {
 		return 0, errors.New("want three standard files")
 	}
-	return forkStart(cfg, run, [3]int{fds[0], fds[1], fds[2]}, cfg.RunProcs, cfg.Base, cfg.Rlimits)
+	cgroup := -1
+	if cfg.RunCgroup > 0 {
+		cgroup = cfg.RunCgroup // v2
+	}
+	return forkStart(cfg, run, r, cgroup, [3]int{fds[0], fds[1], fds[2]}, cfg.Base, cfg.Rlimits)
 }

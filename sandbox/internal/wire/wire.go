@@ -74,11 +74,8 @@ type Config struct {
 	RunTasks  []int `json:"run_tasks,omitempty"`
 	InitTasks []int `json:"init_tasks,omitempty"` // v1: the init's own, to go back to
 	RunCgroup int   `json:"run_cgroup,omitempty"`
-	// RunProcs is run's cgroup.procs (v2), which the init opens itself
-	// (-1 for none): a program joins run by writing to it.
-	RunProcs int `json:"-"`
-	Uid      int `json:"uid"` // -1 to keep
-	Gid      int `json:"gid"`
+	Uid       int   `json:"uid"` // -1 to keep
+	Gid       int   `json:"gid"`
 	// Basic adds to the seccomp filter the rules of level basic, whose
 	// programs share the host's namespaces (inside/seccomp.go).
 	Basic bool `json:"basic,omitempty"`
