@@ -231,7 +231,8 @@ func TestSettleLoadsThenStops(t *testing.T) {
 
 	// A bot that computes a few milliseconds as it starts; a loaded
 	// machine may keep it from settling in time, so it has three tries.
-	const loads = `i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done; while read l; do echo '#END'; done`
+	n := loadTurns(t)
+	loads := fmt.Sprintf(`i=0; while [ $i -lt %d ]; do i=$((i+1)); done; while read l; do echo '#END'; done`, n)
 	var loader *procbot.Player
 	for try := 0; try < 3 && loader == nil; try++ {
 		t0 := time.Now()
@@ -247,9 +248,9 @@ func TestSettleLoadsThenStops(t *testing.T) {
 		// Too busy a machine, measured apart from Settle, or Settle
 		// itself that fails.
 		if share := cpuShare(200 * time.Millisecond); share >= busyShare {
-			t.Fatalf("a bot computing 5,000 shell loop turns did not settle in three tries, on a machine where a busy loop gets %.0f%% of a CPU", 100*share)
+			t.Fatalf("a bot computing %d shell loop turns did not settle in three tries, on a machine where a busy loop gets %.0f%% of a CPU", n, 100*share)
 		} else {
-			t.Skipf("the machine is too busy (a busy loop gets %.0f%% of a CPU): a bot computing 5,000 shell loop turns did not settle in three tries", 100*share)
+			t.Skipf("the machine is too busy (a busy loop gets %.0f%% of a CPU): a bot computing %d shell loop turns did not settle in three tries", 100*share, n)
 		}
 	}
 	if b := procbot.ProcessOf(loader).Blocked(); b != "read stdin" {
@@ -285,13 +286,11 @@ func TestSettleLoadsThenStops(t *testing.T) {
 	}
 }
 
-// TestSettleWithoutSandbox: without a sandbox nothing is frozen, but the
-// judge still waits for a bot to load, up to the same bound.
-func TestSettleWithoutSandbox(t *testing.T) {
-	ctx := context.Background()
-	// The bot loads for 5,000 turns of a shell loop, or fewer where the
-	// machine is slow (an emulated one runs them in seconds): at most a
-	// quarter of the time Settle waits, as measured here.
+// loadTurns is how many turns of a shell loop a loading bot makes: 5,000,
+// or fewer where the machine is slow (an emulated one runs them in
+// seconds), at most a quarter of the time Settle waits, as measured here.
+func loadTurns(t *testing.T) int {
+	t.Helper()
 	n := 5000
 	t0 := time.Now()
 	if err := exec.Command("sh", "-c", fmt.Sprintf(`i=0; while [ $i -lt %d ]; do i=$((i+1)); done`, n)).Run(); err != nil {
@@ -301,6 +300,14 @@ func TestSettleWithoutSandbox(t *testing.T) {
 		n = max(100, int(float64(n)*float64(procbot.SettleWithin/4)/float64(d)))
 		t.Logf("%v for 5,000 turns of a shell loop here: the bot loads for %d", d, n)
 	}
+	return n
+}
+
+// TestSettleWithoutSandbox: without a sandbox nothing is frozen, but the
+// judge still waits for a bot to load, up to the same bound.
+func TestSettleWithoutSandbox(t *testing.T) {
+	ctx := context.Background()
+	n := loadTurns(t)
 	// A loaded machine may keep the bot from loading in time, as in
 	// TestSettleLoadsThenStops: three tries.
 	for try := 0; try < 3; try++ {
