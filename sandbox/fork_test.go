@@ -5,6 +5,7 @@ package sandbox
 import (
 	"bytes"
 	"io"
+	"judge/sandbox/sandboxtest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -173,6 +174,31 @@ func TestForkedProgramThatCannotStart(t *testing.T) {
 			<-p.Done()
 			if e := p.Exit(); e.Code != 0 {
 				t.Errorf("true after the failures: %v", e)
+			}
+		})
+	}
+}
+
+// TestForkedProgramsMakeNoNamespaces: a program started by a thread whose
+// filter allows clone3 (to fork programs into their cgroup) gets the
+// filter that refuses it, in a new sandbox and in a reused one: clone3
+// fails with ENOSYS (so that a C library falls back to clone), and clone
+// and unshare with a new user namespace with EPERM.
+func TestForkedProgramsMakeNoNamespaces(t *testing.T) {
+	t.Parallel()
+	if !testHost.Probe().seccomp {
+		sandboxtest.SkipLevel(t, "no seccomp here")
+	}
+	argv, dir := build(t, "namespaces.c")
+	const want = "clone3 ENOSYS\nclone3-newuser ENOSYS\nclone-newuser EPERM\nunshare-newuser EPERM\n"
+	for _, l := range []Level{Full, Namespaces} {
+		t.Run(string(l), func(t *testing.T) {
+			available(t, l)
+			for i := 0; i < 2; i++ { // a new sandbox, then a reused one
+				out, e := run(t, l, Spec{Argv: argv, Limits: hostileLimits, ReadOnly: []string{dir}})
+				if e.Code != 0 || out != want {
+					t.Errorf("run %d: %v\n%s\nwant\n%s", i, e, out, want)
+				}
 			}
 		})
 	}

@@ -37,7 +37,7 @@ func runExec() {
 	if cfg.Mode == wire.ModeInit {
 		caps = dropCapabilities
 	}
-	if err := restrictThread(cfg, caps, enterDir); err != nil {
+	if err := restrictThread(cfg, caps, enterDir, refuseClone3); err != nil {
 		fail(err)
 	}
 	// Last, so that the rlimits bind the Go runtime as little as can be:
@@ -124,8 +124,8 @@ const (
 // restrictThread restricts the calling thread, and what it forks or
 // execs: no_new_privs, Landlock as cfg says, no capabilities (caps),
 // the working directory cfg.Dir (dir) and the seccomp filter as cfg
-// says, in that order.
-func restrictThread(cfg *wire.Config, caps capabilities, dir workDir) error {
+// says, clone3 refused or not, in that order.
+func restrictThread(cfg *wire.Config, caps capabilities, dir workDir, clone3 clone3Rule) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
@@ -146,7 +146,7 @@ func restrictThread(cfg *wire.Config, caps capabilities, dir workDir) error {
 	}
 	if cfg.Seccomp {
 		// Below Landlock ABI 6, the signals its scope would keep in.
-		if err := installFilter(cfg.Basic, cfg.Landlock < 6); err != nil {
+		if err := installFilter(cfg.Basic, cfg.Landlock < 6, clone3); err != nil {
 			return fmt.Errorf("seccomp: %w", err)
 		}
 	}

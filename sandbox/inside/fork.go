@@ -6,9 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"syscall"
 	"unsafe"
 
@@ -18,24 +15,27 @@ import (
 )
 
 // A program is started by a vfork of a thread of the init (vfork_*.s),
-// born in the programs' cgroup: on cgroup v2 by clone3 with
-// CLONE_INTO_CGROUP, on v1 because the forking thread joined it first.
-// Before it executes the program, the child takes a process group of its
-// own, its standard files, no_new_privs, the Landlock domain, no
-// capabilities, its working directory, the seccomp filter, and its
-// rlimits (none of which binds the init: an RLIMIT_DATA or RLIMIT_NPROC
-// would bind its Go runtime, a small RLIMIT_NOFILE its files), in that
-// order. The child runs no Go code but system calls on values the parent
-// prepared (restrictions, once per thread; the rest per program): it
-// shares the init's memory until it executes, while the init's thread
-// waits, so nothing of it is copied.
+// restricted as the program will be (restrictSelf: no_new_privs,
+// Landlock, no capabilities, the seccomp filter), but that its filter
+// allows clone3: the program is born in its cgroup, on cgroup v2 by
+// clone3 with CLONE_INTO_CGROUP, on v1 because the forking thread joined
+// the cgroup first. Before it executes the program, the child takes a
+// process group of its own, its standard files, its working directory,
+// the filter that refuses clone3 (noClone3: then its filters refuse what
+// the program's does), and its rlimits (none of which binds the init: an
+// RLIMIT_DATA or RLIMIT_NPROC would bind its Go runtime, a small
+// RLIMIT_NOFILE its files), in that order. The child runs no Go code but
+// system calls on values the parent prepared: it shares the init's
+// memory until it executes, while the thread waits, so nothing of it is
+// copied.
 //
 // Go's own fork and exec (syscall.ForkExec) can do none of it in the
 // child; before, a restricted parent, the judge's binary run once more,
-// did it (about 1.5 ms of CPU a program), or the init's thread restricted
-// itself first, and then could not clone3 (its own filter refuses it)
-// nor so fork into a cgroup: a program joined it by moving, which on v2
-// waits for the kernel's RCU grace period.
+// did it (about 1.5 ms of CPU a program). A thread whose filter refused
+// clone3 could not fork into a cgroup: a program joined it by moving,
+// which on v2 waits for the kernel's RCU grace period. And a child that
+// restricted itself whole paid for its filter's every time: the kernel
+// works out the filter's result for every system call as it is added.
 
 // The runtime's hooks around a fork, as package syscall uses them:
 // signals blocked and the stack fixed while the child may run Go code,
@@ -50,60 +50,28 @@ func afterFork()
 //go:linkname afterForkInChild syscall.runtime_AfterForkInChild
 func afterForkInChild()
 
-// restrictions are what a forked program takes before it executes,
-// prepared once by the thread that forks programs (after its mounts: the
-// Landlock rules name their files).
+// restrictions are what a forked program adds to its thread's: the
+// filter that refuses clone3 (noClone3), where the thread has a filter.
 type restrictions struct {
-	landlock int // a Landlock ruleset's descriptor, or -1 for none
-	capLast  int // the last capability to drop from the bounding set, or -1 to keep them
-	capHdr   unix.CapUserHeader
-	capData  [2]unix.CapUserData
-	filter   []unix.SockFilter
-	prog     unix.SockFprog // of filter; Len 0 for none
+	filter []unix.SockFilter
+	prog   unix.SockFprog // of filter; Len 0 for none
 }
 
-// prepareRestrictions prepares what cfg says a program takes: Landlock,
-// no capabilities (caps), the seccomp filter.
-func prepareRestrictions(cfg *wire.Config, caps capabilities) (*restrictions, error) {
-	r := &restrictions{landlock: -1, capLast: -1}
-	if cfg.Landlock > 0 {
-		fd, err := landlockRuleset(cfg.Landlock, cfg.RO, cfg.RW, devPaths(cfg.Basic), cfg.Proc)
-		if err != nil {
-			return nil, fmt.Errorf("landlock: %w", err)
-		}
-		r.landlock = fd
+// restrictSelf restricts the calling thread as its programs will be, but
+// for clone3 (restrictThread): a thread that forks programs, which it
+// does with clone3 into their cgroup on cgroup v2. It returns what the
+// programs add.
+func restrictSelf(cfg *wire.Config) (*restrictions, error) {
+	if err := restrictThread(cfg, dropCapabilities, stayInDir, allowClone3); err != nil {
+		return nil, err
 	}
-	if caps == dropCapabilities {
-		r.capLast = 40
-		if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
-			if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-				r.capLast = n
-			}
-		}
-		r.capHdr = unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	}
+	r := &restrictions{}
 	if cfg.Seccomp {
-		f, err := seccompFilter(cfg.Basic, cfg.Landlock < 6)
-		if err != nil {
-			r.close()
-			return nil, fmt.Errorf("seccomp: %w", err)
-		}
-		r.filter = f
-		r.prog = unix.SockFprog{Len: uint16(len(f)), Filter: &r.filter[0]}
+		r.filter = noClone3()
+		r.prog = unix.SockFprog{Len: uint16(len(r.filter)), Filter: &r.filter[0]}
 	}
 	return r, nil
 }
-
-// close lets go of the Landlock ruleset.
-func (r *restrictions) close() {
-	if r.landlock >= 0 {
-		unix.Close(r.landlock)
-		r.landlock = -1
-	}
-}
-
-// secureBits: NOROOT, NO_SETUID_FIXUP, KEEP_CAPS off, all locked.
-const secureBits = 1<<0 | 1<<1 | 1<<2 | 1<<3 | 1<<5
 
 // child is what a forked child does before it executes the program, all
 // of it prepared by the parent. The program runs as the init's user.
@@ -134,9 +102,6 @@ type limit struct {
 const (
 	stepPgid = iota + 1
 	stepFiles
-	stepNoNewPrivs
-	stepLandlock
-	stepCaps
 	stepDir
 	stepSeccomp
 	stepLimit
@@ -144,15 +109,12 @@ const (
 )
 
 var stepNames = [...]string{
-	stepPgid:       "setpgid",
-	stepFiles:      "standard files",
-	stepNoNewPrivs: "no_new_privs",
-	stepLandlock:   "landlock",
-	stepCaps:       "dropping capabilities",
-	stepDir:        "working directory",
-	stepSeccomp:    "seccomp",
-	stepLimit:      "setrlimit",
-	stepExec:       "exec",
+	stepPgid:    "setpgid",
+	stepFiles:   "standard files",
+	stepDir:     "working directory",
+	stepSeccomp: "seccomp",
+	stepLimit:   "setrlimit",
+	stepExec:    "exec",
 }
 
 // forkStart starts run as the package's comment above says, with the
@@ -320,29 +282,7 @@ func (c *child) prepare() (int, syscall.Errno) {
 			return stepFiles, e
 		}
 	}
-	if _, _, e = syscall.RawSyscall6(unix.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0); e != 0 {
-		return stepNoNewPrivs, e
-	}
 	r := c.r
-	if r.landlock >= 0 {
-		if _, _, e = syscall.RawSyscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(r.landlock), 0, 0); e != 0 {
-			return stepLandlock, e
-		}
-	}
-	if r.capLast >= 0 {
-		for cp := 0; cp <= r.capLast; cp++ {
-			if _, _, e = syscall.RawSyscall6(unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, uintptr(cp), 0, 0, 0, 0); e != 0 && e != unix.EINVAL {
-				return stepCaps, e
-			}
-		}
-		syscall.RawSyscall6(unix.SYS_PRCTL, unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0, 0)
-		if _, _, e = syscall.RawSyscall6(unix.SYS_PRCTL, unix.PR_SET_SECUREBITS, secureBits, 0, 0, 0, 0); e != 0 {
-			return stepCaps, e
-		}
-		if _, _, e = syscall.RawSyscall(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&r.capHdr)), uintptr(unsafe.Pointer(&r.capData[0])), 0); e != 0 {
-			return stepCaps, e
-		}
-	}
 	if c.dir != nil {
 		if _, _, e = syscall.RawSyscall(unix.SYS_CHDIR, uintptr(unsafe.Pointer(c.dir)), 0, 0); e != 0 {
 			return stepDir, e

@@ -319,17 +319,31 @@ func startStagedWith(cfg *wire.Config, stdin, stdout, stderr *os.File) (int, err
 	return proc.Pid, nil
 }
 
-// startProgram starts the program (forkStart): its child takes the
-// restrictions and the rlimits, which saves starting the judge's binary
-// once more.
+// startProgram restricts one thread of the init (restrictSelf) and
+// starts the program from it (forkStart), which saves starting the
+// judge's binary once more. The thread is never used again.
 func startProgram(cfg *wire.Config) (int, error) {
-	r, err := prepareRestrictions(cfg, dropCapabilities)
-	if err != nil {
-		return 0, err
+	type result struct {
+		pid int
+		err error
 	}
-	defer r.close()
-	run := wire.Run{Path: cfg.Path, Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env}
-	return forkStart(cfg, run, r, -1, [3]int{0, 1, 2}, nil, cfg.Rlimits)
+	ch := make(chan result, 1)
+	goOffMain(func() { // never unlocked: the thread is spoiled
+		pid, err := func() (int, error) {
+			r, err := restrictSelf(cfg)
+			if err != nil {
+				return 0, err
+			}
+			run := wire.Run{Path: cfg.Path, Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env}
+			return forkStart(cfg, run, r, -1, [3]int{0, 1, 2}, nil, cfg.Rlimits)
+		}()
+		ch <- result{pid, err}
+		// The thread stays, parked, as the parent of the program: the
+		// judge finds the program among its children.
+		select {}
+	})
+	res := <-ch
+	return res.pid, res.err
 }
 
 // killRest kills every process the program left: the whole namespace, or

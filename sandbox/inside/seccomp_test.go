@@ -28,7 +28,7 @@ func TestSignalRules(t *testing.T) {
 			ch <- rs
 			return
 		}
-		if err := installFilter(false, true); err != nil {
+		if err := installFilter(false, true, refuseClone3); err != nil {
 			add("seccomp", err)
 			ch <- rs
 			return

@@ -318,10 +318,9 @@ func prepareThread(cfg *wire.Config, ctl int) *readyThread {
 
 // serve is the life of a ready thread. It takes a mount and an IPC
 // namespace of its own with a fresh /tmp, /dev/shm and /dev/mqueue, and
-// prepares the programs' restrictions. Then, for each program, it waits
-// for the command, joins the programs' cgroup (v1), forks the program
-// (forkStart: into the cgroup on v2; its child restricts itself), answers
-// the judge on ctl (reply), and tells the init on done. Once the init has reaped the
+// restricts itself (restrictSelf). Then, for each program, it waits for
+// the command, joins the programs' cgroup (v1), forks the program
+// (forkStart: into the cgroup on v2), answers the judge on ctl (reply), and tells the init on done. Once the init has reaped the
 // program and everything it started (ended), the thread looks at what it
 // left in its namespaces (traces), while the judge reads the end: the
 // next command, after a program that left something, goes to a new
@@ -335,9 +334,7 @@ func (t *readyThread) serve(cfg *wire.Config, ctl int, first *runRequest) {
 	err := prepareSelf(cfg)
 	var r *restrictions
 	if err == nil {
-		if r, err = prepareRestrictions(cfg, dropCapabilities); err == nil {
-			defer r.close()
-		}
+		r, err = restrictSelf(cfg)
 	}
 	var clean *traces
 	if err == nil {
