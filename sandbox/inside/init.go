@@ -6,9 +6,9 @@
 // program under Landlock (landlock.go), a seccomp filter (seccomp.go) and
 // its limits, from a thread of its own (fork.go), or at level basic
 // through a restricted parent (exec.go), and reports how it ended; and
-// the init of a reusable sandbox (slot.go), which runs one program after another, freezes them without
-// tearing their writes (stop.go) and checks that none changed it
-// (intact.go). The judge talks to it only over the files it is started
+// the init of a reusable sandbox (slot.go), which runs one program after
+// another, freezes them without tearing their writes (stop.go) and
+// checks that none changed it (intact.go). The judge talks to it only over the files it is started
 // with, in the terms of package sandbox/internal/wire.
 package inside
 
