@@ -25,8 +25,8 @@ import (
 // standard files). Programs are started from a thread that nothing else
 // uses (readyThread), with a mount namespace of its own copied from the
 // slot's, with a fresh /tmp, /dev/shm and /dev/mqueue, an IPC namespace
-// of its own, and the restrictions of forkStart. When the
-// program ends, the init kills every process left in the PID namespace
+// of its own, and the restrictions of restrictSelf and forkStart. When
+// the program ends, the init kills every process left in the PID namespace
 // and reaps them all before it reports, so that the next program finds
 // nothing of it: its processes die with it, and the thread starts the
 // next program only if the program left nothing in its namespaces (no
@@ -320,8 +320,9 @@ func prepareThread(cfg *wire.Config, ctl int) *readyThread {
 // namespace of its own with a fresh /tmp, /dev/shm and /dev/mqueue, and
 // restricts itself (restrictSelf). Then, for each program, it waits for
 // the command, joins the programs' cgroup (v1), forks the program
-// (forkStart: into the cgroup on v2), answers the judge on ctl (reply), and tells the init on done. Once the init has reaped the
-// program and everything it started (ended), the thread looks at what it
+// (forkStart: into the cgroup on v2), answers the judge on ctl (reply),
+// and tells the init on done. Once the init has reaped the program and
+// everything it started (ended), the thread looks at what it
 // left in its namespaces (traces), while the judge reads the end: the
 // next command, after a program that left something, goes to a new
 // thread, taking first, and this one ends, its namespaces with it. What
