@@ -13,8 +13,8 @@ import (
 
 // The judge's binary run again as a program's restricted parent becomes
 // one before the packages that only the judge needs are initialized:
-// every sandboxed start on cgroup v2, or at level namespaces, pays for the
-// restricted parent's start.
+// every sandboxed start at level basic pays for the restricted parent's
+// start.
 func TestReexecSkipsTheJudgesPackages(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {

@@ -51,8 +51,8 @@ const clojureLoader = "host/com/jatkin/splixkoth/ppcg/loaders/ClojurePlayer.java
 
 // The patterns that find a player's class, its package and a Clojure
 // player's make-move, compiled at their first use: every start of the
-// judge's binary, a sandbox's restricted parent included, would pay for
-// them otherwise.
+// judge's binary, a sandbox's restricted parent (level basic) included,
+// would pay for them otherwise.
 var (
 	makeMoveRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\(defn-?\s+(?:\^\S+\s+)?make-move[\s\[]`)
