@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -68,16 +69,12 @@ func (m *Main) debug(ctx context.Context, args []string) error {
 	if *upTo <= 0 {
 		*upTo = lastTurn(rp, *seat)
 	}
-	// The judge's words and the bot's stderr go to the same place: a
-	// file takes both as they come; anything else (a test's buffer) is
-	// written by one at a time.
-	errw := m.Stderr
-	if _, ok := errw.(*os.File); !ok {
-		errw = &lockedWriter{w: errw}
-	}
+	// The judge's words and the bot's stderr go to the same place, a
+	// whole line at a time.
+	errw := &stderrMux{w: m.Stderr}
 	say := func(format string, a ...any) {
 		text := strings.TrimRight(fmt.Sprintf(format, a...), "\n")
-		fmt.Fprintf(errw, "judge: %s\n", strings.ReplaceAll(text, "\n", "\njudge: "))
+		errw.say(fmt.Sprintf("judge: %s\n", strings.ReplaceAll(text, "\n", "\njudge: ")))
 	}
 	if !*quiet {
 		say("%s as seat %d (%s) of %s, its turns up to %d; then the terminal is its input", strings.Join(argv, " "), *seat,
@@ -109,6 +106,7 @@ func (m *Main) debug(ctx context.Context, args []string) error {
 		return err
 	}
 	err = cmd.Wait()
+	errw.flush()
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee):
@@ -330,15 +328,52 @@ func (d *debugSession) line(text string) error {
 	return nil
 }
 
-// lockedWriter is a writer that several goroutines write to, one at a
-// time.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+// stderrMux puts the judge's lines and the bot's stderr in one stream
+// without splitting a line of the bot's: what the bot writes goes out a
+// whole line at a time, and a line it leaves unended (a prompt) once it
+// has waited promptWait, or when the bot has ended (flush).
+type stderrMux struct {
+	mu      sync.Mutex
+	w       io.Writer
+	partial []byte
+	timer   *time.Timer
 }
 
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+// promptWait is how long a line the bot has not ended waits for its end.
+const promptWait = 100 * time.Millisecond
+
+// Write takes what the bot writes on its stderr.
+func (s *stderrMux) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.partial = append(s.partial, p...)
+	if i := bytes.LastIndexByte(s.partial, '\n'); i >= 0 {
+		_, _ = s.w.Write(s.partial[:i+1])
+		s.partial = append(s.partial[:0], s.partial[i+1:]...)
+	}
+	if len(s.partial) > 0 && s.timer == nil {
+		s.timer = time.AfterFunc(promptWait, s.flush)
+	}
+	return len(p), nil
+}
+
+// say writes the judge's text, whole lines, between two of the bot's.
+func (s *stderrMux) say(text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, _ = io.WriteString(s.w, text)
+}
+
+// flush writes what the bot left of a line.
+func (s *stderrMux) flush() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.timer != nil {
+		s.timer.Stop()
+		s.timer = nil
+	}
+	if len(s.partial) > 0 {
+		_, _ = s.w.Write(s.partial)
+		s.partial = s.partial[:0]
+	}
 }

@@ -142,3 +142,36 @@ func TestDebugUnderPdb(t *testing.T) {
 		t.Fatalf("judge debug did not end with its input; stdout:\n%s", out.String())
 	}
 }
+
+// The judge's lines never split one of the bot's stderr: a line the bot
+// has begun goes out once it ends, after the judge's; one it leaves
+// unended (a prompt) goes out after a while, and at the end.
+func TestDebugStderrKeepsLinesWhole(t *testing.T) {
+	var out strings.Builder
+	s := &stderrMux{w: &out}
+	_, _ = s.Write([]byte("Traceback\n    "))
+	s.say("judge: bot> Board\n")
+	_, _ = s.Write([]byte("share = 12 // 0\n"))
+	if got, want := out.String(), "Traceback\njudge: bot> Board\n    share = 12 // 0\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	_, _ = s.Write([]byte("your move? "))
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s.mu.Lock()
+		shown := strings.HasSuffix(out.String(), "your move? ")
+		s.mu.Unlock()
+		if shown {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a prompt the bot left unended was never shown")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_, _ = s.Write([]byte("last"))
+	s.flush()
+	if !strings.HasSuffix(out.String(), "your move? last") {
+		t.Errorf("after flush: %q", out.String())
+	}
+}

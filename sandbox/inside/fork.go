@@ -108,14 +108,6 @@ const (
 	stepExec
 )
 
-var stepNames = [...]string{
-	stepPgid:    "setpgid",
-	stepFiles:   "standard files",
-	stepDir:     "working directory",
-	stepSeccomp: "seccomp",
-	stepLimit:   "setrlimit",
-	stepExec:    "exec",
-}
 
 // forkStart starts run as the package's comment above says, with the
 // restrictions r: into the cgroup whose directory is the descriptor
@@ -194,14 +186,19 @@ func forkStart(cfg *wire.Config, run wire.Run, r *restrictions, cgroup int, fds 
 // stepError says which step of run's start failed, and why.
 func stepError(run wire.Run, step uint32, e syscall.Errno) error {
 	name := "starting"
-	if int(step) < len(stepNames) && stepNames[step] != "" {
-		name = stepNames[step]
-	}
 	switch step {
-	case stepExec:
-		name = "exec " + run.Path
+	case stepPgid:
+		name = "setpgid"
+	case stepFiles:
+		name = "standard files"
 	case stepDir:
 		name = "working directory " + run.Dir
+	case stepSeccomp:
+		name = "seccomp"
+	case stepLimit:
+		name = "setrlimit"
+	case stepExec:
+		name = "exec " + run.Path
 	}
 	return fmt.Errorf("%s: %w", name, e)
 }
