@@ -108,7 +108,6 @@ const (
 	stepExec
 )
 
-
 // forkStart starts run as the package's comment above says, with the
 // restrictions r: into the cgroup whose directory is the descriptor
 // cgroup (v2; -1 for none), with the standard files fds, and the rlimits
