@@ -104,7 +104,7 @@ func TestRerunAnswersAsTheMatch(t *testing.T) {
 func TestDebugUnderPdb(t *testing.T) {
 	path, _ := crashReplay(t)
 	termR, termW := io.Pipe()
-	var out, errs syncBuffer
+	var out, errs judgetest.SyncBuffer
 	m := &Main{Stdin: termR, Stdout: &out, Stderr: &errs, Host: judgetest.Host()}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

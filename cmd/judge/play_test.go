@@ -273,7 +273,7 @@ func TestPlayInterrupted(t *testing.T) {
 	defer cancel(nil)
 	in, w := io.Pipe() // the person never moves
 	defer w.Close()
-	var out, errb syncBuffer
+	var out, errb judgetest.SyncBuffer
 	m := &Main{Stdin: in, Stdout: &out, Stderr: &errb, Host: judgetest.Host()}
 	done := make(chan int, 1)
 	go func() { done <- m.Run(ctx, []string{"play", "--game", "tictactoe", "--no-sandbox", bot}) }()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,24 +19,6 @@ import (
 	"judge/judge/browsertest"
 	"judge/judge/judgetest"
 )
-
-// syncBuffer is a buffer written by the command and read by the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestPlayWebUsage(t *testing.T) {
 	code, _, errs := run(t, "play", "--game", "tictactoe", "--web", "--addr", "0.0.0.0:0", "bot")
@@ -51,7 +31,7 @@ func TestPlayWebUsage(t *testing.T) {
 type webGame struct {
 	t        *testing.T
 	bctx     context.Context
-	out, err *syncBuffer
+	out, err *judgetest.SyncBuffer
 	done     chan int
 	w, h     int64 // the window's size
 }
@@ -61,7 +41,7 @@ type webGame struct {
 func startWeb(t *testing.T, w, h int64, args ...string) *webGame {
 	t.Helper()
 	bctx := browsertest.New(t, 8*time.Minute) // a whole Battleship game of clicks on a loaded machine
-	g := &webGame{t: t, bctx: bctx, out: &syncBuffer{}, err: &syncBuffer{}, done: make(chan int, 1), w: w, h: h}
+	g := &webGame{t: t, bctx: bctx, out: &judgetest.SyncBuffer{}, err: &judgetest.SyncBuffer{}, done: make(chan int, 1), w: w, h: h}
 	m := &Main{Stdout: g.out, Stderr: g.err, Host: judgetest.Host()}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)

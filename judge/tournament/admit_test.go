@@ -1,34 +1,15 @@
 package tournament
 
 import (
-	"bytes"
 	"context"
 	"math"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"judge/judge/judgetest"
 )
-
-// syncBuffer is a bytes.Buffer that one goroutine writes while another
-// reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestAdmission: a match is held back while the bots spend more than a
 // tenth of their turns waiting for a CPU, and the progress line says so;
@@ -39,7 +20,7 @@ func TestAdmission(t *testing.T) {
 	set := func(f float64) { share.Store(math.Float64bits(f)) }
 	over := time.Second
 	set(0.5)
-	var out syncBuffer // the held match's wait reports as the test reads
+	var out judgetest.SyncBuffer // the held match's wait reports as the test reads
 	p := &Progress{W: &out, Terminal: true}
 	p.begin(3, 0, false)
 	a := &admission{cpus: 2, lateness: func() (float64, time.Duration) { return math.Float64frombits(share.Load()), over }, poll: time.Millisecond, progress: p}
