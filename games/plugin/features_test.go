@@ -224,3 +224,48 @@ func TestFixedQueries(t *testing.T) {
 		t.Errorf("%d queries to the referee; want 4 (Params and MySymbol, a seat each) and 3 (Heights)", n)
 	}
 }
+
+// TestReuse: a WebAssembly referee that takes new again (FeatureReuse),
+// a WASI command or a reactor, plays the game's next match once its
+// match has ended, without a second hello; one that failed is never given
+// another. The hostile referee's query Games answers how many games it
+// has started.
+func TestReuse(t *testing.T) {
+	for _, build := range []struct {
+		name  string
+		flags []string
+	}{{"command", nil}, {"reactor", []string{plugintest.Reactor}}} {
+		t.Run(build.name, func(t *testing.T) {
+			g, err := plugin.Load(hostileWasm(t, build.flags...), plugin.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			started := func() string {
+				t.Helper()
+				st, err := g.New(nil, modeGood)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer games.Close(st)
+				ans, err := st.Query(0, games.ParseLine("Games"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return ans
+			}
+			var got []string
+			for range 3 {
+				got = append(got, started())
+			}
+			if want := []string{"1", "2", "3"}; !slices.Equal(got, want) {
+				t.Errorf("games started by the referee of each match: %v, want %v (one referee for all)", got, want)
+			}
+			if err := play(t, g, modeError); !errors.Is(err, games.ErrReferee) {
+				t.Fatalf("the failing match: %v, want a referee error", err)
+			}
+			if n := started(); n != "1" {
+				t.Errorf("the match after a referee failed: its referee had started %s games, want 1 (a new referee)", n)
+			}
+		})
+	}
+}

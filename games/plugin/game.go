@@ -62,6 +62,11 @@ type Game struct {
 	spare   transport
 	filling bool
 
+	// idle are referees whose matches ended, kept for the next ones
+	// (FeatureReuse); at most maxIdle.
+	idleMu sync.Mutex
+	idle   []idleReferee
+
 	once     sync.Once
 	code     *wasmCode
 	codeErr  error
@@ -101,7 +106,7 @@ func Load(dir string, opts Options) (*Game, error) {
 		wpath := filepath.Join(abs, spec.Referee.Wasm)
 		if g.wasm, err = os.ReadFile(wpath); err != nil {
 			if errors.Is(err, os.ErrNotExist) {
-				return nil, fmt.Errorf("%s: referee.wasm = %q: no such file in %s (is it built? GOOS=wasip1 GOARCH=wasm go build -o %s)",
+				return nil, fmt.Errorf("%s: referee.wasm = %q: no such file in %s (is it built? GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o %s)",
 					path, spec.Referee.Wasm, dir, spec.Referee.Wasm)
 			}
 			return nil, err
@@ -247,13 +252,63 @@ func (g *Game) refill(timeout time.Duration) {
 	}
 }
 
+// idleReferee is a referee kept between matches, and the features it
+// gave at hello.
+type idleReferee struct {
+	t                        transport
+	turnOrders, commandMoves bool
+}
+
+// maxIdle bounds the referees a game keeps between matches: as many as a
+// tournament's jobs may want at once.
+const maxIdle = 8
+
+// keep keeps a WebAssembly referee whose match ended for the next match;
+// false when it is not kept (a process referee, which holds a sandbox and
+// counts its CPU time over its life, or enough are kept).
+func (g *Game) keep(r idleReferee) bool {
+	if g.wasm == nil {
+		return false
+	}
+	g.idleMu.Lock()
+	defer g.idleMu.Unlock()
+	if len(g.idle) >= maxIdle {
+		return false
+	}
+	g.idle = append(g.idle, r)
+	return true
+}
+
+// reused is a kept referee, if there is one.
+func (g *Game) reused() (idleReferee, bool) {
+	g.idleMu.Lock()
+	defer g.idleMu.Unlock()
+	n := len(g.idle)
+	if n == 0 {
+		return idleReferee{}, false
+	}
+	r := g.idle[n-1]
+	g.idle = g.idle[:n-1]
+	return r, true
+}
+
 // New implements games.Game: it starts a referee, greets it, and starts
-// the game. A referee that fails here gives an error wrapping
-// games.ErrReferee; parameters the referee refuses, a plain error.
+// the game; or it starts the game on a referee a match ended with, when
+// the referee takes new again (FeatureReuse). A referee that fails here
+// gives an error wrapping games.ErrReferee; parameters the referee
+// refuses, a plain error.
 func (g *Game) New(p games.Params, seed uint64) (games.State, error) {
 	p, err := games.Resolve(g.Params(), p)
 	if err != nil {
 		return nil, err
+	}
+	if r, ok := g.reused(); ok {
+		s := &State{g: g, t: r.t, turnOrders: r.turnOrders, commandMoves: r.commandMoves, reuse: true}
+		if err := s.newGame(p, seed); err != nil {
+			s.Close()
+			return nil, err
+		}
+		return s, nil
 	}
 	t, err := g.start()
 	if err != nil {

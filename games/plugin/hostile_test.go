@@ -55,6 +55,8 @@ memory_mib = 64
 call_ms = 500
 [[queries]]
 name = "Turn"
+[[queries]]
+name = "Games"
 [[commands]]
 name = "Go"
 `
@@ -64,10 +66,12 @@ name = "Go"
 	return dir
 }
 
-// hostileWasm is the folder of the hostile referee in WebAssembly.
-func hostileWasm(t *testing.T) string {
+// hostileWasm is the folder of the hostile referee in WebAssembly, built
+// with the go build flags given (plugintest.Reactor, or none: a WASI
+// command).
+func hostileWasm(t *testing.T, flags ...string) string {
 	dir := hostileGame(t, `wasm = "hostile.wasm"`)
-	plugintest.Build(t, filepath.Join(plugintest.Root(t), "games", "plugin", "testdata", "hostile"), filepath.Join(dir, "hostile.wasm"), "wasip1", "wasm")
+	plugintest.Build(t, filepath.Join(plugintest.Root(t), "games", "plugin", "testdata", "hostile"), filepath.Join(dir, "hostile.wasm"), "wasip1", "wasm", flags...)
 	return dir
 }
 
@@ -144,39 +148,57 @@ type hostileCase struct {
 	name   string
 	seed   uint64
 	reason string // a part of the fault's words
-	// wasm, when not "", is the part for a WebAssembly referee.
-	wasm string
+	// wasm, when not "", is the part for a WebAssembly referee;
+	// reactor, for one built as a reactor.
+	wasm, reactor string
 }
 
-// wasmReason is a part of the fault's words for a WebAssembly referee.
-func (c hostileCase) wasmReason() string {
-	if c.wasm != "" {
+// wasmReason is a part of the fault's words for a WebAssembly referee,
+// a reactor or a WASI command.
+func (c hostileCase) wasmReason(reactor bool) string {
+	switch {
+	case reactor && c.reactor != "":
+		return c.reactor
+	case c.wasm != "":
 		return c.wasm
 	}
 	return c.reason
 }
 
 var hostileCases = []hostileCase{
-	{"endless loop", modeLoop, "did not answer within 500ms", ""},
-	{"memory bomb", modeBomb, "", ""},
-	{"huge answer", modeHuge, "longer than 1048576 bytes", ""},
-	{"not JSON", modeGarbage, `answered "hello, judge", not a JSON object`, ""},
-	{"exits", modeExit, "hostile: giving up at turn 3", ""},
-	{"error", modeError, "it answered an error: the referee lost its way", ""},
-	{"bad status", modeBadStatus, "movers [7]", ""},
+	{"endless loop", modeLoop, "did not answer within 500ms", "", ""},
+	{"memory bomb", modeBomb, "", "", ""},
+	{"huge answer", modeHuge, "longer than 1048576 bytes", "", ""},
+	{"not JSON", modeGarbage, `answered "hello, judge", not a JSON object`, "", ""},
+	{"exits", modeExit, "hostile: giving up at turn 3", "", ""},
+	{"error", modeError, "it answered an error: the referee lost its way", "", ""},
+	{"bad status", modeBadStatus, "movers [7]", "", ""},
 	// Seen at the next request, or taken for its answer (the line may
-	// arrive after the request): either way a fault.
-	{"extra line", modeExtra, "", ""},
+	// arrive after the request): either way a fault. A reactor's step
+	// is seen to write two, at the next call.
+	{"extra line", modeExtra, "", "", "it wrote a line no request asked for"},
 	// A process is only seen not to answer; a WebAssembly referee, to
 	// wait for input with its request read, at once.
-	{"reads on", modeStarve, "did not answer within 500ms", "waited for more input without answering"},
+	{"reads on", modeStarve, "did not answer within 500ms", "waited for more input without answering", ""},
 }
 
-// TestHostileWasm: each misbehaviour of a WebAssembly referee is its
-// fault, a referee error with a reason, and the judge's memory stays
-// bounded.
+// TestHostileWasm: each misbehaviour of a WebAssembly referee, a WASI
+// command or a reactor, is its fault, a referee error with a reason, and
+// the judge's memory stays bounded. The referee takes new again
+// (FeatureReuse): each match after the well-behaved one may get its
+// instance, never one that failed.
 func TestHostileWasm(t *testing.T) {
-	dir := hostileWasm(t)
+	t.Run("command", func(t *testing.T) { hostileWasmCases(t, false) })
+	t.Run("reactor", func(t *testing.T) { hostileWasmCases(t, true) })
+}
+
+func hostileWasmCases(t *testing.T, reactor bool) {
+	var dir string
+	if reactor {
+		dir = hostileWasm(t, plugintest.Reactor)
+	} else {
+		dir = hostileWasm(t)
+	}
 	g, err := plugin.Load(dir, plugin.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -212,7 +234,7 @@ func TestHostileWasm(t *testing.T) {
 			err := play(t, gg, tc.seed)
 			grew := stop()
 			t.Logf("%s: %v (heap grew by %.1f MiB at most)", tc.name, err, grew)
-			checkFault(t, err, tc.wasmReason())
+			checkFault(t, err, tc.wasmReason(reactor))
 			if grew > heapBound {
 				t.Errorf("the judge's heap grew by %.0f MiB, over %d", grew, heapBound)
 			}

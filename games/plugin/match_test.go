@@ -18,9 +18,10 @@ func TestMain(m *testing.M) { judgetest.Main(m) }
 
 // TestRefereeErrorEndsMatch: real bots play the hostile game; a referee
 // that fails ends the match with status referee-error for both seats,
-// no winner, no score, and its fault as the reason.
+// no winner, no score, and its fault as the reason. The referee is a
+// reactor, as docs/games.md builds a Go referee.
 func TestRefereeErrorEndsMatch(t *testing.T) {
-	g, err := plugin.Load(hostileWasm(t), plugin.Options{})
+	g, err := plugin.Load(hostileWasm(t, plugintest.Reactor), plugin.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func TestRefereeErrorEndsMatch(t *testing.T) {
 	for _, tc := range hostileCases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := judgetest.PlayGame(t, g, tc.seed, nil, bot, bot)
-			checkRefereeError(t, res, tc.wasmReason())
+			checkRefereeError(t, res, tc.wasmReason(true))
 		})
 	}
 }

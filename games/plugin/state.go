@@ -47,6 +47,10 @@ type State struct {
 	// bound holds it, by seat, until the seat's commands start again.
 	commandMoves bool
 	bound        map[int]games.Move
+	// reuse: the referee said at hello that it takes new again
+	// (FeatureReuse); begun says new started its game, so that Close may keep
+	// the referee for another match.
+	reuse, begun bool
 	// fixed holds the answers of the queries game.toml declares fixed,
 	// by seat and line.
 	fixed map[fixedKey]string
@@ -73,6 +77,13 @@ const FeatureTurnOrders = "turn-orders"
 // more: the judge then sends commit only for a seat with no such move
 // (to learn why).
 const FeatureCommandMoves = "command-moves"
+
+// FeatureReuse is the feature a referee lists at hello when it takes new
+// again, at any point of a game: it then starts a new game and forgets
+// all of the one before, as if just started. The judge may then keep a
+// WebAssembly referee whose match ended for the game's next match,
+// sparing an instance's start (its memory, its runtime's set-up).
+const FeatureReuse = "reuse"
 
 // newTurn marks every seat's commands started, when the referee starts
 // them at a turn's start, and forgets the moves commands bound. s.mu is
@@ -148,12 +159,21 @@ func (s *State) Err() error {
 	return s.err
 }
 
-// Close implements games.Closer: it ends the referee.
+// Close implements games.Closer: it ends the referee, or keeps it for
+// the game's next match when it takes new again (FeatureReuse) and has
+// not failed.
 func (s *State) Close() error {
 	s.mu.Lock()
 	t := s.t
+	keep := s.reuse && s.begun && s.err == nil && !s.closed
+	if keep {
+		s.t = closedTransport{}
+	}
 	s.closed = true
 	s.mu.Unlock()
+	if keep && s.g.keep(idleReferee{t: t, turnOrders: s.turnOrders, commandMoves: s.commandMoves}) {
+		return nil
+	}
 	t.close()
 	return nil
 }
@@ -244,6 +264,7 @@ func (s *State) hello() error {
 	}
 	s.turnOrders = slices.Contains(r.Features, FeatureTurnOrders)
 	s.commandMoves = slices.Contains(r.Features, FeatureCommandMoves)
+	s.reuse = slices.Contains(r.Features, FeatureReuse)
 	return nil
 }
 
@@ -272,6 +293,7 @@ func (s *State) newGame(p games.Params, seed uint64) error {
 		return err
 	}
 	s.newTurn()
+	s.begun = true
 	return nil
 }
 

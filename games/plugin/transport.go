@@ -36,6 +36,15 @@ type transport interface {
 	exit() string
 }
 
+// closedTransport is the transport of a state whose referee went to
+// another match: every call finds it ended.
+type closedTransport struct{}
+
+func (closedTransport) call([]byte) ([]byte, error) { return nil, errEnded }
+func (closedTransport) close()                      {}
+func (closedTransport) stderr() string              { return "" }
+func (closedTransport) exit() string                { return "" }
+
 // errEnded is the end of a referee's output between lines.
 var errEnded = errors.New("it ended (its output closed)")
 

@@ -25,10 +25,13 @@ type wasmCode struct {
 	// checked: the module has the judge's stop checks (addStopChecks);
 	// else wazero checks the instance's context in every loop.
 	checked bool
+	// reactor: the module exports StepExport and no _start; else it is
+	// a WASI command, whose _start reads requests in a loop.
+	reactor bool
 	// spare is an instance started ahead for the next match (its Go
 	// runtime, say, set up while this match plays); filling says one is
 	// being started.
-	spare   chan *wasmIO
+	spare   chan transport
 	filling atomic.Bool
 }
 
@@ -90,11 +93,21 @@ func compileModule(ctx context.Context, code []byte, memMiB int, checked bool, c
 		rt.Close(ctx)
 		return nil, err
 	}
-	if _, ok := mod.ExportedFunctions()["_start"]; !ok {
+	exports := mod.ExportedFunctions()
+	_, command := exports["_start"]
+	step, reactor := exports[StepExport]
+	switch {
+	case command:
+		reactor = false
+	case !reactor:
 		rt.Close(ctx)
-		return nil, errors.New("the module exports no _start: build a WASI command (GOOS=wasip1 GOARCH=wasm go build)")
+		return nil, fmt.Errorf("the module exports neither _start nor %s: build a WASI command (GOOS=wasip1 GOARCH=wasm go build) "+
+			"or a reactor exporting %s (GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared)", StepExport, StepExport)
+	case len(step.ParamTypes()) != 0 || len(step.ResultTypes()) != 0:
+		rt.Close(ctx)
+		return nil, fmt.Errorf("its %s takes %d parameters and returns %d results: want none", StepExport, len(step.ParamTypes()), len(step.ResultTypes()))
 	}
-	return &wasmCode{rt: rt, mod: mod, checked: checked, spare: make(chan *wasmIO, 1)}, nil
+	return &wasmCode{rt: rt, mod: mod, checked: checked, reactor: reactor, spare: make(chan transport, 1)}, nil
 }
 
 // wasmExitWait bounds the wait for an instance to end once closed.
@@ -106,7 +119,7 @@ const wasmExitWait = 5 * time.Second
 // the machine's) and its fixed random bytes: its only randomness is the
 // seed of the new request.
 func (c *wasmCode) start(timeout time.Duration) transport {
-	var w *wasmIO
+	var w transport
 	select {
 	case w = <-c.spare:
 	default:
@@ -127,9 +140,12 @@ func (c *wasmCode) refill(timeout time.Duration) {
 	}
 }
 
-// instance starts an instance of the module: its _start runs in a
-// goroutine until it ends or is stopped.
-func (c *wasmCode) instance(timeout time.Duration) *wasmIO {
+// instance starts an instance of the module: a reactor's set-up, or a
+// command's _start, runs in a goroutine.
+func (c *wasmCode) instance(timeout time.Duration) transport {
+	if c.reactor {
+		return c.newReactor(timeout)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &wasmIO{exchange: newExchange(timeout), done: make(chan struct{}),
 		ended: make(chan struct{}), tail: newTail(StderrTail), cancel: cancel}

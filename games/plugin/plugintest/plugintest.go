@@ -22,8 +22,8 @@ func Root(t testing.TB) string {
 }
 
 // Connect4 copies examples/games/connect4 to a new folder, builds its
-// referee.wasm there (GOOS=wasip1 GOARCH=wasm go build), and returns the
-// folder. With native, it also builds the referee as a program, referee.
+// referee.wasm there, a reactor (GOOS=wasip1 GOARCH=wasm go build
+// -buildmode=c-shared), and returns the folder. With native, it also builds the referee as a program, referee.
 func Connect4(t testing.TB, native bool) string {
 	t.Helper()
 	src := filepath.Join(Root(t), "examples", "games", "connect4")
@@ -38,17 +38,23 @@ func Connect4(t testing.TB, native bool) string {
 	if err := os.WriteFile(filepath.Join(dir, "game.toml"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	Build(t, src, filepath.Join(dir, "referee.wasm"), "wasip1", "wasm")
+	Build(t, src, filepath.Join(dir, "referee.wasm"), "wasip1", "wasm", Reactor)
 	if native {
 		Build(t, src, filepath.Join(dir, "referee"), runtime.GOOS, runtime.GOARCH)
 	}
 	return dir
 }
 
-// Build builds the Go main package in src to out for goos/goarch.
-func Build(t testing.TB, src, out, goos, goarch string) {
+// Reactor is the flag that builds a Go referee for wasip1 as a reactor
+// (it exports referee_step), as docs/games.md says to; without it, it is
+// a WASI command.
+const Reactor = "-buildmode=c-shared"
+
+// Build builds the Go main package in src to out for goos/goarch, with
+// the go build flags given.
+func Build(t testing.TB, src, out, goos, goarch string, flags ...string) {
 	t.Helper()
-	cmd := exec.Command("go", "build", "-o", out, ".")
+	cmd := exec.Command("go", append(append([]string{"build"}, flags...), "-o", out, ".")...)
 	cmd.Dir = src
 	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0")
 	if b, err := cmd.CombinedOutput(); err != nil {
@@ -66,7 +72,7 @@ func Othello(t testing.TB) (wasm, process string) {
 	data, py := bothReferees(t, src)
 	wasm, process = folder(t), folder(t)
 	write(t, filepath.Join(wasm, "game.toml"), data)
-	Build(t, filepath.Join(src, "go"), filepath.Join(wasm, "referee.wasm"), "wasip1", "wasm")
+	Build(t, filepath.Join(src, "go"), filepath.Join(wasm, "referee.wasm"), "wasip1", "wasm", Reactor)
 	write(t, filepath.Join(process, "game.toml"),
 		[]byte(strings.Replace(string(data), "\n"+wasmLine+"\n", "\n"+`command = ["python3", "referee.py"]`+"\n", 1)))
 	write(t, filepath.Join(process, "referee.py"), py)
