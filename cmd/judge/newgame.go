@@ -23,8 +23,8 @@ type gameLang struct {
 
 var gameLangs = map[string]gameLang{
 	"go": {
-		files: map[string]string{"game.toml.tmpl": "game.toml", "main.go.tmpl": "main.go", "go.mod.tmpl": "go.mod"},
-		build: "cd %s && GOOS=wasip1 GOARCH=wasm go build -o referee.wasm .",
+		files: map[string]string{"game.toml.tmpl": "game.toml", "main.go.tmpl": "main.go", "step_wasip1.go.tmpl": "step_wasip1.go", "go.mod.tmpl": "go.mod"},
+		build: "cd %s && GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o referee.wasm .",
 	},
 	"python": {files: map[string]string{"game.toml.tmpl": "game.toml", "referee.py.tmpl": "referee.py"}},
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"go/format"
 	"os"
 	"os/exec"
@@ -13,9 +14,10 @@ import (
 )
 
 // TestNewGame writes the game in both languages, builds the Go referee
-// (natively, and for WebAssembly as game.toml says), and plays random
+// (natively, and for WebAssembly as new-game says), and plays random
 // legal games with the two referees over the referee protocol: every game
 // ends, and the two give the same transcript for every seed and setting.
+// judge game check then passes the WebAssembly referee.
 func TestNewGame(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3")
@@ -59,15 +61,22 @@ func TestNewGame(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, env := range [][]string{nil, {"GOOS=wasip1", "GOARCH=wasm"}} {
-		out := "referee"
+		args := []string{"build", "-o", "referee", "."}
 		if env != nil {
-			out = "referee.wasm"
+			// As new-game says to build it.
+			args = []string{"build", "-buildmode=c-shared", "-o", "referee.wasm", "."}
+			if want := "GOOS=wasip1 GOARCH=wasm go " + strings.Join(args, " "); !strings.Contains(fmt.Sprintf(gameLangs["go"].build, dirs["go"]), want) {
+				t.Fatalf("new-game builds the referee otherwise than %q", want)
+			}
 		}
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", out, ".")
+		cmd := exec.CommandContext(ctx, "go", args...)
 		cmd.Dir, cmd.Env = dirs["go"], append(os.Environ(), env...)
 		if b, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("go build %v: %v\n%s", env, err, b)
 		}
+	}
+	if code, out, errs := run(t, "game", "check", "--seeds", "20", dirs["go"]); code != 0 || !strings.HasSuffix(out, "20 ended: no problem found\n") {
+		t.Errorf("judge game check of the WebAssembly referee: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	py, err := refereetest.Start(ctx, dirs["python"], "python3", "referee.py")
 	if err != nil {
@@ -209,5 +218,44 @@ func TestGameCheckReferees(t *testing.T) {
 				t.Errorf("exit %d, want %d; stdout:\n%s\nstderr: %s\nwant %q", code, tc.exitCode, out, errs, tc.want)
 			}
 		})
+	}
+}
+
+// TestGameCheckReuse: judge game check plays its games one after another
+// on a WebAssembly referee that takes new again (FeatureReuse), as
+// matches do, so it finds one that keeps something of a game in the next:
+// here the Go referee new-game writes, its randomness drawn once for all
+// games instead of from each game's seed.
+func TestGameCheckReuse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a referee for WebAssembly")
+	}
+	dir := filepath.Join(t.TempDir(), "kept")
+	if code, _, errs := run(t, "new-game", "--lang", "go", dir); code != 0 {
+		t.Fatal(errs)
+	}
+	path := filepath.Join(dir, "main.go")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const old = `	return &game{stones: params["stones"], start: params["stones"],`
+	if !strings.Contains(string(src), old) {
+		t.Fatalf("main.go has no %q", old)
+	}
+	src = []byte(strings.Replace(string(src), old, `	n := params["stones"] + kept.IntN(3)
+	return &game{stones: n, start: n,`, 1) + "\nvar kept = rand.New(rand.NewPCG(1, 2))\n")
+	src = []byte(strings.Replace(string(src), "import (\n", "import (\n\t\"math/rand/v2\"\n", 1))
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-o", "referee.wasm", ".")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	code, out, errs := run(t, "game", "check", "--seeds", "5", dir)
+	if want := "non-determinism in "; code != 1 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, want 1; stdout:\n%s\nstderr: %s\nwant %q", code, out, errs, want)
 	}
 }

@@ -3,5 +3,5 @@
 # tests build their own copy.
 EXAMPLES += examples/games/connect4/referee.wasm
 
-examples/games/connect4/referee.wasm: examples/games/connect4/referee.go
-	cd $(@D) && GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 $(GO) build -o referee.wasm .
+examples/games/connect4/referee.wasm: $(wildcard examples/games/connect4/*.go)
+	cd $(@D) && GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 $(GO) build -buildmode=c-shared -o referee.wasm .

@@ -6,4 +6,4 @@ bin/examples/othello/greedy: examples/othello/greedy.c
 
 # The Othello plugin's referee, built for WebAssembly beside its game.toml.
 examples/games/othello/referee.wasm: $(wildcard examples/games/othello/go/*.go)
-	GOOS=wasip1 GOARCH=wasm $(GO) build -o $@ ./examples/games/othello/go
+	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -o $@ ./examples/games/othello/go

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -31,11 +30,13 @@ func decode(line []byte, r *request) error {
 // integers, new's params (an object of integers) and apply's moves;
 // errNotFlat for anything else, which encoding/json then reads.
 func decodeFlat(b []byte, r *request) error {
-	i, err := object(b, skip(b, 0), func(key string, i int) (int, error) {
+	i, err := object(b, skip(b, 0), func(key []byte, i int) (int, error) {
 		var err error
-		switch key {
+		switch string(key) {
 		case "op":
-			r.Op, i, err = str(b, i)
+			var op []byte
+			op, i, err = raw(b, i)
+			r.Op = intern(op)
 		case "line":
 			r.Line, i, err = str(b, i)
 		case "seat":
@@ -50,9 +51,9 @@ func decodeFlat(b []byte, r *request) error {
 			if r.Params == nil {
 				r.Params = map[string]int{}
 			}
-			i, err = object(b, i, func(name string, i int) (int, error) {
+			i, err = object(b, i, func(name []byte, i int) (int, error) {
 				n, j, err := integer(b, i)
-				r.Params[name] = n
+				r.Params[string(name)] = n
 				return j, err
 			})
 		case "moves":
@@ -69,9 +70,9 @@ func decodeFlat(b []byte, r *request) error {
 					Move []string `json:"move"`
 				}{})
 				m := &r.Moves[len(r.Moves)-1]
-				return object(b, i, func(key string, i int) (int, error) {
+				return object(b, i, func(key []byte, i int) (int, error) {
 					var err error
-					switch key {
+					switch string(key) {
 					case "seat":
 						m.Seat, i, err = integer(b, i)
 					case "move":
@@ -104,7 +105,7 @@ func decodeFlat(b []byte, r *request) error {
 // object reads the object at b[i], calling field with each key and the
 // index of its value, which field reads; it returns the index after the
 // object.
-func object(b []byte, i int, field func(key string, i int) (int, error)) (int, error) {
+func object(b []byte, i int, field func(key []byte, i int) (int, error)) (int, error) {
 	if i >= len(b) || b[i] != '{' {
 		return 0, errNotFlat
 	}
@@ -113,7 +114,7 @@ func object(b []byte, i int, field func(key string, i int) (int, error)) (int, e
 		return i + 1, nil
 	}
 	for {
-		key, j, err := str(b, i)
+		key, j, err := raw(b, i)
 		if err != nil {
 			return 0, err
 		}
@@ -198,42 +199,62 @@ func end(b []byte, i int) error {
 // str reads the JSON string at b[i]; one with escapes is left to
 // encoding/json (errNotFlat).
 func str(b []byte, i int) (string, int, error) {
+	s, j, err := raw(b, i)
+	return string(s), j, err
+}
+
+// raw is str's bytes, within b: it copies nothing (keys, known words).
+func raw(b []byte, i int) ([]byte, int, error) {
 	if i >= len(b) || b[i] != '"' {
-		return "", 0, errNotFlat
+		return nil, 0, errNotFlat
 	}
 	for j := i + 1; j < len(b); j++ {
 		switch c := b[j]; {
 		case c == '"':
-			return string(b[i+1 : j]), j + 1, nil
+			return b[i+1 : j], j + 1, nil
 		case c == '\\' || c < 0x20:
-			return "", 0, errNotFlat
+			return nil, 0, errNotFlat
 		case c >= utf8.RuneSelf:
 			if r, n := utf8.DecodeRune(b[j:]); r == utf8.RuneError && n == 1 {
-				return "", 0, errNotFlat // encoding/json replaces it
+				return nil, 0, errNotFlat // encoding/json replaces it
 			}
 		}
 	}
-	return "", 0, errNotFlat
+	return nil, 0, errNotFlat
 }
 
-// encode appends v's JSON to buf: objects (keys sorted, as encoding/json
-// writes a map), strings, booleans, numbers and lists of them.
+// intern is the op named op: the judge's ops without a copy.
+func intern(op []byte) string {
+	switch string(op) {
+	case "query":
+		return "query"
+	case "command":
+		return "command"
+	case "apply":
+		return "apply"
+	case "commit":
+		return "commit"
+	case "orders":
+		return "orders"
+	case "new":
+		return "new"
+	}
+	return string(op)
+}
+
+// encode appends v's JSON to buf: objects (their fields in order),
+// strings, booleans, numbers and lists of them.
 func encode(buf []byte, v any) []byte {
 	switch v := v.(type) {
 	case obj:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
 		buf = append(buf, '{')
-		for i, k := range keys {
+		for i, f := range v {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = appendString(buf, k)
+			buf = appendString(buf, f.key)
 			buf = append(buf, ':')
-			buf = encode(buf, v[k])
+			buf = encode(buf, f.val)
 		}
 		return append(buf, '}')
 	case string:
@@ -257,7 +278,7 @@ func encode(buf []byte, v any) []byte {
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		b, _ = json.Marshal(obj{"error": err.Error()})
+		return encode(buf, obj{{"error", err.Error()}})
 	}
 	return append(buf, b...)
 }

@@ -2,10 +2,11 @@
 // the judge's built-in connect4 (docs/protocol/connect4.md), its queries,
 // commands, answers and reasons, speaking the referee protocol
 // (docs/games.md) on stdin and stdout. It imports only the standard
-// library and builds both ways:
+// library and builds three ways:
 //
-//	GOOS=wasip1 GOARCH=wasm go build -o referee.wasm   (the wasm referee of game.toml)
-//	go build -o referee                                  (a process referee)
+//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o referee.wasm   (the wasm referee of game.toml)
+//	GOOS=wasip1 GOARCH=wasm go build -o referee.wasm                       (the same, as a WASI command: slower)
+//	go build -o referee                                                    (a process referee)
 package main
 
 import (
@@ -31,27 +32,54 @@ type request struct {
 	} `json:"moves"`
 }
 
+// The referee's stdin, stdout and game, kept from one request to the
+// next.
+var (
+	in  = newScanner()
+	out = bufio.NewWriter(os.Stdout)
+	g   *game
+	buf []byte
+)
+
+func newScanner() *bufio.Scanner {
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	return sc
+}
+
+// main answers requests until stdin ends: a WASI command, or a process.
+// Built as a reactor, the judge calls step itself (step_wasip1.go).
 func main() {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 64<<10), 1<<20)
-	out := bufio.NewWriter(os.Stdout)
-	var g *game
-	var buf []byte
-	for in.Scan() {
-		var req request
-		var resp any
-		if err := decode(in.Bytes(), &req); err != nil {
-			resp = obj{"error": "bad request: " + err.Error()}
-		} else {
-			resp = serve(&g, &req)
-		}
-		buf = append(encode(buf[:0], resp), '\n')
-		out.Write(buf)
-		out.Flush()
+	for step() {
 	}
 }
 
-type obj = map[string]any
+// step answers one request; false once stdin has ended.
+func step() bool {
+	if !in.Scan() {
+		return false
+	}
+	var req request
+	var resp any
+	if err := decode(in.Bytes(), &req); err != nil {
+		resp = obj{{"error", "bad request: " + err.Error()}}
+	} else {
+		resp = serve(&g, &req)
+	}
+	buf = append(encode(buf[:0], resp), '\n')
+	out.Write(buf)
+	out.Flush()
+	return true
+}
+
+// obj is a JSON object: its fields, written in this order.
+type obj []field
+
+// field is one field of an object: its key and its value.
+type field struct {
+	key string
+	val any
+}
 
 // serve answers one request; *g is the game, made by new.
 func serve(g **game, r *request) any {
@@ -59,27 +87,27 @@ func serve(g **game, r *request) any {
 		// turn-orders: every seat's commands start with each turn, as
 		// orders would start them; command-moves: a command taken is
 		// answered with the move that binds (docs/games.md).
-		return obj{"protocol": 1, "features": []string{"turn-orders", "command-moves"}}
+		return obj{{"protocol", 1}, {"features", []string{"turn-orders", "command-moves", "reuse"}}}
 	}
 	if r.Op == "new" {
 		ng, err := newGame(r.Params["width"], r.Params["height"], r.Params["k"])
 		if err != nil {
-			return obj{"refused": err.Error()}
+			return obj{{"refused", err.Error()}}
 		}
 		*g = ng
-		return obj{"seats": 2, "status": ng.status()}
+		return obj{{"seats", 2}, {"status", ng.status()}}
 	}
 	s := *g
 	if s == nil {
-		return obj{"error": "no game: the first request must be new"}
+		return obj{{"error", "no game: the first request must be new"}}
 	}
 	switch r.Op {
 	case "query":
 		ans, ok := s.query(r.Seat, fields(r.Line))
 		if !ok {
-			return obj{"not_query": true}
+			return obj{{"not_query", true}}
 		}
-		return obj{"answer": ans}
+		return obj{{"answer", ans}}
 	case "orders":
 		s.orders[r.Seat] = orders{}
 		return obj{}
@@ -89,23 +117,23 @@ func serve(g **game, r *request) any {
 		o := s.orders[r.Seat]
 		switch {
 		case o.move != "":
-			return obj{"move": []string{o.move}}
+			return obj{{"move", []string{o.move}}}
 		case o.lastErr != "":
-			return obj{"invalid": fmt.Sprintf("no valid DropDisc before #END (last one was %s)", o.lastErr)}
+			return obj{{"invalid", fmt.Sprintf("no valid DropDisc before #END (last one was %s)", o.lastErr)}}
 		}
-		return obj{"invalid": "no DropDisc before #END"}
+		return obj{{"invalid", "no DropDisc before #END"}}
 	case "apply":
 		if err := s.apply(r); err != nil {
-			return obj{"error": err.Error()}
+			return obj{{"error", err.Error()}}
 		}
 		s.orders = [2]orders{} // a new turn: turn-orders
-		return obj{"status": s.status()}
+		return obj{{"status", s.status()}}
 	case "forfeit":
 		if !s.over {
 			s.finish(1-r.Seat, fmt.Sprintf("%c forfeited", symbol(r.Seat)))
 		}
 		s.orders = [2]orders{}
-		return obj{"status": s.status()}
+		return obj{{"status", s.status()}}
 	case "moves":
 		moves := [][]string{}
 		for c := 0; c < s.w && !s.over; c++ {
@@ -113,15 +141,15 @@ func serve(g **game, r *request) any {
 				moves = append(moves, []string{"DropDisc " + strconv.Itoa(c)})
 			}
 		}
-		return obj{"moves": moves}
+		return obj{{"moves", moves}}
 	case "render":
-		return obj{"text": s.render()}
+		return obj{{"text", s.render()}}
 	case "view":
 		return s.view()
 	case "explain":
-		return obj{"notes": s.explain()}
+		return obj{{"notes", s.explain()}}
 	}
-	return obj{"error": "unknown op " + r.Op}
+	return obj{{"error", "unknown op " + r.Op}}
 }
 
 // fields splits a line as the judge does: words between spaces.
@@ -180,8 +208,8 @@ func (g *game) status() obj {
 	} else {
 		movers = []int{g.toMove()}
 	}
-	return obj{"turn": g.turn, "movers": movers, "over": g.over, "winner": g.winner,
-		"scores": scores, "reason": g.reason, "notes": []string{}}
+	return obj{{"turn", g.turn}, {"movers", movers}, {"over", g.over}, {"winner", g.winner},
+		{"scores", scores}, {"reason", g.reason}, {"notes", []string{}}}
 }
 
 // at is the cell at column x, row y counted from the bottom.
@@ -228,11 +256,14 @@ func (g *game) query(seat int, f []string) (string, bool) {
 		}
 		return string(g.at(x, y)), true
 	case "Heights":
-		s := make([]string, g.w)
+		var b []byte
 		for x, n := range g.filled {
-			s[x] = strconv.Itoa(n)
+			if x > 0 {
+				b = append(b, ' ')
+			}
+			b = strconv.AppendInt(b, int64(n), 10)
 		}
-		return strings.Join(s, " "), true
+		return string(b), true
 	}
 	return "", false
 }
@@ -258,15 +289,15 @@ func parseXY(args []string) (x, y int, ok bool) {
 
 func (g *game) command(seat int, f []string) obj {
 	if len(f) == 0 || f[0] != "DropDisc" {
-		return obj{"unknown": "not a command of connect4"}
+		return obj{{"unknown", "not a command of connect4"}}
 	}
 	col, err := g.check(f[1:])
 	if err != nil {
 		g.orders[seat].lastErr = strings.Join(f, " ") + ": " + err.Error()
-		return obj{"invalid": err.Error()}
+		return obj{{"invalid", err.Error()}}
 	}
 	g.orders[seat].move = "DropDisc " + strconv.Itoa(col)
-	return obj{"move": []string{g.orders[seat].move}} // command-moves
+	return obj{{"move", []string{g.orders[seat].move}}} // command-moves
 }
 
 // check tells why DropDisc with args cannot be played now.
@@ -375,7 +406,7 @@ func (g *game) view() obj {
 	if g.turn > 1 {
 		seat := (g.turn - 2) % 2
 		if col := g.last[seat]; col >= 0 && g.filled[col] > 0 {
-			marks = append(marks, obj{"g": 0, "x": col, "y": g.h - g.filled[col], "seat": seat, "kind": "last"})
+			marks = append(marks, obj{{"g", 0}, {"x", col}, {"y", g.h - g.filled[col]}, {"seat", seat}, {"kind", "last"}})
 		}
 	}
 	var seats []string
@@ -385,8 +416,8 @@ func (g *game) view() obj {
 		discs = append(discs, n)
 		seats = append(seats, fmt.Sprintf("%c, %d discs dropped", symbol(seat), n))
 	}
-	return obj{"grids": []obj{{"name": "board", "rows": rows}}, "marks": marks, "seats": seats,
-		"numbers": obj{"discs": discs}}
+	return obj{{"grids", []obj{{{"name", "board"}, {"rows", rows}}}}, {"marks", marks}, {"seats", seats},
+		{"numbers", obj{{"discs", discs}}}}
 }
 
 // explain: after a move that leaves the opponent a winning drop, says so.
@@ -425,5 +456,5 @@ func (g *game) explain() []obj {
 		}
 		text = fmt.Sprintf("seat %d did not block seat %d's threat: a disc of seat %d in %s makes %d in a row", me, them, them, where, g.k)
 	}
-	return []obj{{"seat": me, "kind": "threat", "text": text}}
+	return []obj{{{"seat", me}, {"kind", "threat"}, {"text", text}}}
 }

@@ -222,8 +222,9 @@ class Referee:
         op = q.get("op", "")
         if op == "hello":
             # turn-orders: the commands start with each turn, as orders
-            # would start them (docs/games.md).
-            return {"protocol": 1, "features": ["turn-orders"]}
+            # would start them; reuse: new starts a game afresh
+            # (docs/games.md).
+            return {"protocol": 1, "features": ["turn-orders", "reuse"]}
         if op == "new":
             n = q.get("params", {}).get("size", 8)
             if not isinstance(n, int) or n < 4 or n > 16 or n % 2 != 0:

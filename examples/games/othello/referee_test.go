@@ -197,10 +197,10 @@ func timeless(t *testing.T, rp *judge.Replay) []byte {
 }
 
 // TestWasmBuilds: the Go referee builds for WebAssembly (WASI preview 1),
-// as game.toml's referee.wasm.
+// as game.toml's referee.wasm, a reactor.
 func TestWasmBuilds(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "referee.wasm")
-	cmd := exec.Command("go", "build", "-o", out, "./go")
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-o", out, "./go")
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("GOOS=wasip1 GOARCH=wasm go build: %v\n%s", err, b)

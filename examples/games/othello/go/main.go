@@ -1,9 +1,9 @@
 // Command othello is the referee of Othello (Reversi) for the judge: it
 // speaks the referee protocol, version 1 (docs/games.md), one JSON object
 // a line on its standard input and output. The same source builds a
-// process referee (go build) and a WebAssembly one
-// (GOOS=wasip1 GOARCH=wasm go build -o referee.wasm); referee.py beside
-// it plays by the same rules, answer for answer.
+// process referee (go build) and a WebAssembly one, a reactor
+// (GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o referee.wasm);
+// referee.py beside it plays by the same rules, answer for answer.
 package main
 
 import (
@@ -102,22 +102,42 @@ type referee struct {
 	hasCmd  bool     // a command came this turn
 }
 
+// The referee's stdin, stdout and game, kept from one request to the
+// next.
+var (
+	in  = newScanner()
+	out = bufio.NewWriter(os.Stdout)
+	ref = &referee{}
+)
+
+func newScanner() *bufio.Scanner {
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	return sc
+}
+
+// main answers requests until stdin ends: a WASI command, or a process.
+// Built as a reactor, the judge calls step itself (step_wasip1.go).
 func main() {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	out := bufio.NewWriter(os.Stdout)
-	r := &referee{}
-	for in.Scan() {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(r.handle(in.Bytes())); err != nil {
-			fmt.Fprintln(os.Stderr, "othello:", err)
-			os.Exit(1)
-		}
-		out.Write(buf.Bytes())
-		out.Flush()
+	for step() {
 	}
+}
+
+// step answers one request; false once stdin has ended.
+func step() bool {
+	if !in.Scan() {
+		return false
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(ref.handle(in.Bytes())); err != nil {
+		fmt.Fprintln(os.Stderr, "othello:", err)
+		os.Exit(1)
+	}
+	out.Write(buf.Bytes())
+	out.Flush()
+	return true
 }
 
 // errResp is the referee's own failure.
@@ -134,8 +154,9 @@ func (r *referee) handle(line []byte) any {
 	switch q.Op {
 	case "hello":
 		// turn-orders: the commands start with each turn, as orders
-		// would start them (docs/games.md).
-		return helloResp{Protocol: 1, Features: []string{"turn-orders"}}
+		// would start them; reuse: new starts a game afresh
+		// (docs/games.md).
+		return helloResp{Protocol: 1, Features: []string{"turn-orders", "reuse"}}
 	case "new":
 		n, ok := q.Params["size"]
 		if !ok {
