@@ -21,7 +21,7 @@ func refereeStarter(host *procbot.Host, level procbot.Level) plugin.Starter {
 			return nil, err
 		}
 		return &plugin.Process{Stdin: r.Stdin, Stdout: r.Stdout, Stderr: r.Stderr, Stop: r.Stop,
-			Exited: func() string { return r.Exit().String() }}, nil
+			Exited: func() string { return r.Exit().String() }, Near: r.Near}, nil
 	}
 }
 

@@ -65,25 +65,60 @@ func BenchmarkQuery(b *testing.B) {
 	}
 }
 
-// BenchmarkNew is the cost of a new game: for the WebAssembly referee,
-// an instance of the compiled module, greeted and started.
+// BenchmarkNew is the cost of a new game of the WebAssembly referee:
+// kept, new on the referee of the game before (the example referee takes
+// new again, plugin.FeatureReuse); instance, the same referee without the
+// feature: an instance of the compiled module started, greeted and given
+// new.
 func BenchmarkNew(b *testing.B) {
-	g, err := plugin.Load(plugintest.Connect4(b, false), plugin.Options{})
+	kept := plugintest.Connect4(b, false)
+	// The example's sources, less the feature.
+	src := filepath.Join(plugintest.Root(b), "examples", "games", "connect4")
+	tmp := b.TempDir()
+	if err := os.CopyFS(tmp, os.DirFS(src)); err != nil {
+		b.Fatal(err)
+	}
+	ref := filepath.Join(tmp, "referee.go")
+	code, err := os.ReadFile(ref)
 	if err != nil {
 		b.Fatal(err)
 	}
-	st, err := g.New(nil, 1) // compiles the module, once
-	if err != nil {
+	const feature = `, "reuse"}`
+	if !strings.Contains(string(code), feature) {
+		b.Fatalf("%s lists no %s", ref, feature)
+	}
+	if err := os.WriteFile(ref, []byte(strings.Replace(string(code), feature, "}", 1)), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	games.Close(st)
-	b.ResetTimer()
-	for range b.N {
-		st, err := g.New(nil, 1)
-		if err != nil {
-			b.Fatal(err)
-		}
-		games.Close(st)
+	// A module of its own: the standard library only.
+	if err := os.WriteFile(filepath.Join(tmp, "go.mod"), []byte("module referee\n\ngo 1.24\n"), 0o644); err != nil {
+		b.Fatal(err)
 	}
-	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/game")
+	instance := b.TempDir()
+	if err := os.CopyFS(instance, os.DirFS(kept)); err != nil {
+		b.Fatal(err)
+	}
+	plugintest.Build(b, tmp, filepath.Join(instance, "referee.wasm"), "wasip1", "wasm", plugintest.Reactor)
+	for _, c := range []struct{ name, dir string }{{"kept", kept}, {"instance", instance}} {
+		b.Run(c.name, func(b *testing.B) {
+			g, err := plugin.Load(c.dir, plugin.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			st, err := g.New(nil, 1) // compiles the module, once
+			if err != nil {
+				b.Fatal(err)
+			}
+			games.Close(st)
+			b.ResetTimer()
+			for range b.N {
+				st, err := g.New(nil, 1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				games.Close(st)
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/game")
+		})
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"judge/games"
 	"judge/games/plugin"
 	"judge/games/plugin/plugintest"
+	"judge/judge/judgetest"
 )
 
 // TestTurnOrders plays the same games with the Python Connect Four
@@ -225,18 +226,26 @@ func TestFixedQueries(t *testing.T) {
 	}
 }
 
-// TestReuse: a WebAssembly referee that takes new again (FeatureReuse),
-// a WASI command or a reactor, plays the game's next match once its
-// match has ended, without a second hello; one that failed is never given
-// another. The hostile referee's query Games answers how many games it
-// has started.
+// TestReuse: a referee that takes new again (FeatureReuse) — a
+// WebAssembly one, a WASI command or a reactor, or a program — plays the
+// game's next match once its match has ended, without a second hello; one
+// that failed is never given another. The hostile referee's query Games
+// answers how many games it has started.
 func TestReuse(t *testing.T) {
 	for _, build := range []struct {
 		name  string
 		flags []string
-	}{{"command", nil}, {"reactor", []string{plugintest.Reactor}}} {
+	}{{"command", nil}, {"reactor", []string{plugintest.Reactor}}, {"process", nil}} {
 		t.Run(build.name, func(t *testing.T) {
-			g, err := plugin.Load(hostileWasm(t, build.flags...), plugin.Options{})
+			var dir string
+			if build.name == "process" {
+				judgetest.NeedTools(t, "python3")
+				script := filepath.Join(plugintest.Root(t), "games", "plugin", "testdata", "hostile.py")
+				dir = hostileGame(t, `command = ["python3", "`+script+`"]`)
+			} else {
+				dir = hostileWasm(t, build.flags...)
+			}
+			g, err := plugin.Load(dir, plugin.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -265,6 +274,17 @@ func TestReuse(t *testing.T) {
 			}
 			if n := started(); n != "1" {
 				t.Errorf("the match after a referee failed: its referee had started %s games, want 1 (a new referee)", n)
+			}
+			if build.name != "process" {
+				return
+			}
+			// A program kept after its match that ends before the next
+			// is not the next match's fault.
+			if err := play(t, g, modeQuits); err != nil {
+				t.Fatalf("a game whose referee exits once it is over: %v", err)
+			}
+			if n := started(); n != "1" {
+				t.Errorf("the match after a kept referee ended: its referee had started %s games, want 1 (a new referee)", n)
 			}
 		})
 	}

@@ -63,9 +63,11 @@ type Game struct {
 	filling bool
 
 	// idle are referees whose matches ended, kept for the next ones
-	// (FeatureReuse); at most maxIdle.
-	idleMu sync.Mutex
-	idle   []idleReferee
+	// (FeatureReuse); at most maxIdle. reusable says one was kept: the
+	// game's referees take new again, and none is started ahead.
+	idleMu   sync.Mutex
+	idle     []idleReferee
+	reusable bool
 
 	once     sync.Once
 	code     *wasmCode
@@ -210,13 +212,15 @@ func (g *Game) start() (transport, error) {
 		if g.codeErr != nil {
 			return nil, fmt.Errorf("%s: %s: %w", g.spec.Name, g.spec.Referee.Wasm, g.codeErr)
 		}
-		return g.code.start(timeout), nil
+		return g.code.start(timeout, !g.kept()), nil
 	}
 	g.spareMu.Lock()
 	t := g.spare
 	g.spare = nil
 	g.spareMu.Unlock()
-	go g.refill(timeout)
+	if !g.kept() {
+		go g.refill(timeout)
+	}
 	if t != nil {
 		return t, nil
 	}
@@ -263,15 +267,12 @@ type idleReferee struct {
 // tournament's jobs may want at once.
 const maxIdle = 8
 
-// keep keeps a WebAssembly referee whose match ended for the next match;
-// false when it is not kept (a process referee, which holds a sandbox and
-// counts its CPU time over its life, or enough are kept).
+// keep keeps a referee whose match ended for the next match; false when
+// enough are kept.
 func (g *Game) keep(r idleReferee) bool {
-	if g.wasm == nil {
-		return false
-	}
 	g.idleMu.Lock()
 	defer g.idleMu.Unlock()
+	g.reusable = true
 	if len(g.idle) >= maxIdle {
 		return false
 	}
@@ -279,17 +280,32 @@ func (g *Game) keep(r idleReferee) bool {
 	return true
 }
 
-// reused is a kept referee, if there is one.
-func (g *Game) reused() (idleReferee, bool) {
+// kept reports whether a referee of the game was kept after its match:
+// the next matches will have it, and none is started ahead.
+func (g *Game) kept() bool {
 	g.idleMu.Lock()
 	defer g.idleMu.Unlock()
-	n := len(g.idle)
-	if n == 0 {
-		return idleReferee{}, false
+	return g.reusable
+}
+
+// reused is a kept referee, if there is one that is quiet (a process
+// may have ended since its match: it is closed).
+func (g *Game) reused() (idleReferee, bool) {
+	for {
+		g.idleMu.Lock()
+		n := len(g.idle)
+		if n == 0 {
+			g.idleMu.Unlock()
+			return idleReferee{}, false
+		}
+		r := g.idle[n-1]
+		g.idle = g.idle[:n-1]
+		g.idleMu.Unlock()
+		if r.t.quiet() {
+			return r, true
+		}
+		r.t.close()
 	}
-	r := g.idle[n-1]
-	g.idle = g.idle[:n-1]
-	return r, true
 }
 
 // New implements games.Game: it starts a referee, greets it, and starts
@@ -304,11 +320,17 @@ func (g *Game) New(p games.Params, seed uint64) (games.State, error) {
 	}
 	if r, ok := g.reused(); ok {
 		s := &State{g: g, t: r.t, turnOrders: r.turnOrders, commandMoves: r.commandMoves, reuse: true}
-		if err := s.newGame(p, seed); err != nil {
-			s.Close()
+		err := s.newGame(p, seed)
+		if err == nil {
+			return s, nil
+		}
+		s.Close()
+		if !errors.Is(err, games.ErrReferee) {
 			return nil, err
 		}
-		return s, nil
+		// It failed between matches (a program that ended while kept,
+		// say): the match gets a new referee, whose failure would be
+		// its own.
 	}
 	t, err := g.start()
 	if err != nil {

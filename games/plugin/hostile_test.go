@@ -29,6 +29,7 @@ const (
 	modeBadStatus
 	modeExtra
 	modeStarve
+	modeQuits // testdata/hostile.py only: exits once the game is over
 )
 
 // heapBound is what a hostile referee may add to the judge's heap, in

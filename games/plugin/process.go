@@ -23,6 +23,11 @@ type Process struct {
 	// returned: "exit code 3", "killed by SIGKILL (killed): out of
 	// memory".
 	Exited func() string
+	// Near, when not nil, puts the program on the CPUs of the calling
+	// thread. The judge calls it at the first call of each match it
+	// referees, from the match's thread: a match served on one CPU then
+	// wakes its referee there, as it does its bots.
+	Near func()
 }
 
 // Starter starts a referee program: argv run from dir, its memory
@@ -89,6 +94,6 @@ func startProcess(ctx context.Context, start Starter, argv []string, dir string,
 		}
 	}
 	l := newLines(p.Stdin, p.Stdout, timeout, t, stop)
-	l.exited = p.Exited
+	l.exited, l.nearFn = p.Exited, p.Near
 	return l, nil
 }

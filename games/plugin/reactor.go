@@ -192,6 +192,12 @@ func (r *reactorIO) stderr() string { return r.tail.String() }
 
 func (r *reactorIO) exit() string { return "" }
 
+// near does nothing: a step runs on the caller's thread.
+func (r *reactorIO) near() {}
+
+// quiet implements transport.quiet: a reactor writes only within a step.
+func (r *reactorIO) quiet() bool { return r.err == nil && len(r.line) == 0 }
+
 // reactorIn is a reactor's stdin: the requests given to it, and nothing
 // more (reading past them is its fault).
 type reactorIn struct{ r *reactorIO }

@@ -51,6 +51,9 @@ type State struct {
 	// (FeatureReuse); begun says new started its game, so that Close may keep
 	// the referee for another match.
 	reuse, begun bool
+	// neared: the referee was put near the match (transport.near), at
+	// its first call after new.
+	neared bool
 	// fixed holds the answers of the queries game.toml declares fixed,
 	// by seat and line.
 	fixed map[fixedKey]string
@@ -81,8 +84,9 @@ const FeatureCommandMoves = "command-moves"
 // FeatureReuse is the feature a referee lists at hello when it takes new
 // again, at any point of a game: it then starts a new game and forgets
 // all of the one before, as if just started. The judge may then keep a
-// WebAssembly referee whose match ended for the game's next match,
-// sparing an instance's start (its memory, its runtime's set-up).
+// referee whose match ended for the game's next match, sparing a start:
+// a WebAssembly instance's (its memory, its runtime's set-up), a
+// program's (an interpreter's, tens of milliseconds).
 const FeatureReuse = "reuse"
 
 // newTurn marks every seat's commands started, when the referee starts
@@ -205,6 +209,12 @@ func (s *State) call(op string, req any, out decoded) error {
 		if b, err = json.Marshal(req); err != nil {
 			return s.fault(op, err.Error())
 		}
+	}
+	if !s.neared && s.begun {
+		// The match's first call, on its thread (New is called before
+		// its turns are served).
+		s.neared = true
+		s.t.near()
 	}
 	line, err := s.t.call(b)
 	if errors.Is(err, errEnded) {

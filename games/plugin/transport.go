@@ -34,6 +34,13 @@ type transport interface {
 	// exit says how the referee ended, once closed, when the transport
 	// knows more than its output did; or "".
 	exit() string
+	// near puts a program referee on the CPUs of the calling thread
+	// (Process.Near); a module runs on the caller's own.
+	near()
+	// quiet reports, between calls, that the referee has written
+	// nothing and not ended since its last answer: it may take another
+	// game (FeatureReuse). What it finds is discarded with the referee.
+	quiet() bool
 }
 
 // closedTransport is the transport of a state whose referee went to
@@ -44,6 +51,8 @@ func (closedTransport) call([]byte) ([]byte, error) { return nil, errEnded }
 func (closedTransport) close()                      {}
 func (closedTransport) stderr() string              { return "" }
 func (closedTransport) exit() string                { return "" }
+func (closedTransport) quiet() bool                 { return false }
+func (closedTransport) near()                       {}
 
 // errEnded is the end of a referee's output between lines.
 var errEnded = errors.New("it ended (its output closed)")
@@ -62,6 +71,7 @@ type lines struct {
 	tail   *tail
 	stop   func() // ends the referee; its pipes then close
 	exited func() string
+	nearFn func() // Process.Near
 	once   sync.Once
 }
 
@@ -72,6 +82,12 @@ func newLines(w io.Writer, r io.Reader, timeout time.Duration, t *tail, stop fun
 	go l.write(w)
 	go l.read(r)
 	return l
+}
+
+func (l *lines) near() {
+	if l.nearFn != nil {
+		l.nearFn()
+	}
 }
 
 func (l *lines) write(w io.Writer) {
@@ -140,6 +156,16 @@ type exchange struct {
 	resps   chan response
 	timeout time.Duration
 	started bool // a call has been answered: the referee has started
+}
+
+// quiet implements transport.quiet: no line nor end is waiting.
+func (l *exchange) quiet() bool {
+	select {
+	case <-l.resps:
+		return false
+	default:
+		return true
+	}
 }
 
 func newExchange(timeout time.Duration) exchange {

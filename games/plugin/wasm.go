@@ -113,19 +113,21 @@ func compileModule(ctx context.Context, code []byte, memMiB int, checked bool, c
 // wasmExitWait bounds the wait for an instance to end once closed.
 const wasmExitWait = 5 * time.Second
 
-// start instantiates the module for one match: its _start runs in a
-// goroutine, reading requests on stdin and writing responses on stdout.
-// It sees no file, no network, wazero's fake clocks (which do not follow
-// the machine's) and its fixed random bytes: its only randomness is the
-// seed of the new request.
-func (c *wasmCode) start(timeout time.Duration) transport {
+// start instantiates the module for one match, or takes the one started
+// ahead; with ahead, it starts another ahead for the next match. An
+// instance sees no file, no network, wazero's fake clocks (which do not
+// follow the machine's) and its fixed random bytes: its only randomness
+// is the seed of the new request.
+func (c *wasmCode) start(timeout time.Duration, ahead bool) transport {
 	var w transport
 	select {
 	case w = <-c.spare:
 	default:
 		w = c.instance(timeout)
 	}
-	go c.refill(timeout)
+	if ahead {
+		go c.refill(timeout)
+	}
 	return w
 }
 
@@ -308,6 +310,9 @@ func (w *wasmIO) close() {
 }
 
 func (w *wasmIO) stderr() string { return w.tail.String() }
+
+// near does nothing: the module runs on the judge's goroutines.
+func (w *wasmIO) near() {}
 
 // exit is "": the module's exit code is in the error its end gave.
 func (w *wasmIO) exit() string { return "" }

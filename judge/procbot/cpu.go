@@ -114,15 +114,30 @@ func pinProcess(pid, cpu int) {
 	}
 	var one unix.CPUSet
 	one.Set(cpu)
+	setAffinity(pid, &one)
+}
+
+// setAffinity puts every thread of process pid on the CPUs of set.
+func setAffinity(pid int, set *unix.CPUSet) {
 	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
 	if err != nil {
-		_ = unix.SchedSetaffinity(pid, &one)
+		_ = unix.SchedSetaffinity(pid, set)
 		return
 	}
 	for _, t := range tasks {
 		if tid, err := strconv.Atoi(t.Name()); err == nil {
-			_ = unix.SchedSetaffinity(tid, &one)
+			_ = unix.SchedSetaffinity(tid, set)
 		}
+	}
+}
+
+// nearCaller puts every thread of process pid on the CPUs the calling
+// thread may run on: one CPU when it serves a two-player match (OneCPU),
+// where a referee's wake-ups then stay; all of the judge's otherwise.
+func nearCaller(pid int) {
+	var set unix.CPUSet
+	if unix.SchedGetaffinity(0, &set) == nil {
+		setAffinity(pid, &set)
 	}
 }
 

@@ -91,5 +91,10 @@ func (r *Referee) Stop() {
 	}
 }
 
+// Near puts the referee on the CPUs of the calling thread: a match's,
+// when it runs on one CPU (OneCPU), so that the calls of the match wake
+// it there. The judge calls it at a match's first call.
+func (r *Referee) Near() { nearCaller(r.proc.Pid()) }
+
 // Exit is how the referee ended, once it has.
 func (r *Referee) Exit() Exit { return r.proc.Exit() }

@@ -86,7 +86,8 @@ func serve(g **game, r *request) any {
 	if r.Op == "hello" {
 		// turn-orders: every seat's commands start with each turn, as
 		// orders would start them; command-moves: a command taken is
-		// answered with the move that binds (docs/games.md).
+		// answered with the move that binds; reuse: new starts a game
+		// afresh (docs/games.md).
 		return obj{{"protocol", 1}, {"features", []string{"turn-orders", "command-moves", "reuse"}}}
 	}
 	if r.Op == "new" {

@@ -239,8 +239,9 @@ def serve(game, r):
     if op == "hello":
         # turn-orders: every seat's commands start with each turn, as
         # orders would start them; command-moves: a command taken is
-        # answered with the move that binds (docs/games.md).
-        return {"protocol": 1, "features": ["turn-orders", "command-moves"]}, game
+        # answered with the move that binds; reuse: new starts a game
+        # afresh (docs/games.md).
+        return {"protocol": 1, "features": ["turn-orders", "command-moves", "reuse"]}, game
     if op == "new":
         p = r.get("params") or {}
         w, h, k = p.get("width", 0), p.get("height", 0), p.get("k", 0)

@@ -23,7 +23,8 @@ func Root(t testing.TB) string {
 
 // Connect4 copies examples/games/connect4 to a new folder, builds its
 // referee.wasm there, a reactor (GOOS=wasip1 GOARCH=wasm go build
-// -buildmode=c-shared), and returns the folder. With native, it also builds the referee as a program, referee.
+// -buildmode=c-shared), and returns the folder. With native, it also
+// builds the referee as a program, referee.
 func Connect4(t testing.TB, native bool) string {
 	t.Helper()
 	src := filepath.Join(Root(t), "examples", "games", "connect4")

@@ -1,11 +1,13 @@
 # A referee that misbehaves at turn 3, as its seed says (the modes of
 # testdata/hostile/main.go, the same numbers). Until then it plays a game
-# of ten turns: the query Turn answers the turn; Go is the only move.
+# of ten turns: the query Turn answers the turn; Go is the only move. It
+# takes new again (the feature reuse); the query Games answers how many
+# games it has started. Seed 10 plays well and exits once the game is over.
 import json
 import os
 import sys
 
-mode, turn = 0, 1
+mode, turn, news = 0, 1, 0
 sink = []
 
 
@@ -49,12 +51,13 @@ for line in sys.stdin:
     if turn == 3 and op == "query":
         misbehave()
     if op == "hello":
-        say(json.dumps({"protocol": 1}))
+        say(json.dumps({"protocol": 1, "features": ["reuse"]}))
     elif op == "new":
-        mode = r["seed"]
+        mode, turn, news = r["seed"], 1, news + 1
         say(json.dumps({"seats": 2, "status": status()}))
     elif op == "query":
-        say(json.dumps({"answer": str(turn)} if r["line"] == "Turn" else {"not_query": True}))
+        answers = {"Turn": str(turn), "Games": str(news)}
+        say(json.dumps({"answer": answers[r["line"]]} if r["line"] in answers else {"not_query": True}))
     elif op in ("orders", "command"):
         say(json.dumps({"unknown": "not a command"} if op == "command" and not r["line"].startswith("Go") else {}))
     elif op == "commit":
@@ -65,5 +68,7 @@ for line in sys.stdin:
             continue
         turn = 11 if op == "forfeit" else turn + 1
         say(json.dumps({"status": status()}))
+        if mode == 10 and turn > 10:
+            os._exit(0)  # after the game's last answer: while kept
     else:
         say(json.dumps({"error": "unknown op " + str(op)}))
