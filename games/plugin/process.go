@@ -47,19 +47,29 @@ func ExecStarter(_ context.Context, argv []string, dir string, _ int64) (*Proces
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "PYTHONUNBUFFERED=1"}
 	setGroup(cmd)
-	stdin, err := cmd.StdinPipe()
+	// Its stdin a file, as its stdout is: the judge then serves both on
+	// the calling goroutine (pipeIO).
+	inR, stdin, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
+	cmd.Stdin = inR
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
+		inR.Close()
+		stdin.Close()
 		return nil, err
 	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
+		inR.Close()
+		stdin.Close()
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	inR.Close()
+	if err != nil {
+		stdin.Close()
 		return nil, fmt.Errorf("referee %s: %w", argv[0], err)
 	}
 	return &Process{Stdin: stdin, Stdout: stdout, Stderr: stderr, Stop: func() {
@@ -92,6 +102,10 @@ func startProcess(ctx context.Context, start Starter, argv []string, dir string,
 		case <-copied:
 		case <-time.After(processExitWait):
 		}
+	}
+	if d, ok := newPipeIO(p.Stdin, p.Stdout, timeout, t, stop); ok {
+		d.exited, d.nearFn = p.Exited, p.Near
+		return d, nil
 	}
 	l := newLines(p.Stdin, p.Stdout, timeout, t, stop)
 	l.exited, l.nearFn = p.Exited, p.Near
