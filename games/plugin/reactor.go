@@ -133,8 +133,14 @@ var errClosed = errors.New("the referee was closed")
 func (r *reactorIO) call(req []byte) ([]byte, error) {
 	select {
 	case <-r.ready:
-	case <-time.After(callTimeout(r.timeout, false)):
-		return nil, fmt.Errorf("it did not start within %v", callTimeout(r.timeout, false))
+	default: // being set up: at most the time to start
+		t := time.NewTimer(callTimeout(r.timeout, false))
+		select {
+		case <-r.ready:
+			t.Stop()
+		case <-t.C:
+			return nil, fmt.Errorf("it did not start within %v", callTimeout(r.timeout, false))
+		}
 	}
 	if r.err != nil {
 		return nil, r.err
