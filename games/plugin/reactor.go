@@ -52,8 +52,7 @@ type reactorIO struct {
 	// MaxAnswer.
 	starved, tooLong bool
 
-	global atomic.Pointer[api.MutableGlobal]
-	halted atomic.Bool
+	stop   stopSwitch
 	closed atomic.Bool
 	once   sync.Once
 }
@@ -98,10 +97,7 @@ func (c *wasmCode) setUp(r *reactorIO) error {
 		if !ok {
 			return errNotChecked
 		}
-		r.global.Store(&g)
-		if r.halted.Load() {
-			g.Set(1)
-		}
+		r.stop.arm(g)
 	}
 	if f := m.ExportedFunction(initExport); f != nil {
 		if _, err := f.Call(r.ctx); err != nil {
@@ -117,7 +113,7 @@ func (r *reactorIO) failure(err error) error {
 	switch {
 	case r.closed.Load():
 		return errClosed
-	case r.halted.Load():
+	case r.stop.halted():
 		return fmt.Errorf("it did not answer within %v", r.timeout)
 	}
 	var ee *sys.ExitError
@@ -173,10 +169,7 @@ func (r *reactorIO) call(req []byte) ([]byte, error) {
 
 // halt stops the module where it runs, as wasmIO.halt does.
 func (r *reactorIO) halt() {
-	r.halted.Store(true)
-	if g := r.global.Load(); g != nil {
-		(*g).Set(1)
-	}
+	r.stop.throw()
 	r.cancel()
 }
 

@@ -187,10 +187,7 @@ func (c *wasmCode) run(ctx context.Context, w *wasmIO, cfg wazero.ModuleConfig) 
 	if !ok {
 		return errNotChecked
 	}
-	w.global.Store(&g)
-	if w.halted.Load() {
-		g.Set(1)
-	}
+	w.stop.arm(g)
 	_, err = m.ExportedFunction("_start").Call(ctx)
 	if ee, ok := errors.AsType[*sys.ExitError](err); ok && ee.ExitCode() == 0 {
 		return nil
@@ -210,11 +207,10 @@ type wasmIO struct {
 	ended    chan struct{} // closed when _start has returned
 	tail     *tail
 	cancel   context.CancelFunc
-	// global is the instance's stop global, once instantiated (a module
-	// with the stop checks); halted says halt was called.
-	global atomic.Pointer[api.MutableGlobal]
-	halted atomic.Bool
-	once   sync.Once
+	// stop is the instance's stop global (a module with the stop
+	// checks).
+	stop stopSwitch
+	once sync.Once
 }
 
 // errStarved is a module that waits for more input with its request read
@@ -291,10 +287,7 @@ func (w *wasmIO) call(req []byte) ([]byte, error) {
 // within a few thousand of its functions and loops), or its context
 // cancelled (wazero's checks). It may be called from any goroutine.
 func (w *wasmIO) halt() {
-	w.halted.Store(true)
-	if g := w.global.Load(); g != nil {
-		(*g).Set(1)
-	}
+	w.stop.throw()
 	w.cancel()
 }
 
@@ -316,6 +309,40 @@ func (w *wasmIO) near() {}
 
 // exit is "": the module's exit code is in the error its end gave.
 func (w *wasmIO) exit() string { return "" }
+
+// stopSwitch is an instance's stop global, set once: by halt, or by the
+// instantiation that finds halt called before it (the global did not
+// exist yet). Either may come from any goroutine, the module running.
+type stopSwitch struct {
+	mu     sync.Mutex
+	global api.MutableGlobal // once instantiated
+	thrown atomic.Bool
+}
+
+// arm gives the switch its global, set at once when halt came first.
+func (s *stopSwitch) arm(g api.MutableGlobal) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.global = g
+	if s.thrown.Load() {
+		g.Set(1)
+	}
+}
+
+// throw sets the global, once; the module traps at its next check.
+func (s *stopSwitch) throw() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.thrown.Swap(true) {
+		return
+	}
+	if s.global != nil {
+		s.global.Set(1)
+	}
+}
+
+// halted reports whether throw was called.
+func (s *stopSwitch) halted() bool { return s.thrown.Load() }
 
 // exitError says how an instance's _start ended, as the reader of its
 // output sees it.
