@@ -48,8 +48,8 @@ type State struct {
 	commandMoves bool
 	bound        map[int]games.Move
 	// reuse: the referee said at hello that it takes new again
-	// (FeatureReuse); begun says new started its game, so that Close may keep
-	// the referee for another match.
+	// (FeatureReuse); begun says new started its game, so that Close
+	// may keep the referee for another match.
 	reuse, begun bool
 	// neared: the referee was put near the match (transport.near), at
 	// its first call after new.
