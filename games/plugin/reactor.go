@@ -1,7 +1,6 @@
 package plugin
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -42,11 +41,11 @@ type reactorIO struct {
 
 	// err, once set, is why it takes no more calls.
 	err error
-	// pending is what the module has not read of its stdin; line is the
-	// line being written (which a step may leave unended, as a command
+	// pending is what the module has not read of its stdin; out cuts
+	// its stdout into lines (a step may leave one unended, as a command
 	// may), lines the whole ones written in this step.
 	pending []byte
-	line    []byte
+	out     lineWriter
 	lines   [][]byte
 	// starved: it read with nothing left; tooLong: its line passed
 	// MaxAnswer.
@@ -195,7 +194,7 @@ func (r *reactorIO) exit() string { return "" }
 func (r *reactorIO) near() {}
 
 // quiet implements transport.quiet: a reactor writes only within a step.
-func (r *reactorIO) quiet() bool { return r.err == nil && len(r.line) == 0 }
+func (r *reactorIO) quiet() bool { return r.err == nil && len(r.out.line) == 0 }
 
 // reactorIn is a reactor's stdin: the requests given to it, and nothing
 // more (reading past them is its fault).
@@ -220,24 +219,8 @@ type reactorOut struct{ r *reactorIO }
 
 func (o reactorOut) Write(p []byte) (int, error) {
 	r := o.r
-	n := len(p)
-	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		end := i
-		if i < 0 {
-			end = len(p)
-		}
-		if len(r.line)+end >= MaxAnswer {
-			r.tooLong = true
-			return 0, errTooLong
-		}
-		r.line = append(r.line, p[:end]...)
-		if i < 0 {
-			break
-		}
-		r.lines = append(r.lines, bytes.TrimSuffix(r.line, []byte("\r")))
-		r.line = nil
-		p = p[i+1:]
-	}
-	return n, nil
+	return r.out.write(p, func(line []byte) error {
+		r.lines = append(r.lines, line)
+		return nil
+	}, func() { r.tooLong = true })
 }

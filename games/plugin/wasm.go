@@ -199,10 +199,10 @@ func (c *wasmCode) run(ctx context.Context, w *wasmIO, cfg wazero.ModuleConfig) 
 // them: a request is handed straight to the module's read, and a line it
 // writes straight back to the call, with no pipe or goroutine between.
 type wasmIO struct {
-	exchange               // requests to the module's read; its lines, or how it ended
-	pending  []byte        // what the module has not read of a request
-	asked    bool          // the module has read a request it has not answered
-	line     []byte        // the line being written
+	exchange        // requests to the module's read; its lines, or how it ended
+	pending  []byte // what the module has not read of a request
+	asked    bool   // the module has read a request it has not answered
+	out      lineWriter
 	done     chan struct{} // closed by close
 	ended    chan struct{} // closed when _start has returned
 	tail     *tail
@@ -242,6 +242,25 @@ type stdout struct{ w *wasmIO }
 
 func (o stdout) Write(p []byte) (int, error) {
 	w := o.w
+	return w.out.write(p, func(line []byte) error {
+		w.asked = false
+		if !w.send(response{line: line}) {
+			return io.ErrClosedPipe
+		}
+		return nil
+	}, func() { w.send(response{err: errTooLong}) })
+}
+
+// lineWriter cuts a module's stdout into lines, none of MaxAnswer bytes
+// or more.
+type lineWriter struct {
+	line []byte // the line being written
+}
+
+// write takes p, calling each with every line it ends (without its
+// newline, nor a carriage return before it), and tooLong before it
+// fails with errTooLong.
+func (l *lineWriter) write(p []byte, each func(line []byte) error, tooLong func()) (int, error) {
 	n := len(p)
 	for len(p) > 0 {
 		i := bytes.IndexByte(p, '\n')
@@ -249,19 +268,18 @@ func (o stdout) Write(p []byte) (int, error) {
 		if i < 0 {
 			end = len(p)
 		}
-		if len(w.line)+end >= MaxAnswer {
-			w.send(response{err: errTooLong})
+		if len(l.line)+end >= MaxAnswer {
+			tooLong()
 			return 0, errTooLong
 		}
-		w.line = append(w.line, p[:end]...)
+		l.line = append(l.line, p[:end]...)
 		if i < 0 {
 			break
 		}
-		line := bytes.TrimSuffix(w.line, []byte("\r"))
-		w.line = nil
-		w.asked = false
-		if !w.send(response{line: line}) {
-			return 0, io.ErrClosedPipe
+		line := bytes.TrimSuffix(l.line, []byte("\r"))
+		l.line = nil
+		if err := each(line); err != nil {
+			return 0, err
 		}
 		p = p[i+1:]
 	}
