@@ -22,6 +22,34 @@ func lineRequest(op string, seat int, line string) []byte {
 	return append(b, '}')
 }
 
+// applyRequest is {"op":"apply","moves":[{"seat":S,"move":[...]},...]},
+// a move with no words written as encoding/json writes it (null, []).
+func applyRequest(list []seatMove) []byte {
+	b := append(make([]byte, 0, 64), `{"op":"apply","moves":[`...)
+	for i, m := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"seat":`...)
+		b = strconv.AppendInt(b, int64(m.Seat), 10)
+		b = append(b, `,"move":`...)
+		if m.Move == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for j, w := range m.Move {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = appendString(b, w)
+			}
+			b = append(b, ']')
+		}
+		b = append(b, '}')
+	}
+	return append(b, "]}"...)
+}
+
 func seatFields(b []byte, op string, seat int) []byte {
 	b = append(b, `{"op":"`...)
 	b = append(b, op...)

@@ -537,10 +537,7 @@ func (s *State) Apply(moves map[int]games.Move) error {
 		list = append(list, seatMove{seat, moves[seat]})
 	}
 	var r reply
-	if err := s.call("apply", struct {
-		Op    string     `json:"op"`
-		Moves []seatMove `json:"moves"`
-	}{"apply", list}, &r); err != nil {
+	if err := s.call("apply", applyRequest(list), &r); err != nil {
 		return err
 	}
 	if err := s.setStatus("apply", r.Status); err != nil {
