@@ -23,8 +23,8 @@ import (
 // the judge's other threads, on the other CPU.
 type pipeIO struct {
 	in, out       syscall.RawConn
-	inF, outF     *os.File
-	buf           []byte // read and not yet answered
+	inF, outF     *os.File // held: a file's finalizer would close its descriptor
+	buf           []byte   // read and not yet answered
 	timeout       time.Duration
 	started       bool // a call has been answered: the referee has started
 	tail          *tail
