@@ -199,10 +199,10 @@ func (c *wasmCode) run(ctx context.Context, w *wasmIO, cfg wazero.ModuleConfig) 
 // them: a request is handed straight to the module's read, and a line it
 // writes straight back to the call, with no pipe or goroutine between.
 type wasmIO struct {
-	exchange        // requests to the module's read; its lines, or how it ended
-	pending  []byte // what the module has not read of a request
-	asked    bool   // the module has read a request it has not answered
-	out      lineWriter
+	exchange               // requests to the module's read; its lines, or how it ended
+	pending  []byte        // what the module has not read of a request
+	asked    bool          // the module has read a request it has not answered
+	out      lineWriter    // its stdout, cut into lines
 	done     chan struct{} // closed by close
 	ended    chan struct{} // closed when _start has returned
 	tail     *tail
