@@ -505,7 +505,12 @@ func (l *Languages) Build(ctx context.Context, s *Submission, cache string) (*Bu
 
 // cached is the build of s in cache, or its cached compile error; nil and
 // nil when it has not been built. Its files are checked as a new build's
-// are: a build left by an older judge with a link in it is refused.
+// are. A build found with a link in it — one a tool outside the sandbox
+// made since (perf's build-id cache hard-links the programs it profiles),
+// or one an older judge left — is set aside, to be built again: the
+// build checked it when it ended, so what is wrong now is not the
+// submission's, and a submission whose build makes the link again is
+// refused then.
 func cached(s *Submission, cache, key string) (*Build, error) {
 	final := filepath.Join(cache, key)
 	if st, err := os.Lstat(final); err == nil && st.IsDir() {
@@ -517,7 +522,10 @@ func cached(s *Submission, cache, key string) (*Build, error) {
 					return nil, fmt.Errorf("the build cache: %w", err)
 				}
 				if why != "" {
-					return nil, &Fault{Err: &CompileError{Name: s.name(), Message: why}}
+					if err := setAside(cache, key); err != nil {
+						return nil, fmt.Errorf("the build cache: %s, and it cannot be set aside: %w", why, err)
+					}
+					return nil, nil
 				}
 				return &Build{Argv: info.Argv, Dir: filepath.Join(final, "src"), Key: key, Log: info.Log}, nil
 			}
@@ -527,6 +535,25 @@ func cached(s *Submission, cache, key string) (*Build, error) {
 		return nil, &Fault{Err: &CompileError{Name: s.name(), Message: string(msg)}}
 	}
 	return nil, nil
+}
+
+// setAside moves the build key out of the way, to a work directory's
+// name (KEY.tmp-N) that RemoveStaleBuilds removes: a program of another
+// judge that runs from it meanwhile keeps its files.
+func setAside(cache, key string) error {
+	// A name no other work has: made, then freed for the rename (which
+	// does not replace a directory).
+	aside, err := os.MkdirTemp(cache, key+".tmp-")
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(aside); err != nil {
+		return err
+	}
+	if err := os.Rename(filepath.Join(cache, key), aside); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err // (not there: another judge set it aside first)
+	}
+	return nil
 }
 
 // warm builds lang's warm-up program into cache, once per Languages and

@@ -198,23 +198,58 @@ func TestCachedFilesAreNotReadThroughLinks(t *testing.T) {
 	}
 }
 
-// A build that left a link is refused also when it was built by an older
-// judge and found in the cache.
-func TestCachedBuildWithALinkIsRefused(t *testing.T) {
-	langs := shLanguages(t, `true`, "")
-	s := submit(t, langs, map[string]string{"bot.sh": "echo hi\n"})
-	cache := judgetest.TempDir(t)
-	if _, err := langs.Build(buildCtx(t, time.Minute), s, cache); err != nil {
-		t.Fatal(err)
-	}
-	key, _ := s.Key()
-	if err := os.Symlink("/etc/passwd", filepath.Join(cache, key, "out", "old")); err != nil {
-		t.Fatal(err)
-	}
-	_, err := langs.Build(buildCtx(t, time.Minute), s, cache)
-	var ce *CompileError
-	if !errors.As(err, &ce) || !strings.Contains(ce.Message, "out/old (a symbolic link)") {
-		t.Errorf("build: %v, want it refused for out/old", err)
+// A build found in the cache with a link in it is not used, nor is the
+// submission blamed: the build was checked when it ended, so the link
+// was made since, by a tool outside the sandbox (perf's build-id cache
+// hard-links the programs it profiles) or by an older judge. It is set
+// aside, to be removed with stale work, and built again.
+func TestCachedBuildWithALinkIsBuiltAgain(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		link func(t *testing.T, build, cache string)
+	}{
+		{"symbolic link", func(t *testing.T, build, _ string) {
+			if err := os.Symlink("/etc/passwd", filepath.Join(build, "out", "old")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"hard link from outside", func(t *testing.T, build, cache string) {
+			if err := os.Link(filepath.Join(build, "src", "bot.sh"), filepath.Join(cache, "profiled")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			langs := shLanguages(t, `true`, "")
+			s := submit(t, langs, map[string]string{"bot.sh": "echo hi\n"})
+			cache := judgetest.TempDir(t)
+			if _, err := langs.Build(buildCtx(t, time.Minute), s, cache); err != nil {
+				t.Fatal(err)
+			}
+			key, _ := s.Key()
+			build := filepath.Join(cache, key)
+			tc.link(t, build, cache)
+			b, err := langs.Build(buildCtx(t, time.Minute), s, cache)
+			if err != nil {
+				t.Fatalf("built again: %v, want a build", err)
+			}
+			if why, _, err := checkTree(build, 0); err != nil || why != "" || b.Dir != filepath.Join(build, "src") {
+				t.Errorf("the build in the cache: %q, %v (its directory %s)", why, err, b.Dir)
+			}
+			var aside []string
+			for _, n := range cacheNames(t, cache) {
+				if strings.HasPrefix(n, key+".tmp-") {
+					aside = append(aside, n)
+				}
+			}
+			if len(aside) != 1 {
+				t.Errorf("set aside: %q, want one %s.tmp-N", aside, key)
+			}
+			if err := RemoveStaleBuilds(cache); err != nil {
+				t.Fatal(err)
+			}
+			noWork(t, cache)
+		})
 	}
 }
 
