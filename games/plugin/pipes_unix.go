@@ -117,25 +117,33 @@ func (p *pipeIO) readable(wait time.Duration) bool {
 func (p *pipeIO) write(b []byte, deadline time.Time) error {
 	var err error
 	werr := p.in.Write(func(fd uintptr) bool {
-		for len(b) > 0 {
-			n, e := unix.Write(int(fd), b)
-			switch {
-			case e == unix.EINTR:
-				continue
-			case e == unix.EAGAIN:
-				if err = poll(int(fd), unix.POLLOUT, time.Until(deadline)); err != nil {
-					return true
-				}
-				continue
-			case e != nil:
-				err = e
-				return true
-			}
+		for len(b) > 0 && err == nil {
+			var n int
+			n, err = ready(int(fd), unix.POLLOUT, deadline, func() (int, error) { return unix.Write(int(fd), b) })
 			b = b[n:]
 		}
 		return true
 	})
 	return cmpErr(werr, err)
+}
+
+// ready calls op on fd until it neither is interrupted nor would block,
+// waiting in poll for events in between, until deadline.
+func ready(fd int, events int16, deadline time.Time, op func() (int, error)) (int, error) {
+	for {
+		n, err := op()
+		switch {
+		case err == unix.EINTR:
+		case err == unix.EAGAIN:
+			if err := poll(fd, events, time.Until(deadline)); err != nil {
+				return 0, err
+			}
+		case err != nil:
+			return 0, err
+		default:
+			return n, nil
+		}
+	}
 }
 
 // readLine reads its next line, without the newline, before deadline
@@ -161,33 +169,26 @@ func (p *pipeIO) readLine(deadline time.Time) ([]byte, error) {
 			}
 			return nil, errEnded
 		}
+		if len(p.buf) == cap(p.buf) {
+			p.buf = append(p.buf, make([]byte, max(4096, len(p.buf)))...)[:len(p.buf)]
+		}
+		var n int
 		var err error
 		rerr := p.out.Read(func(fd uintptr) bool {
-			for {
-				if len(p.buf) == cap(p.buf) {
-					p.buf = append(p.buf, make([]byte, max(4096, len(p.buf)))...)[:len(p.buf)]
-				}
-				n, e := unix.Read(int(fd), p.buf[len(p.buf):cap(p.buf)])
-				switch {
-				case e == unix.EINTR:
-					continue
-				case e == unix.EAGAIN:
-					if err = poll(int(fd), unix.POLLIN, time.Until(deadline)); err != nil {
-						return true
-					}
-					continue
-				case e != nil:
-					err = fmt.Errorf("reading its output: %w", e)
-				case n == 0:
-					p.ended = true
-				default:
-					p.buf = p.buf[:len(p.buf)+n]
-				}
-				return true
-			}
+			n, err = ready(int(fd), unix.POLLIN, deadline, func() (int, error) {
+				return unix.Read(int(fd), p.buf[len(p.buf):cap(p.buf)])
+			})
+			return true
 		})
-		if err = cmpErr(rerr, err); err != nil {
+		switch err = cmpErr(rerr, err); {
+		case errors.Is(err, os.ErrDeadlineExceeded):
 			return nil, err
+		case err != nil:
+			return nil, fmt.Errorf("reading its output: %w", err)
+		case n == 0:
+			p.ended = true
+		default:
+			p.buf = p.buf[:len(p.buf)+n]
 		}
 	}
 }
