@@ -11,8 +11,10 @@ import (
 
 // loadGame loads the game in the folder dir (game.toml and its referee)
 // as judge match --game DIR does: through the catalog, its process
-// referee run in the sandbox.
+// referee run in the sandbox; the answers its statuses give ahead are
+// checked against its queries' (plugin.Options.AskAhead).
 func loadGame(dir string) (games.Game, error) {
+	catalog.CheckPlugins()
 	v, err := catalog.AddGame(dir)
 	if err != nil {
 		return nil, err

@@ -159,7 +159,8 @@ func TestGameCheck(t *testing.T) {
 // TestGameCheckReferees: judge game check on real referee programs, the
 // game new-game writes in Python, broken in each way the check must find:
 // randomness of its own, a game that never ends, a crash at turn 5, an
-// answer that changes within a turn. The untouched game passes.
+// answer that changes within a turn, a status that answers a query ahead
+// other than the query does. The untouched game passes.
 func TestGameCheckReferees(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 50 games with referee programs")
@@ -193,6 +194,9 @@ func TestGameCheckReferees(t *testing.T) {
 			new: `            self.asked = getattr(self, "asked", 0) + 1
             return "%d %d" % (self.stones, self.asked)`,
 			want: `unstable-answer in 5 games; first: seed 1, turn 1: seat 0: Stones answered "21 2" within the turn, after the turn's commands, and "21 1" before`, exitCode: 1},
+		{name: "answer-ahead-astray", old: `              "scores": [], "reason": "", "notes": []}`,
+			new:  `              "scores": [], "reason": "", "notes": [], "answers": {"Stones": str(int(g.query(0, ["Stones"])) + 1)}}`,
+			want: `referee-error in 5 games; first: seed 1, turn 1: seat 0: Query Stones: the referee failed at query: "Stones": its status answered "22" ahead, the query answers "21"`, exitCode: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(root, tc.name)
@@ -209,6 +213,9 @@ func TestGameCheckReferees(t *testing.T) {
 					t.Fatalf("referee.py has no %q", tc.old)
 				}
 				src = []byte(strings.Replace(string(src), tc.old, tc.new, 1))
+				if strings.Contains(tc.new, `"answers"`) {
+					src = []byte(strings.Replace(string(src), `"reuse"]`, `"reuse", "answers"]`, 1))
+				}
 				if err := os.WriteFile(path, src, 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -32,6 +32,15 @@ func UsePlugins(opts plugin.Options) {
 	plugins.opts = opts
 }
 
+// CheckPlugins makes the plugin games loaded from now on ask their
+// referees even the queries a status answered ahead, and fault a referee
+// whose two answers differ (plugin.Options.AskAhead): judge game check's.
+func CheckPlugins() {
+	plugins.mu.Lock()
+	defer plugins.mu.Unlock()
+	plugins.opts.AskAhead = true
+}
+
 // IsGameDir reports whether dir is a plugin game's folder: it holds a
 // game.toml.
 func IsGameDir(dir string) bool {

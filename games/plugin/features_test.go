@@ -181,6 +181,13 @@ func count(t *testing.T, path, op string) int {
 // "-" for none) and logs the op of every request to the file log.
 func relayed(t *testing.T, features string) (g *plugin.Game, log string) {
 	t.Helper()
+	return relayedWith(t, features, "", plugin.Options{})
+}
+
+// relayedWith is relayed, the answers of its statuses spoiled as spoil
+// says (relay.py), and the game loaded with opts.
+func relayedWith(t *testing.T, features, spoil string, opts plugin.Options) (g *plugin.Game, log string) {
+	t.Helper()
 	src := plugintest.Connect4Python(t)
 	relay, err := filepath.Abs("testdata/relay.py")
 	if err != nil {
@@ -192,12 +199,12 @@ func relayed(t *testing.T, features string) (g *plugin.Game, log string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := "\n" + `command = ["python3", "` + relay + `", "` + log + `", "` + features + `", "` + filepath.Join(src, "referee.py") + `"]` + "\n"
+	cmd := "\n" + `command = ["python3", "` + relay + `", "` + log + `", "` + features + `", "` + filepath.Join(src, "referee.py") + `", "` + spoil + `"]` + "\n"
 	text := strings.Replace(string(spec), "\n"+`command = ["python3", "referee.py"]`+"\n", cmd, 1)
 	if err := os.WriteFile(filepath.Join(dir, "game.toml"), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g, err = plugin.Load(dir, plugin.Options{})
+	g, err = plugin.Load(dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,5 +294,81 @@ func TestReuse(t *testing.T) {
 				t.Errorf("the match after a kept referee ended: its referee had started %s games, want 1 (a new referee)", n)
 			}
 		})
+	}
+}
+
+// TestAnswers: the queries a referee declaring answers answers in its
+// statuses ahead (the Python Connect Four's Heights every turn, and Params
+// at each seat's first) are asked of it no more, and answered as a
+// referee without the feature answers them when asked. A status that
+// answers a line that is no query, or with more than a line, is the
+// referee's fault; one whose answer ahead differs from its query's is
+// taken at its word, and found out when the game is loaded with AskAhead
+// (judge game check).
+func TestAnswers(t *testing.T) {
+	gNew, logNew := relayed(t, plugin.FeatureTurnOrders+","+plugin.FeatureCommandMoves+","+plugin.FeatureAnswers)
+	gOld, logOld := relayed(t, plugin.FeatureTurnOrders+","+plugin.FeatureCommandMoves)
+	a, b := newState(t, gNew, 1), newState(t, gOld, 1)
+	turns := 0
+	for !a.Outcome().Over {
+		turns++
+		seat := a.Movers()[0]
+		for _, q := range []string{"Heights", "Params", "Heights"} {
+			x, err1 := a.Query(seat, games.ParseLine(q))
+			y, err2 := b.Query(seat, games.ParseLine(q))
+			if err1 != nil || err2 != nil || x != y {
+				t.Fatalf("turn %d: %s: %q, %v with answers; %q, %v without", turns, q, x, err1, y, err2)
+			}
+		}
+		moves := a.Moves(seat)
+		mv := moves[turns%len(moves)]
+		for _, st := range []*plugin.State{a, b} {
+			o := st.Orders(seat)
+			for _, l := range mv {
+				if err := o.Command(games.ParseLine(l)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m, err := o.Commit()
+			if err == nil {
+				err = st.Apply(map[int]games.Move{seat: m})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	games.Close(a)
+	games.Close(b)
+	if n := count(t, logNew, "query"); n != 0 {
+		t.Errorf("%d queries to the referee with answers; want none", n)
+	}
+	if n, want := count(t, logOld, "query"), 2*turns+2; n != want {
+		t.Errorf("%d queries to the referee without answers in %d turns; want %d (Heights twice a turn, Params once a seat)", n, turns, want)
+	}
+
+	for _, tc := range []struct {
+		spoil string
+		opts  plugin.Options
+		want  string // the fault, at new or at the query; "" for none
+	}{
+		{"astray", plugin.Options{}, ""},
+		{"astray", plugin.Options{AskAhead: true}, `"Heights": its status answered "0 0 0 0 0 0 0 9" ahead, the query answers "0 0 0 0 0 0 0"`},
+		{"command", plugin.Options{}, `its status: answers: "DropDisc 3": DropDisc is not a query of game.toml`},
+		{"lines", plugin.Options{}, `its status: answers: "Heights": answer "0 0 0 0 0 0 0\n" ends with a newline`},
+	} {
+		g, _ := relayedWith(t, plugin.FeatureAnswers, tc.spoil, tc.opts)
+		st, err := g.New(nil, 1)
+		var a string
+		if err == nil {
+			a, err = st.Query(0, games.ParseLine("Heights"))
+			games.Close(st)
+		}
+		switch {
+		case tc.want == "" && (err != nil || a != "0 0 0 0 0 0 0 9"):
+			t.Errorf("%s: %q, %v; want the answer ahead, taken", tc.spoil, a, err)
+		case tc.want != "" && (!errors.Is(err, games.ErrReferee) || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s, %+v: %v; want a referee error with %q", tc.spoil, tc.opts, err, tc.want)
+		}
 	}
 }

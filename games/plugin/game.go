@@ -40,6 +40,11 @@ type Options struct {
 	// could write, or one above it, is not used, since its code would run
 	// in the judge.
 	CacheDir string
+	// AskAhead asks the referee even the queries its status answered
+	// ahead (FeatureAnswers), and faults it when the two answers differ:
+	// judge game check's way to find a status that says other than the
+	// query.
+	AskAhead bool
 }
 
 // Game is a plugin game: its folder, its game.toml, and its referee,
@@ -259,8 +264,8 @@ func (g *Game) refill(timeout time.Duration) {
 // idleReferee is a referee kept between matches, and the features it
 // gave at hello.
 type idleReferee struct {
-	t                        transport
-	turnOrders, commandMoves bool
+	t                                 transport
+	turnOrders, commandMoves, answers bool
 }
 
 // maxIdle bounds the referees a game keeps between matches: as many as a
@@ -319,7 +324,7 @@ func (g *Game) New(p games.Params, seed uint64) (games.State, error) {
 		return nil, err
 	}
 	if r, ok := g.reused(); ok {
-		s := &State{g: g, t: r.t, turnOrders: r.turnOrders, commandMoves: r.commandMoves, reuse: true}
+		s := &State{g: g, t: r.t, turnOrders: r.turnOrders, commandMoves: r.commandMoves, answers: r.answers, reuse: true}
 		err := s.newGame(p, seed)
 		if err == nil {
 			return s, nil

@@ -47,6 +47,11 @@ type State struct {
 	// bound holds it, by seat, until the seat's commands start again.
 	commandMoves bool
 	bound        map[int]games.Move
+	// answers: the referee said at hello that its statuses may answer
+	// queries ahead (FeatureAnswers); turnAnswers are the last status's,
+	// by line, for every seat until the next status.
+	answers     bool
+	turnAnswers map[string]string
 	// reuse: the referee said at hello that it takes new again
 	// (FeatureReuse); begun says new started its game, so that Close
 	// may keep the referee for another match.
@@ -89,6 +94,14 @@ const FeatureCommandMoves = "command-moves"
 // program's (an interpreter's, tens of milliseconds).
 const FeatureReuse = "reuse"
 
+// FeatureAnswers is the feature a referee lists at hello when its
+// statuses (those of new, apply and forfeit) may carry "answers": the
+// answers of queries for the turn the status starts, by query line, the
+// same for every seat. The judge answers those lines itself until the
+// next status, sparing a call each: a query every bot asks every turn
+// (Connect Four's Heights) then costs nothing.
+const FeatureAnswers = "answers"
+
 // newTurn marks every seat's commands started, when the referee starts
 // them at a turn's start, and forgets the moves commands bound. s.mu is
 // held.
@@ -114,6 +127,8 @@ type status struct {
 	Scores []float64 `json:"scores"`
 	Reason string    `json:"reason"`
 	Notes  []string  `json:"notes"`
+	// Answers are queries answered ahead (FeatureAnswers).
+	Answers map[string]string `json:"answers"`
 }
 
 // reply is every field a response may have, but those of view.
@@ -175,7 +190,7 @@ func (s *State) Close() error {
 	}
 	s.closed = true
 	s.mu.Unlock()
-	if keep && s.g.keep(idleReferee{t: t, turnOrders: s.turnOrders, commandMoves: s.commandMoves}) {
+	if keep && s.g.keep(idleReferee{t: t, turnOrders: s.turnOrders, commandMoves: s.commandMoves, answers: s.answers}) {
 		return nil
 	}
 	t.close()
@@ -274,6 +289,7 @@ func (s *State) hello() error {
 	}
 	s.turnOrders = slices.Contains(r.Features, FeatureTurnOrders)
 	s.commandMoves = slices.Contains(r.Features, FeatureCommandMoves)
+	s.answers = slices.Contains(r.Features, FeatureAnswers)
 	s.reuse = slices.Contains(r.Features, FeatureReuse)
 	return nil
 }
@@ -315,8 +331,43 @@ func (s *State) setStatus(op string, st *status) error {
 	if why := checkStatus(st, s.seats, s.g.spec.Simultaneous); why != "" {
 		return s.fault(op, "its status: "+why)
 	}
+	s.turnAnswers = nil
+	if s.answers && len(st.Answers) > 0 {
+		for line, a := range st.Answers {
+			if s.checkAnswer(line, a) == "" {
+				continue
+			}
+			// The first wrong one, in order, is the one named.
+			for _, line := range slices.Sorted(maps.Keys(st.Answers)) {
+				if why := s.checkAnswer(line, st.Answers[line]); why != "" {
+					return s.fault(op, "its status: answers: "+why)
+				}
+			}
+		}
+		s.turnAnswers = st.Answers
+	}
+	st.Answers = nil
 	s.st = *st
 	return nil
+}
+
+// checkAnswer says what is wrong with a status's answer a to the query
+// line: a line as the judge writes one (one space between words) of a
+// query game.toml declares, and an answer as a query's.
+func (s *State) checkAnswer(line, a string) string {
+	l := games.ParseLine(line)
+	switch {
+	case l.String() != line || line == "":
+		return fmt.Sprintf("%q is not a query line as the judge writes one (words with one space between)", clip([]byte(line)))
+	case !s.g.queries[l.Verb]:
+		return fmt.Sprintf("%q: %s is not a query of game.toml", clip([]byte(line)), l.Verb)
+	case strings.HasSuffix(a, "\n"):
+		return fmt.Sprintf("%q: answer %q ends with a newline", clip([]byte(line)), clip([]byte(a)))
+	}
+	if why := notText(a); why != "" {
+		return fmt.Sprintf("%q: answer %q: %s", clip([]byte(line)), clip([]byte(a)), why)
+	}
+	return ""
 }
 
 // checkStatus says what is wrong with a status of a game of n seats.
@@ -420,6 +471,45 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 	if a, ok := s.fixed[fixedKey{seat, line}]; ok && fixed && s.err == nil {
 		return a, nil
 	}
+	if a, ok := s.turnAnswers[line]; ok && s.err == nil {
+		if fixed && len(s.fixed) < maxFixed {
+			// A fixed query answered ahead once, say in new's status.
+			if s.fixed == nil {
+				s.fixed = map[fixedKey]string{}
+			}
+			s.fixed[fixedKey{seat, line}] = a
+		}
+		if !s.g.opts.AskAhead {
+			return a, nil
+		}
+		// Checked (judge game check): the query must answer the same.
+		asked, err := s.ask(seat, line)
+		if errors.Is(err, games.ErrNotQuery) {
+			return "", s.fault("query", fmt.Sprintf("%q: its status answered %q ahead, the query answers that it is none", line, clip([]byte(a))))
+		}
+		if err != nil {
+			return "", err
+		}
+		if asked != a {
+			return "", s.fault("query", fmt.Sprintf("%q: its status answered %q ahead, the query answers %q", line, clip([]byte(a)), clip([]byte(asked))))
+		}
+		return a, nil
+	}
+	a, err := s.ask(seat, line)
+	if err != nil {
+		return "", err
+	}
+	if fixed && len(s.fixed) < maxFixed {
+		if s.fixed == nil {
+			s.fixed = map[fixedKey]string{}
+		}
+		s.fixed[fixedKey{seat, line}] = a
+	}
+	return a, nil
+}
+
+// ask asks the referee the query line of seat. s.mu is held.
+func (s *State) ask(seat int, line string) (string, error) {
 	var r reply
 	if err := s.call("query", lineRequest("query", seat, line), &r); err != nil {
 		return "", err
@@ -434,12 +524,6 @@ func (s *State) Query(seat int, l games.Line) (string, error) {
 	}
 	if why := notText(*r.Answer); why != "" {
 		return "", s.fault("query", fmt.Sprintf("answer %q: %s", clip([]byte(*r.Answer)), why))
-	}
-	if fixed && len(s.fixed) < maxFixed {
-		if s.fixed == nil {
-			s.fixed = map[fixedKey]string{}
-		}
-		s.fixed[fixedKey{seat, line}] = *r.Answer
 	}
 	return *r.Answer, nil
 }

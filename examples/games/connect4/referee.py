@@ -54,8 +54,15 @@ class Game:
             scores = {0: [1, 0], 1: [0, 1]}.get(self.winner, [0.5, 0.5])
         else:
             movers = [self.to_move()]
-        return {"turn": self.turn, "movers": movers, "over": self.over, "winner": self.winner,
-                "scores": scores, "reason": self.reason, "notes": []}
+        st = {"turn": self.turn, "movers": movers, "over": self.over, "winner": self.winner,
+              "scores": scores, "reason": self.reason, "notes": []}
+        if not self.over:
+            # answers: the queries every bot asks every turn, answered
+            # ahead: the judge asks them no more this turn (Params, fixed
+            # in game.toml, no more this game: it is answered at each
+            # seat's first turn).
+            st["answers"] = {q: self.query(0, [q]) for q in ("Heights", "Params") if q == "Heights" or self.turn <= 2}
+        return st
 
     def at(self, x, y):
         """The cell at column x, row y counted from the bottom."""
@@ -240,8 +247,8 @@ def serve(game, r):
         # turn-orders: every seat's commands start with each turn, as
         # orders would start them; command-moves: a command taken is
         # answered with the move that binds; reuse: new starts a game
-        # afresh (docs/games.md).
-        return {"protocol": 1, "features": ["turn-orders", "command-moves", "reuse"]}, game
+        # afresh; answers: statuses answer Heights ahead (docs/games.md).
+        return {"protocol": 1, "features": ["turn-orders", "command-moves", "reuse", "answers"]}, game
     if op == "new":
         p = r.get("params") or {}
         w, h, k = p.get("width", 0), p.get("height", 0), p.get("k", 0)
