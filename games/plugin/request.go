@@ -2,12 +2,16 @@ package plugin
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"judge/games"
 )
 
-// The requests of a turn are written by hand: a call costs tens of
-// microseconds, and encoding/json's reflection a few of them.
+// The requests of a match are written by hand: a call costs a few
+// microseconds, and encoding/json's reflection as many.
 
 // seatRequest is {"op":OP,"seat":SEAT}; op needs no escape.
 func seatRequest(op string, seat int) []byte {
@@ -48,6 +52,28 @@ func applyRequest(list []seatMove) []byte {
 		b = append(b, '}')
 	}
 	return append(b, "]}"...)
+}
+
+// newRequest is {"op":"new","params":{...},"seed":SEED}, the params in
+// the order of their names (as encoding/json writes a map).
+func newRequest(p games.Params, seed uint64) []byte {
+	b := append(make([]byte, 0, 96), `{"op":"new","params":`...)
+	if p == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '{')
+		for i, name := range slices.Sorted(maps.Keys(p)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(appendString(b, name), ':')
+			b = strconv.AppendInt(b, int64(p[name]), 10)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, `,"seed":`...)
+	b = strconv.AppendUint(b, seed, 10)
+	return append(b, '}')
 }
 
 func seatFields(b []byte, op string, seat int) []byte {

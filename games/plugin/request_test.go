@@ -36,6 +36,15 @@ func FuzzRequests(f *testing.F) {
 		if twoSeats {
 			list = append(list, seatMove{seat + 1, nil}, seatMove{seat + 2, games.Move{}})
 		}
+		params := games.Params{line: seat, word: -seat, "k": 4}
+		if twoSeats {
+			params = nil
+		}
+		check("newRequest", newRequest(params, uint64(seat)), struct {
+			Op     string       `json:"op"`
+			Params games.Params `json:"params"`
+			Seed   uint64       `json:"seed"`
+		}{"new", params, uint64(seat)})
 		check("applyRequest", applyRequest(list), struct {
 			Op    string     `json:"op"`
 			Moves []seatMove `json:"moves"`

@@ -245,7 +245,9 @@ func (s *State) call(op string, req any, out decoded) error {
 	if len(line) == 0 || line[0] != '{' {
 		return s.fault(op, fmt.Sprintf("it answered %q, not a JSON object", clip(line)))
 	}
-	if err := json.Unmarshal(line, out); err != nil {
+	if r, ok := out.(*reply); ok && decodeReply(line, r) {
+		// The common replies, read by hand.
+	} else if err := json.Unmarshal(line, out); err != nil {
 		var e struct {
 			Error *string `json:"error"`
 		}
@@ -298,15 +300,11 @@ func (s *State) newGame(p games.Params, seed uint64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var r reply
-	if err := s.call("new", struct {
-		Op     string       `json:"op"`
-		Params games.Params `json:"params"`
-		Seed   uint64       `json:"seed"`
-	}{"new", p, seed}, &r); err != nil {
+	if err := s.call("new", newRequest(p, seed), &r); err != nil {
 		return err
 	}
 	if r.Refused != nil {
-		return fmt.Errorf("%s: %s", s.g.spec.Name, *r.Refused)
+		return errors.New(*r.Refused) // its callers name the game
 	}
 	if r.Seats == nil || r.Status == nil {
 		return s.bad("new", `{"seats":N,"status":{...}}`)
