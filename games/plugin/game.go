@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"judge/games"
@@ -73,6 +74,9 @@ type Game struct {
 	idleMu   sync.Mutex
 	idle     []idleReferee
 	reusable bool
+	// started says a referee was started: the first is started alone,
+	// since it may be kept (FeatureReuse) and need no other.
+	started atomic.Bool
 
 	once     sync.Once
 	code     *wasmCode
@@ -217,13 +221,13 @@ func (g *Game) start() (transport, error) {
 		if g.codeErr != nil {
 			return nil, fmt.Errorf("%s: %s: %w", g.spec.Name, g.spec.Referee.Wasm, g.codeErr)
 		}
-		return g.code.start(timeout, !g.kept()), nil
+		return g.code.start(timeout, g.ahead()), nil
 	}
 	g.spareMu.Lock()
 	t := g.spare
 	g.spare = nil
 	g.spareMu.Unlock()
-	if !g.kept() {
+	if g.ahead() {
 		go g.refill(timeout)
 	}
 	if t != nil {
@@ -283,6 +287,12 @@ func (g *Game) keep(r idleReferee) bool {
 	}
 	g.idle = append(g.idle, r)
 	return true
+}
+
+// ahead says whether to start a referee ahead for the next match: not
+// at the first start, nor once a referee was kept.
+func (g *Game) ahead() bool {
+	return g.started.Swap(true) && !g.kept()
 }
 
 // kept reports whether a referee of the game was kept after its match:
