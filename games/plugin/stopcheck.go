@@ -240,17 +240,34 @@ func checkCode(body, check []byte) ([]byte, error) {
 		}
 		fn = append(fn, f.b[:f.i]...)
 		fn = append(fn, check...)
-		for !f.done() && f.err == nil {
-			start := f.i
-			loop := f.instruction()
-			fn = append(fn, f.b[start:f.i]...)
-			if loop {
-				fn = append(fn, check...)
+		run := f.i // the instructions read and not yet copied start here
+		for b := f.b; f.i < len(b) && f.err == nil; {
+			// The most frequent instructions, with immediates of one
+			// byte, are skipped here; instruction reads the others.
+			switch op := b[f.i]; immediates[op] {
+			case immNone:
+				f.i++
+				continue
+			case immOne:
+				if f.i+1 < len(b) && b[f.i+1] < 0x80 {
+					f.i += 2
+					continue
+				}
+			case immMemarg:
+				if f.i+2 < len(b) && b[f.i+1] < 0x40 && b[f.i+2] < 0x80 {
+					f.i += 3
+					continue
+				}
+			}
+			if f.instruction() {
+				fn = append(append(fn, b[run:f.i]...), check...)
+				run = f.i
 			}
 		}
 		if f.err != nil {
 			return nil, f.err
 		}
+		fn = append(fn, f.b[run:]...)
 		out = binary.AppendUvarint(out, uint64(len(fn)))
 		out = append(out, fn...)
 	}
@@ -434,6 +451,34 @@ func (r *reader) instruction() (loop bool) {
 	}
 	return false
 }
+
+// How checkCode skips an instruction of each opcode: immNone, it has no
+// immediate; immOne, one LEB128 number; immMemarg, a load's or store's
+// alignment and offset; immOther, instruction reads it (loop, and those
+// of other immediates). The first two skip only a number of one byte,
+// and the third only an alignment below 0x40 (one memory) and an offset
+// of one byte: instruction reads the rest, with its checks.
+const (
+	immOther = iota
+	immNone
+	immOne
+	immMemarg
+)
+
+var immediates = func() (t [256]byte) {
+	for op := range 256 {
+		switch {
+		case op <= 0x01 || op == 0x05 || op == 0x0a || op == 0x0b || op == 0x0f || op == 0x19 ||
+			op == 0x1a || op == 0x1b || op >= 0x45 && op <= 0xc4 || op == 0xd1:
+			t[op] = immNone
+		case oneIndex[op] || op == 0x02 || op == 0x04 || op == 0x06 || op == 0x41 || op == 0x42 || op == 0xd0:
+			t[op] = immOne
+		case op >= 0x28 && op <= 0x3e:
+			t[op] = immMemarg
+		}
+	}
+	return t
+}()
 
 // oneIndex are the opcodes with one index (a label, function, local,
 // global, table, tag or memory) as their immediate.

@@ -1,7 +1,9 @@
 package plugin
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -217,5 +219,66 @@ func FuzzStopChecks(f *testing.F) {
 			t.Fatalf("compiles without the checks, not with them: %v", err)
 		}
 		checked.Close(ctx)
+	})
+}
+
+// checkCodeByInstruction is checkCode as it was before its fast paths:
+// every instruction read by instruction and copied on its own.
+func checkCodeByInstruction(body, check []byte) ([]byte, error) {
+	r := reader{b: body}
+	n := r.u32()
+	out := binary.AppendUvarint(make([]byte, 0, len(body)+len(body)/8), uint64(n))
+	var fn []byte
+	for ; n > 0 && r.err == nil; n-- {
+		size := r.u32()
+		f := reader{b: r.bytes(int(size))}
+		if r.err != nil {
+			break
+		}
+		fn = fn[:0]
+		for locals := f.u32(); locals > 0 && f.err == nil; locals-- {
+			f.u32()
+			f.valType()
+		}
+		fn = append(fn, f.b[:f.i]...)
+		fn = append(fn, check...)
+		for !f.done() && f.err == nil {
+			start := f.i
+			loop := f.instruction()
+			fn = append(fn, f.b[start:f.i]...)
+			if loop {
+				fn = append(fn, check...)
+			}
+		}
+		if f.err != nil {
+			return nil, f.err
+		}
+		out = binary.AppendUvarint(out, uint64(len(fn)))
+		out = append(out, fn...)
+	}
+	if r.err == nil && !r.done() {
+		r.fail(errors.New("bytes after the functions"))
+	}
+	return out, r.err
+}
+
+// FuzzCheckCode: checkCode, with its fast paths for frequent
+// instructions, writes what reading each instruction on its own writes,
+// and fails where that fails.
+func FuzzCheckCode(f *testing.F) {
+	for _, body := range [][]byte{
+		{1, 8, 0, 0x41, 0x05, 0x1a, 0x03, 0x40, 0x0b, 0x0b},
+		{2, 4, 1, 1, 0x7f, 0x0b, 9, 0, 0x28, 0x02, 0x10, 0x36, 0x42, 0x80, 0x01, 0x0b},
+		{1, 6, 0, 0x20, 0x80, 0x80, 0x01, 0x0b}, {1, 5, 0, 0x28, 0x42, 0x00, 0x0b},
+	} {
+		f.Add(body)
+	}
+	check := countdown(5, 6)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		want, werr := checkCodeByInstruction(body, check)
+		got, err := checkCode(body, check)
+		if (err != nil) != (werr != nil) || err == nil && !bytes.Equal(got, want) {
+			t.Errorf("% x: %x, %v; by instruction %x, %v", body, got, err, want, werr)
+		}
 	})
 }
