@@ -8,6 +8,14 @@ type Viewer interface {
 	View() View
 }
 
+// GridKinder is a Viewer that tells the kinds of its grids without
+// drawing them: a plugin game's View is a call to its referee, and its
+// grids are all of one kind.
+type GridKinder interface {
+	// GridKinds are the kinds of the grids View would give, in no order.
+	GridKinds() []string
+}
+
 // View is one state as a spectator sees it.
 type View struct {
 	// Grids are what is drawn, side by side: a board, or one grid per

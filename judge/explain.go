@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -104,9 +105,15 @@ func faultText(turn int, m TurnMove, name func(string) string) string {
 func Namer(st games.State, rp *Replay) func(string) string {
 	symbols := false
 	if v, ok := st.(games.Viewer); ok && len(rp.Bots) == 2 {
-		for _, g := range v.View().Grids {
-			symbols = symbols || g.Kind == games.KindStones || g.Kind == games.KindDiscs
+		var kinds []string
+		if k, ok := st.(games.GridKinder); ok {
+			kinds = k.GridKinds() // no drawing: a plugin's referee is not called
+		} else {
+			for _, g := range v.View().Grids {
+				kinds = append(kinds, g.Kind)
+			}
 		}
+		symbols = slices.Contains(kinds, games.KindStones) || slices.Contains(kinds, games.KindDiscs)
 	}
 	names := make([]string, len(rp.Bots))
 	for i, b := range rp.Bots {

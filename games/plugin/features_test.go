@@ -372,3 +372,25 @@ func TestAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestGridKinds: the kinds a state tells without drawing are those of the
+// grids its view draws.
+func TestGridKinds(t *testing.T) {
+	g, log := relayed(t, "-")
+	st := newState(t, g, 1)
+	defer games.Close(st)
+	views := count(t, log, "view")
+	kinds := st.GridKinds()
+	if n := count(t, log, "view"); n != views {
+		t.Errorf("GridKinds called the referee's view")
+	}
+	v := st.View()
+	if len(v.Grids) == 0 {
+		t.Fatal("no grid drawn")
+	}
+	for _, gr := range v.Grids {
+		if !slices.Contains(kinds, gr.Kind) {
+			t.Errorf("grid %s of kind %q; GridKinds says %q", gr.Name, gr.Kind, kinds)
+		}
+	}
+}

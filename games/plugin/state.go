@@ -14,10 +14,11 @@ import (
 )
 
 var (
-	_ games.Mover     = (*State)(nil)
-	_ games.MultiLine = (*State)(nil)
-	_ games.Verbs     = (*State)(nil)
-	_ games.Faulty    = (*State)(nil)
+	_ games.Mover      = (*State)(nil)
+	_ games.MultiLine  = (*State)(nil)
+	_ games.Verbs      = (*State)(nil)
+	_ games.Faulty     = (*State)(nil)
+	_ games.GridKinder = (*State)(nil)
 )
 
 // State is a plugin game in progress: a referee, and its last status.

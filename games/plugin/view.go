@@ -24,6 +24,10 @@ type viewReply struct {
 
 func (r *viewReply) failure() *string { return r.Error }
 
+// GridKinds implements games.GridKinder: a plugin game's grids are all
+// of kind KindCells.
+func (s *State) GridKinds() []string { return []string{KindCells} }
+
 // View implements games.Viewer: the referee's view, its grids of kind
 // KindCells; an empty view once the referee failed.
 func (s *State) View() games.View {
