@@ -1,297 +1,499 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// A referee answers every call of a match; in WebAssembly each function
-// call of its own costs (the judge can stop a module at any call), and
-// encoding/json's reflection makes many, the more in a new instance (its
-// caches are built at the first use). The requests the judge sends are of
-// a few shapes and the responses small: they are read and written by
-// hand here, and encoding/json does the rest (what the judge does not
-// send, and values of other types).
+// A referee answers every call of a match, and in WebAssembly every
+// instruction and every allocation counts: encoding/json's reflection and
+// fmt would be most of a call's time and a third of the module (which the
+// judge loads at each run). The requests the judge sends are flat JSON
+// objects of a few shapes and the responses small: both are read and
+// written here by hand, with no allocation but the strings kept.
 
-var errNotFlat = errors.New("not a flat object")
+// errBad says a request line is not one the judge sends.
+var errBad = errors.New("not a JSON object of a request")
 
-// decode reads a request line into r.
-func decode(line []byte, r *request) error {
-	if err := decodeFlat(line, r); err == nil {
-		return nil
-	}
-	*r = request{}
-	return json.Unmarshal(line, r)
+// reader reads a JSON value from b, from i on.
+type reader struct {
+	b      []byte
+	i      int
+	opened bool // the last byte read opened an object or array
+	err    error
 }
 
-// decodeFlat reads a request of the shapes the judge sends: strings and
-// integers, new's params (an object of integers) and apply's moves;
-// errNotFlat for anything else, which encoding/json then reads.
-func decodeFlat(b []byte, r *request) error {
-	i, err := object(b, skip(b, 0), func(key []byte, i int) (int, error) {
-		var err error
-		switch string(key) {
+// decode reads a request line into r, as encoding/json would; or it
+// refuses a line the judge does not send: a key that differs from one of
+// request's only in case, moves given twice, a line that is not an
+// object.
+func decode(line []byte, r *request) error {
+	p := reader{b: line}
+	if !p.open('{') {
+		return errBad
+	}
+	for p.more('}') {
+		switch key := p.key(); string(key) {
 		case "op":
-			var op []byte
-			op, i, err = raw(b, i)
-			r.Op = intern(op)
+			r.Op = p.op(r.Op)
 		case "line":
-			r.Line, i, err = str(b, i)
+			r.Line = p.str(r.Line)
 		case "seat":
-			r.Seat, i, err = integer(b, i)
+			r.Seat = p.integer(r.Seat)
 		case "protocol":
-			r.Protocol, i, err = integer(b, i)
+			r.Protocol = p.integer(r.Protocol)
 		case "seed":
-			j := digits(b, i)
-			r.Seed, err = strconv.ParseUint(string(b[i:j]), 10, 64)
-			i = j
+			r.Seed = p.unsigned(r.Seed)
 		case "params":
+			if p.null() {
+				r.Params = nil
+				break
+			}
 			if r.Params == nil {
 				r.Params = map[string]int{}
 			}
-			i, err = object(b, i, func(name []byte, i int) (int, error) {
-				n, j, err := integer(b, i)
-				r.Params[string(name)] = n
-				return j, err
-			})
-		case "moves":
-			r.Moves = r.Moves[:0]
-			if r.Moves == nil {
-				r.Moves = make([]struct {
-					Seat int      `json:"seat"`
-					Move []string `json:"move"`
-				}, 0)
+			for p.open('{'); p.more('}'); {
+				name := string(p.key())
+				r.Params[name] = p.integer(0)
 			}
-			i, err = array(b, i, func(i int) (int, error) {
-				r.Moves = append(r.Moves, struct {
-					Seat int      `json:"seat"`
-					Move []string `json:"move"`
-				}{})
+		case "moves":
+			if r.Moves != nil {
+				p.fail()
+				break
+			}
+			if p.null() {
+				break
+			}
+			r.Moves = make([]seatMove, 0, 2)
+			for p.open('['); p.more(']'); {
+				r.Moves = append(r.Moves, seatMove{})
 				m := &r.Moves[len(r.Moves)-1]
-				return object(b, i, func(key []byte, i int) (int, error) {
-					var err error
-					switch string(key) {
+				if p.null() {
+					continue
+				}
+				for p.open('{'); p.more('}'); {
+					switch k := p.key(); string(k) {
 					case "seat":
-						m.Seat, i, err = integer(b, i)
+						m.Seat = p.integer(m.Seat)
 					case "move":
-						m.Move = []string{}
-						i, err = array(b, i, func(i int) (int, error) {
-							s, j, err := str(b, i)
-							m.Move = append(m.Move, s)
-							return j, err
-						})
+						if p.null() {
+							m.Move = nil
+							break
+						}
+						m.Move = make([]string, 0, 1)
+						for p.open('['); p.more(']'); {
+							m.Move = append(m.Move, p.str(""))
+						}
 					default:
-						err = errNotFlat
+						p.unknown(k, "seat", "move")
 					}
-					return i, err
-				})
-			})
+				}
+			}
 		default:
-			err = errNotFlat // encoding/json matches keys in any case
+			p.unknown(key, "op", "line", "seat", "protocol", "seed", "params", "moves")
 		}
-		if err != nil {
-			return 0, errNotFlat
+	}
+	p.space()
+	if p.err == nil && p.i != len(p.b) {
+		p.err = errBad
+	}
+	return p.err
+}
+
+// op reads the string of an op: one of the judge's frequent ones is
+// not copied. null leaves old.
+func (p *reader) op(old string) string {
+	p.space()
+	if p.i < len(p.b) && p.b[p.i] == '"' {
+		for j := p.i + 1; j < len(p.b) && p.b[j] != '\\'; j++ {
+			if p.b[j] == '"' {
+				for _, o := range [...]string{"query", "command", "apply", "commit", "orders", "new"} {
+					if string(p.b[p.i+1:j]) == o {
+						p.i = j + 1
+						return o
+					}
+				}
+				break
+			}
 		}
-		return i, nil
-	})
+	}
+	return p.str(old)
+}
+
+// fail records the first error; the reader then reads nothing more.
+func (p *reader) fail() {
+	if p.err == nil {
+		p.err = errBad
+	}
+	p.i = len(p.b)
+}
+
+func (p *reader) space() {
+	for p.i < len(p.b) && (p.b[p.i] == ' ' || p.b[p.i] == '\t' || p.b[p.i] == '\r' || p.b[p.i] == '\n') {
+		p.i++
+	}
+}
+
+// open reads the byte c ('{' or '['), which must come next.
+func (p *reader) open(c byte) bool {
+	p.space()
+	if p.i >= len(p.b) || p.b[p.i] != c {
+		p.fail()
+		return false
+	}
+	p.i++
+	p.opened = true
+	return true
+}
+
+// more reports whether the object or array being read, which close
+// ends, has another member: it reads the comma before it, or close.
+func (p *reader) more(close byte) bool {
+	p.space()
+	switch {
+	case p.err != nil:
+		return false
+	case p.i < len(p.b) && p.b[p.i] == close:
+		p.i++
+		p.opened = false
+		return false
+	case p.opened:
+		p.opened = false
+		return true
+	case p.i < len(p.b) && p.b[p.i] == ',':
+		p.i++
+		return true
+	}
+	p.fail()
+	return false
+}
+
+// key reads an object's key and its colon. A key with no escape is not
+// copied: it is b's, for the time of a comparison.
+func (p *reader) key() []byte {
+	var k []byte
+	p.space()
+	if p.i < len(p.b) && p.b[p.i] == '"' {
+		for j := p.i + 1; j < len(p.b) && p.b[j] != '\\' && p.b[j] >= 0x20 && p.b[j] < utf8.RuneSelf; j++ {
+			if p.b[j] == '"' {
+				k, p.i = p.b[p.i+1:j], j+1
+				break
+			}
+		}
+	}
+	if k == nil {
+		k = []byte(p.str(""))
+	}
+	p.space()
+	if p.i >= len(p.b) || p.b[p.i] != ':' {
+		p.fail()
+		return nil
+	}
+	p.i++
+	return k
+}
+
+// unknown skips the value of a key that is none of known; one that
+// differs from one of them only in case is an error (encoding/json would
+// take it for that one).
+func (p *reader) unknown(key []byte, known ...string) {
+	for _, k := range known {
+		if equalFold(string(key), k) {
+			p.fail()
+			return
+		}
+	}
+	p.skip()
+}
+
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// null reads null if it comes next.
+func (p *reader) null() bool {
+	p.space()
+	if p.i+4 <= len(p.b) && string(p.b[p.i:p.i+4]) == "null" {
+		p.i += 4
+		return true
+	}
+	return false
+}
+
+// str reads a string, its escapes and any invalid UTF-8 read as
+// encoding/json reads them; null leaves old.
+func (p *reader) str(old string) string {
+	if p.null() {
+		return old
+	}
+	if p.i >= len(p.b) || p.b[p.i] != '"' {
+		p.fail()
+		return ""
+	}
+	p.i++
+	start := p.i
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return string(p.b[start : p.i-1]) // no escape: the common case
+		case c == '\\' || c >= utf8.RuneSelf:
+			return p.escaped(start)
+		case c < 0x20:
+			p.fail()
+			return ""
+		}
+		p.i++
+	}
+	p.fail()
+	return ""
+}
+
+// escaped reads the rest of a string from p.i, which holds an escape or
+// a byte past ASCII; it began at start.
+func (p *reader) escaped(start int) string {
+	s := append([]byte(nil), p.b[start:p.i]...)
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return string(s)
+		case c < 0x20:
+			p.fail()
+			return ""
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRune(p.b[p.i:])
+			if r == utf8.RuneError && n == 1 {
+				s = utf8.AppendRune(s, utf8.RuneError)
+			} else {
+				s = append(s, p.b[p.i:p.i+n]...)
+			}
+			p.i += n
+			continue
+		case c != '\\':
+			s = append(s, c)
+			p.i++
+			continue
+		}
+		if p.i+1 >= len(p.b) {
+			break
+		}
+		p.i += 2
+		switch e := p.b[p.i-1]; e {
+		case '"', '\\', '/':
+			s = append(s, e)
+		case 'b':
+			s = append(s, '\b')
+		case 'f':
+			s = append(s, '\f')
+		case 'n':
+			s = append(s, '\n')
+		case 'r':
+			s = append(s, '\r')
+		case 't':
+			s = append(s, '\t')
+		case 'u':
+			r := p.hex4()
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if p.i+1 < len(p.b) && p.b[p.i] == '\\' && p.b[p.i+1] == 'u' {
+					save := p.i
+					p.i += 2
+					if r2 = p.hex4(); utf16.DecodeRune(r, r2) == utf8.RuneError {
+						p.i, r2 = save, -1 // not a pair: read on its own
+					}
+				}
+				r = utf16.DecodeRune(r, r2)
+			}
+			s = utf8.AppendRune(s, r)
+		default:
+			p.fail()
+			return ""
+		}
+	}
+	p.fail()
+	return ""
+}
+
+// hex4 reads the four hex digits of a \u escape.
+func (p *reader) hex4() rune {
+	if p.i+4 > len(p.b) {
+		p.fail()
+		return 0
+	}
+	n, err := strconv.ParseUint(string(p.b[p.i:p.i+4]), 16, 16)
 	if err != nil {
-		return err
+		p.fail()
+		return 0
 	}
-	return end(b, i)
+	p.i += 4
+	return rune(n)
 }
 
-// object reads the object at b[i], calling field with each key and the
-// index of its value, which field reads; it returns the index after the
-// object.
-func object(b []byte, i int, field func(key []byte, i int) (int, error)) (int, error) {
-	if i >= len(b) || b[i] != '{' {
-		return 0, errNotFlat
-	}
-	i = skip(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1, nil
-	}
-	for {
-		key, j, err := raw(b, i)
-		if err != nil {
-			return 0, err
-		}
-		i = skip(b, j)
-		if i >= len(b) || b[i] != ':' {
-			return 0, errNotFlat
-		}
-		if i, err = field(key, skip(b, i+1)); err != nil {
-			return 0, err
-		}
-		i = skip(b, i)
-		switch {
-		case i < len(b) && b[i] == ',':
-			i = skip(b, i+1)
-		case i < len(b) && b[i] == '}':
-			return i + 1, nil
-		default:
-			return 0, errNotFlat
-		}
-	}
-}
-
-// array reads the array at b[i], calling elem with the index of each
-// element, which elem reads; it returns the index after the array.
-func array(b []byte, i int, elem func(i int) (int, error)) (int, error) {
-	if i >= len(b) || b[i] != '[' {
-		return 0, errNotFlat
-	}
-	i = skip(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return i + 1, nil
-	}
-	for {
-		var err error
-		if i, err = elem(i); err != nil {
-			return 0, err
-		}
-		i = skip(b, i)
-		switch {
-		case i < len(b) && b[i] == ',':
-			i = skip(b, i+1)
-		case i < len(b) && b[i] == ']':
-			return i + 1, nil
-		default:
-			return 0, errNotFlat
-		}
-	}
-}
-
-// integer reads the integer at b[i].
-func integer(b []byte, i int) (int, int, error) {
-	j := digits(b, i)
-	n, err := strconv.ParseInt(string(b[i:j]), 10, 64)
-	if err != nil || j < len(b) && (b[j] == '.' || b[j] == 'e' || b[j] == 'E') {
-		return 0, 0, errNotFlat
-	}
-	return int(n), j, nil
-}
-
-func digits(b []byte, i int) int {
-	j := i
-	for j < len(b) && (b[j] == '-' || b[j] >= '0' && b[j] <= '9') {
+// number is the extent of the number at p.i.
+func (p *reader) number() []byte {
+	p.space()
+	j := p.i
+	for j < len(p.b) && (p.b[j] == '-' || p.b[j] == '+' || p.b[j] == '.' || p.b[j] == 'e' || p.b[j] == 'E' || '0' <= p.b[j] && p.b[j] <= '9') {
 		j++
 	}
-	return j
+	n := p.b[p.i:j]
+	p.i = j
+	return n
 }
 
-func skip(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
+// integer reads an integer; a fraction or an exponent is an error, as
+// encoding/json makes it for an int; null leaves old.
+func (p *reader) integer(old int) int {
+	if p.null() {
+		return old
 	}
-	return i
-}
-
-func end(b []byte, i int) error {
-	if skip(b, i) != len(b) {
-		return errNotFlat
-	}
-	return nil
-}
-
-// str reads the JSON string at b[i]; one with escapes is left to
-// encoding/json (errNotFlat).
-func str(b []byte, i int) (string, int, error) {
-	s, j, err := raw(b, i)
-	return string(s), j, err
-}
-
-// raw is str's bytes, within b: it copies nothing (keys, known words).
-func raw(b []byte, i int) ([]byte, int, error) {
-	if i >= len(b) || b[i] != '"' {
-		return nil, 0, errNotFlat
-	}
-	for j := i + 1; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
-			return b[i+1 : j], j + 1, nil
-		case c == '\\' || c < 0x20:
-			return nil, 0, errNotFlat
-		case c >= utf8.RuneSelf:
-			if r, n := utf8.DecodeRune(b[j:]); r == utf8.RuneError && n == 1 {
-				return nil, 0, errNotFlat // encoding/json replaces it
-			}
-		}
-	}
-	return nil, 0, errNotFlat
-}
-
-// intern is the op named op: the judge's ops without a copy.
-func intern(op []byte) string {
-	switch string(op) {
-	case "query":
-		return "query"
-	case "command":
-		return "command"
-	case "apply":
-		return "apply"
-	case "commit":
-		return "commit"
-	case "orders":
-		return "orders"
-	case "new":
-		return "new"
-	}
-	return string(op)
-}
-
-// encode appends v's JSON to buf: objects (their fields in order),
-// strings, booleans, numbers and lists of them.
-func encode(buf []byte, v any) []byte {
-	switch v := v.(type) {
-	case obj:
-		buf = append(buf, '{')
-		for i, f := range v {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = appendString(buf, f.key)
-			buf = append(buf, ':')
-			buf = encode(buf, f.val)
-		}
-		return append(buf, '}')
-	case string:
-		return appendString(buf, v)
-	case bool:
-		return strconv.AppendBool(buf, v)
-	case int:
-		return strconv.AppendInt(buf, int64(v), 10)
-	case float64:
-		return strconv.AppendFloat(buf, v, 'g', -1, 64)
-	case []int:
-		return list(buf, v)
-	case []float64:
-		return list(buf, v)
-	case []string:
-		return list(buf, v)
-	case [][]string:
-		return list(buf, v)
-	case []obj:
-		return list(buf, v)
-	}
-	b, err := json.Marshal(v)
+	n, err := strconv.ParseInt(string(p.number()), 10, 64)
 	if err != nil {
-		return encode(buf, obj{{"error", err.Error()}})
+		p.fail()
 	}
-	return append(buf, b...)
+	return int(n)
 }
 
-func list[T any](buf []byte, vs []T) []byte {
-	buf = append(buf, '[')
-	for i, x := range vs {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = encode(buf, any(x))
+func (p *reader) unsigned(old uint64) uint64 {
+	if p.null() {
+		return old
 	}
-	return append(buf, ']')
+	n, err := strconv.ParseUint(string(p.number()), 10, 64)
+	if err != nil {
+		p.fail()
+	}
+	return n
+}
+
+// skip reads any value and forgets it.
+func (p *reader) skip() {
+	p.space()
+	if p.i >= len(p.b) {
+		p.fail()
+		return
+	}
+	switch c := p.b[p.i]; {
+	case c == '"':
+		p.str("")
+	case c == '{':
+		for p.open('{'); p.more('}'); {
+			p.key()
+			p.skip()
+		}
+	case c == '[':
+		for p.open('['); p.more(']'); {
+			p.skip()
+		}
+	case p.null():
+	case p.i+4 <= len(p.b) && string(p.b[p.i:p.i+4]) == "true":
+		p.i += 4
+	case p.i+5 <= len(p.b) && string(p.b[p.i:p.i+5]) == "false":
+		p.i += 5
+	default:
+		if _, err := strconv.ParseFloat(string(p.number()), 64); err != nil {
+			p.fail()
+		}
+	}
+}
+
+// writer writes a JSON response: objects and arrays opened and closed,
+// keys, and values, the commas between them put by itself.
+type writer struct {
+	b     []byte
+	comma bool // a value was written: the next one takes a comma
+}
+
+func (w *writer) sep() {
+	if w.comma {
+		w.b = append(w.b, ',')
+	}
+	w.comma = false
+}
+
+// open opens an object ('{') or an array ('['); close closes it.
+func (w *writer) open(c byte) *writer {
+	w.sep()
+	w.b = append(w.b, c)
+	return w
+}
+
+func (w *writer) close(c byte) *writer {
+	w.b = append(w.b, c)
+	w.comma = true
+	return w
+}
+
+// key writes an object's key; its value comes next.
+func (w *writer) key(k string) *writer {
+	w.sep()
+	w.b = append(appendString(w.b, k), ':')
+	return w
+}
+
+func (w *writer) str(s string) *writer {
+	w.sep()
+	w.b = appendString(w.b, s)
+	w.comma = true
+	return w
+}
+
+func (w *writer) int(n int) *writer {
+	w.sep()
+	w.b = strconv.AppendInt(w.b, int64(n), 10)
+	w.comma = true
+	return w
+}
+
+func (w *writer) float(x float64) *writer {
+	w.sep()
+	w.b = strconv.AppendFloat(w.b, x, 'g', -1, 64)
+	w.comma = true
+	return w
+}
+
+func (w *writer) bool(v bool) *writer {
+	w.sep()
+	w.b = strconv.AppendBool(w.b, v)
+	w.comma = true
+	return w
+}
+
+// strs writes an array of strings.
+func (w *writer) strs(l ...string) *writer {
+	w.open('[')
+	for _, s := range l {
+		w.str(s)
+	}
+	return w.close(']')
+}
+
+// ints writes an array of integers.
+func (w *writer) ints(l ...int) *writer {
+	w.open('[')
+	for _, n := range l {
+		w.int(n)
+	}
+	return w.close(']')
 }
 
 // appendString appends s as a JSON string.
@@ -299,6 +501,14 @@ func appendString(buf []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	buf = append(buf, '"')
 	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f && s[j] != '"' && s[j] != '\\' {
+			j++
+		}
+		buf = append(buf, s[i:j]...) // what needs no escape, at once
+		if i = j; i == len(s) {
+			break
+		}
 		c := s[i]
 		switch {
 		case c == '"' || c == '\\':

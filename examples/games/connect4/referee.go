@@ -12,7 +12,6 @@ package main
 import (
 	"bufio"
 	"errors"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -26,19 +25,21 @@ type request struct {
 	Seed     uint64         `json:"seed"`
 	Seat     int            `json:"seat"`
 	Line     string         `json:"line"`
-	Moves    []struct {
-		Seat int      `json:"seat"`
-		Move []string `json:"move"`
-	} `json:"moves"`
+	Moves    []seatMove     `json:"moves"`
+}
+
+// seatMove is one seat's move in an apply request.
+type seatMove struct {
+	Seat int      `json:"seat"`
+	Move []string `json:"move"`
 }
 
 // The referee's stdin, stdout and game, kept from one request to the
 // next.
 var (
 	in  = newScanner()
-	out = bufio.NewWriter(os.Stdout)
+	out writer
 	g   *game
-	buf []byte
 )
 
 func newScanner() *bufio.Scanner {
@@ -60,101 +61,121 @@ func step() bool {
 		return false
 	}
 	var req request
-	var resp any
+	out.b, out.comma = out.b[:0], false
 	if err := decode(in.Bytes(), &req); err != nil {
-		resp = obj{{"error", "bad request: " + err.Error()}}
+		out.open('{').key("error").str("bad request: " + err.Error()).close('}')
 	} else {
-		resp = serve(&g, &req)
+		serve(&out, &g, &req)
 	}
-	buf = append(encode(buf[:0], resp), '\n')
-	out.Write(buf)
-	out.Flush()
+	os.Stdout.Write(append(out.b, '\n'))
 	return true
 }
 
-// obj is a JSON object: its fields, written in this order.
-type obj []field
-
-// field is one field of an object: its key and its value.
-type field struct {
-	key string
-	val any
-}
-
-// serve answers one request; *g is the game, made by new.
-func serve(g **game, r *request) any {
+// serve writes the response to one request to w; *g is the game, made by
+// new.
+func serve(w *writer, g **game, r *request) {
+	w.open('{')
+	defer w.close('}')
 	if r.Op == "hello" {
 		// turn-orders: every seat's commands start with each turn, as
 		// orders would start them; command-moves: a command taken is
 		// answered with the move that binds; reuse: new starts a game
-		// afresh (docs/games.md).
-		return obj{{"protocol", 1}, {"features", []string{"turn-orders", "command-moves", "reuse"}}}
+		// afresh; answers: statuses answer Heights ahead (docs/games.md).
+		w.key("protocol").int(1)
+		w.key("features").strs("turn-orders", "command-moves", "reuse", "answers")
+		return
 	}
 	if r.Op == "new" {
 		ng, err := newGame(r.Params["width"], r.Params["height"], r.Params["k"])
 		if err != nil {
-			return obj{{"refused", err.Error()}}
+			w.key("refused").str(err.Error())
+			return
 		}
 		*g = ng
-		return obj{{"seats", 2}, {"status", ng.status()}}
+		w.key("seats").int(2)
+		ng.status(w.key("status"))
+		return
 	}
 	s := *g
 	if s == nil {
-		return obj{{"error", "no game: the first request must be new"}}
+		w.key("error").str("no game: the first request must be new")
+		return
 	}
 	switch r.Op {
 	case "query":
 		ans, ok := s.query(r.Seat, fields(r.Line))
 		if !ok {
-			return obj{{"not_query", true}}
+			w.key("not_query").bool(true)
+			return
 		}
-		return obj{{"answer", ans}}
+		w.key("answer").str(ans)
 	case "orders":
 		s.orders[r.Seat] = orders{}
-		return obj{}
 	case "command":
-		return s.command(r.Seat, fields(r.Line))
+		s.command(w, r.Seat, fields(r.Line))
 	case "commit":
 		o := s.orders[r.Seat]
 		switch {
 		case o.move != "":
-			return obj{{"move", []string{o.move}}}
+			w.key("move").strs(o.move)
 		case o.lastErr != "":
-			return obj{{"invalid", fmt.Sprintf("no valid DropDisc before #END (last one was %s)", o.lastErr)}}
+			w.key("invalid").str("no valid DropDisc before #END (last one was " + o.lastErr + ")")
+		default:
+			w.key("invalid").str("no DropDisc before #END")
 		}
-		return obj{{"invalid", "no DropDisc before #END"}}
 	case "apply":
 		if err := s.apply(r); err != nil {
-			return obj{{"error", err.Error()}}
+			w.key("error").str(err.Error())
+			return
 		}
 		s.orders = [2]orders{} // a new turn: turn-orders
-		return obj{{"status", s.status()}}
+		s.status(w.key("status"))
 	case "forfeit":
 		if !s.over {
-			s.finish(1-r.Seat, fmt.Sprintf("%c forfeited", symbol(r.Seat)))
+			s.finish(1-r.Seat, string(symbol(r.Seat))+" forfeited")
 		}
 		s.orders = [2]orders{}
-		return obj{{"status", s.status()}}
+		s.status(w.key("status"))
 	case "moves":
-		moves := [][]string{}
+		w.key("moves").open('[')
 		for c := 0; c < s.w && !s.over; c++ {
 			if s.filled[c] < s.h {
-				moves = append(moves, []string{"DropDisc " + strconv.Itoa(c)})
+				w.strs("DropDisc " + strconv.Itoa(c))
 			}
 		}
-		return obj{{"moves", moves}}
+		w.close(']')
 	case "render":
-		return obj{{"text", s.render()}}
+		w.key("text").str(s.render())
 	case "view":
-		return s.view()
+		s.view(w)
 	case "explain":
-		return obj{{"notes", s.explain()}}
+		s.explain(w.key("notes"))
+	default:
+		w.key("error").str("unknown op " + r.Op)
 	}
-	return obj{{"error", "unknown op " + r.Op}}
 }
 
 // fields splits a line as the judge does: words between spaces.
-func fields(line string) []string { return strings.Fields(line) }
+// The words are kept in one array from call to call: a line the judge
+// passes on is short, and its words are used within the call.
+func fields(line string) []string {
+	f := words[:0]
+	for i := 0; i < len(line); {
+		for i < len(line) && line[i] == ' ' {
+			i++
+		}
+		start := i
+		for i < len(line) && line[i] != ' ' {
+			i++
+		}
+		if i > start {
+			f = append(f, line[start:i])
+		}
+	}
+	return f
+}
+
+var words [8]string
 
 // game is Connect Four on w columns and h rows, k in a row to win. The
 // board keeps the top row first.
@@ -178,7 +199,8 @@ type orders struct {
 
 func newGame(w, h, k int) (*game, error) {
 	if k > w && k > h {
-		return nil, fmt.Errorf("parameter k = %d is larger than both width = %d and height = %d: nobody could win", k, w, h)
+		return nil, errors.New("parameter k = " + strconv.Itoa(k) + " is larger than both width = " + strconv.Itoa(w) +
+			" and height = " + strconv.Itoa(h) + ": nobody could win")
 	}
 	g := &game{w: w, h: h, k: k, cells: []byte(strings.Repeat("-", w*h)), filled: make([]int, w), turn: 1, winner: -1}
 	g.last = [2]int{-1, -1}
@@ -194,23 +216,46 @@ func symbol(seat int) byte {
 
 func (g *game) toMove() int { return (g.turn - 1) % 2 }
 
-func (g *game) status() obj {
-	movers := []int{}
-	scores := []float64{}
+// status writes the game's status: the turn, who moves, the outcome once
+// over, and the answer of Heights ahead while it is not.
+func (g *game) status(w *writer) {
+	w.open('{')
+	w.key("turn").int(g.turn)
+	w.key("movers").open('[')
+	if !g.over {
+		w.int(g.toMove())
+	}
+	w.close(']')
+	w.key("over").bool(g.over)
+	w.key("winner").int(g.winner)
+	w.key("scores").open('[')
 	if g.over {
 		switch g.winner {
 		case 0:
-			scores = []float64{1, 0}
+			w.float(1).float(0)
 		case 1:
-			scores = []float64{0, 1}
+			w.float(0).float(1)
 		default:
-			scores = []float64{0.5, 0.5}
+			w.float(0.5).float(0.5)
 		}
-	} else {
-		movers = []int{g.toMove()}
 	}
-	return obj{{"turn", g.turn}, {"movers", movers}, {"over", g.over}, {"winner", g.winner},
-		{"scores", scores}, {"reason", g.reason}, {"notes", []string{}}}
+	w.close(']')
+	w.key("reason").str(g.reason)
+	w.key("notes").open('[').close(']')
+	if !g.over {
+		// answers: the queries every bot asks every turn, answered ahead:
+		// the judge asks them no more this turn (Params, fixed in
+		// game.toml, no more this game: it is answered at each seat's
+		// first turn).
+		heights, _ := g.query(0, []string{"Heights"})
+		w.key("answers").open('{').key("Heights").str(heights)
+		if g.turn <= 2 { // each seat's first turn
+			params, _ := g.query(0, []string{"Params"})
+			w.key("Params").str(params)
+		}
+		w.close('}')
+	}
+	w.close('}')
 }
 
 // at is the cell at column x, row y counted from the bottom.
@@ -241,7 +286,7 @@ func (g *game) query(seat int, f []string) (string, bool) {
 	case "CurrentTurn":
 		return strconv.Itoa(g.turn), true
 	case "Params":
-		return fmt.Sprintf("%d %d %d", g.w, g.h, g.k), true
+		return strconv.Itoa(g.w) + " " + strconv.Itoa(g.h) + " " + strconv.Itoa(g.k), true
 	case "MySymbol":
 		return string(symbol(seat)), true
 	case "MySeat":
@@ -288,33 +333,37 @@ func parseXY(args []string) (x, y int, ok bool) {
 	return x, y, err1 == nil && err2 == nil
 }
 
-func (g *game) command(seat int, f []string) obj {
+// command writes the answer to a seat's command: the move it binds, or
+// why it is none.
+func (g *game) command(w *writer, seat int, f []string) {
 	if len(f) == 0 || f[0] != "DropDisc" {
-		return obj{{"unknown", "not a command of connect4"}}
+		w.key("unknown").str("not a command of connect4")
+		return
 	}
 	col, err := g.check(f[1:])
 	if err != nil {
 		g.orders[seat].lastErr = strings.Join(f, " ") + ": " + err.Error()
-		return obj{{"invalid", err.Error()}}
+		w.key("invalid").str(err.Error())
+		return
 	}
 	g.orders[seat].move = "DropDisc " + strconv.Itoa(col)
-	return obj{{"move", []string{g.orders[seat].move}}} // command-moves
+	w.key("move").strs(g.orders[seat].move) // command-moves
 }
 
 // check tells why DropDisc with args cannot be played now.
 func (g *game) check(args []string) (int, error) {
 	if len(args) != 1 {
-		return 0, fmt.Errorf("want 1 number (a column), got %d words", len(args))
+		return 0, errors.New("want 1 number (a column), got " + strconv.Itoa(len(args)) + " words")
 	}
 	col, err := strconv.Atoi(args[0])
 	if err != nil {
-		return 0, fmt.Errorf("column %q is not a whole number", args[0])
+		return 0, errors.New("column " + strconv.Quote(args[0]) + " is not a whole number")
 	}
 	if col < 0 || col >= g.w {
-		return 0, fmt.Errorf("column %d is off the board (columns 0..%d)", col, g.w-1)
+		return 0, errors.New("column " + strconv.Itoa(col) + " is off the board (columns 0.." + strconv.Itoa(g.w-1) + ")")
 	}
 	if g.filled[col] == g.h {
-		return 0, fmt.Errorf("column %d is full", col)
+		return 0, errors.New("column " + strconv.Itoa(col) + " is full")
 	}
 	return col, nil
 }
@@ -325,11 +374,11 @@ func (g *game) apply(r *request) error {
 	}
 	seat := g.toMove()
 	if len(r.Moves) != 1 || r.Moves[0].Seat != seat || len(r.Moves[0].Move) != 1 {
-		return fmt.Errorf("want one move of seat %d", seat)
+		return errors.New("want one move of seat " + strconv.Itoa(seat))
 	}
 	f := fields(r.Moves[0].Move[0])
 	if len(f) == 0 || f[0] != "DropDisc" {
-		return fmt.Errorf("move %q is not DropDisc", r.Moves[0].Move[0])
+		return errors.New("move " + strconv.Quote(r.Moves[0].Move[0]) + " is not DropDisc")
 	}
 	col, err := g.check(f[1:])
 	if err != nil {
@@ -351,7 +400,7 @@ func (g *game) drop(col int) {
 	g.last[seat] = col
 	g.turn++
 	if g.lineThrough(col, y) {
-		g.finish(seat, fmt.Sprintf("%c made %d in a row", symbol(seat), g.k))
+		g.finish(seat, string(symbol(seat))+" made "+strconv.Itoa(g.k)+" in a row")
 	} else if g.placed == g.w*g.h {
 		g.finish(-1, "the board is full")
 	}
@@ -385,7 +434,8 @@ func (g *game) render() string {
 	var b strings.Builder
 	pad := len(strconv.Itoa(g.h - 1))
 	for i, row := range strings.Split(g.board(), "\n") {
-		fmt.Fprintf(&b, "%*d  %s\n", pad, g.h-1-i, row)
+		n := strconv.Itoa(g.h - 1 - i)
+		b.WriteString(strings.Repeat(" ", pad-len(n)) + n + "  " + row + "\n")
 	}
 	b.WriteString(strings.Repeat(" ", pad+2))
 	for x := 0; x < g.w; x++ {
@@ -398,33 +448,40 @@ func (g *game) render() string {
 	return b.String()
 }
 
-func (g *game) view() obj {
-	rows := make([]string, g.h)
-	for y := range rows {
-		rows[y] = string(g.cells[y*g.w : (y+1)*g.w])
+// view writes the fields of the game's frame: the board, the last disc
+// dropped, and each seat's discs.
+func (g *game) view(w *writer) {
+	w.key("grids").open('[').open('{').key("name").str("board").key("rows").open('[')
+	for y := 0; y < g.h; y++ {
+		w.str(string(g.cells[y*g.w : (y+1)*g.w]))
 	}
-	marks := []obj{}
+	w.close(']').close('}').close(']')
+	w.key("marks").open('[')
 	if g.turn > 1 {
 		seat := (g.turn - 2) % 2
 		if col := g.last[seat]; col >= 0 && g.filled[col] > 0 {
-			marks = append(marks, obj{{"g", 0}, {"x", col}, {"y", g.h - g.filled[col]}, {"seat", seat}, {"kind", "last"}})
+			w.open('{').key("g").int(0).key("x").int(col).key("y").int(g.h - g.filled[col]).
+				key("seat").int(seat).key("kind").str("last").close('}')
 		}
 	}
-	var seats []string
-	discs := []int{}
+	w.close(']')
+	var discs [2]int
+	w.key("seats").open('[')
 	for seat := 0; seat < 2; seat++ {
-		n := strings.Count(string(g.cells), string(symbol(seat)))
-		discs = append(discs, n)
-		seats = append(seats, fmt.Sprintf("%c, %d discs dropped", symbol(seat), n))
+		discs[seat] = strings.Count(string(g.cells), string(symbol(seat)))
+		w.str(string(symbol(seat)) + ", " + strconv.Itoa(discs[seat]) + " discs dropped")
 	}
-	return obj{{"grids", []obj{{{"name", "board"}, {"rows", rows}}}}, {"marks", marks}, {"seats", seats},
-		{"numbers", obj{{"discs", discs}}}}
+	w.close(']')
+	w.key("numbers").open('{').key("discs").ints(discs[:]...).close('}')
 }
 
-// explain: after a move that leaves the opponent a winning drop, says so.
-func (g *game) explain() []obj {
+// explain writes the notes on the move just played: after one that leaves
+// the opponent a winning drop, says so.
+func (g *game) explain(w *writer) {
+	w.open('[')
+	defer w.close(']')
 	if g.over || g.placed == 0 {
-		return []obj{}
+		return
 	}
 	them := g.toMove()
 	me := 1 - them
@@ -441,13 +498,13 @@ func (g *game) explain() []obj {
 		g.cells[y*g.w+c] = '-'
 	}
 	if len(cols) == 0 {
-		return []obj{}
+		return
 	}
 	var text string
 	if mine := g.last[me]; len(cols) == 1 && cols[0] == mine {
-		text = fmt.Sprintf("seat %d's disc in column %d let seat %d win on top of it", me, mine, them)
+		text = "seat " + strconv.Itoa(me) + "'s disc in column " + strconv.Itoa(mine) + " let seat " + strconv.Itoa(them) + " win on top of it"
 	} else {
-		where := fmt.Sprintf("column %d", cols[0])
+		where := "column " + strconv.Itoa(cols[0])
 		if len(cols) > 1 {
 			s := make([]string, len(cols))
 			for i, c := range cols {
@@ -455,7 +512,8 @@ func (g *game) explain() []obj {
 			}
 			where = "columns " + strings.Join(s, ", ")
 		}
-		text = fmt.Sprintf("seat %d did not block seat %d's threat: a disc of seat %d in %s makes %d in a row", me, them, them, where, g.k)
+		text = "seat " + strconv.Itoa(me) + " did not block seat " + strconv.Itoa(them) + "'s threat: a disc of seat " +
+			strconv.Itoa(them) + " in " + where + " makes " + strconv.Itoa(g.k) + " in a row"
 	}
-	return []obj{{{"seat", me}, {"kind", "threat"}, {"text", text}}}
+	w.open('{').key("seat").int(me).key("kind").str("threat").key("text").str(text).close('}')
 }
