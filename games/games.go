@@ -46,6 +46,14 @@ type Game interface {
 	New(p Params, seed uint64) (State, error)
 }
 
+// SeatRanger is a game that says how many seats its matches may have
+// without starting one: a plugin game's New compiles and starts its
+// referee, which its callers may prefer to do while they do other work.
+type SeatRanger interface {
+	// SeatRange is the fewest and the most seats a match may have.
+	SeatRange() (lo, hi int)
+}
+
 // ParamSpec describes one integer parameter of a game.
 type ParamSpec struct {
 	Name     string

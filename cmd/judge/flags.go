@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"judge/games"
@@ -36,6 +37,10 @@ type matchFlags struct {
 	// (addMatchFileFlags); nil on judge tournament, whose --config is its
 	// tournament file.
 	config *string
+	// deferCheck: resolve leaves the check of the game's parameters
+	// under way (setup.ready), for the caller to wait for once it has
+	// done other work: a plugin game's New compiles its referee.
+	deferCheck bool
 }
 
 // addMatchFlags adds the flags that shape every match to fs.
@@ -85,6 +90,9 @@ type setup struct {
 	// explicit are the parameters a file or --param gave, besides the
 	// variant's presets.
 	explicit games.Params
+	// ready waits for the check of the parameters, when it was left
+	// under way (matchFlags.deferCheck), and says what it found.
+	ready func() error
 }
 
 // resolve resolves the defaults, the configuration file (named path, nil
@@ -190,20 +198,32 @@ func (f *matchFlags) resolveGame(s *setup, file *config.File, path string) error
 	for k, v := range f.params {
 		s.explicit[k] = v
 	}
-	p, err := s.variant.Resolve(s.explicit)
-	if err == nil {
-		var st games.State
-		if st, err = s.variant.Game.New(p, 0); err == nil { // parameters that do not fit together
-			games.Close(st)
-		}
-	}
-	if err != nil {
+	wrap := func(err error) error {
 		if file != nil && len(f.params) == 0 && len(file.Params) > 0 {
 			return fmt.Errorf("%s: [params]: %w", path, err)
 		}
 		return fmt.Errorf("%s: %w", s.variant.Name, err) // a parameter out of the game's range: exit status 1
 	}
+	p, err := s.variant.Resolve(s.explicit)
+	if err != nil {
+		return wrap(err)
+	}
 	s.match.Game, s.match.Name, s.match.Params = s.variant.Game, s.variant.Name, p
+	check := func() error {
+		st, err := s.variant.Game.New(p, 0) // parameters that do not fit together
+		if err != nil {
+			return wrap(err)
+		}
+		games.Close(st)
+		return nil
+	}
+	if !f.deferCheck {
+		s.ready = func() error { return nil }
+		return check()
+	}
+	done := make(chan error, 1)
+	go func() { done <- check() }()
+	s.ready = sync.OnceValue(func() error { return <-done })
 	return nil
 }
 

@@ -188,3 +188,27 @@ func TestArenaInitPluginByConfig(t *testing.T) {
 		t.Errorf("arena.toml:\n%s", conf)
 	}
 }
+
+// TestTournamentRefusedParams: a tournament of a plugin game whose
+// referee refuses the parameters (checked while the bots are prepared)
+// stops with the referee's reason, exit status 1, and records nothing;
+// the same folder then plays the tournament with parameters it takes.
+func TestTournamentRefusedParams(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c4")
+	// (Named apart from the other tests' games: the catalog is the
+	// process's.)
+	copyPluginGame(t, plugintest.Connect4(t, false), dir, "four-refusing")
+	c := quote(judgetest.Bot(t, "examples/connect4/random.c"))
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, errs := run(t, "tournament", "--quiet", "--game", dir, "--param", "k=9", "--param", "width=3", "--param", "height=3",
+		"--out", out, c, c)
+	if want := "four-refusing: parameter k = 9 is larger than both width = 3 and height = 3: nobody could win\n"; code != 1 || !strings.HasSuffix(errs, want) {
+		t.Fatalf("exit %d, stderr %q; want 1 and %q", code, errs, want)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "results.log")); err == nil && len(b) > 0 {
+		t.Errorf("results.log holds %q", b)
+	}
+	if code, _, errs := run(t, "tournament", "--quiet", "--game", dir, "--param", "k=3", "--out", out, c, c); code != 0 {
+		t.Errorf("with k=3: exit %d, %s", code, errs)
+	}
+}

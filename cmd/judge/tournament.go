@@ -49,6 +49,7 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 		}
 	}
 	ts := cfg.Tournament
+	mf.deferCheck = true // checked while the bots are prepared (tournament.Options.Ready)
 	su, err := mf.resolve(m.Host, &cfg.File, *tf.configFile, m.Stderr)
 	if err != nil {
 		return err
@@ -60,6 +61,7 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	o.Ready = su.ready
 	if o.Seed, err = tf.seedOf(o.Out, ts, m.Stderr); err != nil {
 		return err
 	}

@@ -180,6 +180,9 @@ func (g *Game) Params() []games.ParamSpec {
 	return out
 }
 
+// SeatRange implements games.SeatRanger: game.toml's seats.
+func (g *Game) SeatRange() (lo, hi int) { return g.spec.Seats[0], g.spec.Seats[1] }
+
 // Queries and Commands name the game's verbs, as game.toml lists them.
 func (g *Game) Queries() []string  { return verbNames(g.spec.Queries) }
 func (g *Game) Commands() []string { return verbNames(g.spec.Commands) }

@@ -144,11 +144,17 @@ func (s Shard) has(i int) bool { return s.Count <= 1 || i%s.Count == s.Index }
 
 // seatsOf says how many players a match of the game may have: a range
 // when the game has a "players" (or "seats") parameter, else the number
-// its states have.
+// the game says it always has (games.SeatRanger), else the number its
+// states have.
 func seatsOf(g games.Game, name string, p games.Params) (lo, hi int, param string, err error) {
 	for _, s := range g.Params() {
 		if s.Name == "players" || s.Name == "seats" {
 			return s.Min, s.Max, s.Name, nil
+		}
+	}
+	if r, ok := g.(games.SeatRanger); ok {
+		if lo, hi := r.SeatRange(); lo == hi {
+			return lo, hi, "", nil
 		}
 	}
 	st, err := g.New(p, 0)

@@ -72,6 +72,11 @@ type Options struct {
 	// over how much time limit it was taken. Matches are held back while
 	// they wait for a CPU (see admission); nil: never.
 	Lateness func() (share float64, over time.Duration)
+	// Ready, when set, waits for a check of the match left under way (its
+	// game's parameters, which a plugin game's referee must be started
+	// to check) and says what it found: the bots are prepared meanwhile,
+	// and its error stops their preparation and the tournament.
+	Ready    func() error
 	Progress *Progress
 	Log      io.Writer // notes for people: compile errors, repairs, warnings
 	// Command is the command line that runs this tournament, and Dir the
@@ -330,8 +335,20 @@ func enter(ctx context.Context, o *Options, g *game, store *Store, replays strin
 	for _, s := range o.Skipped {
 		o.Progress.say(o.Log, "%s is skipped: %s\n", s.Name, s.Error)
 	}
-	all, err := prepare(ctx, o.Progress, o.Prepare, o.Bots, o.Cache, jobs)
-	if err != nil {
+	var all []*play.Contestant
+	eg, ectx := errgroup.WithContext(ctx)
+	if o.Ready != nil {
+		eg.Go(o.Ready)
+	}
+	eg.Go(func() error {
+		JudgeVersion() // recorded with the run: a modified build's is a hash of the program
+		return nil
+	})
+	eg.Go(func() (err error) {
+		all, err = prepare(ectx, o.Progress, o.Prepare, o.Bots, o.Cache, jobs)
+		return err
+	})
+	if err := eg.Wait(); err != nil {
 		return nil, Plan{}, err
 	}
 	t := &tourney{o: *o, store: store, seatPar: g.seatPar, params: g.params, replays: replays, progress: o.Progress}
