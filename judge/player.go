@@ -135,6 +135,13 @@ type Entrant interface {
 	Start(ctx context.Context, s Seat) (Player, error)
 }
 
+// Prewarmer is an entrant that can ready, ahead of its first match, what
+// its player's start needs (a program's sandbox): a contest does it while
+// it prepares the rest.
+type Prewarmer interface {
+	Prewarm(ctx context.Context) error
+}
+
 // BotInfo describes an entrant.
 type BotInfo struct {
 	Name    string   // shown in results

@@ -98,6 +98,22 @@ func (h *Host) ReuseProblem() error {
 	return h.reuse.checks[l]
 }
 
+// CheckReuse finds out, once, whether ready sandboxes work at level
+// (Auto: the best here), as the first Start at that level would: run
+// ahead, in the background, it takes that check (a sandbox built, and a
+// program run in it) off the first program's start. It does nothing at
+// levels without namespaces.
+func (h *Host) CheckReuse(level Level) {
+	pr := h.Probe()
+	if level == Auto || level.rank() > pr.Level.rank() {
+		level = pr.Level
+	}
+	if level.rank() < Namespaces.rank() || h.opts.NoReuse {
+		return
+	}
+	h.reuseWorks(context.Background(), level)
+}
+
 // Pool sizes: idle slots kept per shape, and in all.
 const (
 	maxIdlePerShape = 8
@@ -602,6 +618,7 @@ func (h *Host) startPooled(ctx context.Context, spec Spec, sh *shape, run *wire.
 		pool.refill(sh)
 		p, err, slotOK := s.start(spec, run)
 		if err == nil {
+			p.warm = warm
 			return p, nil
 		}
 		if slotOK {

@@ -871,3 +871,29 @@ func TestReuseForgetsTmpAtAnyDepth(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckReuse: CheckReuse does, ahead, the check of whether ready
+// sandboxes work that the first Start at the level would do.
+func TestCheckReuse(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
+	available(t, Namespaces)
+	checked := func(l Level) bool {
+		h.reuse.mu.Lock()
+		defer h.reuse.mu.Unlock()
+		_, done := h.reuse.checks[l]
+		return done
+	}
+	if checked(Namespaces) {
+		t.Fatal("checked before anything asked")
+	}
+	h.CheckReuse(Namespaces)
+	if !checked(Namespaces) {
+		t.Error("not checked at namespaces after CheckReuse(Namespaces)")
+	}
+	best := h.Probe().Level
+	h.CheckReuse(Auto)
+	if !checked(best) {
+		t.Errorf("not checked at %s, the best here, after CheckReuse(Auto)", best)
+	}
+}

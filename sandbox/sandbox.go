@@ -204,7 +204,14 @@ type Process struct {
 	frozen  bool
 	wall    bool
 	killed  bool
+
+	warm bool // it started in a sandbox that was ready
 }
+
+// Warm reports whether the program started in a sandbox that was ready
+// (one Prewarm built, or one a program before it left), not one built
+// for it.
+func (p *Process) Warm() bool { return p.warm }
 
 // backend is how a Process's program runs: under an init of its own
 // (isolated, isolated.go), in a reused sandbox (pooled, pool.go), or with

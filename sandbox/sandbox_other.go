@@ -95,6 +95,9 @@ func (h *Host) Close() {}
 // Prewarm does nothing: off Linux no sandbox is kept ready.
 func (h *Host) Prewarm(context.Context, Spec, int) error { return nil }
 
+// CheckReuse does nothing: there is no sandbox.
+func (h *Host) CheckReuse(Level) {}
+
 // waitFiles is what a Waits keeps: no files, off Linux.
 type waitFiles struct {
 	mu     sync.Mutex

@@ -54,6 +54,10 @@ func (m *Main) tournament(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if m.Host != nil {
+		// The sandbox's one-time check, done while the bots are prepared.
+		go m.Host.Sandbox().CheckReuse(su.proc.Level)
+	}
 	if err := checkCounts(mf.set, map[string]int{"rounds": *tf.rounds, "games": *tf.gamesN, "group_size": *tf.groupSize, "jobs": *tf.jobs}); err != nil {
 		return err
 	}

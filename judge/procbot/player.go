@@ -163,23 +163,15 @@ func (h *Host) Start(ctx context.Context, spec Spec, o Options, seed uint64) (*P
 	if err != nil {
 		return nil, err
 	}
-	if len(spec.Argv) == 0 {
-		return nil, errors.New("empty bot command")
-	}
-	// What the program runs, a script's interpreter, is looked at before
-	// it starts: one that is not a program is the bot's error, at once.
-	interp := ""
-	if prog, err := lookPath(inDir(spec.Argv[0], spec.Dir)); err == nil {
-		if interp, err = interpreterOf(prog, spec.Dir); err != nil {
-			return nil, fmt.Errorf("bot %s: %w", spec.Argv[0], err)
-		}
+	mode, shims, ro, err := h.shape(spec, mode)
+	if err != nil {
+		return nil, err
 	}
 	inR, inW, err := stdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("stdin pipe: %w", err)
 	}
 	defer inR.Close()
-	mode, shims := h.chooseIO(mode, interp)
 	var outR, outW *os.File
 	if mode == PTY {
 		outR, outW, err = openRawPTY()
@@ -200,11 +192,8 @@ func (h *Host) Start(ctx context.Context, spec Spec, o Options, seed uint64) (*P
 	defer errW.Close()
 
 	env := Env(o.Env, seed, o.Limits.Memory)
-	// The bot sees its own files (read-only), nothing else of ours.
-	ro := sandbox.PathsOf(spec.Argv, spec.Dir)
 	if shims {
 		env = lineEnv(env)
-		ro = append(ro, lineBuffering().ruby)
 	}
 	proc, err := h.sb.Start(ctx, sandbox.Spec{
 		Argv: spec.Argv, Dir: spec.Dir, Env: env,
@@ -251,6 +240,50 @@ func (h *Host) Start(ctx context.Context, spec Spec, o Options, seed uint64) (*P
 	}()
 	go p.watchStdin()
 	return p, nil
+}
+
+// shape is how a bot's program runs, as far as it shapes its sandbox:
+// its output's IO (mode, made exact), whether the line-buffering shims
+// are in it, and the files it sees read-only (its own, and the shims').
+// A program whose interpreter is not one is the bot's error, at once.
+func (h *Host) shape(spec Spec, mode IO) (IO, bool, []string, error) {
+	if len(spec.Argv) == 0 {
+		return "", false, nil, errors.New("empty bot command")
+	}
+	// What the program runs, a script's interpreter, is looked at before
+	// it starts.
+	interp := ""
+	if prog, err := lookPath(inDir(spec.Argv[0], spec.Dir)); err == nil {
+		if interp, err = interpreterOf(prog, spec.Dir); err != nil {
+			return "", false, nil, fmt.Errorf("bot %s: %w", spec.Argv[0], err)
+		}
+	}
+	mode, shims := h.chooseIO(mode, interp)
+	// The bot sees its own files (read-only), nothing else of ours.
+	ro := sandbox.PathsOf(spec.Argv, spec.Dir)
+	if shims {
+		ro = append(ro, lineBuffering().ruby)
+	}
+	return mode, shims, ro, nil
+}
+
+// Prewarm implements judge.Prewarmer: it readies a sandbox of the shape
+// the bot's program runs in (sandbox.Host.Prewarm), which its first start
+// then takes, as quick as the next ones.
+func (b Bot) Prewarm(ctx context.Context) error {
+	h, o := b.Options.Host, b.Options
+	if h == nil {
+		return errNoHost
+	}
+	mode, err := ParseIO(string(o.IO))
+	if err != nil {
+		return err
+	}
+	_, _, ro, err := h.shape(b.Spec, mode)
+	if err != nil {
+		return err
+	}
+	return h.sb.Prewarm(ctx, sandbox.Spec{Argv: b.Spec.Argv, Dir: b.Spec.Dir, Limits: o.SandboxLimits(), Level: o.Level, ReadOnly: ro}, 1)
 }
 
 // watchStdin tells the reader of the bot's output once the bot's stdin

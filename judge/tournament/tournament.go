@@ -306,6 +306,23 @@ func prepare(ctx context.Context, p *Progress, prepare play.Preparer, args []str
 	return all, nil
 }
 
+// prewarm readies the sandboxes of up to n of the contestants that can
+// play (judge.Prewarmer), for the first matches, and waits for them: a
+// plugin game's referee is compiled meanwhile. A sandbox that cannot be
+// readied is left to the match to start, and to report.
+func prewarm(ctx context.Context, all []*play.Contestant, n int) {
+	var wg sync.WaitGroup
+	for _, c := range all {
+		p, ok := c.Entrant.(judge.Prewarmer)
+		if !ok || c.Err != nil || n == 0 {
+			continue
+		}
+		n--
+		wg.Go(func() { _ = p.Prewarm(ctx) })
+	}
+	wg.Wait()
+}
+
 // writeHeader records h in store, or checks that the header recorded
 // there is the same; what names what store holds for the error.
 func writeHeader(store *Store, h *Header, out, what string) error {
@@ -346,6 +363,9 @@ func enter(ctx context.Context, o *Options, g *game, store *Store, replays strin
 	})
 	eg.Go(func() (err error) {
 		all, err = prepare(ectx, o.Progress, o.Prepare, o.Bots, o.Cache, jobs)
+		if err == nil {
+			prewarm(ectx, all, 2*jobs)
+		}
 		return err
 	})
 	if err := eg.Wait(); err != nil {
