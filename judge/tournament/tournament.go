@@ -307,10 +307,22 @@ func prepare(ctx context.Context, p *Progress, prepare play.Preparer, args []str
 }
 
 // prewarm readies the sandboxes of up to n of the contestants that can
-// play (judge.Prewarmer), for the first matches, and waits for them: a
-// plugin game's referee is compiled meanwhile. A sandbox that cannot be
-// readied is left to the match to start, and to report.
-func prewarm(ctx context.Context, all []*play.Contestant, n int) {
+// play (judge.Prewarmer), for the first matches, the test bot (a name or
+// an argument; "" for none) first, since it plays every match; and waits
+// for them: a plugin game's referee is compiled meanwhile. A sandbox that
+// cannot be readied is left to the match to start, and to report.
+func prewarm(ctx context.Context, all []*play.Contestant, n int, testBot string) {
+	all = slices.Clone(all)
+	slices.SortStableFunc(all, func(a, b *play.Contestant) int {
+		isTest := func(c *play.Contestant) bool { return testBot != "" && (c.Name == testBot || c.Arg == testBot) }
+		switch {
+		case isTest(a) && !isTest(b):
+			return -1
+		case isTest(b) && !isTest(a):
+			return 1
+		}
+		return 0
+	})
 	var wg sync.WaitGroup
 	for _, c := range all {
 		p, ok := c.Entrant.(judge.Prewarmer)
@@ -364,7 +376,7 @@ func enter(ctx context.Context, o *Options, g *game, store *Store, replays strin
 	eg.Go(func() (err error) {
 		all, err = prepare(ectx, o.Progress, o.Prepare, o.Bots, o.Cache, jobs)
 		if err == nil {
-			prewarm(ectx, all, 2*jobs)
+			prewarm(ectx, all, 2*jobs, o.TestBot)
 		}
 		return err
 	})
