@@ -7,6 +7,7 @@ import (
 	"judge/sandbox/sandboxtest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -120,25 +121,36 @@ func TestIdleBotsAtNamespaces(t *testing.T) {
 		}
 	}
 
-	// A while after its #END the bot runs a child for 50 ms, and reaps it.
-	reaper := start(`exec python3 -c '
+	// Once its turn is over (the test makes the file go in its folder),
+	// the bot runs a child for 50 ms of CPU time, and reaps it. (CPU
+	// time, not 50 ms of the clock: a child reaped is counted in clock
+	// ticks, 10 ms here, and on a loaded machine 50 ms of the clock may be
+	// less than one.)
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	reaper := start(`cd `+dir+` && exec python3 -c '
 import os, sys, time
 while sys.stdin.readline():
     print("#END", flush=True)
-    time.sleep(0.2)
+    while not os.path.exists("go"):
+        time.sleep(0.01)
     pid = os.fork()
     if pid == 0:
-        end = time.monotonic() + 0.05
-        while time.monotonic() < end:
+        while time.process_time() < 0.05:
             pass
         os._exit(0)
     os.waitpid(pid, 0)
-'`)
+'`, dir)
 	turnOf(t, reaper, 1)
 	if !procbot.LeftIdle(reaper) {
 		t.Fatal("a bot alone in its sandbox, asleep, was frozen")
 	}
-	time.Sleep(600 * time.Millisecond)
+	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
 	turnOf(t, reaper, 2)
 	if !procbot.Ponders(reaper) {
 		t.Error("a child that ran 50 ms between two turns, then was reaped, was not seen")
@@ -147,19 +159,23 @@ while sys.stdin.readline():
 
 // fullShell returns what starts a shell script as a bot at level full,
 // stopped when the test ends; the test is skipped without that level.
-func fullShell(t *testing.T) func(script string) *procbot.Player {
+func fullShell(t *testing.T) func(script string, dir ...string) *procbot.Player {
 	t.Helper()
 	return shellAt(t, procbot.Full)
 }
 
 // shellAt is fullShell at level l.
-func shellAt(t *testing.T, l procbot.Level) func(script string) *procbot.Player {
+func shellAt(t *testing.T, l procbot.Level) func(script string, dir ...string) *procbot.Player {
 	t.Helper()
 	if best := judgetest.Host().RunLevel(procbot.Auto); best != l && !(l == procbot.Namespaces && best == procbot.Full) {
 		sandboxtest.SkipLevel(t, "level %s is not available here", l)
 	}
-	return func(script string) *procbot.Player {
-		p, err := judgetest.Host().Start(t.Context(), procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", script}}, procbot.Options{Host: judgetest.Host(), Level: l}, 1)
+	return func(script string, dir ...string) *procbot.Player {
+		spec := procbot.Spec{Name: "bot", Argv: []string{"sh", "-c", script}}
+		if len(dir) > 0 {
+			spec.Dir = dir[0] // shown to the bot, read-only
+		}
+		p, err := judgetest.Host().Start(t.Context(), spec, procbot.Options{Host: judgetest.Host(), Level: l}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
