@@ -82,9 +82,6 @@ func runSlot() {
 		}
 		<-goOn
 		status, botRU := reapProgram(r.pid)
-		// Nothing of the program runs any more: the thread looks at
-		// what it left while the judge reads the end.
-		next.ended <- struct{}{}
 		var after unix.Rusage
 		_ = unix.Getrusage(unix.RUSAGE_CHILDREN, &after)
 		us := func(t unix.Timeval) int64 { return t.Sec*1e6 + t.Usec }
@@ -290,9 +287,6 @@ func pidfdWaits() bool {
 type readyThread struct {
 	run  chan runRequest
 	done chan runResult
-	// ended tells the thread that the program it started has ended,
-	// with every process it started.
-	ended chan struct{}
 	// spoiled is what intact.check found before the next program (set
 	// by the init before it hands the thread on), or nil.
 	spoiled error
@@ -311,7 +305,7 @@ type runResult struct {
 // prepareThread makes a new thread ready to start programs of a slot
 // (serve).
 func prepareThread(cfg *wire.Config, ctl int) *readyThread {
-	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1), ended: make(chan struct{}, 1)}
+	t := &readyThread{run: make(chan runRequest), done: make(chan runResult, 1)}
 	goOffMain(func() { t.serve(cfg, ctl, nil) })
 	return t
 }
@@ -321,13 +315,15 @@ func prepareThread(cfg *wire.Config, ctl int) *readyThread {
 // restricts itself (restrictSelf). Then, for each program, it waits for
 // the command, joins the programs' cgroup (v1), forks the program
 // (forkStart: into the cgroup on v2), answers the judge on ctl (reply),
-// and tells the init on done. Once the init has reaped the program and
-// everything it started (ended), the thread looks at what it
-// left in its namespaces (traces), while the judge reads the end: the
-// next command, after a program that left something, goes to a new
-// thread, taking first, and this one ends, its namespaces with it. What
-// fails in the preparing is told at the start, and the thread ends; so
-// it does after any start that failed.
+// and tells the init on done. At the next command (which the init hands
+// on only once it has reaped the program and everything it started),
+// the thread first looks at what the last program left in its
+// namespaces (traces): after a program that left something, the command
+// goes to a new thread, taking first, and this one ends, its namespaces
+// with it. Looking then rather than at the program's end spares the init
+// two hand-offs between its threads a program. What fails in the
+// preparing is told at the start, and the thread ends; so it does after
+// any start that failed.
 //
 // It runs locked to its thread (goOffMain), never unlocked: the thread
 // ends with the goroutine, and its namespaces and restrictions with it.
@@ -341,14 +337,17 @@ func (t *readyThread) serve(cfg *wire.Config, ctl int, first *runRequest) {
 	if err == nil {
 		clean = takeTraces()
 	}
-	for left := false; ; {
+	for started := false; ; started = true {
 		var req runRequest
 		if first != nil {
 			req, first = *first, nil
 		} else {
 			req = <-t.run
 		}
-		if left {
+		// The init hands the thread a command only once the program
+		// it started last has ended and been reaped, with everything
+		// it started: nothing changes the thread's namespaces now.
+		if started && !clean.same() {
 			goOffMain(func() { t.serve(cfg, ctl, &req) })
 			return
 		}
@@ -378,8 +377,6 @@ func (t *readyThread) serve(cfg *wire.Config, ctl int, first *runRequest) {
 		if err != nil {
 			return
 		}
-		<-t.ended
-		left = !clean.same()
 	}
 }
 
