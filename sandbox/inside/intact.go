@@ -32,6 +32,12 @@ type initState struct {
 	limits kernel.LimitSet
 	thread threadState // of every thread
 	oomAdj string      // /proc/self/oom_score_adj
+	// Kept open for check, which runs before every program: a read
+	// of a file already open, and no allocation, costs a third of an
+	// open, a read and a close.
+	oomFd, taskFd int
+	buf           [4096]byte
+	tids          []int
 }
 
 // threadState is what a forked process inherits of the thread that
@@ -59,7 +65,7 @@ func threadOf(tid int) (threadState, error) {
 // captureState notes the init's state, from the calling thread, before
 // it runs any program.
 func captureState() (*initState, error) {
-	s := &initState{}
+	s := &initState{oomFd: -1, taskFd: -1}
 	var err error
 	if s.limits, err = kernel.LimitsOf(0); err != nil {
 		return nil, err
@@ -67,9 +73,39 @@ func captureState() (*initState, error) {
 	if s.thread, err = threadOf(unix.Gettid()); err != nil {
 		return nil, err
 	}
-	b, _ := os.ReadFile("/proc/self/oom_score_adj")
-	s.oomAdj = strings.TrimSpace(string(b))
+	if s.oomFd, err = unix.Open("/proc/self/oom_score_adj", unix.O_RDONLY|unix.O_CLOEXEC, 0); err != nil {
+		return nil, fmt.Errorf("oom_score_adj: %w", err)
+	}
+	s.oomAdj = s.readOOM()
+	if s.taskFd, err = unix.Open("/proc/self/task", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err != nil {
+		unix.Close(s.oomFd)
+		return nil, fmt.Errorf("/proc/self/task: %w", err)
+	}
 	return s, nil
+}
+
+// readOOM reads the init's oom_score_adj from the file kept open.
+func (s *initState) readOOM() string {
+	n, err := unix.Pread(s.oomFd, s.buf[:], 0)
+	if err != nil {
+		return "unreadable: " + err.Error()
+	}
+	return strings.TrimSpace(string(s.buf[:n]))
+}
+
+// threads lists the init's threads, from the directory kept open.
+func (s *initState) threads() []int {
+	s.tids = s.tids[:0]
+	if _, err := unix.Seek(s.taskFd, 0, 0); err != nil {
+		return kernel.Tasks(os.Getpid(), s.tids)
+	}
+	for {
+		n, err := unix.Getdents(s.taskFd, s.buf[:])
+		if err != nil || n <= 0 {
+			return s.tids
+		}
+		s.tids = kernel.AppendDirentNumbers(s.tids, s.buf[:n])
+	}
 }
 
 // errSpoiled marks a slot that a program changed.
@@ -84,11 +120,10 @@ func (s *initState) check() error {
 	if d := l.Diff(&s.limits); d != "" {
 		return fmt.Errorf("%w: %s", errSpoiled, d)
 	}
-	b, _ := os.ReadFile("/proc/self/oom_score_adj")
-	if v := strings.TrimSpace(string(b)); v != s.oomAdj {
+	if v := s.readOOM(); v != s.oomAdj {
 		return fmt.Errorf("%w: oom_score_adj is %s, was %s", errSpoiled, v, s.oomAdj)
 	}
-	for _, tid := range kernel.Tasks(os.Getpid(), nil) {
+	for _, tid := range s.threads() {
 		t, err := threadOf(tid)
 		if err != nil {
 			continue // a thread that ended

@@ -7,6 +7,7 @@ package kernel
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -58,17 +59,46 @@ func Tasks(pid int, out []int) []int {
 	}
 	defer unix.Close(fd)
 	var buf [4096]byte
-	var names []string
 	for {
 		n, err := unix.Getdents(fd, buf[:])
 		if err != nil || n <= 0 {
 			break
 		}
-		_, _, names = unix.ParseDirent(buf[:n], -1, names[:0])
-		for _, name := range names {
-			if tid, err := strconv.Atoi(name); err == nil {
-				out = append(out, tid)
+		out = AppendDirentNumbers(out, buf[:n])
+	}
+	return out
+}
+
+// AppendDirentNumbers appends to out the names that are decimal numbers
+// (as a task or process directory of /proc lists them) of the directory
+// entries in buf, as getdents64 returns them, and stops at a record that
+// does not fit. It allocates nothing but out's growth.
+func AppendDirentNumbers(out []int, buf []byte) []int {
+	const nameAt = 19 // d_ino 8, d_off 8, d_reclen 2, d_type 1
+	for len(buf) >= nameAt {
+		reclen := int(binary.NativeEndian.Uint16(buf[16:18]))
+		if reclen < nameAt || reclen > len(buf) {
+			break
+		}
+		name := buf[nameAt:reclen]
+		if i := bytes.IndexByte(name, 0); i >= 0 {
+			name = name[:i]
+		}
+		ino := binary.NativeEndian.Uint64(buf[:8])
+		buf = buf[reclen:]
+		if ino == 0 || len(name) == 0 || len(name) > 9 {
+			continue // not a number, or not a pid's
+		}
+		n := 0
+		for _, c := range name {
+			if c < '0' || c > '9' {
+				n = -1
+				break
 			}
+			n = n*10 + int(c-'0')
+		}
+		if n >= 0 {
+			out = append(out, n)
 		}
 	}
 	return out
