@@ -120,6 +120,39 @@ func TestForkedProgramsGetTheirLimits(t *testing.T) {
 	}
 }
 
+// TestForkedProgramsBlockNoSignal: the fork blocks every signal of the
+// forking thread; the child sets its mask back before the exec, and the
+// program starts with none blocked, in a new sandbox and in a reused
+// one. A shell would not show it: it sets its own mask.
+func TestForkedProgramsBlockNoSignal(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
+	for _, l := range []Level{Full, Namespaces} {
+		t.Run(string(l), func(t *testing.T) {
+			available(t, l)
+			for i := 0; i < 2; i++ {
+				r, w, err := os.Pipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := h.Start(t.Context(), Spec{Argv: []string{"/bin/grep", "^Sig", "/proc/self/status"}, Level: l, Limits: hostileLimits, Stdout: w})
+				w.Close()
+				if err != nil {
+					r.Close()
+					t.Fatal(err)
+				}
+				var out bytes.Buffer
+				_, _ = io.Copy(&out, io.LimitReader(r, 1<<20))
+				r.Close()
+				<-p.Done()
+				if !strings.Contains(out.String(), "SigBlk:\t0000000000000000\n") {
+					t.Errorf("run %d: the program starts with signals blocked:\n%s", i, out.String())
+				}
+			}
+		})
+	}
+}
+
 // TestForkedProgramThatCannotStart: what stops a forked program between
 // its fork and its exec (here a working directory it may not enter, and
 // an interpreter that is not there) is Start's error, saying which step

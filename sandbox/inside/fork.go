@@ -19,7 +19,9 @@ import (
 // Landlock, no capabilities, the seccomp filter), but that its filter
 // allows clone3: the program is born in its cgroup, on cgroup v2 by
 // clone3 with CLONE_INTO_CGROUP, on v1 because the forking thread joined
-// the cgroup first. Before it executes the program, the child takes a
+// the cgroup first. clone3 also clears the child's signal handlers
+// (CLONE_CLEAR_SIGHAND; before Linux 5.5 the child resets them itself, as
+// Go's own fork does). Before it executes the program, the child takes a
 // process group of its own, its standard files, its working directory,
 // the filter that refuses clone3 (noClone3: then its filters refuse what
 // the program's does), and its rlimits (none of which binds the init: an
@@ -55,6 +57,9 @@ func afterForkInChild()
 type restrictions struct {
 	filter []unix.SockFilter
 	prog   unix.SockFprog // of filter; Len 0 for none
+	// oldClone: this kernel's clone3 cannot clear the child's signal
+	// handlers (before Linux 5.5), found at the first fork.
+	oldClone bool
 }
 
 // restrictSelf restricts the calling thread as its programs will be, but
@@ -82,9 +87,12 @@ type child struct {
 	fds        [3]int  // the program's standard files, each ≥ 3
 	r          *restrictions
 	limits     []limit
-	clone      cloneArgs // clone3's, into a cgroup; zero for clone
-	errFd      int       // the write end of a close-on-exec pipe
-	fail       [8]byte   // the step that failed and its errno, for the parent
+	clone      cloneArgs // clone3's; zero for clone
+	// sigmask is the thread's signal mask, which the child sets back
+	// before it executes the program (the fork blocks every signal).
+	sigmask uint64
+	errFd   int     // the write end of a close-on-exec pipe
+	fail    [8]byte // the step that failed and its errno, for the parent
 }
 
 // cloneArgs is struct clone_args, as far as its cgroup.
@@ -111,8 +119,8 @@ const (
 // forkStart starts run as the package's comment above says, with the
 // restrictions r: into the cgroup whose directory is the descriptor
 // cgroup (v2; -1 for none), with the standard files fds, and the rlimits
-// base and lims, set in that order. It returns the program's pid, or why
-// it could not start.
+// base, with lims in place of base's own for the same resources. It
+// returns the program's pid, or why it could not start.
 func forkStart(cfg *wire.Config, run wire.Run, r *restrictions, cgroup int, fds [3]int, base [][3]uint64, lims []wire.Rlimit) (int, error) {
 	if cfg.Uid >= 0 {
 		return 0, errors.New("a forked program runs as the init's user")
@@ -133,15 +141,24 @@ func forkStart(cfg *wire.Config, run wire.Run, r *restrictions, cgroup int, fds 
 			return 0, fmt.Errorf("working directory: %w", err)
 		}
 	}
-	for _, b := range base {
-		c.limits = append(c.limits, limit{uintptr(b[0]), unix.Rlimit{Cur: b[1], Max: b[2]}})
-	}
-	for _, l := range lims {
-		c.limits = append(c.limits, limit{uintptr(l.Resource), unix.Rlimit{Cur: l.Value, Max: l.Value}})
-	}
+	c.limits = mergeLimits(base, lims)
+	// clone3 clears the child's signal handlers itself: the child then
+	// need not set each of the init's sixty back to the default, as Go's
+	// own fork does, a system call each.
+	c.clone = cloneArgs{flags: unix.CLONE_VM | unix.CLONE_VFORK | unix.CLONE_CLEAR_SIGHAND, exitSignal: uint64(unix.SIGCHLD)}
 	if cgroup >= 0 {
-		c.clone = cloneArgs{flags: unix.CLONE_VM | unix.CLONE_VFORK | unix.CLONE_INTO_CGROUP,
-			exitSignal: uint64(unix.SIGCHLD), cgroup: uint64(cgroup)}
+		c.clone.flags |= unix.CLONE_INTO_CGROUP
+		c.clone.cgroup = uint64(cgroup)
+	}
+	if r.oldClone {
+		c.clone.flags &^= unix.CLONE_CLEAR_SIGHAND
+		if cgroup < 0 {
+			c.clone = cloneArgs{}
+		}
+	}
+	// What Go's fork restores in the child: the thread's mask.
+	if _, _, e := syscall.RawSyscall6(unix.SYS_RT_SIGPROCMASK, unix.SIG_BLOCK, 0, uintptr(unsafe.Pointer(&c.sigmask)), 8, 0, 0); e != 0 {
+		return 0, fmt.Errorf("signal mask: %w", e)
 	}
 	for i, fd := range c.fds {
 		if fd < 3 {
@@ -165,6 +182,17 @@ func forkStart(cfg *wire.Config, run wire.Run, r *restrictions, cgroup int, fds 
 	beforeFork()
 	pid, errno := c.fork()
 	afterFork()
+	if errno == unix.EINVAL && c.clone.flags&unix.CLONE_CLEAR_SIGHAND != 0 {
+		// Before Linux 5.5: the child clears them itself, from now on.
+		r.oldClone = true
+		c.clone.flags &^= unix.CLONE_CLEAR_SIGHAND
+		if cgroup < 0 {
+			c.clone = cloneArgs{}
+		}
+		beforeFork()
+		pid, errno = c.fork()
+		afterFork()
+	}
 	syscall.ForkLock.Unlock()
 	unix.Close(p[1])
 	if errno != 0 {
@@ -180,6 +208,29 @@ func forkStart(cfg *wire.Config, run wire.Run, r *restrictions, cgroup int, fds 
 	var ws unix.WaitStatus
 	_, _ = unix.Wait4(pid, &ws, 0, nil)
 	return 0, stepError(run, binary.LittleEndian.Uint32(msg[:4]), syscall.Errno(binary.LittleEndian.Uint32(msg[4:])))
+}
+
+// mergeLimits is the rlimits a forked child sets: every limit of base
+// (the init's, as the judge gave them), with the program's own, lims, in
+// place of the base's of the same resources.
+func mergeLimits(base [][3]uint64, lims []wire.Rlimit) []limit {
+	out := make([]limit, 0, len(base)+len(lims))
+	for _, b := range base {
+		out = append(out, limit{uintptr(b[0]), unix.Rlimit{Cur: b[1], Max: b[2]}})
+	}
+	for _, l := range lims {
+		lim := limit{uintptr(l.Resource), unix.Rlimit{Cur: l.Value, Max: l.Value}}
+		i := 0
+		for i < len(out) && out[i].res != lim.res {
+			i++
+		}
+		if i < len(out) {
+			out[i] = lim
+		} else {
+			out = append(out, lim)
+		}
+	}
+	return out
 }
 
 // stepError says which step of run's start failed, and why.
@@ -248,7 +299,13 @@ func (c *child) fork() (int, syscall.Errno) {
 //go:norace
 //go:nosplit
 func (c *child) run() {
-	afterForkInChild()
+	if c.clone.flags&unix.CLONE_CLEAR_SIGHAND != 0 {
+		// The kernel cleared the handlers: no signal can reach the
+		// init's Go code in the child, and the signals may come.
+		syscall.RawSyscall6(unix.SYS_RT_SIGPROCMASK, unix.SIG_SETMASK, uintptr(unsafe.Pointer(&c.sigmask)), 0, 8, 0, 0)
+	} else {
+		afterForkInChild()
+	}
 	step, e := c.prepare()
 	if e == 0 {
 		step = stepExec
