@@ -337,6 +337,7 @@ func (t *readyThread) serve(cfg *wire.Config, ctl int, first *runRequest) {
 	if err == nil {
 		clean = takeTraces()
 	}
+	defer clean.close()
 	for started := false; ; started = true {
 		var req runRequest
 		if first != nil {

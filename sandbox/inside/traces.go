@@ -27,6 +27,11 @@ import (
 // was given, or die with it.
 type traces struct {
 	entries []traceEntry
+	// The trees' roots, kept open: a look at a tree that holds nothing
+	// then looks up no path (each lookup checked by Landlock), and opens
+	// nothing.
+	roots [len(traceDirs)]int
+	buf   []byte
 }
 
 // traceEntry is one entry of a tree of traceDirs.
@@ -52,19 +57,40 @@ func takeTraces() *traces {
 	if err := unix.Statfs("/dev/mqueue", &fs); err != nil || fs.Type != mqueueMagic {
 		return nil
 	}
-	var tr traces
-	for _, d := range traceDirs {
-		if !walkTree(d, func(e *traceEntry) bool {
+	tr := &traces{roots: [len(traceDirs)]int{-1, -1, -1}, buf: make([]byte, 4096)}
+	for i, d := range traceDirs {
+		fd, err := openDir(unix.AT_FDCWD, d)
+		if err != nil {
+			tr.close()
+			return nil
+		}
+		tr.roots[i] = fd
+		if !walkRoot(fd, d, tr.buf, func(e *traceEntry) bool {
 			tr.entries = append(tr.entries, *e)
 			return true
 		}) {
+			tr.close()
 			return nil
 		}
 	}
 	if n, err := sysvObjects(); err != nil || n != 0 {
+		tr.close()
 		return nil
 	}
-	return &tr
+	return tr
+}
+
+// close lets go of the trees' roots (nil: nothing to do).
+func (tr *traces) close() {
+	if tr == nil {
+		return
+	}
+	for i, fd := range tr.roots {
+		if fd >= 0 {
+			unix.Close(fd)
+		}
+		tr.roots[i] = -1
+	}
 }
 
 // same says whether the calling thread's traces are still tr (false for
@@ -75,8 +101,8 @@ func (tr *traces) same() bool {
 		return false
 	}
 	i := 0
-	for _, d := range traceDirs {
-		if !walkTree(d, func(e *traceEntry) bool {
+	for k, d := range traceDirs {
+		if !walkRoot(tr.roots[k], d, tr.buf, func(e *traceEntry) bool {
 			if i >= len(tr.entries) || !e.equal(&tr.entries[i]) {
 				return false
 			}
@@ -106,20 +132,36 @@ const traceStatx = unix.STATX_BASIC_STATS | unix.STATX_BTIME
 // stops, and returns false, when fn does, or when an entry cannot be
 // read. The trees are mounted noatime: looking changes nothing of them.
 func walkTree(root string, fn func(*traceEntry) bool) bool {
+	fd, err := openDir(unix.AT_FDCWD, root)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(fd)
+	return walkRoot(fd, root, make([]byte, 4096), fn)
+}
+
+// openDir opens the directory path (relative to dirfd) to be read.
+func openDir(dirfd int, path string) (int, error) {
+	return unix.Openat(dirfd, path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+}
+
+// walkRoot is walkTree of the tree whose root, at path root, is open as
+// the directory rootFd, with buf to read what it needs: the root is
+// looked at through rootFd, the entries below by their paths.
+func walkRoot(rootFd int, root string, buf []byte, fn func(*traceEntry) bool) bool {
 	var e traceEntry
-	if err := unix.Statx(unix.AT_FDCWD, root, unix.AT_SYMLINK_NOFOLLOW, traceStatx, &e.st); err != nil {
+	if err := unix.Statx(rootFd, "", unix.AT_EMPTY_PATH|unix.AT_SYMLINK_NOFOLLOW, traceStatx, &e.st); err != nil {
 		return false
 	}
 	major, minor := e.st.Dev_major, e.st.Dev_minor
-	buf := make([]byte, 4096)
-	var walk func(path string, e *traceEntry) bool
-	walk = func(path string, e *traceEntry) bool {
+	var walk func(path string, fd int, e *traceEntry) bool
+	walk = func(path string, fd int, e *traceEntry) bool {
 		e.path = path
 		if e.st.Dev_major != major || e.st.Dev_minor != minor {
 			e.mount, e.st = true, unix.Statx_t{}
 			return fn(e)
 		}
-		x, ok := xattrsOf(path, buf)
+		x, ok := xattrsOf(path, fd, buf)
 		if !ok {
 			return false
 		}
@@ -130,7 +172,7 @@ func walkTree(root string, fn func(*traceEntry) bool) bool {
 		if e.st.Mode&unix.S_IFMT != unix.S_IFDIR {
 			return true
 		}
-		names, ok := dirNames(path, buf)
+		names, ok := dirNames(path, fd, buf)
 		if !ok {
 			return false
 		}
@@ -140,22 +182,29 @@ func walkTree(root string, fn func(*traceEntry) bool) bool {
 			if err := unix.Statx(unix.AT_FDCWD, p, unix.AT_SYMLINK_NOFOLLOW, traceStatx, &c.st); err != nil {
 				return false
 			}
-			if !walk(p, &c) {
+			if !walk(p, -1, &c) {
 				return false
 			}
 		}
 		return true
 	}
-	return walk(root, &e)
+	return walk(root, rootFd, &e)
 }
 
-// dirNames lists the directory path, sorted, with buf to read it.
-func dirNames(path string, buf []byte) ([]string, bool) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, false
+// dirNames lists the directory path, sorted, with buf to read it: from
+// its start through fd when it is open (≥ 0), else opened by its path.
+func dirNames(path string, fd int, buf []byte) ([]string, bool) {
+	if fd >= 0 {
+		if _, err := unix.Seek(fd, 0, 0); err != nil {
+			return nil, false
+		}
+	} else {
+		var err error
+		if fd, err = openDir(unix.AT_FDCWD, path); err != nil {
+			return nil, false
+		}
+		defer unix.Close(fd)
 	}
-	defer unix.Close(fd)
 	var names []string
 	for {
 		n, err := unix.ReadDirent(fd, buf)
@@ -174,10 +223,17 @@ func dirNames(path string, buf []byte) ([]string, bool) {
 	return names, true
 }
 
-// xattrsOf lists the extended attributes of path, names and values, with
-// buf to read them; false when they cannot be read, or do not fit in buf.
-func xattrsOf(path string, buf []byte) (string, bool) {
-	n, err := unix.Llistxattr(path, buf)
+// xattrsOf lists the extended attributes of path (through fd when it is
+// open, ≥ 0), names and values, with buf to read them; false when they
+// cannot be read, or do not fit in buf.
+func xattrsOf(path string, fd int, buf []byte) (string, bool) {
+	var n int
+	var err error
+	if fd >= 0 {
+		n, err = unix.Flistxattr(fd, buf)
+	} else {
+		n, err = unix.Llistxattr(path, buf)
+	}
 	switch {
 	case err == unix.ENOTSUP || err == unix.EOPNOTSUPP:
 		return "", true
@@ -189,7 +245,13 @@ func xattrsOf(path string, buf []byte) (string, bool) {
 	var out bytes.Buffer
 	names := append([]byte(nil), buf[:n]...)
 	for name := range bytes.SplitSeq(bytes.TrimSuffix(names, []byte{0}), []byte{0}) {
-		v, err := unix.Lgetxattr(path, string(name), buf)
+		var v int
+		var err error
+		if fd >= 0 {
+			v, err = unix.Fgetxattr(fd, string(name), buf)
+		} else {
+			v, err = unix.Lgetxattr(path, string(name), buf)
+		}
 		if err != nil {
 			return "", false
 		}
