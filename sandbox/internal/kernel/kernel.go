@@ -132,24 +132,88 @@ func ProcState(path string, buf []byte) byte {
 // of the children the process has reaped (cutime and cstime, in clock
 // ticks, which Linux counts in hundredths of a second for every program)
 // and its number of threads.
+// It allocates nothing: the judge reads it at every turn of a bot.
 func ParseStat(b []byte) (reaped time.Duration, threads int, ok bool) {
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
 		return 0, 0, false
 	}
 	// After the name: state (field 3) ... cutime (16), cstime (17), ...,
-	// num_threads (20).
-	f := bytes.Fields(b[i+1:])
-	if len(f) < 18 {
+	// num_threads (20): the 14th, 15th and 18th fields after it.
+	var cu, cs, n int64
+	b = b[i+1:]
+	for k := 1; k <= 18; k++ {
+		for len(b) > 0 && isSpace(b[0]) {
+			b = b[1:]
+		}
+		end := 0
+		for end < len(b) && !isSpace(b[end]) {
+			end++
+		}
+		if end == 0 {
+			return 0, 0, false
+		}
+		field := b[:end]
+		b = b[end:]
+		var v *int64
+		switch k {
+		case 14:
+			v = &cu
+		case 15:
+			v = &cs
+		case 18:
+			v = &n
+		default:
+			continue
+		}
+		x, ok := parseDecimal(field)
+		if !ok {
+			return 0, 0, false
+		}
+		*v = x
+	}
+	if n != int64(int(n)) {
 		return 0, 0, false
 	}
-	cu, err1 := strconv.ParseInt(string(f[13]), 10, 64)
-	cs, err2 := strconv.ParseInt(string(f[14]), 10, 64)
-	n, err3 := strconv.Atoi(string(f[17]))
-	if err1 != nil || err2 != nil || err3 != nil {
-		return 0, 0, false
+	return time.Duration(cu+cs) * (time.Second / userHZ), int(n), true
+}
+
+// isSpace is what bytes.Fields splits on, in the ASCII a stat file holds.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// parseDecimal is strconv.ParseInt(string(b), 10, 64) without the
+// string: an optional sign, then digits, within int64.
+func parseDecimal(b []byte) (int64, bool) {
+	neg := false
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		neg = b[0] == '-'
+		b = b[1:]
 	}
-	return time.Duration(cu+cs) * (time.Second / userHZ), n, true
+	if len(b) == 0 {
+		return 0, false
+	}
+	var u uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		if u > (1<<63)/10 {
+			return 0, false
+		}
+		u = u*10 + uint64(c-'0')
+		if u > 1<<63 {
+			return 0, false
+		}
+	}
+	if !neg && u == 1<<63 {
+		return 0, false
+	}
+	if neg {
+		return -int64(u), true
+	}
+	return int64(u), true
 }
 
 // userHZ is the unit of the times of /proc's stat files (USER_HZ).

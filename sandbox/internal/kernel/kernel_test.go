@@ -3,10 +3,12 @@
 package kernel
 
 import (
+	"bytes"
 	"os"
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -83,6 +85,58 @@ func FuzzAppendDirentNumbers(f *testing.F) {
 		// A record cut short is not read past.
 		for cut := range len(buf) {
 			_ = AppendDirentNumbers(nil, buf[:cut])
+		}
+	})
+}
+
+// parseStatFields is ParseStat as it was, splitting with bytes.Fields:
+// the reference the fuzz test compares it with.
+func parseStatFields(b []byte) (time.Duration, int, bool) {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, 0, false
+	}
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 18 {
+		return 0, 0, false
+	}
+	cu, err1 := strconv.ParseInt(string(f[13]), 10, 64)
+	cs, err2 := strconv.ParseInt(string(f[14]), 10, 64)
+	n, err3 := strconv.Atoi(string(f[17]))
+	if err1 != nil || err2 != nil || err3 != nil {
+		return 0, 0, false
+	}
+	return time.Duration(cu+cs) * (time.Second / userHZ), n, true
+}
+
+func TestParseStatOfSelf(t *testing.T) {
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, threads, ok := ParseStat(b)
+	if !ok || threads < 1 {
+		t.Fatalf("ParseStat(%q) = %d threads, %v", b, threads, ok)
+	}
+	if allocs := testing.AllocsPerRun(100, func() { ParseStat(b) }); allocs != 0 {
+		t.Errorf("ParseStat allocates %v times", allocs)
+	}
+}
+
+func FuzzParseStat(f *testing.F) {
+	f.Add([]byte("1234 (bot) S 1 1234 1234 0 -1 4194560 100 0 0 0 5 3 12 7 20 0 1 0 100 1000 10 18446744073709551615\n"))
+	f.Add([]byte("1 (a) b) R 0 0 0 0 0 0 0 0 0 0 0 0 -5 +6 0 0 3"))
+	f.Add([]byte("1 (x) S 1 2 3 4 5 6 7 8 9 10 11 12 13 9223372036854775807 1 2 99999999999999999999"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, c := range b {
+			if c >= 0x80 {
+				t.Skip() // a stat file is ASCII; bytes.Fields also splits on Unicode spaces
+			}
+		}
+		d, n, ok := ParseStat(b)
+		wd, wn, wok := parseStatFields(b)
+		if ok != wok || ok && (d != wd || n != wn) {
+			t.Fatalf("ParseStat(%q) = %v, %d, %v; with bytes.Fields %v, %d, %v", b, d, n, ok, wd, wn, wok)
 		}
 	})
 }
