@@ -81,7 +81,7 @@ func runSlot() {
 			continue
 		}
 		<-goOn
-		status, botRU := reapProgram(r.pid)
+		status, botRU := reapProgram(r.pid, r.pidfd)
 		var after unix.Rusage
 		_ = unix.Getrusage(unix.RUSAGE_CHILDREN, &after)
 		us := func(t unix.Timeval) int64 { return t.Sec*1e6 + t.Usec }
@@ -209,22 +209,25 @@ func pollable(ctl int) *os.File {
 	return os.NewFile(uintptr(ctl), "control")
 }
 
-// reapProgram waits for the program bot to end, then kills and reaps
-// every process left in the namespace, and returns how bot ended.
-func reapProgram(bot int) (unix.WaitStatus, unix.Rusage) {
+// reapProgram waits for the program bot to end (through its pidfd, -1
+// for none, which it closes), then kills and reaps every process left in
+// the namespace, and returns how bot ended.
+func reapProgram(bot, pidfd int) (unix.WaitStatus, unix.Rusage) {
 	var status unix.WaitStatus
 	var botRU unix.Rusage
-	awaitExit(bot)
-	ending := false
+	awaitExit(pidfd)
+	ending, left := false, false
 	for {
 		var ws unix.WaitStatus
 		var ru unix.Rusage
 		flags := 0
 		if ending {
+			flags = unix.WNOHANG
+		}
+		if left {
 			// What is left may still be forking: kill again until
 			// nothing is left.
 			killAll()
-			flags = unix.WNOHANG
 		}
 		pid, err := unix.Wait4(-1, &ws, flags, &ru)
 		if err == unix.EINTR {
@@ -234,6 +237,9 @@ func reapProgram(bot int) (unix.WaitStatus, unix.Rusage) {
 			break // ECHILD: nothing is left in the namespace but the init
 		}
 		if pid == 0 {
+			// Once bot is reaped, the processes it left are the init's
+			// children (they were given to it as bot ended).
+			left = true
 			time.Sleep(50 * time.Microsecond)
 			continue
 		}
@@ -245,16 +251,15 @@ func reapProgram(bot int) (unix.WaitStatus, unix.Rusage) {
 	return status, botRU
 }
 
-// awaitExit returns once the program bot has ended (not reaped yet), or
-// at once where its pidfd cannot be waited on in the Go runtime's
-// poller. A goroutine blocked in wait4 for the length of a match keeps
-// its P, and the runtime's monitor thread takes it back every 10 ms and
-// then looks again every 20 µs for a while: most of an idle init's
-// wake-ups. Parked in the poller, it leaves every P idle, and the monitor
-// sleeps.
-func awaitExit(bot int) {
-	fd, err := unix.PidfdOpen(bot, unix.PIDFD_NONBLOCK)
-	if err != nil {
+// awaitExit returns once the program whose pidfd is fd has ended (not
+// reaped yet), or at once where fd cannot be waited on in the Go
+// runtime's poller (or is -1); it closes fd. A goroutine blocked in
+// wait4 for the length of a match keeps its P, and the runtime's monitor
+// thread takes it back every 10 ms and then looks again every 20 µs for a
+// while: most of an idle init's wake-ups. Parked in the poller, it leaves
+// every P idle, and the monitor sleeps.
+func awaitExit(fd int) {
+	if fd < 0 {
 		return
 	}
 	f := os.NewFile(uintptr(fd), "pidfd")
@@ -298,8 +303,9 @@ type runRequest struct {
 }
 
 type runResult struct {
-	pid int
-	err error
+	pid   int
+	pidfd int // the program's pidfd, non-blocking, or -1
+	err   error
 }
 
 // prepareThread makes a new thread ready to start programs of a slot
@@ -352,7 +358,7 @@ func (t *readyThread) serve(cfg *wire.Config, ctl int, first *runRequest) {
 			goOffMain(func() { t.serve(cfg, ctl, &req) })
 			return
 		}
-		pid := 0
+		pid, pidfd := 0, -1
 		if t.spoiled == nil && err == nil {
 			pid, err = forkProgram(cfg, r, req.run, req.fds)
 		}
@@ -366,15 +372,16 @@ func (t *readyThread) serve(cfg *wire.Config, ctl int, first *runRequest) {
 		case err != nil:
 			reply(ctl, 'E', err.Error(), -1)
 		default:
-			// A pidfd tells the judge the program's pid outside.
-			if fd, err := unix.PidfdOpen(pid, 0); err == nil {
-				reply(ctl, 'P', strconv.Itoa(pid), fd)
-				unix.Close(fd)
+			// A pidfd tells the judge the program's pid outside; the
+			// init waits on the same for the program's end.
+			if pidfd, err = unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK); err == nil {
+				reply(ctl, 'P', strconv.Itoa(pid), pidfd)
 			} else {
+				pidfd, err = -1, nil
 				reply(ctl, 'N', strconv.Itoa(pid), -1)
 			}
 		}
-		t.done <- runResult{pid, err}
+		t.done <- runResult{pid, pidfd, err}
 		if err != nil {
 			return
 		}
