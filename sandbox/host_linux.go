@@ -9,8 +9,9 @@ type hostSys struct {
 	cgMu sync.Mutex
 	cg   *cgroupSys // the cgroups found (cgroups), nil until then
 
-	pool  *slotPool   // the sandboxes kept ready
-	reuse reuseChecks // whether they work here, at each level
+	pool   *slotPool   // the sandboxes kept ready
+	reuse  reuseChecks // whether they work here, at each level
+	shapes shapeCache  // what prepare worked out for a spec, by the spec
 
 	sweepOnce sync.Once // level Basic's stale tmp directories, removed once
 

@@ -70,12 +70,24 @@ func (h *Host) startIsolated(ctx context.Context, spec Spec, level Level, pr *Re
 		return nil, errors.New("sandbox: sandbox.Init was not called at the start of main (or TestMain)")
 	}
 	if level.rank() >= Namespaces.rank() && !h.opts.NoReuse && h.reuseWorks(ctx, level) {
-		sh, run, err := h.prepare(ctx, spec)
+		sh, run, kept, err := h.prepareKept(ctx, spec)
 		if err != nil {
 			return nil, err
 		}
 		if sh != nil {
-			return h.startPooled(ctx, spec, sh, run)
+			p, err := h.startPooled(ctx, spec, sh, run)
+			if err == nil || !kept || ctx.Err() != nil {
+				return p, err
+			}
+			// Something changed since the shape was worked out: again,
+			// so that the error says what.
+			h.forgetShape(spec)
+			if sh, run, err = h.prepare(ctx, spec); err != nil {
+				return nil, err
+			}
+			if sh != nil {
+				return h.startPooled(ctx, spec, sh, run)
+			}
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -550,9 +551,99 @@ func (s *slot) removeCgroups() {
 	s.cg.remove()
 }
 
+// shapeCache keeps what prepare worked out for a spec, by the spec and
+// the judge's working directory (shapeKey): a bot starts once a match
+// with the same spec, and working it out again looks at its files, its
+// program in PATH, and encodes a key, about 30 µs a start. What it keeps
+// is never changed by those who take it. A file that changed since
+// (replaced, removed, made unreadable) shows when the slot that shows it
+// is taken (slot.fresh), when a slot is built, or when the program
+// executes; a start with a kept shape that fails is tried once more with
+// the shape worked out again, whose error says what changed.
+type shapeCache struct {
+	mu sync.Mutex
+	m  map[string]preparedShape
+}
+
+type preparedShape struct {
+	sh  *shape
+	run *wire.Run
+}
+
+// maxShapes bounds the cache: past it, it starts again empty.
+const maxShapes = 256
+
+// shapeKey is what prepare's result depends on: all of spec but its
+// standard files and wall time, and the working directory that relative
+// paths are taken from.
+func shapeKey(spec Spec) (string, bool) {
+	cwd, err := syscall.Getwd()
+	if err != nil {
+		return "", false
+	}
+	var b strings.Builder
+	list := func(l []string) {
+		b.WriteString(strconv.Itoa(len(l)))
+		for _, x := range l {
+			b.WriteByte(0)
+			b.WriteString(x)
+		}
+		b.WriteByte(1)
+	}
+	list(spec.Argv)
+	list(spec.Env)
+	list(spec.ReadOnly)
+	list(spec.Writable)
+	if spec.Env == nil {
+		b.WriteByte('n') // nil (none given) and empty differ in configFor
+	}
+	l := spec.Limits
+	fmt.Fprintf(&b, "%s\x00%s\x00%s\x00%d/%d/%d/%d/%d", spec.Dir, cwd, spec.Level, l.Memory, l.Procs, l.FileSize, l.OpenFiles, l.TmpSize)
+	return b.String(), true
+}
+
 // prepare works out the shape of the sandbox spec needs and what to run
-// in it; a nil shape means spec is not run in a slot.
+// in it; a nil shape means spec is not run in a slot. A spec worked out
+// before is taken from the Host's cache.
 func (h *Host) prepare(ctx context.Context, spec Spec) (*shape, *wire.Run, error) {
+	sh, run, _, err := h.prepareKept(ctx, spec)
+	return sh, run, err
+}
+
+// prepareKept is prepare, saying whether the shape was kept from before.
+func (h *Host) prepareKept(ctx context.Context, spec Spec) (*shape, *wire.Run, bool, error) {
+	key, ok := shapeKey(spec)
+	if ok {
+		h.shapes.mu.Lock()
+		p, found := h.shapes.m[key]
+		h.shapes.mu.Unlock()
+		if found {
+			return p.sh, p.run, true, nil
+		}
+	}
+	sh, run, err := h.prepareSpec(ctx, spec)
+	if ok && err == nil && sh != nil {
+		h.shapes.mu.Lock()
+		if h.shapes.m == nil || len(h.shapes.m) >= maxShapes {
+			h.shapes.m = map[string]preparedShape{}
+		}
+		h.shapes.m[key] = preparedShape{sh, run}
+		h.shapes.mu.Unlock()
+	}
+	return sh, run, false, err
+}
+
+// forgetShape drops what prepare kept for spec.
+func (h *Host) forgetShape(spec Spec) {
+	if key, ok := shapeKey(spec); ok {
+		h.shapes.mu.Lock()
+		delete(h.shapes.m, key)
+		h.shapes.mu.Unlock()
+	}
+}
+
+// prepareSpec is prepare, worked out.
+func (h *Host) prepareSpec(ctx context.Context, spec Spec) (*shape, *wire.Run, error) {
 	level, err := ParseLevel(string(spec.Level))
 	if err != nil {
 		return nil, nil, fmt.Errorf("sandbox: %w", err)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -895,5 +896,57 @@ func TestCheckReuse(t *testing.T) {
 	h.CheckReuse(Auto)
 	if !checked(best) {
 		t.Errorf("not checked at %s, the best here, after CheckReuse(Auto)", best)
+	}
+}
+
+// TestPreparedShapesAreKept: a spec's shape is worked out once per Host
+// and taken again by the next start of the same spec; another spec has
+// its own; and a program whose directory went away since fails to start
+// with the reason, as it did when the shape was worked out each time.
+func TestPreparedShapesAreKept(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
+	available(t, Namespaces)
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(dir, "prog")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	spec := Spec{Argv: []string{prog}, Env: []string{"PATH=/usr/bin:/bin"}, ReadOnly: []string{dir}, Level: Namespaces, Limits: hostileLimits}
+	sh1, run1, err := h.prepare(t.Context(), spec)
+	if err != nil || sh1 == nil {
+		t.Fatalf("prepare: %v", err)
+	}
+	sh2, run2, err := h.prepare(t.Context(), spec)
+	if err != nil || sh2 != sh1 || run2 != run1 {
+		t.Fatalf("the same spec worked out again (%v): %p, %p", err, sh1, sh2)
+	}
+	other := spec
+	other.Env = []string{"PATH=/usr/bin:/bin", "X=1"}
+	sh3, run3, err := h.prepare(t.Context(), other)
+	if err != nil || sh3 == sh1 || run3 == run1 || !slices.Equal(run3.Env, other.Env) {
+		t.Fatalf("another environment took the first spec's shape (%v): %+v", err, run3)
+	}
+	p, err := h.Start(t.Context(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-p.Done()
+	if e := p.Exit(); e.Code != 0 || e.Err != nil {
+		t.Fatalf("first start: %v", e)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	p, err = h.Start(t.Context(), spec)
+	if err == nil {
+		<-p.Done()
+		t.Fatalf("a program whose directory is gone started: %v", p.Exit())
+	}
+	if !strings.Contains(err.Error(), prog+": no such file or directory") {
+		t.Fatalf("the start failed without the reason: %v", err)
 	}
 }
