@@ -135,23 +135,18 @@ func (v cgroupV1) killAll(*cgroup) bool { return false }
 
 func (v cgroupV1) programJoinsRun() bool { return false }
 
-// runFiles: the init's thread that forks a program moves itself into
-// run first (a v1 cgroup holds threads): the program starts there; then
-// the thread moves back. The files are opened here, with the judge's
-// rights.
+// runFiles: the child the init forks for a program moves itself into
+// run as its first step, before it executes the program, by a write to
+// a tasks file of run (one per controller). The files are opened here,
+// with the judge's rights.
 func (v cgroupV1) runFiles(s *slot, cfg *wire.Config, extra []*os.File, _, _ int) ([]*os.File, error) {
 	for ctrl, d := range s.run.dirs {
-		for _, task := range []struct {
-			dir  string
-			list *[]int
-		}{{d, &cfg.RunTasks}, {s.initC.dirs[ctrl], &cfg.InitTasks}} {
-			f, err := os.OpenFile(filepath.Join(task.dir, "tasks"), os.O_WRONLY|unix.O_CLOEXEC, 0)
-			if err != nil {
-				return extra, fmt.Errorf("sandbox: cgroup %s: %w", ctrl, err)
-			}
-			extra = append(extra, f)
-			*task.list = append(*task.list, 4+len(extra))
+		f, err := os.OpenFile(filepath.Join(d, "tasks"), os.O_WRONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return extra, fmt.Errorf("sandbox: cgroup %s: %w", ctrl, err)
 		}
+		extra = append(extra, f)
+		cfg.RunTasks = append(cfg.RunTasks, 4+len(extra))
 	}
 	return extra, nil
 }

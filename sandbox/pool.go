@@ -873,10 +873,9 @@ func (b *pooled) wait() {
 		if n := s.run.peak(); n > 0 {
 			e.MaxRSS = n
 		}
-		// Nothing may be left where the programs run (the init's thread
-		// that forked the program on v1 went back to the init's cgroup
-		// before the judge was told the program started). The count of
-		// tasks is cheap to read; a v1 list of processes is not.
+		// Nothing may be left where the programs run (no thread of the
+		// init goes there: on v1 the forked child joins it itself). The
+		// count of tasks is cheap to read; a v1 list of processes is not.
 		if n, ok := s.run.tasks(); !ok || n > 0 {
 			for _, pid := range s.run.pidList() {
 				if pid != s.cmd.Process.Pid {

@@ -18,8 +18,7 @@ import (
 // restricted as the program will be (restrictSelf: no_new_privs,
 // Landlock, no capabilities, the seccomp filter), but that its filter
 // allows clone3: the program is born in its cgroup, on cgroup v2 by
-// clone3 with CLONE_INTO_CGROUP, on v1 because the forking thread joined
-// the cgroup first. clone3 also clears the child's signal handlers
+// clone3 with CLONE_INTO_CGROUP, on v1 by joining it as its first step. clone3 also clears the child's signal handlers
 // (CLONE_CLEAR_SIGHAND; before Linux 5.5 the child resets them itself, as
 // Go's own fork does). Before it executes the program, the child takes a
 // process group of its own, its standard files, its working directory,
@@ -88,6 +87,10 @@ type child struct {
 	r          *restrictions
 	limits     []limit
 	clone      cloneArgs // clone3's; zero for clone
+	// tasks are the tasks files of the programs' cgroup on v1, one per
+	// controller, which the child joins by writing zero (itself).
+	tasks []int
+	zero  [1]byte
 	// sigmask is the thread's signal mask, which the child sets back
 	// before it executes the program (the fork blocks every signal).
 	sigmask uint64
@@ -108,7 +111,8 @@ type limit struct {
 
 // The steps of the child, for the message of one that failed.
 const (
-	stepPgid = iota + 1
+	stepCgroup = iota + 1
+	stepPgid
 	stepFiles
 	stepDir
 	stepSeccomp
@@ -125,7 +129,7 @@ func forkStart(cfg *wire.Config, run wire.Run, r *restrictions, cgroup int, fds 
 	if cfg.Uid >= 0 {
 		return 0, errors.New("a forked program runs as the init's user")
 	}
-	c := &child{fds: fds, r: r}
+	c := &child{fds: fds, r: r, tasks: cfg.RunTasks, zero: [1]byte{'0'}}
 	var err error
 	if c.path, err = syscall.BytePtrFromString(run.Path); err != nil {
 		return 0, fmt.Errorf("exec %s: %w", run.Path, err)
@@ -237,6 +241,8 @@ func mergeLimits(base [][3]uint64, lims []wire.Rlimit) []limit {
 func stepError(run wire.Run, step uint32, e syscall.Errno) error {
 	name := "starting"
 	switch step {
+	case stepCgroup:
+		name = "joining the programs' cgroup"
 	case stepPgid:
 		name = "setpgid"
 	case stepFiles:
@@ -327,6 +333,11 @@ func (c *child) run() {
 //go:nosplit
 func (c *child) prepare() (int, syscall.Errno) {
 	var e syscall.Errno
+	for _, fd := range c.tasks {
+		if _, _, e = syscall.RawSyscall6(unix.SYS_PWRITE64, uintptr(fd), uintptr(unsafe.Pointer(&c.zero[0])), 1, 0, 0, 0); e != 0 {
+			return stepCgroup, e
+		}
+	}
 	if _, _, e = syscall.RawSyscall(unix.SYS_SETPGID, 0, 0, 0); e != 0 {
 		return stepPgid, e
 	}

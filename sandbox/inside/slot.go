@@ -469,20 +469,6 @@ func prepareSelf(cfg *wire.Config) error {
 
 // forkProgram starts the program from a ready thread.
 func forkProgram(cfg *wire.Config, r *restrictions, run wire.Run, fds []int) (int, error) {
-	// cgroup v1: this thread, and so what it forks, goes where the
-	// programs are limited and counted (package sandbox's createSlot).
-	for _, fd := range cfg.RunTasks {
-		if _, err := unix.Pwrite(fd, []byte("0"), 0); err != nil {
-			return 0, fmt.Errorf("joining the programs' cgroup: %w", err)
-		}
-	}
-	defer func() {
-		// Back where the init is: the thread counts no more in the
-		// programs' limits on its way out.
-		for _, fd := range cfg.InitTasks {
-			_, _ = unix.Pwrite(fd, []byte("0"), 0)
-		}
-	}()
 	if len(fds) != 3 {
 		return 0, errors.New("want three standard files")
 	}

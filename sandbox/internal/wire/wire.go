@@ -72,7 +72,6 @@ type Config struct {
 	// the tasks files of the cgroup run, one per controller; on v2, the
 	// directory of run. Descriptors; 0 for none.
 	RunTasks  []int `json:"run_tasks,omitempty"`
-	InitTasks []int `json:"init_tasks,omitempty"` // v1: the init's own, to go back to
 	RunCgroup int   `json:"run_cgroup,omitempty"`
 	Uid       int   `json:"uid"` // -1 to keep
 	Gid       int   `json:"gid"`
