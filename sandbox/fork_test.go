@@ -236,3 +236,38 @@ func TestForkedProgramsMakeNoNamespaces(t *testing.T) {
 		})
 	}
 }
+
+// TestPidIsTheProgramsOutside: the pid a start reports, read from the
+// pidfd the init sends, is the program's in the judge's namespace, in a
+// new sandbox and in a reused one.
+func TestPidIsTheProgramsOutside(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, Options{})
+	for _, l := range []Level{Full, Namespaces} {
+		t.Run(string(l), func(t *testing.T) {
+			available(t, l)
+			for i := 0; i < 2; i++ {
+				p, err := h.Start(t.Context(), Spec{Argv: []string{"/bin/sleep", "30"}, Level: l, Limits: hostileLimits})
+				if err != nil {
+					t.Fatal(err)
+				}
+				cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(p.Pid()) + "/cmdline")
+				status, _ := os.ReadFile("/proc/" + strconv.Itoa(p.Pid()) + "/status")
+				p.Kill()
+				<-p.Done()
+				if err != nil || string(cmdline) != "/bin/sleep\x0030\x00" {
+					t.Fatalf("run %d: pid %d is %q (%v), not the program", i, p.Pid(), cmdline, err)
+				}
+				var nspid []string
+				for _, line := range strings.Split(string(status), "\n") {
+					if v, ok := strings.CutPrefix(line, "NSpid:"); ok {
+						nspid = strings.Fields(v)
+					}
+				}
+				if len(nspid) < 2 || nspid[0] != strconv.Itoa(p.Pid()) {
+					t.Fatalf("run %d: NSpid %v for pid %d: not the program in its own PID namespace", i, nspid, p.Pid())
+				}
+			}
+		})
+	}
+}
