@@ -319,8 +319,8 @@ func prepareThread(cfg *wire.Config, ctl int) *readyThread {
 // serve is the life of a ready thread. It takes a mount and an IPC
 // namespace of its own with a fresh /tmp, /dev/shm and /dev/mqueue, and
 // restricts itself (restrictSelf). Then, for each program, it waits for
-// the command, joins the programs' cgroup (v1), forks the program
-// (forkStart: into the cgroup on v2), answers the judge on ctl (reply),
+// the command, forks the program (forkStart: into the programs' cgroup),
+// answers the judge on ctl (reply),
 // and tells the init on done. At the next command (which the init hands
 // on only once it has reaped the program and everything it started),
 // the thread first looks at what the last program left in its
