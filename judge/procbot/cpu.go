@@ -5,6 +5,7 @@ package procbot
 import (
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -117,16 +118,34 @@ func pinProcess(pid, cpu int) {
 	setAffinity(pid, &one)
 }
 
-// setAffinity puts every thread of process pid on the CPUs of set.
+// setAffinity puts every thread of process pid on the CPUs of set. A
+// thread takes its affinity from the thread that makes it: one made by a
+// thread not yet moved, after the list was read, is found by the next
+// look, which is repeated until it finds no thread it has not moved (a
+// bot that starts its threads as it starts, as the judge pins it).
 func setAffinity(pid int, set *unix.CPUSet) {
-	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
-	if err != nil {
-		_ = unix.SchedSetaffinity(pid, set)
-		return
-	}
-	for _, t := range tasks {
-		if tid, err := strconv.Atoi(t.Name()); err == nil {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	var moved []int
+	for look := 0; look < 16; look++ {
+		tasks, err := os.ReadDir(dir)
+		if err != nil {
+			if look == 0 {
+				_ = unix.SchedSetaffinity(pid, set)
+			}
+			return
+		}
+		fresh := false
+		for _, t := range tasks {
+			tid, err := strconv.Atoi(t.Name())
+			if err != nil || slices.Contains(moved, tid) {
+				continue
+			}
 			_ = unix.SchedSetaffinity(tid, set)
+			moved = append(moved, tid)
+			fresh = true
+		}
+		if !fresh {
+			return
 		}
 	}
 }
