@@ -129,24 +129,11 @@ func TestForkedProgramsBlockNoSignal(t *testing.T) {
 	h := newHost(t, Options{})
 	for _, l := range []Level{Full, Namespaces} {
 		t.Run(string(l), func(t *testing.T) {
-			available(t, l)
+			dir := freshSlots(t, l)
 			for i := 0; i < 2; i++ {
-				r, w, err := os.Pipe()
-				if err != nil {
-					t.Fatal(err)
-				}
-				p, err := h.Start(t.Context(), Spec{Argv: []string{"/bin/grep", "^Sig", "/proc/self/status"}, Level: l, Limits: hostileLimits, Stdout: w})
-				w.Close()
-				if err != nil {
-					r.Close()
-					t.Fatal(err)
-				}
-				var out bytes.Buffer
-				_, _ = io.Copy(&out, io.LimitReader(r, 1<<20))
-				r.Close()
-				<-p.Done()
-				if !strings.Contains(out.String(), "SigBlk:\t0000000000000000\n") {
-					t.Errorf("run %d: the program starts with signals blocked:\n%s", i, out.String())
+				out, e, _ := runArgv(t, h, l, []string{"/bin/grep", "^Sig", "/proc/self/status"}, hostileLimits, dir)
+				if e.Code != 0 || !strings.Contains(out, "SigBlk:\t0000000000000000\n") {
+					t.Errorf("run %d (%v): the program starts with signals blocked:\n%s", i, e, out)
 				}
 			}
 		})
