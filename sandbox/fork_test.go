@@ -238,7 +238,15 @@ func TestPidIsTheProgramsOutside(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(p.Pid()) + "/cmdline")
+				// The start returns as the kernel finishes the exec,
+				// which shows the new command line a moment later.
+				var cmdline []byte
+				for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+					cmdline, err = os.ReadFile("/proc/" + strconv.Itoa(p.Pid()) + "/cmdline")
+					if err != nil || len(cmdline) > 0 || time.Now().After(deadline) {
+						break
+					}
+				}
 				status, _ := os.ReadFile("/proc/" + strconv.Itoa(p.Pid()) + "/status")
 				p.Kill()
 				<-p.Done()
