@@ -1,5 +1,5 @@
-/* A bot that plays with helpers: at its first turn it starts two threads
- * that spin for ever, then computes on its main thread until that thread
+/* A bot that plays with helpers: as it starts it starts two threads that
+ * spin for ever; at each turn it computes on its main thread until that thread
  * has used 800 ms of CPU time, and answers. Alone it would answer within
  * a 1 s turn; its helpers take their share of its CPU, and that time is
  * its own: the judge's clock must not count its threads' waits behind
