@@ -17,10 +17,11 @@ import (
 // A program is started by a vfork of a thread of the init (vfork_*.s),
 // restricted as the program will be (restrictSelf: no_new_privs,
 // Landlock, no capabilities, the seccomp filter), but that its filter
-// allows clone3: the program is born in its cgroup, on cgroup v2 by
-// clone3 with CLONE_INTO_CGROUP, on v1 by joining it as its first step. clone3 also clears the child's signal handlers
-// (CLONE_CLEAR_SIGHAND; before Linux 5.5 the child resets them itself, as
-// Go's own fork does). Before it executes the program, the child takes a
+// allows clone3: the program starts in its cgroup, on cgroup v2 born
+// there by clone3 with CLONE_INTO_CGROUP, on v1 by the child joining it
+// as its first step. clone3 also clears the child's signal handlers
+// (CLONE_CLEAR_SIGHAND; before Linux 5.5 the child resets them itself,
+// as Go's own fork does). Before it executes the program, the child takes a
 // process group of its own, its standard files, its working directory,
 // the filter that refuses clone3 (noClone3: then its filters refuse what
 // the program's does), and its rlimits (none of which binds the init: an
