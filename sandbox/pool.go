@@ -553,9 +553,10 @@ func (s *slot) removeCgroups() {
 
 // shapeCache keeps what prepare worked out for a spec, by the spec and
 // the judge's working directory (shapeKey): a bot starts once a match
-// with the same spec, and working it out again looks at its files, its
-// program in PATH, and encodes a key, about 30 µs a start. What it keeps
-// is never changed by those who take it. A file that changed since
+// with the same spec but for its seed in its environment, and working it
+// out again looks at its files, its program in PATH, and encodes a key,
+// about 0.1 ms a start. What it keeps is never changed by those who take
+// it; each start gets its own environment. A file that changed since
 // (replaced, removed, made unreadable) shows when the slot that shows it
 // is taken (slot.fresh), when a slot is built, or when the program
 // executes; a start with a kept shape that fails is tried once more with
@@ -573,9 +574,11 @@ type preparedShape struct {
 // maxShapes bounds the cache: past it, it starts again empty.
 const maxShapes = 256
 
-// shapeKey is what prepare's result depends on: all of spec but its
-// standard files and wall time, and the working directory that relative
-// paths are taken from.
+// shapeKey is what prepare's shape depends on: all of spec but its
+// standard files, wall time and environment, of which only the
+// variables that choose the program count (PATH, PYENV_VERSION: a bot's
+// seed, different every match, does not); and the working directory that
+// relative paths are taken from.
 func shapeKey(spec Spec) (string, bool) {
 	cwd, err := syscall.Getwd()
 	if err != nil {
@@ -591,11 +594,13 @@ func shapeKey(spec Spec) (string, bool) {
 		b.WriteByte(1)
 	}
 	list(spec.Argv)
-	list(spec.Env)
 	list(spec.ReadOnly)
 	list(spec.Writable)
-	if spec.Env == nil {
-		b.WriteByte('n') // nil (none given) and empty differ in configFor
+	for _, kv := range spec.Env {
+		if strings.HasPrefix(kv, "PATH=") || strings.HasPrefix(kv, "PYENV_VERSION=") {
+			b.WriteString(kv)
+			b.WriteByte(0)
+		}
 	}
 	l := spec.Limits
 	fmt.Fprintf(&b, "%s\x00%s\x00%s\x00%d/%d/%d/%d/%d", spec.Dir, cwd, spec.Level, l.Memory, l.Procs, l.FileSize, l.OpenFiles, l.TmpSize)
@@ -618,7 +623,12 @@ func (h *Host) prepareKept(ctx context.Context, spec Spec) (*shape, *wire.Run, b
 		p, found := h.shapes.m[key]
 		h.shapes.mu.Unlock()
 		if found {
-			return p.sh, p.run, true, nil
+			run := *p.run
+			run.Env = spec.Env
+			if run.Env == nil {
+				run.Env = []string{}
+			}
+			return p.sh, &run, true, nil
 		}
 	}
 	sh, run, err := h.prepareSpec(ctx, spec)

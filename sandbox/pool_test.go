@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"syscall"
@@ -900,8 +901,9 @@ func TestCheckReuse(t *testing.T) {
 }
 
 // TestPreparedShapesAreKept: a spec's shape is worked out once per Host
-// and taken again by the next start of the same spec; another spec has
-// its own; and a program whose directory went away since fails to start
+// and taken again by the next start of the same spec, or of one whose
+// environment differs but for PATH (a match's seed), each with its own
+// environment; another spec has its own; and a program whose directory went away since fails to start
 // with the reason, as it did when the shape was worked out each time.
 func TestPreparedShapesAreKept(t *testing.T) {
 	t.Parallel()
@@ -921,14 +923,42 @@ func TestPreparedShapesAreKept(t *testing.T) {
 		t.Fatalf("prepare: %v", err)
 	}
 	sh2, run2, err := h.prepare(t.Context(), spec)
-	if err != nil || sh2 != sh1 || run2 != run1 {
+	if err != nil || sh2 != sh1 || !reflect.DeepEqual(run2, run1) {
 		t.Fatalf("the same spec worked out again (%v): %p, %p", err, sh1, sh2)
 	}
+	// A variable that does not choose the program (a match's seed): the
+	// same shape, the program's own environment.
 	other := spec
 	other.Env = []string{"PATH=/usr/bin:/bin", "X=1"}
 	sh3, run3, err := h.prepare(t.Context(), other)
-	if err != nil || sh3 == sh1 || run3 == run1 || !slices.Equal(run3.Env, other.Env) {
-		t.Fatalf("another environment took the first spec's shape (%v): %+v", err, run3)
+	if err != nil || sh3 != sh1 || !slices.Equal(run3.Env, other.Env) || !slices.Equal(run1.Env, spec.Env) {
+		t.Fatalf("another seed (%v): shape %p, want %p; environment %q", err, sh3, sh1, run3.Env)
+	}
+	// One that does: the shape worked out again.
+	other.Env = []string{"PATH=/bin", "X=1"}
+	sh4, run4, err := h.prepare(t.Context(), other)
+	if err != nil || sh4 == sh1 || !slices.Equal(run4.Env, other.Env) {
+		t.Fatalf("another PATH took the first spec's shape (%v): %+v", err, run4)
+	}
+	// Started, each program of a kept shape has its own environment.
+	out := filepath.Join(t.TempDir(), "out")
+	for _, x := range []string{"1", "2"} {
+		f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := h.Start(t.Context(), Spec{Argv: []string{"/bin/sh", "-c", "echo $X"}, Env: []string{"PATH=/usr/bin:/bin", "X=" + x},
+			Level: Namespaces, Limits: hostileLimits, Stdout: f})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if <-p.Done(); p.Exit().Code != 0 || p.Exit().Err != nil {
+			t.Fatalf("echo $X: %v", p.Exit())
+		}
+	}
+	if b, err := os.ReadFile(out); err != nil || string(b) != "1\n2\n" {
+		t.Fatalf("the programs printed %q (%v), want each its own X", b, err)
 	}
 	p, err := h.Start(t.Context(), spec)
 	if err != nil {
