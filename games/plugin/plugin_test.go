@@ -2,6 +2,7 @@ package plugin_test
 
 import (
 	"errors"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -142,4 +143,26 @@ func TestConformance(t *testing.T) {
 	}
 	gametest.Check(t, g, nil, random, gametest.Playouts(4),
 		gametest.Queries("CurrentTurn", "Board", "Heights", "LastMove", "SymbolAt 0 0"), gametest.Illegal(illegal))
+}
+
+// TestExecStarterKeepsStderr: a plain referee that says why on its
+// stderr and exits keeps what it said for a reader that comes to it
+// only after Stop, as a reader busy elsewhere does; and says how it
+// ended.
+func TestExecStarterKeepsStderr(t *testing.T) {
+	p, err := plugin.ExecStarter(t.Context(), []string{"sh", "-c", "echo giving up >&2; exit 3"}, t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := io.ReadAll(p.Stdout); err != nil || len(b) != 0 {
+		t.Fatalf("stdout: %q, %v", b, err)
+	}
+	p.Stop()
+	b, err := io.ReadAll(p.Stderr)
+	if err != nil || string(b) != "giving up\n" {
+		t.Fatalf("stderr read after Stop: %q, %v; want what the referee wrote", b, err)
+	}
+	if how := p.Exited(); how != "exit code 3" {
+		t.Fatalf("Exited() = %q, want exit code 3", how)
+	}
 }

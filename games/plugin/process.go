@@ -60,28 +60,57 @@ func ExecStarter(_ context.Context, argv []string, dir string, _ int64) (*Proces
 		stdin.Close()
 		return nil, err
 	}
-	stderr, err := cmd.StderrPipe()
+	// Its stderr a pipe of our own, not StderrPipe's, which Wait closes
+	// as the referee ends: what it wrote last, often why it ended, would
+	// be lost to a reader not yet at it. This one is read to its end and
+	// closed there.
+	stderrR, stderrW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
 		stdin.Close()
 		return nil, err
 	}
+	cmd.Stderr = stderrW
 	err = cmd.Start()
 	inR.Close()
+	stderrW.Close()
 	if err != nil {
 		stdin.Close()
+		stderrR.Close()
 		return nil, fmt.Errorf("referee %s: %w", argv[0], err)
 	}
-	return &Process{Stdin: stdin, Stdout: stdout, Stderr: stderr, Stop: func() {
+	done := make(chan struct{})
+	return &Process{Stdin: stdin, Stdout: stdout, Stderr: closeAtEnd{stderrR}, Stop: func() {
 		killGroup(cmd)
 		stdin.Close()
-		done := make(chan struct{})
 		go func() { _ = cmd.Wait(); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(processExitWait):
 		}
+	}, Exited: func() string {
+		select {
+		case <-done:
+		default:
+			return "" // not reaped in time
+		}
+		if code := cmd.ProcessState.ExitCode(); code >= 0 {
+			return fmt.Sprintf("exit code %d", code)
+		}
+		return cmd.ProcessState.String() // "signal: killed"
 	}}, nil
+}
+
+// closeAtEnd is a pipe's read end that closes itself once it has read
+// the end.
+type closeAtEnd struct{ f *os.File }
+
+func (c closeAtEnd) Read(b []byte) (int, error) {
+	n, err := c.f.Read(b)
+	if err != nil {
+		c.f.Close()
+	}
+	return n, err
 }
 
 // startProcess starts a referee program through start and speaks to it.
