@@ -555,7 +555,7 @@ func (s *slot) removeCgroups() {
 // the judge's working directory (shapeKey): a bot starts once a match
 // with the same spec but for its seed in its environment, and working it
 // out again looks at its files, its program in PATH, and encodes a key,
-// about 0.1 ms a start. What it keeps is never changed by those who take
+// about 30 µs a start. What it keeps is never changed by those who take
 // it; each start gets its own environment. A file that changed since
 // (replaced, removed, made unreadable) shows when the slot that shows it
 // is taken (slot.fresh), when a slot is built, or when the program

@@ -903,8 +903,9 @@ func TestCheckReuse(t *testing.T) {
 // TestPreparedShapesAreKept: a spec's shape is worked out once per Host
 // and taken again by the next start of the same spec, or of one whose
 // environment differs but for PATH (a match's seed), each with its own
-// environment; another spec has its own; and a program whose directory went away since fails to start
-// with the reason, as it did when the shape was worked out each time.
+// environment; another spec has its own; and a program whose directory
+// went away since fails to start with the reason, as it did when the
+// shape was worked out each time.
 func TestPreparedShapesAreKept(t *testing.T) {
 	t.Parallel()
 	h := newHost(t, Options{})
