@@ -647,9 +647,16 @@ func TestKilledBuildLeavesNothing(t *testing.T) {
 		t.Fatalf("the killed build left %q, want its work directory", m)
 	}
 	// The sandbox's processes end once their judge is gone, but maybe not
-	// yet: their files do not hold the lock.
-	if err := RemoveStaleBuilds(cache); err != nil {
-		t.Fatal(err)
+	// yet: their files do not hold the lock. A child the judge was forking
+	// as it was killed does, until it executes (a loaded machine may
+	// keep it waiting for a CPU): the work is removed once it is nobody's.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if err := RemoveStaleBuilds(cache); err != nil {
+			t.Fatal(err)
+		}
+		if m, _ := filepath.Glob(filepath.Join(cache, "*.tmp-*")); len(m) == 0 || time.Now().After(deadline) {
+			break
+		}
 	}
 	noWork(t, cache)
 }
