@@ -909,11 +909,7 @@ func TestCheckReuse(t *testing.T) {
 func TestPreparedShapesAreKept(t *testing.T) {
 	t.Parallel()
 	h := newHost(t, Options{})
-	available(t, Namespaces)
-	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := freshSlots(t, Namespaces)
 	prog := filepath.Join(dir, "prog")
 	if err := os.WriteFile(prog, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
 		t.Fatal(err)
